@@ -1,0 +1,75 @@
+package io.rocksffm;
+
+import io.rocksffm.internal.Lifecycle;
+import io.rocksffm.internal.Native;
+
+import java.lang.foreign.MemorySegment;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
+
+/**
+ * Base of rocksffm's closeable native objects: one native pointer, its {@link Lifecycle}, and the
+ * destroy that runs once on close. Not part of the API.
+ */
+abstract class NativeObject implements AutoCloseable {
+    static {
+        Native.engine();
+    }
+
+    final Lifecycle lifecycle;
+    final MemorySegment ptr;
+
+    NativeObject(String what, MemorySegment ptr) {
+        if (ptr.address() == 0) {
+            throw new IllegalStateException("RocksDB returned NULL creating " + what);
+        }
+        this.lifecycle = new Lifecycle(what);
+        this.ptr = ptr;
+    }
+
+    /** Frees the native object; called once, with no call in flight. */
+    abstract void destroy(MemorySegment ptr);
+
+    /** Runs {@code action} with the pointer while the object is guaranteed open. */
+    final void use(Consumer<MemorySegment> action) {
+        lifecycle.enter();
+        try {
+            action.accept(ptr);
+        } finally {
+            lifecycle.exit();
+        }
+    }
+
+    /** Computes a value from the pointer while the object is guaranteed open. */
+    final <T> T apply(Function<MemorySegment, T> function) {
+        lifecycle.enter();
+        try {
+            return function.apply(ptr);
+        } finally {
+            lifecycle.exit();
+        }
+    }
+
+    /** Reads a primitive with the pointer while the object is guaranteed open. */
+    final long read(ToLongFunction<MemorySegment> getter) {
+        return apply(p -> getter.applyAsLong(p));
+    }
+
+    /** Whether {@link #close()} has been called. */
+    public boolean isClosed() {
+        return lifecycle.isClosed();
+    }
+
+    /**
+     * Frees the native object. Idempotent; waits for calls in flight on other threads to finish.
+     */
+    @Override
+    public void close() {
+        lifecycle.close(() -> destroy(ptr));
+    }
+
+    static byte flag(boolean b) {
+        return (byte) (b ? 1 : 0);
+    }
+}

@@ -1,0 +1,181 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * Database options ({@code rocksdb_options_t}), with the settings people reach for first.
+ *
+ * <p>Owned by the caller, who closes it; RocksDB copies the options when a database is opened, so
+ * they may be closed as soon as {@link RocksDB#open} returns. Setters return {@code this}.
+ * Safe to share across threads (calls are serialised by RocksDB only where it does so); using a
+ * closed instance throws {@link IllegalStateException}.
+ */
+public final class Options extends NativeObject {
+    private long blockCacheSize = -1;
+    private double bloomBitsPerKey;
+
+    /** Default options (RocksDB's defaults: create-if-missing off). */
+    public Options() {
+        super("Options", rocksdb_options_create());
+    }
+
+    @Override
+    void destroy(MemorySegment p) {
+        rocksdb_options_destroy(p);
+    }
+
+    /** Create the database if it does not exist. */
+    public Options setCreateIfMissing(boolean value) {
+        use(p -> rocksdb_options_set_create_if_missing(p, flag(value)));
+        return this;
+    }
+
+    /** Whether a missing database is created on open. */
+    public boolean createIfMissing() {
+        return read(p -> rocksdb_options_get_create_if_missing(p)) != 0;
+    }
+
+    /** Fail to open when the database already exists. */
+    public Options setErrorIfExists(boolean value) {
+        use(p -> rocksdb_options_set_error_if_exists(p, flag(value)));
+        return this;
+    }
+
+    /** Whether opening an existing database fails. */
+    public boolean errorIfExists() {
+        return read(p -> rocksdb_options_get_error_if_exists(p)) != 0;
+    }
+
+    /**
+     * Sizes RocksDB's background thread pools for {@code totalThreads} threads
+     * ({@code IncreaseParallelism}).
+     *
+     * @throws IllegalArgumentException if {@code totalThreads < 1}
+     */
+    public Options setParallelism(int totalThreads) {
+        if (totalThreads < 1) {
+            throw new IllegalArgumentException("totalThreads must be >= 1: " + totalThreads);
+        }
+        use(p -> rocksdb_options_increase_parallelism(p, totalThreads));
+        return this;
+    }
+
+    /**
+     * Bytes of memtable before it is flushed to a table file.
+     *
+     * @throws IllegalArgumentException if {@code bytes <= 0}
+     */
+    public Options setWriteBufferSize(long bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("write buffer size must be > 0: " + bytes);
+        }
+        use(p -> rocksdb_options_set_write_buffer_size(p, bytes));
+        return this;
+    }
+
+    /** The memtable size in bytes. */
+    public long writeBufferSize() {
+        return read(p -> rocksdb_options_get_write_buffer_size(p));
+    }
+
+    /**
+     * How many table files RocksDB keeps open; -1 for no limit.
+     *
+     * @throws IllegalArgumentException if {@code files < -1}
+     */
+    public Options setMaxOpenFiles(int files) {
+        if (files < -1) {
+            throw new IllegalArgumentException("max open files must be >= -1: " + files);
+        }
+        use(p -> rocksdb_options_set_max_open_files(p, files));
+        return this;
+    }
+
+    /** The open table file limit, -1 for none. */
+    public int maxOpenFiles() {
+        return (int) read(p -> rocksdb_options_get_max_open_files(p));
+    }
+
+    /** Block compression (the engine must have been built with it, or open fails). */
+    public Options setCompression(Compression compression) {
+        Objects.requireNonNull(compression, "compression");
+        use(p -> rocksdb_options_set_compression(p, compression.id));
+        return this;
+    }
+
+    /** The block compression. */
+    public Compression compression() {
+        return Compression.of((int) read(p -> rocksdb_options_get_compression(p)));
+    }
+
+    /**
+     * Size of an LRU block cache for the block-based table format; 0 disables the block cache.
+     *
+     * @throws IllegalArgumentException if {@code bytes < 0}
+     */
+    public Options setBlockCacheSize(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("block cache size must be >= 0: " + bytes);
+        }
+        lifecycle.ensureOpen();
+        blockCacheSize = bytes;
+        applyTableOptions();
+        return this;
+    }
+
+    /** The block cache size set here, or -1 if RocksDB's default is in force. */
+    public long blockCacheSize() {
+        lifecycle.ensureOpen();
+        return blockCacheSize;
+    }
+
+    /**
+     * A bloom filter with {@code bitsPerKey} bits per key for table files (about 1% false
+     * positives at 10); 0 removes it.
+     *
+     * @throws IllegalArgumentException if {@code bitsPerKey} is negative or not finite
+     */
+    public Options setBloomFilter(double bitsPerKey) {
+        if (!(bitsPerKey >= 0) || Double.isInfinite(bitsPerKey)) {
+            throw new IllegalArgumentException("bits per key must be finite and >= 0: " + bitsPerKey);
+        }
+        lifecycle.ensureOpen();
+        bloomBitsPerKey = bitsPerKey;
+        applyTableOptions();
+        return this;
+    }
+
+    /** The bloom filter's bits per key, 0 for none. */
+    public double bloomFilterBitsPerKey() {
+        lifecycle.ensureOpen();
+        return bloomBitsPerKey;
+    }
+
+    /** Rebuilds the block-based table factory from the Java-side settings. */
+    private synchronized void applyTableOptions() {
+        use(p -> {
+            MemorySegment table = rocksdb_block_based_options_create();
+            try {
+                if (blockCacheSize == 0) {
+                    rocksdb_block_based_options_set_no_block_cache(table, flag(true));
+                } else if (blockCacheSize > 0) {
+                    MemorySegment cache = rocksdb_cache_create_lru(blockCacheSize);
+                    // the table options keep their own reference to the cache
+                    rocksdb_block_based_options_set_block_cache(table, cache);
+                    rocksdb_cache_destroy(cache);
+                }
+                if (bloomBitsPerKey > 0) {
+                    // ownership of the policy passes to the table options
+                    rocksdb_block_based_options_set_filter_policy(table,
+                            rocksdb_filterpolicy_create_bloom_full(bloomBitsPerKey));
+                }
+                rocksdb_options_set_block_based_table_factory(p, table);
+            } finally {
+                rocksdb_block_based_options_destroy(table);
+            }
+        });
+    }
+}

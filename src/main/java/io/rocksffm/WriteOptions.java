@@ -1,0 +1,46 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Options for writes ({@code rocksdb_writeoptions_t}).
+ *
+ * <p>Owned by the caller, who closes it after the writes that use it. Safe to share across
+ * threads for writing; closing waits for writes in flight. Using a closed instance throws
+ * {@link IllegalStateException}.
+ */
+public final class WriteOptions extends NativeObject {
+    /** RocksDB's default write options (no sync, WAL on). */
+    public WriteOptions() {
+        super("WriteOptions", rocksdb_writeoptions_create());
+    }
+
+    @Override
+    void destroy(MemorySegment p) {
+        rocksdb_writeoptions_destroy(p);
+    }
+
+    /** fsync the WAL before a write returns: survives machine crashes, not just process crashes. */
+    public WriteOptions setSync(boolean value) {
+        use(p -> rocksdb_writeoptions_set_sync(p, flag(value)));
+        return this;
+    }
+
+    /** Whether writes are synced. */
+    public boolean sync() {
+        return read(p -> rocksdb_writeoptions_get_sync(p)) != 0;
+    }
+
+    /** Skip the write-ahead log: writes not yet flushed are lost on a crash. */
+    public WriteOptions setDisableWAL(boolean value) {
+        use(p -> rocksdb_writeoptions_disable_WAL(p, value ? 1 : 0));
+        return this;
+    }
+
+    /** Whether the write-ahead log is skipped. */
+    public boolean disableWAL() {
+        return read(p -> rocksdb_writeoptions_get_disable_WAL(p)) != 0;
+    }
+}

@@ -1,0 +1,164 @@
+package io.rocksffm.internal;
+
+import io.rocksffm.RocksDBException;
+import io.rocksffm.internal.capi.RocksDBC;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * Hand-written plumbing over the generated bindings: engine loading, per-thread scratch memory,
+ * {@code errptr} handling and the few downcalls linked with {@link Linker.Option#critical}.
+ */
+public final class Native {
+    static {
+        NativeLibrary.load();
+    }
+
+    private Native() {}
+
+    /** Makes sure the engine is loaded before any generated binding initialises. */
+    public static NativeLibrary.Loaded engine() {
+        return NativeLibrary.load();
+    }
+
+    // ---- critical downcalls ---------------------------------------------------------------
+    // Critical linkage skips the Java->native thread-state transition. It is only safe for
+    // functions that return quickly, never block on I/O or long-held locks, and never call back
+    // into Java. Each handle below says why its function qualifies.
+
+    private static MethodHandle critical(MemorySegment address, FunctionDescriptor descriptor) {
+        return Linker.nativeLinker().downcallHandle(address, descriptor, Linker.Option.critical(true));
+    }
+
+    /** rocksdb_pinnableslice_value: returns the slice's pointer and writes its size; a pure accessor. */
+    private static final MethodHandle PINNABLESLICE_VALUE = critical(
+            RocksDBC.rocksdb_pinnableslice_value$address(), RocksDBC.rocksdb_pinnableslice_value$descriptor());
+    /** rocksdb_pinnableslice_destroy: releases the pinned block (a cache unref) and frees a small object. */
+    private static final MethodHandle PINNABLESLICE_DESTROY = critical(
+            RocksDBC.rocksdb_pinnableslice_destroy$address(), RocksDBC.rocksdb_pinnableslice_destroy$descriptor());
+
+    /**
+     * The value of a pinnable slice as a segment of its exact length (global scope: the caller
+     * confines it). {@code sizeOut} is a scratch {@code size_t} slot.
+     */
+    public static MemorySegment pinnableValue(MemorySegment slice, MemorySegment sizeOut) {
+        MemorySegment p;
+        try {
+            p = (MemorySegment) PINNABLESLICE_VALUE.invokeExact(slice, sizeOut);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        return p.reinterpret(sizeOut.get(ValueLayout.JAVA_LONG, 0));
+    }
+
+    /** Destroys a pinnable slice. */
+    public static void pinnableDestroy(MemorySegment slice) {
+        try {
+            PINNABLESLICE_DESTROY.invokeExact(slice);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    private static RuntimeException rethrow(Throwable t) {
+        if (t instanceof RuntimeException r) {
+            throw r;
+        }
+        if (t instanceof Error e) {
+            throw e;
+        }
+        throw new AssertionError("unexpected checked exception from a downcall", t);
+    }
+
+    // ---- errors ---------------------------------------------------------------------------
+
+    /**
+     * Throws a {@link RocksDBException} if {@code errptr} holds a message, after freeing it with
+     * {@code rocksdb_free} and resetting the slot to NULL (the C API never overwrites a non-NULL
+     * slot without freeing it, but our invariant is: the slot is NULL between calls).
+     */
+    public static void check(MemorySegment errptr) {
+        MemorySegment msg = errptr.get(ValueLayout.ADDRESS, 0);
+        if (msg.address() != 0) {
+            errptr.set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
+            String text;
+            try {
+                text = msg.reinterpret(Long.MAX_VALUE).getString(0);
+            } finally {
+                RocksDBC.rocksdb_free(msg);
+            }
+            throw new RocksDBException(text);
+        }
+    }
+
+    // ---- per-thread scratch ---------------------------------------------------------------
+
+    /**
+     * Scratch memory owned by one thread: the {@code errptr} and {@code size_t} out-slots, and two
+     * buffers into which heap inputs are copied before they reach a downcall that may block (heap
+     * memory may only be passed to critical downcalls). Allocated once per thread and grown
+     * geometrically; freed when the thread is gone (automatic arena: never on a hot path).
+     */
+    public static final class Scratch {
+        private static final ThreadLocal<Scratch> LOCAL = ThreadLocal.withInitial(Scratch::new);
+
+        /** A {@code char*} slot, NULL between calls. */
+        public final MemorySegment errptr;
+        /** A {@code size_t} out-slot. */
+        public final MemorySegment size;
+        private MemorySegment first;
+        private MemorySegment second;
+
+        private Scratch() {
+            Arena arena = Arena.ofAuto();
+            errptr = arena.allocate(ValueLayout.ADDRESS);
+            size = arena.allocate(ValueLayout.JAVA_LONG);
+            first = arena.allocate(256, 16);
+            second = arena.allocate(256, 16);
+        }
+
+        /** This thread's scratch. */
+        public static Scratch get() {
+            return LOCAL.get();
+        }
+
+        /**
+         * {@code s} itself when native, else its bytes copied into the first scratch buffer. The
+         * result may be longer than {@code s}: pass {@code s.byteSize()} as the length.
+         */
+        public MemorySegment first(MemorySegment s) {
+            if (s.isNative()) {
+                return s;
+            }
+            if (first.byteSize() < s.byteSize()) {
+                first = grow(s.byteSize());
+            }
+            MemorySegment.copy(s, 0, first, 0, s.byteSize());
+            return first;
+        }
+
+        /** Like {@link #first}, into the second buffer (for a call's second input). */
+        public MemorySegment second(MemorySegment s) {
+            if (s.isNative()) {
+                return s;
+            }
+            if (second.byteSize() < s.byteSize()) {
+                second = grow(s.byteSize());
+            }
+            MemorySegment.copy(s, 0, second, 0, s.byteSize());
+            return second;
+        }
+
+        private static MemorySegment grow(long atLeast) {
+            long n = Math.max(atLeast, 256);
+            n = Long.highestOneBit(n - 1) << 1;
+            return Arena.ofAuto().allocate(n, 16);
+        }
+    }
+
+}

@@ -1,0 +1,255 @@
+package io.rocksffm.internal;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.reflect.InvocationTargetException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.CodeSource;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Finds and loads the RocksDB engine whose C API the generated bindings call.
+ *
+ * <p>The generated code resolves symbols with {@link SymbolLookup#loaderLookup()}, so the engine
+ * must be loaded by {@link System#load} from this class loader (the module's). Resolution order:
+ * <ol>
+ *   <li>the C API is already visible in this class loader (e.g. rocksdbjni loaded its library):
+ *       load nothing;</li>
+ *   <li>an explicit path: system property {@value #PATH_PROPERTY} or environment variable
+ *       {@value #PATH_ENV};</li>
+ *   <li>the engine inside an {@code org.rocksdb:rocksdbjni} jar on the class path, loaded through
+ *       rocksdbjni's own loader so the process holds one copy;</li>
+ *   <li>the system {@code librocksdb} in the usual library directories.</li>
+ * </ol>
+ * Each step is logged at {@code DEBUG} on the {@code io.rocksffm} {@link System.Logger}.
+ */
+public final class NativeLibrary {
+    /** System property naming the engine library file to load. */
+    public static final String PATH_PROPERTY = "rocksffm.library.path";
+    /** Environment variable naming the engine library file to load. */
+    public static final String PATH_ENV = "ROCKSFFM_LIBRARY_PATH";
+
+    private static final String PROBE_SYMBOL = "rocksdb_open";
+    private static final System.Logger LOG = System.getLogger("io.rocksffm");
+
+    /** What was loaded: where it came from, the file, and the version where known. */
+    public record Loaded(String source, Path path, String version) {}
+
+    private static volatile Loaded loaded;
+
+    private NativeLibrary() {}
+
+    /** Loads the engine once per class loader; later calls return the first result. */
+    public static Loaded load() {
+        Loaded l = loaded;
+        if (l != null) {
+            return l;
+        }
+        synchronized (NativeLibrary.class) {
+            if (loaded == null) {
+                loaded = resolve();
+                LOG.log(Level.DEBUG, "rocksffm engine: {0}", loaded);
+            }
+            return loaded;
+        }
+    }
+
+    private static boolean capiVisible() {
+        return SymbolLookup.loaderLookup().find(PROBE_SYMBOL).isPresent();
+    }
+
+    private static Loaded resolve() {
+        List<String> tried = new ArrayList<>();
+
+        // 1. Already loaded in this class loader.
+        if (capiVisible()) {
+            LOG.log(Level.DEBUG, "step 1: C API already loaded in this class loader");
+            Path p = mappedFileOf(PROBE_SYMBOL);
+            return new Loaded("preloaded", p, versionFromPath(p));
+        }
+        tried.add("1. C API already loaded in this class loader: no");
+
+        // 2. Explicit path.
+        String explicit = System.getProperty(PATH_PROPERTY);
+        String origin = "-D" + PATH_PROPERTY;
+        if (explicit == null || explicit.isBlank()) {
+            explicit = System.getenv(PATH_ENV);
+            origin = "$" + PATH_ENV;
+        }
+        if (explicit != null && !explicit.isBlank()) {
+            Path p = Path.of(explicit).toAbsolutePath();
+            LOG.log(Level.DEBUG, "step 2: explicit engine path {0} from {1}", p, origin);
+            if (!Files.isRegularFile(p)) {
+                throw new UnsatisfiedLinkError("rocksffm: " + origin + " names " + p + ", which is not a file");
+            }
+            System.load(p.toString());
+            requireCapi(p.toString());
+            return new Loaded("explicit", p, versionFromPath(p));
+        }
+        tried.add("2. explicit path (-D" + PATH_PROPERTY + " or $" + PATH_ENV + "): not set");
+
+        // 3. rocksdbjni on the class path.
+        Optional<Loaded> jni = loadFromRocksdbjni(tried);
+        if (jni.isPresent()) {
+            return jni.get();
+        }
+
+        // 4. System librocksdb.
+        for (Path candidate : systemCandidates()) {
+            LOG.log(Level.DEBUG, "step 4: trying {0}", candidate);
+            if (Files.isRegularFile(candidate)) {
+                System.load(candidate.toString());
+                requireCapi(candidate.toString());
+                Path real = realPath(candidate);
+                return new Loaded("system", real, versionFromPath(real));
+            }
+        }
+        tried.add("4. system librocksdb in " + systemDirs() + ": not found");
+
+        throw new UnsatisfiedLinkError("rocksffm could not find a RocksDB engine. Tried:\n  "
+                + String.join("\n  ", tried)
+                + "\nFix it in one of these ways: install the system library (Debian/Ubuntu: "
+                + "apt-get install librocksdb-dev), set -D" + PATH_PROPERTY
+                + "=/path/to/librocksdb.so, or add org.rocksdb:rocksdbjni as a runtime dependency.");
+    }
+
+    private static void requireCapi(String what) {
+        if (!capiVisible()) {
+            throw new UnsatisfiedLinkError("rocksffm: " + what + " was loaded but does not export RocksDB's C API ("
+                    + PROBE_SYMBOL + " not found)");
+        }
+    }
+
+    private static Optional<Loaded> loadFromRocksdbjni(List<String> tried) {
+        Class<?> rocks;
+        try {
+            rocks = Class.forName("org.rocksdb.RocksDB", false, NativeLibrary.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            tried.add("3. org.rocksdb:rocksdbjni on the class path: not present");
+            return Optional.empty();
+        }
+        LOG.log(Level.DEBUG, "step 3: loading the engine through rocksdbjni's loader ({0})", rocks);
+        try {
+            rocks.getMethod("loadLibrary").invoke(null);
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            UnsatisfiedLinkError err = new UnsatisfiedLinkError("rocksffm: rocksdbjni failed to load its engine: " + cause);
+            err.initCause(cause);
+            throw err;
+        } catch (ReflectiveOperationException e) {
+            tried.add("3. org.rocksdb:rocksdbjni on the class path: present but unusable (" + e + ")");
+            return Optional.empty();
+        }
+        if (!capiVisible()) {
+            tried.add("3. org.rocksdb:rocksdbjni: loaded, but in another class loader than rocksffm's");
+            return Optional.empty();
+        }
+        return Optional.of(new Loaded("rocksdbjni", mappedFileOf(PROBE_SYMBOL), rocksdbjniVersion(rocks)));
+    }
+
+    private static String rocksdbjniVersion(Class<?> rocks) {
+        CodeSource cs = rocks.getProtectionDomain().getCodeSource();
+        if (cs == null || cs.getLocation() == null) {
+            return null;
+        }
+        try {
+            String name = Path.of(cs.getLocation().toURI()).getFileName().toString();
+            Matcher m = Pattern.compile("rocksdbjni-(\\d+(?:\\.\\d+)+)").matcher(name);
+            return m.find() ? m.group(1) : null;
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static String multiarch() {
+        String arch = System.getProperty("os.arch", "");
+        return switch (arch) {
+            case "amd64", "x86_64" -> "x86_64-linux-gnu";
+            case "aarch64", "arm64" -> "aarch64-linux-gnu";
+            default -> arch + "-linux-gnu";
+        };
+    }
+
+    private static Set<Path> systemDirs() {
+        Set<Path> dirs = new LinkedHashSet<>();
+        for (String p : System.getProperty("java.library.path", "").split(java.io.File.pathSeparator)) {
+            if (!p.isBlank()) {
+                dirs.add(Path.of(p));
+            }
+        }
+        for (String d : List.of("/usr/local/lib", "/usr/lib/" + multiarch(), "/lib/" + multiarch(),
+                "/usr/lib64", "/usr/lib", "/opt/homebrew/lib")) {
+            dirs.add(Path.of(d));
+        }
+        return dirs;
+    }
+
+    private static List<Path> systemCandidates() {
+        String mapped = System.mapLibraryName("rocksdb");
+        List<Path> out = new ArrayList<>();
+        for (Path dir : systemDirs()) {
+            out.add(dir.resolve(mapped));
+            // Runtime packages ship only the versioned name (librocksdb.so.7.8).
+            if (Files.isDirectory(dir)) {
+                try (Stream<Path> s = Files.list(dir)) {
+                    s.filter(f -> f.getFileName().toString().startsWith(mapped + "."))
+                            .sorted().forEach(out::add);
+                } catch (IOException ignored) {
+                    // an unreadable directory simply has no candidates
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Path realPath(Path p) {
+        try {
+            return p.toRealPath();
+        } catch (IOException e) {
+            return p;
+        }
+    }
+
+    private static String versionFromPath(Path p) {
+        if (p == null) {
+            return null;
+        }
+        Matcher m = Pattern.compile("\\.so\\.(\\d+\\.\\d+(?:\\.\\d+)?)$").matcher(p.getFileName().toString());
+        return m.find() ? m.group(1) : null;
+    }
+
+    /** The file mapped at the address of {@code symbol}, read from /proc/self/maps (Linux); else null. */
+    private static Path mappedFileOf(String symbol) {
+        Optional<MemorySegment> sym = SymbolLookup.loaderLookup().find(symbol);
+        Path maps = Path.of("/proc/self/maps");
+        if (sym.isEmpty() || !Files.isReadable(maps)) {
+            return null;
+        }
+        long addr = sym.get().address();
+        try (Stream<String> lines = Files.lines(maps)) {
+            return lines.map(l -> l.trim().split("\\s+", 6))
+                    .filter(f -> f.length == 6 && f[5].startsWith("/"))
+                    .filter(f -> {
+                        String[] range = f[0].split("-");
+                        long lo = Long.parseUnsignedLong(range[0], 16);
+                        long hi = Long.parseUnsignedLong(range[1], 16);
+                        return Long.compareUnsigned(addr, lo) >= 0 && Long.compareUnsigned(addr, hi) < 0;
+                    })
+                    .map(f -> Path.of(f[5]))
+                    .findFirst().orElse(null);
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+}
