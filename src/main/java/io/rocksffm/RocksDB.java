@@ -220,6 +220,26 @@ public final class RocksDB extends NativeObject {
                 MemorySegment.ofArray(Objects.requireNonNull(end, "end")));
     }
 
+    /**
+     * Applies every operation of {@code batch} atomically. The batch is unchanged and may be
+     * written again.
+     *
+     * @throws RocksDBException if RocksDB refuses the write (e.g. a read-only database); nothing
+     *         of the batch is applied then
+     */
+    public void write(WriteOptions options, WriteBatch batch) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(batch, "batch");
+        Scratch s = Scratch.get();
+        enter(options);
+        try {
+            batch.writeTo(ptr, options.ptr, s.errptr);
+        } finally {
+            exit(options);
+        }
+        Native.check(s.errptr);
+    }
+
     // ---- reads ----------------------------------------------------------------------------------
 
     /** rocksdb_get_pinned; the slice (or NULL when absent) must be destroyed before exit(). */

@@ -42,6 +42,31 @@ public final class Native {
     private static final MethodHandle PINNABLESLICE_DESTROY = critical(
             RocksDBC.rocksdb_pinnableslice_destroy$address(), RocksDBC.rocksdb_pinnableslice_destroy$descriptor());
 
+    /** rocksdb_writebatch_create_from: a malloc and a memcpy of the caller's bytes. */
+    private static final MethodHandle WRITEBATCH_CREATE_FROM = critical(
+            RocksDBC.rocksdb_writebatch_create_from$address(), RocksDBC.rocksdb_writebatch_create_from$descriptor());
+    /** rocksdb_writebatch_destroy: frees the batch's string. */
+    private static final MethodHandle WRITEBATCH_DESTROY = critical(
+            RocksDBC.rocksdb_writebatch_destroy$address(), RocksDBC.rocksdb_writebatch_destroy$descriptor());
+
+    /** A new native batch holding a copy of {@code length} bytes of {@code rep}. */
+    public static MemorySegment writebatchCreateFrom(MemorySegment rep, long length) {
+        try {
+            return (MemorySegment) WRITEBATCH_CREATE_FROM.invokeExact(rep, length);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Destroys a native batch. */
+    public static void writebatchDestroy(MemorySegment batch) {
+        try {
+            WRITEBATCH_DESTROY.invokeExact(batch);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
     /**
      * The value of a pinnable slice as a segment of its exact length (global scope: the caller
      * confines it). {@code sizeOut} is a scratch {@code size_t} slot.

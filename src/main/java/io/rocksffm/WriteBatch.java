@@ -1,0 +1,311 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.BatchFormat.*;
+
+import io.rocksffm.internal.BatchFormat;
+import io.rocksffm.internal.Native;
+import io.rocksffm.internal.Native.Scratch;
+import io.rocksffm.internal.capi.RocksDBC;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+
+/**
+ * A batch of writes encoded by Java code straight into RocksDB's own write-batch byte layout, in
+ * native memory this object owns: adding an operation makes no downcall. The batch crosses into
+ * RocksDB only when it is {@linkplain RocksDB#write written} (one
+ * {@code rocksdb_writebatch_create_from} and one {@code rocksdb_write}) or turned into a
+ * {@linkplain #toNative() native batch}.
+ *
+ * <p><b>Memory.</b> The buffer starts at the capacity given to the constructor and doubles when
+ * full; {@link #clear()} keeps it, so a batch reused across writes stops allocating. Keys and
+ * values are copied in: the caller's segments and arrays may be reused as soon as a method
+ * returns. {@link #close()} frees the buffer; it is idempotent, and any use afterwards throws
+ * {@link IllegalStateException}.
+ *
+ * <p><b>Threads.</b> A batch is not thread-safe: build, write and close it from one thread at a
+ * time (it may be handed from thread to thread with the usual happens-before hand-off). Writing
+ * it leaves it unchanged, so the same batch may be written again or to several databases.
+ *
+ * <p>Operations and their order are exactly those of RocksDB's {@code WriteBatch}; the encoded
+ * bytes ({@link #data()}) are identical to those RocksDB's C API builds for the same calls.
+ */
+public final class WriteBatch implements AutoCloseable {
+    /** The capacity {@link #WriteBatch()} starts with. */
+    public static final long DEFAULT_CAPACITY = 4096;
+
+    private Arena arena;
+    private MemorySegment buf;
+    private long size;
+    private int count;
+    private boolean closed;
+
+    /** An empty batch with {@value #DEFAULT_CAPACITY} bytes of initial capacity. */
+    public WriteBatch() {
+        this(DEFAULT_CAPACITY);
+    }
+
+    /**
+     * An empty batch whose buffer starts at {@code initialCapacity} bytes (at least the 12-byte
+     * header); size it to the batches you build to avoid growth.
+     *
+     * @throws IllegalArgumentException if {@code initialCapacity} is negative
+     */
+    public WriteBatch(long initialCapacity) {
+        if (initialCapacity < 0) {
+            throw new IllegalArgumentException("initial capacity must be >= 0: " + initialCapacity);
+        }
+        arena = Arena.ofShared();
+        buf = arena.allocate(Math.max(initialCapacity, HEADER), 8);
+        clear();
+    }
+
+    /**
+     * A batch holding a copy of RocksDB-format batch bytes (e.g. from {@link #data()} or from
+     * another RocksDB binding), validated record by record.
+     *
+     * @throws IllegalArgumentException if the bytes are not a well-formed batch whose records
+     *         are all put, delete, single-delete, delete-range or merge
+     */
+    public static WriteBatch fromBytes(MemorySegment data) {
+        Objects.requireNonNull(data, "data");
+        int records = BatchFormat.validate(data);
+        WriteBatch b = new WriteBatch(data.byteSize());
+        MemorySegment.copy(data, 0, b.buf, 0, data.byteSize());
+        b.buf.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, 0L); // sequence number: RocksDB assigns it
+        b.size = data.byteSize();
+        b.count = records;
+        return b;
+    }
+
+    /**
+     * A batch holding a copy of the contents of a native {@code rocksdb_writebatch_t*} created
+     * by other code through RocksDB's C API (read with {@code rocksdb_writebatch_data}). The
+     * native batch stays owned by that code.
+     *
+     * @param nativeBatch a live {@code rocksdb_writebatch_t*}; anything else is undefined behaviour
+     */
+    public static WriteBatch fromNative(MemorySegment nativeBatch) {
+        Objects.requireNonNull(nativeBatch, "nativeBatch");
+        if (nativeBatch.address() == 0) {
+            throw new IllegalArgumentException("nativeBatch is NULL");
+        }
+        Native.engine();
+        Scratch s = Scratch.get();
+        MemorySegment rep = RocksDBC.rocksdb_writebatch_data(nativeBatch, s.size);
+        return fromBytes(rep.reinterpret(s.size.get(ValueLayout.JAVA_LONG, 0)));
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("WriteBatch is closed");
+        }
+    }
+
+    private void ensureCapacity(long needed) {
+        if (needed <= buf.byteSize()) {
+            return;
+        }
+        long capacity = Math.max(needed, buf.byteSize() * 2);
+        Arena grown = Arena.ofShared();
+        MemorySegment next = grown.allocate(capacity, 8);
+        MemorySegment.copy(buf, 0, next, 0, size);
+        arena.close();
+        arena = grown;
+        buf = next;
+    }
+
+    private static long checkedLength(String what, MemorySegment s) {
+        long n = s.byteSize();
+        if (n > MAX_SLICE) {
+            throw new IllegalArgumentException(what + " of " + n + " bytes exceeds RocksDB's limit of " + MAX_SLICE);
+        }
+        return n;
+    }
+
+    /** Appends one record; {@code value} is null for records without one. */
+    private WriteBatch append(byte tag, int family, MemorySegment key, MemorySegment value) {
+        ensureOpen();
+        long klen = checkedLength("key", key);
+        long vlen = value == null ? 0 : checkedLength("value", value);
+        if (count == Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("write batch is full: " + count + " records");
+        }
+        long need = 1 + varintSize(klen) + klen;
+        if (family != 0) {
+            need += varintSize(family);
+        }
+        if (value != null) {
+            need += varintSize(vlen) + vlen;
+        }
+        ensureCapacity(size + need);
+        MemorySegment b = buf;
+        long p = size;
+        if (family == 0) {
+            b.set(ValueLayout.JAVA_BYTE, p++, tag);
+        } else {
+            b.set(ValueLayout.JAVA_BYTE, p++, familyTag(tag));
+            p = putVarint(b, p, family);
+        }
+        p = putVarint(b, p, klen);
+        MemorySegment.copy(key, 0, b, p, klen);
+        p += klen;
+        if (value != null) {
+            p = putVarint(b, p, vlen);
+            MemorySegment.copy(value, 0, b, p, vlen);
+            p += vlen;
+        }
+        size = p;
+        count++;
+        return this;
+    }
+
+    /** Stores {@code value} under {@code key}. */
+    public WriteBatch put(MemorySegment key, MemorySegment value) {
+        return append(VALUE, 0, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+    }
+
+    /** {@link #put(MemorySegment, MemorySegment)} for arrays. */
+    public WriteBatch put(byte[] key, byte[] value) {
+        return put(MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
+                MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
+    }
+
+    /** Removes {@code key}. */
+    public WriteBatch delete(MemorySegment key) {
+        return append(DELETION, 0, Objects.requireNonNull(key, "key"), null);
+    }
+
+    /** {@link #delete(MemorySegment)} for arrays. */
+    public WriteBatch delete(byte[] key) {
+        return delete(MemorySegment.ofArray(Objects.requireNonNull(key, "key")));
+    }
+
+    /**
+     * Removes {@code key}, which must have been put at most once since its last deletion
+     * (RocksDB's {@code SingleDelete}; otherwise the result is undefined).
+     */
+    public WriteBatch singleDelete(MemorySegment key) {
+        return append(SINGLE_DELETION, 0, Objects.requireNonNull(key, "key"), null);
+    }
+
+    /** {@link #singleDelete(MemorySegment)} for arrays. */
+    public WriteBatch singleDelete(byte[] key) {
+        return singleDelete(MemorySegment.ofArray(Objects.requireNonNull(key, "key")));
+    }
+
+    /**
+     * Removes every key in {@code [begin, end)}.
+     *
+     * @throws IllegalArgumentException if {@code end} sorts before {@code begin} (bytewise).
+     *         RocksDB itself would only notice while applying the batch, after applying the
+     *         records before this one, so the check keeps batches atomic.
+     */
+    public WriteBatch deleteRange(MemorySegment begin, MemorySegment end) {
+        Objects.requireNonNull(begin, "begin");
+        Objects.requireNonNull(end, "end");
+        if (BatchFormat.compareBytewise(begin, end) > 0) {
+            throw new IllegalArgumentException("deleteRange: end sorts before begin");
+        }
+        return append(RANGE_DELETION, 0, begin, end);
+    }
+
+    /** {@link #deleteRange(MemorySegment, MemorySegment)} for arrays. */
+    public WriteBatch deleteRange(byte[] begin, byte[] end) {
+        return deleteRange(MemorySegment.ofArray(Objects.requireNonNull(begin, "begin")),
+                MemorySegment.ofArray(Objects.requireNonNull(end, "end")));
+    }
+
+    /** Merges {@code value} into {@code key} with the database's merge operator. */
+    public WriteBatch merge(MemorySegment key, MemorySegment value) {
+        return append(MERGE, 0, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+    }
+
+    /** {@link #merge(MemorySegment, MemorySegment)} for arrays. */
+    public WriteBatch merge(byte[] key, byte[] value) {
+        return merge(MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
+                MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
+    }
+
+    /** Number of operations in the batch. */
+    public int count() {
+        ensureOpen();
+        return count;
+    }
+
+    /** Size in bytes of the encoded batch, header included (RocksDB's {@code GetDataSize}). */
+    public long dataSize() {
+        ensureOpen();
+        return size;
+    }
+
+    /** Current buffer capacity in bytes. */
+    public long capacity() {
+        ensureOpen();
+        return buf.byteSize();
+    }
+
+    /** Removes every operation, keeping the buffer. */
+    public WriteBatch clear() {
+        ensureOpen();
+        buf.asSlice(0, HEADER).fill((byte) 0);
+        size = HEADER;
+        count = 0;
+        return this;
+    }
+
+    /**
+     * The encoded batch, a read-only view of this batch's buffer (header with the current count,
+     * then the records). Valid until the next change to the batch (which may move the buffer) or
+     * {@link #close()}.
+     */
+    public MemorySegment data() {
+        ensureOpen();
+        sealHeader();
+        return buf.asSlice(0, size).asReadOnly();
+    }
+
+    private void sealHeader() {
+        buf.set(U32_LE, COUNT_OFFSET, count);
+    }
+
+    /**
+     * A native {@code rocksdb_writebatch_t} holding a copy of this batch, for code that needs a
+     * real one. The caller owns and closes it; it does not change when this batch does.
+     */
+    public NativeWriteBatch toNative() {
+        return new NativeWriteBatch(createNative());
+    }
+
+    private MemorySegment createNative() {
+        ensureOpen();
+        sealHeader();
+        return Native.writebatchCreateFrom(buf, size);
+    }
+
+    /** Writes this batch through a fresh native batch that is destroyed on every path. */
+    void writeTo(MemorySegment db, MemorySegment writeOptions, MemorySegment errptr) {
+        MemorySegment nb = createNative();
+        try {
+            RocksDBC.rocksdb_write(db, writeOptions, nb, errptr);
+        } finally {
+            Native.writebatchDestroy(nb);
+        }
+    }
+
+    /** Whether {@link #close()} has been called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Frees the buffer. Idempotent. */
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            arena.close();
+        }
+    }
+}

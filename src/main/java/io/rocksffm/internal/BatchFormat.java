@@ -1,0 +1,168 @@
+package io.rocksffm.internal;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * RocksDB's write-batch byte layout ({@code WriteBatch::rep_}, see {@code db/write_batch.cc}):
+ * a 12-byte header (sequence number, fixed64 little-endian; record count, fixed32
+ * little-endian), then one record per operation: a one-byte tag ({@code ValueType} in
+ * {@code db/dbformat.h}), a varint32 column-family id for the column-family tags, and
+ * varint32-length-prefixed key and (for put, merge, delete-range) value.
+ */
+public final class BatchFormat {
+    private BatchFormat() {}
+
+    /** Header size: sequence (8) + count (4). */
+    public static final int HEADER = 12;
+    /** Offset of the count in the header. */
+    public static final int COUNT_OFFSET = 8;
+    /** Largest key or value a record can carry (varint32 length). */
+    public static final long MAX_SLICE = 0xFFFF_FFFFL;
+
+    /** fixed32 little-endian, unaligned. */
+    public static final ValueLayout.OfInt U32_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+
+    // Tags: default-family tag, and the column-family tag (followed by a varint32 family id).
+    public static final byte DELETION = 0x0;
+    public static final byte VALUE = 0x1;
+    public static final byte MERGE = 0x2;
+    public static final byte CF_DELETION = 0x4;
+    public static final byte CF_VALUE = 0x5;
+    public static final byte CF_MERGE = 0x6;
+    public static final byte SINGLE_DELETION = 0x7;
+    public static final byte CF_SINGLE_DELETION = 0x8;
+    public static final byte NOOP = 0xD;
+    public static final byte CF_RANGE_DELETION = 0xE;
+    public static final byte RANGE_DELETION = 0xF;
+
+    /** The column-family form of a default-family tag. */
+    public static byte familyTag(byte tag) {
+        return switch (tag) {
+            case DELETION -> CF_DELETION;
+            case VALUE -> CF_VALUE;
+            case MERGE -> CF_MERGE;
+            case SINGLE_DELETION -> CF_SINGLE_DELETION;
+            case RANGE_DELETION -> CF_RANGE_DELETION;
+            default -> throw new IllegalArgumentException("no column-family form of tag " + tag);
+        };
+    }
+
+    /** Compares two byte strings as RocksDB's default (bytewise, unsigned) comparator does. */
+    public static int compareBytewise(MemorySegment a, MemorySegment b) {
+        long i = a.mismatch(b);
+        if (i < 0) {
+            return 0;
+        }
+        if (i == a.byteSize() || i == b.byteSize()) {
+            return Long.compare(a.byteSize(), b.byteSize());
+        }
+        return Integer.compare(a.get(ValueLayout.JAVA_BYTE, i) & 0xFF, b.get(ValueLayout.JAVA_BYTE, i) & 0xFF);
+    }
+
+    /** Bytes a varint32 encoding of {@code v} (0 .. 2^32-1) takes. */
+    public static int varintSize(long v) {
+        int n = 1;
+        while (v >= 0x80) {
+            v >>>= 7;
+            n++;
+        }
+        return n;
+    }
+
+    /** Writes {@code v} as a varint at {@code offset}; returns the offset after it. */
+    public static long putVarint(MemorySegment s, long offset, long v) {
+        while (v >= 0x80) {
+            s.set(ValueLayout.JAVA_BYTE, offset++, (byte) (v | 0x80));
+            v >>>= 7;
+        }
+        s.set(ValueLayout.JAVA_BYTE, offset++, (byte) v);
+        return offset;
+    }
+
+    /**
+     * Checks that {@code data} is a well-formed batch of operations rocksffm can encode (the
+     * record types above) and returns its record count.
+     *
+     * @throws IllegalArgumentException describing the first problem found
+     */
+    public static int validate(MemorySegment data) {
+        long size = data.byteSize();
+        if (size < HEADER) {
+            throw new IllegalArgumentException("write batch is " + size + " bytes; the header alone is " + HEADER);
+        }
+        long declared = Integer.toUnsignedLong(data.get(U32_LE, COUNT_OFFSET));
+        Reader r = new Reader(data, HEADER);
+        long records = 0;
+        while (r.offset < size) {
+            long at = r.offset;
+            byte tag = data.get(ValueLayout.JAVA_BYTE, r.offset++);
+            switch (tag) {
+                case CF_DELETION, CF_SINGLE_DELETION -> {
+                    r.varint(at);
+                    r.slice(at);
+                }
+                case DELETION, SINGLE_DELETION -> r.slice(at);
+                case CF_VALUE, CF_MERGE, CF_RANGE_DELETION -> {
+                    r.varint(at);
+                    r.slice(at);
+                    r.slice(at);
+                }
+                case VALUE, MERGE, RANGE_DELETION -> {
+                    r.slice(at);
+                    r.slice(at);
+                }
+                case NOOP -> {
+                    continue; // a no-op marker is not counted
+                }
+                default -> throw new IllegalArgumentException(
+                        "write batch has unsupported record tag 0x" + Integer.toHexString(tag & 0xFF) + " at offset " + at);
+            }
+            records++;
+        }
+        if (records != declared) {
+            throw new IllegalArgumentException("write batch header counts " + declared + " records but holds " + records);
+        }
+        if (records > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("write batch holds too many records: " + records);
+        }
+        return (int) records;
+    }
+
+    private static final class Reader {
+        final MemorySegment s;
+        long offset;
+
+        Reader(MemorySegment s, long offset) {
+            this.s = s;
+            this.offset = offset;
+        }
+
+        long varint(long record) {
+            long v = 0;
+            for (int shift = 0; shift <= 28; shift += 7) {
+                if (offset >= s.byteSize()) {
+                    break;
+                }
+                int b = s.get(ValueLayout.JAVA_BYTE, offset++) & 0xFF;
+                v |= (long) (b & 0x7F) << shift;
+                if (b < 0x80) {
+                    if (v > MAX_SLICE) {
+                        break;
+                    }
+                    return v;
+                }
+            }
+            throw new IllegalArgumentException("write batch has a bad varint in the record at offset " + record);
+        }
+
+        void slice(long record) {
+            long n = varint(record);
+            if (n > s.byteSize() - offset) {
+                throw new IllegalArgumentException("write batch record at offset " + record + " runs past the end");
+            }
+            offset += n;
+        }
+    }
+}

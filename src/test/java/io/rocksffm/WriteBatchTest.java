@@ -1,0 +1,280 @@
+package io.rocksffm;
+
+import static io.rocksffm.TestSupport.*;
+import static io.rocksffm.internal.capi.RocksDBC.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class WriteBatchTest {
+    @TempDir
+    Path dir;
+
+    /** Random key or value: often empty or tiny, sometimes large, always arbitrary bytes. */
+    private static byte[] randomBytes(Random r) {
+        int n = switch (r.nextInt(10)) {
+            case 0 -> 0;
+            case 1 -> 128 + r.nextInt(200);       // two-byte varint lengths
+            case 2 -> 16_384 + r.nextInt(50_000); // three-byte varint lengths
+            default -> 1 + r.nextInt(40);
+        };
+        byte[] b = new byte[n];
+        r.nextBytes(b);
+        return b;
+    }
+
+    private static byte[] nativeBytes(MemorySegment nativeBatch, Arena arena) {
+        MemorySegment size = arena.allocate(ValueLayout.JAVA_LONG);
+        MemorySegment rep = rocksdb_writebatch_data(nativeBatch, size);
+        return rep.reinterpret(size.get(ValueLayout.JAVA_LONG, 0)).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /** The bytes rocksffm encodes equal, byte for byte, those of RocksDB's per-operation C calls. */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+    void encodingEqualsTheCApi(long seed) {
+        Random r = new Random(seed);
+        RocksDB.engine();
+        try (Arena arena = Arena.ofConfined(); WriteBatch batch = new WriteBatch(r.nextInt(64))) {
+            MemorySegment nb = rocksdb_writebatch_create();
+            try {
+                int ops = 1 + r.nextInt(300);
+                for (int i = 0; i < ops; i++) {
+                    byte[] k = randomBytes(r);
+                    byte[] v = randomBytes(r);
+                    MemorySegment nk = arena.allocateFrom(ValueLayout.JAVA_BYTE, k);
+                    MemorySegment nv = arena.allocateFrom(ValueLayout.JAVA_BYTE, v);
+                    boolean segments = r.nextBoolean();
+                    switch (r.nextInt(5)) {
+                        case 0 -> {
+                            if (segments) batch.put(nk, nv); else batch.put(k, v);
+                            rocksdb_writebatch_put(nb, nk, k.length, nv, v.length);
+                        }
+                        case 1 -> {
+                            if (segments) batch.delete(nk); else batch.delete(k);
+                            rocksdb_writebatch_delete(nb, nk, k.length);
+                        }
+                        case 2 -> {
+                            if (segments) batch.singleDelete(nk); else batch.singleDelete(k);
+                            rocksdb_writebatch_singledelete(nb, nk, k.length);
+                        }
+                        case 3 -> {
+                            if (java.util.Arrays.compareUnsigned(k, v) > 0) {
+                                MemorySegment t = nk; nk = nv; nv = t;
+                                byte[] tb = k; k = v; v = tb;
+                            }
+                            if (segments) batch.deleteRange(nk, nv); else batch.deleteRange(k, v);
+                            rocksdb_writebatch_delete_range(nb, nk, k.length, nv, v.length);
+                        }
+                        default -> {
+                            if (segments) batch.merge(nk, nv); else batch.merge(k, v);
+                            rocksdb_writebatch_merge(nb, nk, k.length, nv, v.length);
+                        }
+                    }
+                }
+                byte[] expected = nativeBytes(nb, arena);
+                assertArrayEquals(expected, batch.data().toArray(ValueLayout.JAVA_BYTE), "seed " + seed);
+                assertEquals(rocksdb_writebatch_count(nb), batch.count());
+                assertEquals(expected.length, batch.dataSize());
+                try (NativeWriteBatch copy = batch.toNative()) {
+                    assertEquals(ops, copy.count());
+                    assertArrayEquals(expected, nativeBytes(copy.handle(), arena));
+                }
+                try (WriteBatch back = WriteBatch.fromNative(nb)) {
+                    assertArrayEquals(expected, back.data().toArray(ValueLayout.JAVA_BYTE));
+                    assertEquals(ops, back.count());
+                }
+            } finally {
+                rocksdb_writebatch_destroy(nb);
+            }
+        }
+    }
+
+    /** Writing a batch gives the same database as the same operations made one by one. */
+    @ParameterizedTest
+    @ValueSource(longs = {11, 12, 13})
+    void writtenBatchEqualsPerOperationWrites(long seed) {
+        Random r = new Random(seed);
+        try (RocksDB viaBatch = open(dir.resolve("batch")); RocksDB viaOps = open(dir.resolve("ops"));
+             WriteOptions wo = new WriteOptions(); WriteBatch batch = new WriteBatch(16)) {
+            TreeMap<String, String> model = new TreeMap<>();
+            for (int round = 0; round < 20; round++) {
+                for (int i = 0; i < 200; i++) {
+                    String k = String.format("k%03d", r.nextInt(300));
+                    String v = "v" + r.nextInt(1_000_000);
+                    switch (r.nextInt(6)) {
+                        case 0 -> {
+                            batch.delete(bytes(k));
+                            viaOps.delete(bytes(k));
+                            model.remove(k);
+                        }
+                        case 1 -> {
+                            String end = String.format("k%03d", r.nextInt(300));
+                            if (end.compareTo(k) < 0) {
+                                continue;
+                            }
+                            batch.deleteRange(bytes(k), bytes(end));
+                            viaOps.deleteRange(bytes(k), bytes(end));
+                            model.subMap(k, end).clear();
+                        }
+                        default -> {
+                            batch.put(bytes(k), bytes(v));
+                            viaOps.put(bytes(k), bytes(v));
+                            model.put(k, v);
+                        }
+                    }
+                }
+                viaBatch.write(wo, batch);
+                batch.clear();
+            }
+            for (int i = 0; i < 300; i++) {
+                String k = String.format("k%03d", i);
+                assertEquals(model.get(k), string(viaBatch.get(bytes(k))), k);
+                assertEquals(model.get(k), string(viaOps.get(bytes(k))), k);
+            }
+        }
+    }
+
+    @Test
+    void growsFromTinyToManyMegabytesAndKeepsCapacityAfterClear() {
+        byte[] value = new byte[1000];
+        try (RocksDB db = open(dir); WriteOptions wo = new WriteOptions(); WriteBatch batch = new WriteBatch(0)) {
+            assertEquals(12, batch.capacity());
+            for (int i = 0; i < 10_000; i++) {
+                Arrays.fill(value, (byte) i);
+                batch.put(bytes("key" + i), value);
+            }
+            assertEquals(10_000, batch.count());
+            assertTrue(batch.dataSize() > 10_000_000, "data size " + batch.dataSize());
+            long capacity = batch.capacity();
+            assertTrue(capacity >= batch.dataSize());
+            db.write(wo, batch);
+            byte[] expected = new byte[1000];
+            Arrays.fill(expected, (byte) 9_999);
+            assertArrayEquals(expected, db.get(bytes("key9999")));
+
+            batch.clear();
+            assertEquals(0, batch.count());
+            assertEquals(12, batch.dataSize());
+            assertEquals(capacity, batch.capacity(), "clear keeps the buffer");
+            batch.put(bytes("after-clear"), bytes("x"));
+            db.write(wo, batch);
+            assertEquals(capacity, batch.capacity());
+            assertEquals("x", string(db.get(bytes("after-clear"))));
+        }
+    }
+
+    @Test
+    void failedWriteAppliesNothingAndLeavesBatchUsable() {
+        try (RocksDB db = open(dir)) {
+            db.put(bytes("existing"), bytes("1"));
+        }
+        try (Options o = new Options(); RocksDB ro = RocksDB.openReadOnly(dir, o);
+             WriteOptions wo = new WriteOptions(); WriteBatch batch = new WriteBatch()) {
+            batch.put(bytes("a"), bytes("b")).delete(bytes("existing"));
+            for (int i = 0; i < 1000; i++) { // repeated failures must not leak or corrupt
+                RocksDBException e = assertThrows(RocksDBException.class, () -> ro.write(wo, batch));
+                assertEquals(RocksDBException.Code.NOT_SUPPORTED, e.code(), e.getMessage());
+            }
+            assertEquals(2, batch.count());
+            assertEquals("1", string(ro.get(bytes("existing"))));
+        }
+        // RocksDB checks a range's order only while applying a batch, after the records before it
+        // were applied: so the batch refuses an inverted range up front.
+        try (WriteBatch batch = new WriteBatch()) {
+            batch.put(bytes("a"), bytes("b"));
+            assertThrows(IllegalArgumentException.class, () -> batch.deleteRange(bytes("z"), bytes("a")));
+            assertThrows(IllegalArgumentException.class, () -> batch.deleteRange(bytes("ab"), bytes("a")));
+            assertThrows(IllegalArgumentException.class, () -> batch.deleteRange(new byte[] {(byte) 0x80}, new byte[] {0x7f}));
+            batch.deleteRange(bytes("a"), bytes("a")).deleteRange(bytes("a"), bytes("ab"));
+            assertEquals(3, batch.count());
+        }
+    }
+
+    @Test
+    void sameBatchWrittenToSeveralDatabases() {
+        try (RocksDB a = open(dir.resolve("a")); RocksDB b = open(dir.resolve("b"));
+             WriteOptions wo = new WriteOptions(); WriteBatch batch = new WriteBatch()) {
+            batch.put(bytes("k"), bytes("v"));
+            a.write(wo, batch);
+            b.write(wo, batch);
+            assertEquals("v", string(a.get(bytes("k"))));
+            assertEquals("v", string(b.get(bytes("k"))));
+        }
+    }
+
+    @Test
+    void fromBytesValidates() {
+        try (WriteBatch good = new WriteBatch()) {
+            good.put(bytes("k"), bytes("v")).delete(bytes("d")).merge(bytes("m"), bytes("1"));
+            byte[] data = good.data().toArray(ValueLayout.JAVA_BYTE);
+            try (WriteBatch copy = WriteBatch.fromBytes(MemorySegment.ofArray(data))) {
+                assertEquals(3, copy.count());
+                assertArrayEquals(data, copy.data().toArray(ValueLayout.JAVA_BYTE));
+            }
+            // every truncation is rejected, never read past the end
+            for (int n = 0; n < data.length; n++) {
+                byte[] cut = Arrays.copyOf(data, n);
+                assertThrows(IllegalArgumentException.class, () -> WriteBatch.fromBytes(MemorySegment.ofArray(cut)), "length " + n);
+            }
+            byte[] badCount = data.clone();
+            badCount[8] = 7;
+            assertThrows(IllegalArgumentException.class, () -> WriteBatch.fromBytes(MemorySegment.ofArray(badCount)));
+            byte[] badTag = data.clone();
+            badTag[12] = 0x42;
+            assertThrows(IllegalArgumentException.class, () -> WriteBatch.fromBytes(MemorySegment.ofArray(badTag)));
+            byte[] badVarint = data.clone();
+            badVarint[13] = (byte) 0xFF;
+            assertThrows(IllegalArgumentException.class, () -> WriteBatch.fromBytes(MemorySegment.ofArray(badVarint)));
+        }
+        assertThrows(NullPointerException.class, () -> WriteBatch.fromBytes(null));
+        assertThrows(IllegalArgumentException.class, () -> WriteBatch.fromNative(MemorySegment.NULL));
+    }
+
+    @Test
+    void badInputIsRejectedBeforeAnythingIsWritten() {
+        try (WriteBatch batch = new WriteBatch()) {
+            assertThrows(NullPointerException.class, () -> batch.put((byte[]) null, bytes("v")));
+            assertThrows(NullPointerException.class, () -> batch.put(MemorySegment.ofArray(bytes("k")), null));
+            assertThrows(NullPointerException.class, () -> batch.delete((MemorySegment) null));
+            assertThrows(NullPointerException.class, () -> batch.deleteRange(bytes("a"), null));
+            // a key longer than a varint32 length can describe (never read: rejected up front)
+            MemorySegment huge = MemorySegment.NULL.reinterpret(5L << 30);
+            assertThrows(IllegalArgumentException.class, () -> batch.put(huge, MemorySegment.ofArray(bytes("v"))));
+            assertThrows(IllegalArgumentException.class, () -> batch.put(MemorySegment.ofArray(bytes("k")), huge));
+            assertEquals(0, batch.count());
+            assertEquals(12, batch.dataSize());
+        }
+        assertThrows(IllegalArgumentException.class, () -> new WriteBatch(-1));
+    }
+
+    @Test
+    void useAfterCloseThrowsIllegalState() {
+        WriteBatch batch = new WriteBatch();
+        batch.put(bytes("k"), bytes("v"));
+        MemorySegment view = batch.data();
+        batch.close();
+        batch.close();
+        assertTrue(batch.isClosed());
+        assertThrows(IllegalStateException.class, () -> view.get(ValueLayout.JAVA_BYTE, 0));
+        assertThrows(IllegalStateException.class, () -> batch.put(bytes("k"), bytes("v")));
+        assertThrows(IllegalStateException.class, batch::count);
+        assertThrows(IllegalStateException.class, batch::dataSize);
+        assertThrows(IllegalStateException.class, batch::clear);
+        assertThrows(IllegalStateException.class, batch::data);
+        assertThrows(IllegalStateException.class, batch::toNative);
+        try (RocksDB db = open(dir); WriteOptions wo = new WriteOptions()) {
+            assertThrows(IllegalStateException.class, () -> db.write(wo, batch));
+        }
+    }
+}
