@@ -2,17 +2,26 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Options for reads ({@code rocksdb_readoptions_t}).
+ * Options for reads and iterators ({@code rocksdb_readoptions_t}).
  *
  * <p>Owned by the caller, who closes it after the reads that use it. Safe to share across threads
- * for reading; closing waits for reads in flight. Using a closed instance throws
+ * for reading; closing waits for reads in flight and refuses (with
+ * {@link IllegalStateException}) while iterators created with these options are open, because
+ * RocksDB's iterators keep pointing into them (bounds). For the same reason the iterate bounds
+ * cannot change while such iterators are open. The bound bytes are copied: the caller's segments
+ * may be reused at once. Setters return {@code this}; using a closed instance throws
  * {@link IllegalStateException}.
  */
 public final class ReadOptions extends NativeObject {
-    /** RocksDB's default read options (verify checksums and fill cache on). */
+    private Bound lower;
+    private Bound upper;
+    private volatile Snapshot snapshot;
+
+    /** RocksDB's default read options (verify checksums and fill cache on, no bounds). */
     public ReadOptions() {
         super("ReadOptions", rocksdb_readoptions_create());
     }
@@ -20,6 +29,33 @@ public final class ReadOptions extends NativeObject {
     @Override
     void destroy(MemorySegment p) {
         rocksdb_readoptions_destroy(p);
+        synchronized (this) {
+            closeArenas();
+            if (snapshot != null) {
+                snapshot.lifecycle.removeChild();
+                snapshot = null;
+            }
+        }
+    }
+
+    private void closeArenas() {
+        for (Bound b : new Bound[] {lower, upper}) {
+            if (b != null) {
+                b.arena.close();
+            }
+        }
+        lower = null;
+        upper = null;
+    }
+
+    /**
+     * Closes these options. Idempotent; waits for reads in flight.
+     *
+     * @throws IllegalStateException while iterators created with them are open
+     */
+    @Override
+    public void close() {
+        lifecycle.close(() -> destroy(ptr), "iterators");
     }
 
     /** Verify block checksums on read. */
@@ -42,5 +78,143 @@ public final class ReadOptions extends NativeObject {
     /** Whether blocks read fill the cache. */
     public boolean fillCache() {
         return read(p -> rocksdb_readoptions_get_fill_cache(p)) != 0;
+    }
+
+    /** With a prefix extractor: iterate only over keys sharing the seek key's prefix. */
+    public ReadOptions setPrefixSameAsStart(boolean value) {
+        use(p -> rocksdb_readoptions_set_prefix_same_as_start(p, flag(value)));
+        return this;
+    }
+
+    /** Whether iteration stays within the seek key's prefix. */
+    public boolean prefixSameAsStart() {
+        return read(p -> rocksdb_readoptions_get_prefix_same_as_start(p)) != 0;
+    }
+
+    /** Ignore a prefix extractor and seek in total order. */
+    public ReadOptions setTotalOrderSeek(boolean value) {
+        use(p -> rocksdb_readoptions_set_total_order_seek(p, flag(value)));
+        return this;
+    }
+
+    /** Whether seeks use total order. */
+    public boolean totalOrderSeek() {
+        return read(p -> rocksdb_readoptions_get_total_order_seek(p)) != 0;
+    }
+
+    /**
+     * Readahead for iterators, in bytes (0: RocksDB's automatic readahead).
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public ReadOptions setReadaheadSize(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("readahead size must be >= 0: " + bytes);
+        }
+        use(p -> rocksdb_readoptions_set_readahead_size(p, bytes));
+        return this;
+    }
+
+    /** Iterator readahead in bytes. */
+    public long readaheadSize() {
+        return read(p -> rocksdb_readoptions_get_readahead_size(p));
+    }
+
+    /** A tailing iterator sees data written after it was created. */
+    public ReadOptions setTailing(boolean value) {
+        use(p -> rocksdb_readoptions_set_tailing(p, flag(value)));
+        return this;
+    }
+
+    /** Whether iterators are tailing. */
+    public boolean tailing() {
+        return read(p -> rocksdb_readoptions_get_tailing(p)) != 0;
+    }
+
+    /**
+     * Iterators stop before keys below {@code bound} (inclusive lower bound); {@code null}
+     * removes it. The bytes are copied.
+     *
+     * @throws IllegalStateException while iterators created with these options are open
+     */
+    public synchronized ReadOptions setIterateLowerBound(MemorySegment bound) {
+        lower = replaceBound(lower, bound);
+        Bound b = lower;
+        use(p -> rocksdb_readoptions_set_iterate_lower_bound(p, Bound.data(b), Bound.length(b)));
+        return this;
+    }
+
+    /**
+     * Iterators stop at keys at or above {@code bound} (exclusive upper bound); {@code null}
+     * removes it. The bytes are copied.
+     *
+     * @throws IllegalStateException while iterators created with these options are open
+     */
+    public synchronized ReadOptions setIterateUpperBound(MemorySegment bound) {
+        upper = replaceBound(upper, bound);
+        Bound b = upper;
+        use(p -> rocksdb_readoptions_set_iterate_upper_bound(p, Bound.data(b), Bound.length(b)));
+        return this;
+    }
+
+    /** A copy of a bound's bytes in memory these options own until the bound is replaced or closed. */
+    private record Bound(Arena arena, MemorySegment bytes) {
+        static Bound copyOf(MemorySegment bound) {
+            Arena arena = Arena.ofShared();
+            // one spare byte so that an empty bound still has a real (non-NULL) address
+            MemorySegment copy = arena.allocate(bound.byteSize() + 1).asSlice(0, bound.byteSize());
+            MemorySegment.copy(bound, 0, copy, 0, bound.byteSize());
+            return new Bound(arena, copy);
+        }
+
+        static MemorySegment data(Bound b) {
+            return b == null ? MemorySegment.NULL : b.bytes;
+        }
+
+        static long length(Bound b) {
+            return b == null ? 0 : b.bytes.byteSize();
+        }
+    }
+
+    private Bound replaceBound(Bound old, MemorySegment bound) {
+        lifecycle.ensureOpen();
+        if (lifecycle.hasChildren()) {
+            throw new IllegalStateException("iterate bounds cannot change while iterators created with these options are open");
+        }
+        if (old != null) {
+            old.arena.close();
+        }
+        return bound == null ? null : Bound.copyOf(bound);
+    }
+
+    /**
+     * Reads and iterators with these options see {@code snapshot}; {@code null} reads the latest
+     * state. The snapshot cannot be closed while these options refer to it.
+     *
+     * @throws IllegalStateException if the snapshot is closed
+     */
+    public synchronized ReadOptions setSnapshot(Snapshot snapshot) {
+        lifecycle.ensureOpen();
+        if (snapshot != null) {
+            snapshot.lifecycle.addChild();
+        }
+        if (this.snapshot != null) {
+            this.snapshot.lifecycle.removeChild();
+        }
+        this.snapshot = snapshot;
+        use(p -> rocksdb_readoptions_set_snapshot(p, snapshot == null ? MemorySegment.NULL : snapshot.ptr));
+        return this;
+    }
+
+    /** The snapshot reads see, or {@code null} for the latest state. */
+    public synchronized Snapshot snapshot() {
+        lifecycle.ensureOpen();
+        return snapshot;
+    }
+
+    /** The database of the snapshot set, or null; read on every read to refuse foreign snapshots. */
+    RocksDB snapshotOwner() {
+        Snapshot s = snapshot;
+        return s == null ? null : s.db;
     }
 }

@@ -11,7 +11,14 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 /**
  * An open RocksDB database ({@code rocksdb_t}).
@@ -144,6 +151,16 @@ public final class RocksDB extends NativeObject {
         lifecycle.exit();
     }
 
+    /** Enters the database and read options, refusing a snapshot of another database. */
+    private void enterRead(ReadOptions options) {
+        enter(options);
+        RocksDB owner = options.snapshotOwner();
+        if (owner != null && owner != this) {
+            exit(options);
+            throw new IllegalArgumentException("the read options carry a snapshot of another database");
+        }
+    }
+
     // ---- writes ---------------------------------------------------------------------------------
 
     /**
@@ -266,7 +283,7 @@ public final class RocksDB extends NativeObject {
             throw new IllegalArgumentException("value segment is read-only");
         }
         Scratch s = Scratch.get();
-        enter(options);
+        enterRead(options);
         try {
             MemorySegment slice = pinnedSlice(options, key, s);
             if (slice.address() == 0) {
@@ -289,7 +306,7 @@ public final class RocksDB extends NativeObject {
     public byte[] get(byte[] key) {
         Objects.requireNonNull(key, "key");
         Scratch s = Scratch.get();
-        enter(defaultRead);
+        enterRead(defaultRead);
         try {
             MemorySegment slice = pinnedSlice(defaultRead, MemorySegment.ofArray(key), s);
             if (slice.address() == 0) {
@@ -315,7 +332,7 @@ public final class RocksDB extends NativeObject {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         Scratch s = Scratch.get();
-        enter(options);
+        enterRead(options);
         try {
             MemorySegment slice = pinnedSlice(options, key, s);
             if (slice.address() == 0) {
@@ -332,5 +349,133 @@ public final class RocksDB extends NativeObject {
         } finally {
             exit(options);
         }
+    }
+
+    // ---- iterators and snapshots ----------------------------------------------------------------
+
+    /** {@link #newIterator(ReadOptions, long)} without prefetch. */
+    public RocksIterator newIterator(ReadOptions options) {
+        return newIterator(options, 0);
+    }
+
+    /**
+     * A new iterator, not yet positioned (call a seek first), reading with {@code options}
+     * (bounds, snapshot, ...). The options, their snapshot and this database stay open at least
+     * as long as the iterator.
+     *
+     * @param prefetchBytes size of the run buffer for forward scans, 0 for none
+     * @throws IllegalArgumentException if {@code prefetchBytes} is negative, or the options carry
+     *         a snapshot of another database
+     */
+    public RocksIterator newIterator(ReadOptions options, long prefetchBytes) {
+        Objects.requireNonNull(options, "options");
+        if (prefetchBytes < 0) {
+            throw new IllegalArgumentException("prefetch size must be >= 0: " + prefetchBytes);
+        }
+        enterRead(options);
+        try {
+            synchronized (options) { // orders against bound and snapshot changes
+                Snapshot snapshot = options.snapshot();
+                lifecycle.addChild();
+                options.lifecycle.addChild();
+                if (snapshot != null) {
+                    snapshot.lifecycle.addChild();
+                }
+                try {
+                    return new RocksIterator(this, options, snapshot, rocksdb_create_iterator(ptr, options.ptr), prefetchBytes);
+                } catch (RuntimeException | Error e) {
+                    if (snapshot != null) {
+                        snapshot.lifecycle.removeChild();
+                    }
+                    options.lifecycle.removeChild();
+                    lifecycle.removeChild();
+                    throw e;
+                }
+            }
+        } finally {
+            exit(options);
+        }
+    }
+
+    /**
+     * A snapshot of the current state, owned by the caller. This database refuses to close while
+     * it is open.
+     */
+    public Snapshot getSnapshot() {
+        lifecycle.enter();
+        try {
+            lifecycle.addChild();
+            try {
+                return new Snapshot(this, rocksdb_create_snapshot(ptr));
+            } catch (RuntimeException | Error e) {
+                lifecycle.removeChild();
+                throw e;
+            }
+        } finally {
+            lifecycle.exit();
+        }
+    }
+
+    /**
+     * Calls {@code action} with every entry {@code options} let an iterator see (use its bounds
+     * to walk a range), in key order, without copying: the key and value segments are valid only
+     * during the call. The iterator is closed when this returns or throws.
+     */
+    public void forEach(ReadOptions options, BiConsumer<MemorySegment, MemorySegment> action) {
+        Objects.requireNonNull(action, "action");
+        try (RocksIterator it = newIterator(options)) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                action.accept(it.key(), it.value());
+            }
+        }
+    }
+
+    /**
+     * The entries {@code options} let an iterator see, in key order, as a sequential stream of
+     * copies. The stream owns an iterator: consume or close it on the calling thread (use
+     * try-with-resources); it is closed when the stream is exhausted or closed.
+     */
+    public Stream<Map.Entry<byte[], byte[]>> stream(ReadOptions options) {
+        RocksIterator it = newIterator(options);
+        it.seekToFirst();
+        Spliterator<Map.Entry<byte[], byte[]>> entries = new Spliterators.AbstractSpliterator<>(
+                Long.MAX_VALUE, Spliterator.ORDERED | Spliterator.NONNULL) {
+            @Override
+            public boolean tryAdvance(Consumer<? super Map.Entry<byte[], byte[]>> next) {
+                if (it.isClosed()) {
+                    return false;
+                }
+                if (!it.isValid()) {
+                    it.close();
+                    return false;
+                }
+                next.accept(Map.entry(it.keyBytes(), it.valueBytes()));
+                it.next();
+                return true;
+            }
+        };
+        return StreamSupport.stream(entries, false).onClose(it::close);
+    }
+
+    /**
+     * Flushes the memtable to a table file.
+     *
+     * @param wait whether to wait until the flush is done
+     */
+    public void flush(boolean wait) {
+        Scratch s = Scratch.get();
+        lifecycle.enter();
+        try {
+            MemorySegment fo = rocksdb_flushoptions_create();
+            try {
+                rocksdb_flushoptions_set_wait(fo, flag(wait));
+                rocksdb_flush(ptr, fo, s.errptr);
+            } finally {
+                rocksdb_flushoptions_destroy(fo);
+            }
+        } finally {
+            lifecycle.exit();
+        }
+        Native.check(s.errptr);
     }
 }

@@ -20,6 +20,11 @@ class ReadOptionsTest {
             assertFalse(ro.setVerifyChecksums(false).verifyChecksums());
             assertFalse(ro.setFillCache(false).fillCache());
             assertTrue(ro.setFillCache(true).fillCache());
+            assertTrue(ro.setPrefixSameAsStart(true).prefixSameAsStart());
+            assertTrue(ro.setTotalOrderSeek(true).totalOrderSeek());
+            assertEquals(1 << 20, ro.setReadaheadSize(1 << 20).readaheadSize());
+            assertTrue(ro.setTailing(true).tailing());
+            assertThrows(IllegalArgumentException.class, () -> ro.setReadaheadSize(-1));
         }
     }
 
@@ -34,11 +39,39 @@ class ReadOptionsTest {
     }
 
     @Test
+    void boundsAreCopiedAndApplyToIterators() {
+        try (RocksDB db = open(dir); ReadOptions ro = new ReadOptions()) {
+            for (char c = 'a'; c <= 'e'; c++) {
+                db.put(bytes(String.valueOf(c)), bytes("v"));
+            }
+            byte[] lower = bytes("b");
+            byte[] upper = bytes("d");
+            ro.setIterateLowerBound(MemorySegment.ofArray(lower)).setIterateUpperBound(MemorySegment.ofArray(upper));
+            lower[0] = 'a'; // the options own a copy
+            upper[0] = 'z';
+            StringBuilder seen = new StringBuilder();
+            db.forEach(ro, (k, v) -> seen.append((char) k.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0)));
+            assertEquals("bc", seen.toString());
+            // an empty upper bound admits nothing; null removes a bound
+            ro.setIterateUpperBound(MemorySegment.ofArray(new byte[0]));
+            seen.setLength(0);
+            db.forEach(ro, (k, v) -> seen.append('x'));
+            assertEquals("", seen.toString());
+            ro.setIterateUpperBound(null).setIterateLowerBound(null);
+            db.forEach(ro, (k, v) -> seen.append((char) k.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0)));
+            assertEquals("abcde", seen.toString());
+        }
+    }
+
+    @Test
     void closedThrowsIllegalState() {
         ReadOptions ro = new ReadOptions();
         ro.close();
         ro.close();
         assertThrows(IllegalStateException.class, () -> ro.setFillCache(true));
         assertThrows(IllegalStateException.class, ro::verifyChecksums);
+        assertThrows(IllegalStateException.class, () -> ro.setIterateLowerBound(null));
+        assertThrows(IllegalStateException.class, () -> ro.setSnapshot(null));
+        assertThrows(IllegalStateException.class, ro::snapshot);
     }
 }

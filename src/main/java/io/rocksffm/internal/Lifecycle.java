@@ -67,6 +67,11 @@ public final class Lifecycle {
         state.addAndGet(-CHILD);
     }
 
+    /** Whether children are registered. */
+    public boolean hasChildren() {
+        return (state.get() & CHILDREN) != 0;
+    }
+
     /** Whether {@link #close(Runnable)} has started. */
     public boolean isClosed() {
         return state.get() < 0;

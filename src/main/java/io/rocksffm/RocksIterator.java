@@ -1,0 +1,308 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+
+import io.rocksffm.internal.Native;
+import io.rocksffm.internal.Native.Scratch;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+
+/**
+ * An iterator over a database's keys in order ({@code rocksdb_iterator_t}), from
+ * {@link RocksDB#newIterator}.
+ *
+ * <p><b>Views.</b> {@link #key()} and {@link #value()} return read-only segments that view the
+ * current entry without copying. They are valid until the next move of this iterator (seek,
+ * next, prev) and unusable after {@link #close()}. To keep an entry, copy it
+ * ({@link #key(MemorySegment)}, {@link #keyBytes()}, ...).
+ *
+ * <p><b>Prefetch.</b> With a prefetch size above 0, forward iteration copies runs of consecutive
+ * entries into one reused buffer of that many bytes and serves {@code key()/value()/next()} from
+ * it; the views then point into the buffer. An entry larger than the buffer is served directly.
+ * Seeks, {@code prev()} and {@code seekToLast()} drop the run and stay exact.
+ *
+ * <p><b>Errors.</b> When iteration stops on an error, {@link #isValid()} throws
+ * {@link RocksDBException} with RocksDB's status instead of returning {@code false}.
+ *
+ * <p><b>Ownership and threads.</b> The caller owns the iterator and closes it. It is confined to
+ * the thread that created it (other threads get {@link WrongThreadException}); its database,
+ * read options and snapshot refuse to close while it is open. Use after close throws
+ * {@link IllegalStateException}.
+ */
+public final class RocksIterator implements AutoCloseable {
+    private static final long RUN_HEADER = 8; // int key length, int value length
+
+    private final RocksDB db;
+    private final ReadOptions options;
+    private final Snapshot snapshot;
+    private final MemorySegment it;
+    private final Thread owner = Thread.currentThread();
+    private final Arena arena = Arena.ofConfined();
+    private final MemorySegment length = arena.allocate(ValueLayout.JAVA_LONG);
+    private final MemorySegment run;
+
+    private boolean closed;
+    /** Whether the current entry is served from the run buffer. */
+    private boolean inRun;
+    private long runPos;
+    private long runEnd;
+
+    RocksIterator(RocksDB db, ReadOptions options, Snapshot snapshot, MemorySegment it, long prefetchBytes) {
+        this.db = db;
+        this.options = options;
+        this.snapshot = snapshot;
+        this.it = it;
+        this.run = prefetchBytes > 0 ? arena.allocate(prefetchBytes, 8) : null;
+    }
+
+    private void check() {
+        if (Thread.currentThread() != owner) {
+            throw new WrongThreadException("RocksIterator is confined to " + owner);
+        }
+        if (closed) {
+            throw new IllegalStateException("RocksIterator is closed");
+        }
+    }
+
+    // ---- moves ------------------------------------------------------------------------------
+
+    /** Moves to the first key. */
+    public void seekToFirst() {
+        check();
+        inRun = false;
+        rocksdb_iter_seek_to_first(it);
+        prefetch();
+    }
+
+    /** Moves to the last key. */
+    public void seekToLast() {
+        check();
+        inRun = false;
+        rocksdb_iter_seek_to_last(it);
+    }
+
+    /** Moves to the first key at or after {@code target}. */
+    public void seek(MemorySegment target) {
+        Objects.requireNonNull(target, "target");
+        check();
+        inRun = false;
+        rocksdb_iter_seek(it, Scratch.get().first(target), target.byteSize());
+        prefetch();
+    }
+
+    /** {@link #seek(MemorySegment)} for an array. */
+    public void seek(byte[] target) {
+        seek(MemorySegment.ofArray(Objects.requireNonNull(target, "target")));
+    }
+
+    /** Moves to the last key at or before {@code target}. */
+    public void seekForPrev(MemorySegment target) {
+        Objects.requireNonNull(target, "target");
+        check();
+        inRun = false;
+        rocksdb_iter_seek_for_prev(it, Scratch.get().first(target), target.byteSize());
+    }
+
+    /** {@link #seekForPrev(MemorySegment)} for an array. */
+    public void seekForPrev(byte[] target) {
+        seekForPrev(MemorySegment.ofArray(Objects.requireNonNull(target, "target")));
+    }
+
+    /**
+     * Moves to the next key.
+     *
+     * @throws IllegalStateException if the iterator is not on an entry
+     */
+    public void next() {
+        check();
+        if (inRun) {
+            runPos += RUN_HEADER + runKeyLength() + runValueLength();
+            if (runPos < runEnd) {
+                return;
+            }
+            // the run is used up; the native iterator already stands on the entry after it
+            inRun = false;
+            prefetch();
+            return;
+        }
+        requireValid();
+        rocksdb_iter_next(it);
+        prefetch();
+    }
+
+    /**
+     * Moves to the previous key.
+     *
+     * @throws IllegalStateException if the iterator is not on an entry
+     */
+    public void prev() {
+        check();
+        if (inRun) {
+            // the native iterator is past the run: bring it back to the current entry first
+            MemorySegment key = run.asSlice(runPos + RUN_HEADER, runKeyLength());
+            inRun = false;
+            rocksdb_iter_seek(it, key, key.byteSize());
+        }
+        requireValid();
+        rocksdb_iter_prev(it);
+    }
+
+    private void requireValid() {
+        if (!Native.iterValid(it)) {
+            throw new IllegalStateException("RocksIterator is not on an entry");
+        }
+    }
+
+    /** Fills the run buffer with the entries from the native iterator's position on. */
+    private void prefetch() {
+        if (run == null) {
+            return;
+        }
+        long pos = 0;
+        long cap = run.byteSize();
+        while (Native.iterValid(it)) {
+            MemorySegment k = Native.iterKey(it, length);
+            MemorySegment v = Native.iterValue(it, length);
+            long kl = k.byteSize();
+            long vl = v.byteSize();
+            if (RUN_HEADER + kl + vl > cap - pos) {
+                break;
+            }
+            run.set(ValueLayout.JAVA_INT_UNALIGNED, pos, (int) kl);
+            run.set(ValueLayout.JAVA_INT_UNALIGNED, pos + 4, (int) vl);
+            MemorySegment.copy(k, 0, run, pos + RUN_HEADER, kl);
+            MemorySegment.copy(v, 0, run, pos + RUN_HEADER + kl, vl);
+            pos += RUN_HEADER + kl + vl;
+            rocksdb_iter_next(it);
+        }
+        if (pos > 0) {
+            inRun = true;
+            runPos = 0;
+            runEnd = pos;
+        }
+    }
+
+    private long runKeyLength() {
+        return run.get(ValueLayout.JAVA_INT_UNALIGNED, runPos) & 0xFFFF_FFFFL;
+    }
+
+    private long runValueLength() {
+        return run.get(ValueLayout.JAVA_INT_UNALIGNED, runPos + 4) & 0xFFFF_FFFFL;
+    }
+
+    // ---- state ------------------------------------------------------------------------------
+
+    /**
+     * Whether the iterator is on an entry.
+     *
+     * @throws RocksDBException if iteration stopped on an error (e.g. corruption, I/O error)
+     */
+    public boolean isValid() {
+        check();
+        if (inRun || Native.iterValid(it)) {
+            return true;
+        }
+        status();
+        return false;
+    }
+
+    /**
+     * Throws if the iterator has met an error; returns normally otherwise.
+     *
+     * @throws RocksDBException with RocksDB's status
+     */
+    public void status() {
+        check();
+        MemorySegment errptr = Scratch.get().errptr;
+        rocksdb_iter_get_error(it, errptr);
+        Native.check(errptr);
+    }
+
+    // ---- current entry ------------------------------------------------------------------------
+
+    private void requireEntry() {
+        if (!inRun) {
+            requireValid();
+        }
+    }
+
+    /** The current key: a read-only view valid until the next move. */
+    public MemorySegment key() {
+        check();
+        requireEntry();
+        MemorySegment k = inRun
+                ? run.asSlice(runPos + RUN_HEADER, runKeyLength())
+                : Native.iterKey(it, length).reinterpret(arena, null);
+        return k.asReadOnly();
+    }
+
+    /** The current value: a read-only view valid until the next move. */
+    public MemorySegment value() {
+        check();
+        requireEntry();
+        MemorySegment v = inRun
+                ? run.asSlice(runPos + RUN_HEADER + runKeyLength(), runValueLength())
+                : Native.iterValue(it, length).reinterpret(arena, null);
+        return v.asReadOnly();
+    }
+
+    /**
+     * Copies the current key into {@code dst} and returns the key's full length; when that
+     * exceeds {@code dst.byteSize()}, only the first bytes were copied.
+     */
+    public long key(MemorySegment dst) {
+        return copy(key(), dst);
+    }
+
+    /** Copies the current value into {@code dst}; returns the value's full length. */
+    public long value(MemorySegment dst) {
+        return copy(value(), dst);
+    }
+
+    private static long copy(MemorySegment src, MemorySegment dst) {
+        Objects.requireNonNull(dst, "dst");
+        if (dst.isReadOnly()) {
+            throw new IllegalArgumentException("destination segment is read-only");
+        }
+        long n = src.byteSize();
+        MemorySegment.copy(src, 0, dst, 0, Math.min(n, dst.byteSize()));
+        return n;
+    }
+
+    /** A copy of the current key. */
+    public byte[] keyBytes() {
+        return key().toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /** A copy of the current value. */
+    public byte[] valueBytes() {
+        return value().toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /** Whether {@link #close()} has been called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Destroys the iterator. Idempotent; must be called on the owning thread. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        if (Thread.currentThread() != owner) {
+            throw new WrongThreadException("RocksIterator is confined to " + owner);
+        }
+        closed = true;
+        arena.close();
+        rocksdb_iter_destroy(it);
+        if (snapshot != null) {
+            snapshot.lifecycle.removeChild();
+        }
+        options.lifecycle.removeChild();
+        db.lifecycle.removeChild();
+    }
+}

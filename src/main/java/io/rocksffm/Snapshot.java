@@ -1,0 +1,45 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A consistent point-in-time view of a database ({@code rocksdb_snapshot_t}), from
+ * {@link RocksDB#getSnapshot()}. Reads and iterators whose {@link ReadOptions} carry it see the
+ * database as it was when the snapshot was taken.
+ *
+ * <p>The caller owns it and closes it (releasing it in RocksDB). It belongs to its database: the
+ * database refuses to close while it is open, and it refuses to close while read options or
+ * iterators use it ({@link IllegalStateException}: close those first). Safe to share across
+ * threads. Use after close throws {@link IllegalStateException}.
+ */
+public final class Snapshot extends NativeObject {
+    final RocksDB db;
+
+    Snapshot(RocksDB db, MemorySegment snapshot) {
+        super("Snapshot", snapshot);
+        this.db = db;
+    }
+
+    @Override
+    void destroy(MemorySegment p) {
+        rocksdb_release_snapshot(db.ptr, p);
+        db.lifecycle.removeChild();
+    }
+
+    /**
+     * Releases the snapshot. Idempotent.
+     *
+     * @throws IllegalStateException while read options or iterators still use it
+     */
+    @Override
+    public void close() {
+        lifecycle.close(() -> destroy(ptr), "read options or iterators using it");
+    }
+
+    /** The database this snapshot belongs to. */
+    public RocksDB database() {
+        return db;
+    }
+}
