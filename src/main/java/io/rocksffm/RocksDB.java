@@ -2,7 +2,9 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import io.rocksffm.internal.BatchFormat;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Native.Scratch;
 import io.rocksffm.internal.NativeLibrary;
@@ -11,10 +13,15 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.Spliterator;
 import java.util.Spliterators;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
@@ -26,32 +33,38 @@ import java.util.stream.StreamSupport;
  * <p><b>Ownership.</b> The caller owns the database and closes it; {@link #close()} is idempotent
  * and waits for calls in flight on other threads. It refuses (with
  * {@link IllegalStateException}) while pinned values, iterators or snapshots created from this
- * database are still open: close those first. Any call on a closed database throws
- * {@link IllegalStateException}.
+ * database are still open: close those first. It closes the column family handles itself. Any
+ * call on a closed database throws {@link IllegalStateException}.
  *
  * <p><b>Threads.</b> A database is safe to share across threads. Methods allocate nothing
  * native per call: inputs in heap memory are copied into per-thread scratch memory, and the
  * {@code errptr}/length out-slots are per-thread too.
  *
  * <p><b>Memory.</b> The core methods take {@link MemorySegment}s: a key or value is the whole
- * segment ({@code byteSize()} bytes), native or heap. {@code byte[]} methods are conveniences
- * over them that use this database's default read and write options.
+ * segment ({@code byteSize()} bytes), native or heap. Each operation has one core method taking
+ * a {@link ColumnFamilyHandle}; the forms without one use the default family, and the
+ * {@code byte[]} forms also use this database's default read and write options.
  *
  * <p><b>Errors.</b> RocksDB failures throw {@link RocksDBException}; an absent key is a value
  * ({@code -1} or {@code null}), not an exception.
  */
 public final class RocksDB extends NativeObject {
-    private final MemorySegment defaultFamily;
+    private final ColumnFamilyHandle defaultFamily;
+    private final Map<String, ColumnFamilyHandle> families = new ConcurrentHashMap<>();
     private final Path path;
     private final boolean readOnly;
     private final ReadOptions defaultRead = new ReadOptions();
     private final WriteOptions defaultWrite = new WriteOptions();
 
-    private RocksDB(MemorySegment db, MemorySegment defaultFamily, Path path, boolean readOnly) {
+    private RocksDB(MemorySegment db, Path path, boolean readOnly, List<String> names, MemorySegment handles) {
         super("RocksDB", db);
-        this.defaultFamily = defaultFamily;
         this.path = path;
         this.readOnly = readOnly;
+        for (int i = 0; i < names.size(); i++) {
+            ColumnFamilyHandle h = new ColumnFamilyHandle(this, names.get(i), handles.getAtIndex(ADDRESS, i));
+            families.put(h.name(), h);
+        }
+        this.defaultFamily = families.get(ColumnFamilyHandle.DEFAULT);
     }
 
     /** The engine library this process's rocksffm is bound to (loading it if need be). */
@@ -60,62 +73,127 @@ public final class RocksDB extends NativeObject {
         return new Engine(l.source(), l.path(), l.version());
     }
 
+    // ---- open ---------------------------------------------------------------------------------
+
     /**
      * Opens (or, with {@link Options#setCreateIfMissing}, creates) the database at {@code path}
-     * for reading and writing. The options may be closed once this returns.
+     * for reading and writing, with only the default column family. The options may be closed
+     * once this returns.
      *
      * @throws RocksDBException e.g. {@link RocksDBException.Code#INVALID_ARGUMENT} when the
-     *         database does not exist and create-if-missing is off, or
-     *         {@link RocksDBException.Code#IO_ERROR} when another handle holds its lock
+     *         database does not exist and create-if-missing is off, or has other column
+     *         families; {@link RocksDBException.Code#IO_ERROR} when another handle holds its lock
      */
     public static RocksDB open(Path path, Options options) {
-        return open(path, options, false);
+        return open(path, options, List.of(), false);
+    }
+
+    /**
+     * Opens the database with the given column families (every family it has must be listed;
+     * the default family is added with {@code options} if absent). Their handles are then
+     * available from {@link #columnFamily(String)}.
+     */
+    public static RocksDB open(Path path, Options options, List<ColumnFamilyDescriptor> families) {
+        return open(path, options, families, false);
     }
 
     /**
      * Opens an existing database read-only; writes to it fail with
      * {@link RocksDBException.Code#NOT_SUPPORTED}. Several read-only handles (and one writer) may
-     * open the same path.
+     * open the same path. A subset of the column families may be listed.
      */
-    public static RocksDB openReadOnly(Path path, Options options) {
-        return open(path, options, true);
+    public static RocksDB openReadOnly(Path path, Options options, List<ColumnFamilyDescriptor> families) {
+        return open(path, options, families, true);
     }
 
-    private static RocksDB open(Path path, Options options, boolean readOnly) {
-        Objects.requireNonNull(path, "path");
-        Objects.requireNonNull(options, "options");
-        String name = path.toAbsolutePath().toString();
+    /** {@link #openReadOnly(Path, Options, List)} with the default family only. */
+    public static RocksDB openReadOnly(Path path, Options options) {
+        return open(path, options, List.of(), true);
+    }
+
+    private static String cPath(Path path) {
+        String name = Objects.requireNonNull(path, "path").toAbsolutePath().toString();
         if (name.indexOf('\0') >= 0) {
             throw new IllegalArgumentException("path contains a NUL character: " + path);
         }
+        return name;
+    }
+
+    private static RocksDB open(Path path, Options options, List<ColumnFamilyDescriptor> families, boolean readOnly) {
+        String name = cPath(path);
+        Objects.requireNonNull(options, "options");
+        List<ColumnFamilyDescriptor> all = new ArrayList<>(Objects.requireNonNull(families, "families"));
+        if (all.stream().noneMatch(d -> d.name().equals(ColumnFamilyHandle.DEFAULT))) {
+            all.add(0, new ColumnFamilyDescriptor(ColumnFamilyHandle.DEFAULT, options));
+        }
+        int n = all.size();
+        Scratch s = Scratch.get();
+        List<NativeObject> entered = new ArrayList<>();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment names = arena.allocate(ADDRESS, n);
+            MemorySegment familyOptions = arena.allocate(ADDRESS, n);
+            MemorySegment handles = arena.allocate(ADDRESS, n);
+            List<String> familyNames = new ArrayList<>();
+            options.lifecycle.enter();
+            entered.add(options);
+            for (int i = 0; i < n; i++) {
+                ColumnFamilyDescriptor d = all.get(i);
+                d.options().lifecycle.enter();
+                entered.add(d.options());
+                names.setAtIndex(ADDRESS, i, arena.allocateFrom(d.name()));
+                familyOptions.setAtIndex(ADDRESS, i, d.options().ptr);
+                familyNames.add(d.name());
+            }
+            MemorySegment db = readOnly
+                    ? rocksdb_open_for_read_only_column_families(options.ptr, arena.allocateFrom(name), n, names,
+                            familyOptions, handles, flag(false), s.errptr)
+                    : rocksdb_open_column_families(options.ptr, arena.allocateFrom(name), n, names, familyOptions,
+                            handles, s.errptr);
+            Native.check(s.errptr);
+            return new RocksDB(db, path, readOnly, familyNames, handles);
+        } finally {
+            for (NativeObject o : entered) {
+                o.lifecycle.exit();
+            }
+        }
+    }
+
+    /** The names of the column families of the database at {@code path}. */
+    public static List<String> listColumnFamilies(Path path, Options options) {
+        String name = cPath(path);
+        Objects.requireNonNull(options, "options");
         Scratch s = Scratch.get();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment cName = arena.allocateFrom(name);
-            MemorySegment families = arena.allocateFrom(ADDRESS, arena.allocateFrom("default"));
-            MemorySegment familyOptions = arena.allocate(ADDRESS);
-            MemorySegment handles = arena.allocate(ADDRESS);
-            MemorySegment db = options.apply(o -> {
-                familyOptions.set(ADDRESS, 0, o);
-                return readOnly
-                        ? rocksdb_open_for_read_only_column_families(o, cName, 1, families, familyOptions,
-                                handles, flag(false), s.errptr)
-                        : rocksdb_open_column_families(o, cName, 1, families, familyOptions, handles, s.errptr);
-            });
+            MemorySegment list = options.apply(o -> rocksdb_list_column_families(o, cName, s.size, s.errptr));
             Native.check(s.errptr);
-            return new RocksDB(db, handles.get(ADDRESS, 0), path, readOnly);
+            long n = s.size.get(JAVA_LONG, 0);
+            try {
+                MemorySegment entries = list.reinterpret(ADDRESS.byteSize() * n);
+                List<String> out = new ArrayList<>();
+                for (long i = 0; i < n; i++) {
+                    out.add(entries.getAtIndex(ADDRESS, i).reinterpret(Long.MAX_VALUE).getString(0));
+                }
+                return out;
+            } finally {
+                rocksdb_list_column_families_destroy(list, n);
+            }
         }
     }
 
     @Override
     void destroy(MemorySegment db) {
-        rocksdb_column_family_handle_destroy(defaultFamily);
+        for (ColumnFamilyHandle h : List.copyOf(families.values())) {
+            h.closeHandle();
+        }
         rocksdb_close(db);
         defaultRead.close();
         defaultWrite.close();
     }
 
     /**
-     * Closes the database. Idempotent; waits for calls in flight on other threads.
+     * Closes the database and its column family handles. Idempotent; waits for calls in flight
+     * on other threads.
      *
      * @throws IllegalStateException if pinned values, iterators or snapshots from it are open
      */
@@ -134,29 +212,135 @@ public final class RocksDB extends NativeObject {
         return readOnly;
     }
 
+    // ---- column families ------------------------------------------------------------------------
+
+    /** The default column family's handle (owned by this database). */
+    public ColumnFamilyHandle defaultColumnFamily() {
+        lifecycle.ensureOpen();
+        return defaultFamily;
+    }
+
+    /** The open handle of the family named {@code name}, or {@code null} if there is none. */
+    public ColumnFamilyHandle columnFamily(String name) {
+        Objects.requireNonNull(name, "name");
+        lifecycle.ensureOpen();
+        return families.get(name);
+    }
+
+    /** The open column family handles, default first. */
+    public List<ColumnFamilyHandle> columnFamilies() {
+        lifecycle.ensureOpen();
+        List<ColumnFamilyHandle> out = new ArrayList<>(families.values());
+        out.sort((a, b) -> Integer.compare(a.id(), b.id()));
+        return Collections.unmodifiableList(out);
+    }
+
+    void forget(ColumnFamilyHandle handle) {
+        families.remove(handle.name(), handle);
+    }
+
+    /**
+     * Creates a column family. Its handle belongs to this database.
+     *
+     * @throws RocksDBException e.g. {@link RocksDBException.Code#INVALID_ARGUMENT} if it exists
+     */
+    public ColumnFamilyHandle createColumnFamily(String name, Options options) {
+        new ColumnFamilyDescriptor(name, options); // argument checks
+        Scratch s = Scratch.get();
+        lifecycle.enter();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment cName = arena.allocateFrom(name);
+            MemorySegment h = options.apply(o -> rocksdb_create_column_family(ptr, o, cName, s.errptr));
+            Native.check(s.errptr);
+            ColumnFamilyHandle handle = new ColumnFamilyHandle(this, name, h);
+            families.put(name, handle);
+            return handle;
+        } finally {
+            lifecycle.exit();
+        }
+    }
+
+    /**
+     * Drops a column family (its data becomes unreachable) and closes its handle.
+     *
+     * @throws IllegalArgumentException for the default family or a handle of another database
+     * @throws IllegalStateException if the handle is closed or iterators on it are open
+     */
+    public void dropColumnFamily(ColumnFamilyHandle family) {
+        checkFamily(family);
+        if (family.isDefault()) {
+            throw new IllegalArgumentException("the default column family cannot be dropped");
+        }
+        if (family.lifecycle.hasChildren()) {
+            throw new IllegalStateException("cannot drop " + family.name() + " while iterators on it are open");
+        }
+        Scratch s = Scratch.get();
+        lifecycle.enter();
+        try {
+            family.use(h -> rocksdb_drop_column_family(ptr, h, s.errptr));
+        } finally {
+            lifecycle.exit();
+        }
+        Native.check(s.errptr);
+        family.close();
+    }
+
+    private void checkFamily(ColumnFamilyHandle family) {
+        Objects.requireNonNull(family, "family");
+        if (family.db != this) {
+            throw new IllegalArgumentException(family + " belongs to another database");
+        }
+    }
+
     // ---- calls guarded against close ----------------------------------------------------------
 
-    private void enter(NativeObject options) {
+    /** Enters this database, the options and the family (in that order); pair with exit(). */
+    private void enter(NativeObject options, ColumnFamilyHandle family) {
+        checkFamily(family);
         lifecycle.enter();
         try {
             options.lifecycle.enter();
+            try {
+                family.lifecycle.enter();
+            } catch (RuntimeException e) {
+                options.lifecycle.exit();
+                throw e;
+            }
         } catch (RuntimeException e) {
             lifecycle.exit();
             throw e;
         }
     }
 
-    private void exit(NativeObject options) {
+    private void exit(NativeObject options, ColumnFamilyHandle family) {
+        family.lifecycle.exit();
         options.lifecycle.exit();
         lifecycle.exit();
     }
 
-    /** Enters the database and read options, refusing a snapshot of another database. */
-    private void enterRead(ReadOptions options) {
-        enter(options);
+    /** Enters this database and the family; pair with exitFamily(). */
+    private void enterFamily(ColumnFamilyHandle family) {
+        checkFamily(family);
+        lifecycle.enter();
+        try {
+            family.lifecycle.enter();
+        } catch (RuntimeException e) {
+            lifecycle.exit();
+            throw e;
+        }
+    }
+
+    private void exitFamily(ColumnFamilyHandle family) {
+        family.lifecycle.exit();
+        lifecycle.exit();
+    }
+
+    /** {@link #enter} for reads, refusing a snapshot of another database. */
+    private void enterRead(ReadOptions options, ColumnFamilyHandle family) {
+        enter(options, family);
         RocksDB owner = options.snapshotOwner();
         if (owner != null && owner != this) {
-            exit(options);
+            exit(options, family);
             throw new IllegalArgumentException("the read options carry a snapshot of another database");
         }
     }
@@ -164,104 +348,119 @@ public final class RocksDB extends NativeObject {
     // ---- writes ---------------------------------------------------------------------------------
 
     /**
-     * Stores {@code value} under {@code key}.
+     * Stores {@code value} under {@code key} in {@code family}.
      *
      * @throws RocksDBException if RocksDB refuses the write (e.g. a read-only database)
      */
-    public void put(WriteOptions options, MemorySegment key, MemorySegment value) {
+    public void put(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
         Scratch s = Scratch.get();
         MemorySegment k = s.first(key);
         MemorySegment v = s.second(value);
-        enter(options);
+        enter(options, family);
         try {
-            rocksdb_put(ptr, options.ptr, k, key.byteSize(), v, value.byteSize(), s.errptr);
+            rocksdb_put_cf(ptr, options.ptr, family.ptr, k, key.byteSize(), v, value.byteSize(), s.errptr);
         } finally {
-            exit(options);
+            exit(options, family);
         }
         Native.check(s.errptr);
+    }
+
+    /** {@link #put(ColumnFamilyHandle, WriteOptions, MemorySegment, MemorySegment)} in the default family. */
+    public void put(WriteOptions options, MemorySegment key, MemorySegment value) {
+        put(defaultFamily, options, key, value);
     }
 
     /** {@link #put(WriteOptions, MemorySegment, MemorySegment)} with default write options. */
     public void put(byte[] key, byte[] value) {
-        put(defaultWrite, MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
+        put(defaultFamily, defaultWrite, MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
                 MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
     }
 
-    /** Removes {@code key} (a no-op when it is absent). */
-    public void delete(WriteOptions options, MemorySegment key) {
+    /** Removes {@code key} from {@code family} (a no-op when it is absent). */
+    public void delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         Scratch s = Scratch.get();
         MemorySegment k = s.first(key);
-        enter(options);
+        enter(options, family);
         try {
-            rocksdb_delete(ptr, options.ptr, k, key.byteSize(), s.errptr);
+            rocksdb_delete_cf(ptr, options.ptr, family.ptr, k, key.byteSize(), s.errptr);
         } finally {
-            exit(options);
+            exit(options, family);
         }
         Native.check(s.errptr);
     }
 
+    /** {@link #delete(ColumnFamilyHandle, WriteOptions, MemorySegment)} in the default family. */
+    public void delete(WriteOptions options, MemorySegment key) {
+        delete(defaultFamily, options, key);
+    }
+
     /** {@link #delete(WriteOptions, MemorySegment)} with default write options. */
     public void delete(byte[] key) {
-        delete(defaultWrite, MemorySegment.ofArray(Objects.requireNonNull(key, "key")));
+        delete(defaultFamily, defaultWrite, MemorySegment.ofArray(Objects.requireNonNull(key, "key")));
     }
 
     /**
-     * Removes every key in {@code [begin, end)} (bytewise order).
+     * Removes every key in {@code [begin, end)} (bytewise order) from {@code family}.
      *
      * @throws RocksDBException {@link RocksDBException.Code#INVALID_ARGUMENT} if {@code end < begin}
      */
-    public void deleteRange(WriteOptions options, MemorySegment begin, MemorySegment end) {
+    public void deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
         Scratch s = Scratch.get();
         MemorySegment b = s.first(begin);
         MemorySegment e = s.second(end);
-        enter(options);
+        enter(options, family);
         try {
-            rocksdb_delete_range_cf(ptr, options.ptr, defaultFamily, b, begin.byteSize(), e, end.byteSize(), s.errptr);
+            rocksdb_delete_range_cf(ptr, options.ptr, family.ptr, b, begin.byteSize(), e, end.byteSize(), s.errptr);
         } finally {
-            exit(options);
+            exit(options, family);
         }
         Native.check(s.errptr);
     }
 
+    /** {@link #deleteRange(ColumnFamilyHandle, WriteOptions, MemorySegment, MemorySegment)} in the default family. */
+    public void deleteRange(WriteOptions options, MemorySegment begin, MemorySegment end) {
+        deleteRange(defaultFamily, options, begin, end);
+    }
+
     /** {@link #deleteRange(WriteOptions, MemorySegment, MemorySegment)} with default write options. */
     public void deleteRange(byte[] begin, byte[] end) {
-        deleteRange(defaultWrite, MemorySegment.ofArray(Objects.requireNonNull(begin, "begin")),
+        deleteRange(defaultFamily, defaultWrite, MemorySegment.ofArray(Objects.requireNonNull(begin, "begin")),
                 MemorySegment.ofArray(Objects.requireNonNull(end, "end")));
     }
 
     /**
-     * Applies every operation of {@code batch} atomically. The batch is unchanged and may be
-     * written again.
+     * Applies every operation of {@code batch} atomically (its column-family records go to the
+     * families with those ids in this database). The batch is unchanged and may be written again.
      *
-     * @throws RocksDBException if RocksDB refuses the write (e.g. a read-only database); nothing
-     *         of the batch is applied then
+     * @throws RocksDBException if RocksDB refuses the write (e.g. a read-only database, or a
+     *         family id this database does not have); nothing of the batch is applied then
      */
     public void write(WriteOptions options, WriteBatch batch) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(batch, "batch");
         Scratch s = Scratch.get();
-        enter(options);
+        enter(options, defaultFamily);
         try {
             batch.writeTo(ptr, options.ptr, s.errptr);
         } finally {
-            exit(options);
+            exit(options, defaultFamily);
         }
         Native.check(s.errptr);
     }
 
     // ---- reads ----------------------------------------------------------------------------------
 
-    /** rocksdb_get_pinned; the slice (or NULL when absent) must be destroyed before exit(). */
-    private MemorySegment pinnedSlice(ReadOptions options, MemorySegment key, Scratch s) {
-        MemorySegment slice = rocksdb_get_pinned(ptr, options.ptr, s.first(key), key.byteSize(), s.errptr);
+    /** rocksdb_get_pinned_cf; the slice (or NULL when absent) must be destroyed before exit(). */
+    private MemorySegment pinnedSlice(ColumnFamilyHandle family, ReadOptions options, MemorySegment key, Scratch s) {
+        MemorySegment slice = rocksdb_get_pinned_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
         if (slice.address() == 0) {
             Native.check(s.errptr);
         }
@@ -269,13 +468,14 @@ public final class RocksDB extends NativeObject {
     }
 
     /**
-     * Copies the value of {@code key} into {@code value} and returns the value's full length, or
-     * -1 when the key is absent. When the result exceeds {@code value.byteSize()}, only the first
-     * {@code value.byteSize()} bytes were copied: retry with a larger segment.
+     * Copies the value of {@code key} in {@code family} into {@code value} and returns the
+     * value's full length, or -1 when the key is absent. When the result exceeds
+     * {@code value.byteSize()}, only the first {@code value.byteSize()} bytes were copied: retry
+     * with a larger segment.
      *
      * @throws IllegalArgumentException if {@code value} is read-only
      */
-    public long get(ReadOptions options, MemorySegment key, MemorySegment value) {
+    public long get(ColumnFamilyHandle family, ReadOptions options, MemorySegment key, MemorySegment value) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
@@ -283,9 +483,9 @@ public final class RocksDB extends NativeObject {
             throw new IllegalArgumentException("value segment is read-only");
         }
         Scratch s = Scratch.get();
-        enterRead(options);
+        enterRead(options, family);
         try {
-            MemorySegment slice = pinnedSlice(options, key, s);
+            MemorySegment slice = pinnedSlice(family, options, key, s);
             if (slice.address() == 0) {
                 return -1;
             }
@@ -298,17 +498,22 @@ public final class RocksDB extends NativeObject {
                 Native.pinnableDestroy(slice);
             }
         } finally {
-            exit(options);
+            exit(options, family);
         }
     }
 
-    /** The value of {@code key} as a new array, or {@code null} when absent (default read options). */
+    /** {@link #get(ColumnFamilyHandle, ReadOptions, MemorySegment, MemorySegment)} in the default family. */
+    public long get(ReadOptions options, MemorySegment key, MemorySegment value) {
+        return get(defaultFamily, options, key, value);
+    }
+
+    /** The value of {@code key} as a new array, or {@code null} when absent (default family and read options). */
     public byte[] get(byte[] key) {
         Objects.requireNonNull(key, "key");
         Scratch s = Scratch.get();
-        enterRead(defaultRead);
+        enterRead(defaultRead, defaultFamily);
         try {
-            MemorySegment slice = pinnedSlice(defaultRead, MemorySegment.ofArray(key), s);
+            MemorySegment slice = pinnedSlice(defaultFamily, defaultRead, MemorySegment.ofArray(key), s);
             if (slice.address() == 0) {
                 return null;
             }
@@ -318,23 +523,23 @@ public final class RocksDB extends NativeObject {
                 Native.pinnableDestroy(slice);
             }
         } finally {
-            exit(defaultRead);
+            exit(defaultRead, defaultFamily);
         }
     }
 
     /**
-     * Reads {@code key} without copying: the returned value views RocksDB's memory until it is
-     * closed. Returns {@code null} when the key is absent.
+     * Reads {@code key} in {@code family} without copying: the returned value views RocksDB's
+     * memory until it is closed. Returns {@code null} when the key is absent.
      *
      * @see PinnedValue
      */
-    public PinnedValue getPinned(ReadOptions options, MemorySegment key) {
+    public PinnedValue getPinned(ColumnFamilyHandle family, ReadOptions options, MemorySegment key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         Scratch s = Scratch.get();
-        enterRead(options);
+        enterRead(options, family);
         try {
-            MemorySegment slice = pinnedSlice(options, key, s);
+            MemorySegment slice = pinnedSlice(family, options, key, s);
             if (slice.address() == 0) {
                 return null;
             }
@@ -347,7 +552,173 @@ public final class RocksDB extends NativeObject {
                 throw e;
             }
         } finally {
-            exit(options);
+            exit(options, family);
+        }
+    }
+
+    /** {@link #getPinned(ColumnFamilyHandle, ReadOptions, MemorySegment)} in the default family. */
+    public PinnedValue getPinned(ReadOptions options, MemorySegment key) {
+        return getPinned(defaultFamily, options, key);
+    }
+
+    /**
+     * Reads many keys of {@code family} in one batched call (RocksDB's {@code MultiGet}), without
+     * allocating: the value of {@code keys[i]} is copied into {@code values[i]} (as much as
+     * fits; a {@code null} entry only measures), and {@code lengths[i]} receives its full
+     * length, or -1 when the key is absent or its read failed. A failed read puts its
+     * {@link RocksDBException} in {@code errors[i]} (otherwise set to {@code null}): errors are
+     * per key, the call itself does not throw them.
+     *
+     * @param sortedInput the keys are in ascending bytewise order (checked), which saves a sort
+     * @return the number of keys found
+     * @throws IllegalArgumentException if the arrays differ in length, a value segment is
+     *         read-only, or {@code sortedInput} is claimed for unsorted keys
+     */
+    public int multiGet(ColumnFamilyHandle family, ReadOptions options, MemorySegment[] keys, MemorySegment[] values,
+                        long[] lengths, RocksDBException[] errors, boolean sortedInput) {
+        Objects.requireNonNull(keys, "keys");
+        Objects.requireNonNull(values, "values");
+        Objects.requireNonNull(lengths, "lengths");
+        Objects.requireNonNull(errors, "errors");
+        int n = keys.length;
+        if (values.length != n || lengths.length != n || errors.length != n) {
+            throw new IllegalArgumentException("keys, values, lengths and errors must have the same length");
+        }
+        for (MemorySegment v : values) {
+            if (v != null && v.isReadOnly()) {
+                throw new IllegalArgumentException("value segment is read-only");
+            }
+        }
+        Scratch s = Scratch.get();
+        enterRead(options, family);
+        try {
+            multiGetCall(family, options, keys, sortedInput, s);
+            MemorySegment slices = s.buffer(Scratch.MULTI_VALUES, 0);
+            int found = 0;
+            int i = 0;
+            try {
+                for (; i < n; i++) {
+                    MemorySegment slice = slices.getAtIndex(ADDRESS, i);
+                    errors[i] = Native.takeError(s.buffer(Scratch.MULTI_ERRORS, 0), 8L * i);
+                    if (slice.address() == 0) {
+                        lengths[i] = -1;
+                        continue;
+                    }
+                    try {
+                        MemorySegment value = Native.pinnableValue(slice, s.size);
+                        lengths[i] = value.byteSize();
+                        found++;
+                        if (values[i] != null) { // may throw, e.g. for a segment of a closed arena
+                            MemorySegment.copy(value, 0, values[i], 0, Math.min(value.byteSize(), values[i].byteSize()));
+                        }
+                    } finally {
+                        Native.pinnableDestroy(slice);
+                    }
+                }
+            } catch (RuntimeException | Error e) {
+                discardMultiGet(s, i + 1, n);
+                throw e;
+            }
+            return found;
+        } finally {
+            exit(options, family);
+        }
+    }
+
+    /**
+     * The values of {@code keys} in the default family (default read options), in order,
+     * {@code null} where absent.
+     *
+     * @throws RocksDBException if any key's read failed (the first failure, the others suppressed);
+     *         use {@link #multiGet(ColumnFamilyHandle, ReadOptions, MemorySegment[], MemorySegment[], long[], RocksDBException[], boolean)}
+     *         for per-key errors
+     */
+    public List<byte[]> multiGetAsList(List<byte[]> keys) {
+        Objects.requireNonNull(keys, "keys");
+        int n = keys.size();
+        MemorySegment[] segments = new MemorySegment[n];
+        for (int i = 0; i < n; i++) {
+            segments[i] = MemorySegment.ofArray(Objects.requireNonNull(keys.get(i), "keys[" + i + "]"));
+        }
+        byte[][] out = new byte[n][];
+        RocksDBException failure = null;
+        Scratch s = Scratch.get();
+        enterRead(defaultRead, defaultFamily);
+        try {
+            multiGetCall(defaultFamily, defaultRead, segments, false, s);
+            MemorySegment slices = s.buffer(Scratch.MULTI_VALUES, 0);
+            for (int i = 0; i < n; i++) {
+                MemorySegment slice = slices.getAtIndex(ADDRESS, i);
+                RocksDBException error = Native.takeError(s.buffer(Scratch.MULTI_ERRORS, 0), 8L * i);
+                if (error != null) {
+                    if (failure == null) {
+                        failure = error;
+                    } else {
+                        failure.addSuppressed(error);
+                    }
+                }
+                if (slice.address() != 0) {
+                    out[i] = Native.pinnableValue(slice, s.size).toArray(ValueLayout.JAVA_BYTE);
+                    Native.pinnableDestroy(slice);
+                }
+            }
+        } finally {
+            exit(defaultRead, defaultFamily);
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return java.util.Arrays.asList(out);
+    }
+
+    /** Releases the multi-get results of keys {@code from} to {@code n - 1} (after a failure). */
+    private static void discardMultiGet(Scratch s, int from, int n) {
+        MemorySegment slices = s.buffer(Scratch.MULTI_VALUES, 0);
+        for (int j = from; j < n; j++) {
+            MemorySegment slice = slices.getAtIndex(ADDRESS, j);
+            if (slice.address() != 0) {
+                Native.pinnableDestroy(slice);
+            }
+            Native.takeError(s.buffer(Scratch.MULTI_ERRORS, 0), 8L * j);
+        }
+    }
+
+    /**
+     * Calls rocksdb_batched_multi_get_cf, leaving the per-key slices and errors in the scratch
+     * buffers MULTI_VALUES and MULTI_ERRORS. The caller has entered, and must read every slot
+     * (destroying slices, freeing errors) before exit(). Nothing in the loop after the call can
+     * throw, so no slice is left behind.
+     */
+    private void multiGetCall(ColumnFamilyHandle family, ReadOptions options, MemorySegment[] keys, boolean sortedInput,
+                              Scratch s) {
+        int n = keys.length;
+        long keyBytes = 0;
+        for (int i = 0; i < n; i++) {
+            Objects.requireNonNull(keys[i], "keys[" + i + "]");
+            keyBytes += keys[i].byteSize();
+            if (sortedInput && i > 0 && BatchFormat.compareBytewise(keys[i - 1], keys[i]) > 0) {
+                throw new IllegalArgumentException("sortedInput, but keys[" + i + "] sorts before keys[" + (i - 1) + "]");
+            }
+        }
+        // Keys are copied into scratch memory: RocksDB then reads no memory a caller could free meanwhile.
+        long words = 8L * Math.max(1, n);
+        MemorySegment pointers = s.buffer(Scratch.MULTI_KEYS, words);
+        MemorySegment sizes = s.buffer(Scratch.MULTI_SIZES, words);
+        MemorySegment slices = s.buffer(Scratch.MULTI_VALUES, words);
+        MemorySegment errs = s.buffer(Scratch.MULTI_ERRORS, words);
+        MemorySegment bytes = s.buffer(Scratch.MULTI_BYTES, Math.max(1, keyBytes));
+        long at = 0;
+        for (int i = 0; i < n; i++) {
+            long len = keys[i].byteSize();
+            MemorySegment.copy(keys[i], 0, bytes, at, len);
+            pointers.setAtIndex(JAVA_LONG, i, bytes.address() + at);
+            sizes.setAtIndex(JAVA_LONG, i, len);
+            at += len;
+        }
+        errs.asSlice(0, words).fill((byte) 0);
+        slices.asSlice(0, words).fill((byte) 0);
+        if (n > 0) {
+            rocksdb_batched_multi_get_cf(ptr, options.ptr, family.ptr, n, pointers, sizes, slices, errs, sortedInput);
         }
     }
 
@@ -355,45 +726,51 @@ public final class RocksDB extends NativeObject {
 
     /** {@link #newIterator(ReadOptions, long)} without prefetch. */
     public RocksIterator newIterator(ReadOptions options) {
-        return newIterator(options, 0);
+        return newIterator(defaultFamily, options, 0);
+    }
+
+    /** {@link #newIterator(ColumnFamilyHandle, ReadOptions, long)} over the default family. */
+    public RocksIterator newIterator(ReadOptions options, long prefetchBytes) {
+        return newIterator(defaultFamily, options, prefetchBytes);
     }
 
     /**
-     * A new iterator, not yet positioned (call a seek first), reading with {@code options}
-     * (bounds, snapshot, ...). The options, their snapshot and this database stay open at least
-     * as long as the iterator.
+     * A new iterator over {@code family}, not yet positioned (call a seek first), reading with
+     * {@code options} (bounds, snapshot, ...). This database, the family's handle, the options
+     * and their snapshot stay open at least as long as the iterator.
      *
      * @param prefetchBytes size of the run buffer for forward scans, 0 for none
      * @throws IllegalArgumentException if {@code prefetchBytes} is negative, or the options carry
      *         a snapshot of another database
      */
-    public RocksIterator newIterator(ReadOptions options, long prefetchBytes) {
+    public RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
         Objects.requireNonNull(options, "options");
         if (prefetchBytes < 0) {
             throw new IllegalArgumentException("prefetch size must be >= 0: " + prefetchBytes);
         }
-        enterRead(options);
+        enterRead(options, family);
         try {
             synchronized (options) { // orders against bound and snapshot changes
                 Snapshot snapshot = options.snapshot();
-                lifecycle.addChild();
-                options.lifecycle.addChild();
+                List<NativeObject> owners = new ArrayList<>(List.of(this, options, family));
                 if (snapshot != null) {
-                    snapshot.lifecycle.addChild();
+                    owners.add(snapshot);
+                }
+                for (NativeObject o : owners) {
+                    o.lifecycle.addChild();
                 }
                 try {
-                    return new RocksIterator(this, options, snapshot, rocksdb_create_iterator(ptr, options.ptr), prefetchBytes);
+                    MemorySegment it = rocksdb_create_iterator_cf(ptr, options.ptr, family.ptr);
+                    return new RocksIterator(owners, it, prefetchBytes);
                 } catch (RuntimeException | Error e) {
-                    if (snapshot != null) {
-                        snapshot.lifecycle.removeChild();
+                    for (NativeObject o : owners) {
+                        o.lifecycle.removeChild();
                     }
-                    options.lifecycle.removeChild();
-                    lifecycle.removeChild();
                     throw e;
                 }
             }
         } finally {
-            exit(options);
+            exit(options, family);
         }
     }
 
@@ -417,9 +794,9 @@ public final class RocksDB extends NativeObject {
     }
 
     /**
-     * Calls {@code action} with every entry {@code options} let an iterator see (use its bounds
-     * to walk a range), in key order, without copying: the key and value segments are valid only
-     * during the call. The iterator is closed when this returns or throws.
+     * Calls {@code action} with every entry {@code options} let an iterator see in the default
+     * family (use its bounds to walk a range), in key order, without copying: the key and value
+     * segments are valid only during the call. The iterator is closed when this returns or throws.
      */
     public void forEach(ReadOptions options, BiConsumer<MemorySegment, MemorySegment> action) {
         Objects.requireNonNull(action, "action");
@@ -431,9 +808,9 @@ public final class RocksDB extends NativeObject {
     }
 
     /**
-     * The entries {@code options} let an iterator see, in key order, as a sequential stream of
-     * copies. The stream owns an iterator: consume or close it on the calling thread (use
-     * try-with-resources); it is closed when the stream is exhausted or closed.
+     * The entries {@code options} let an iterator see in the default family, in key order, as a
+     * sequential stream of copies. The stream owns an iterator: consume or close it on the
+     * calling thread (use try-with-resources); it is closed when the stream is exhausted or closed.
      */
     public Stream<Map.Entry<byte[], byte[]>> stream(ReadOptions options) {
         RocksIterator it = newIterator(options);
@@ -457,25 +834,171 @@ public final class RocksDB extends NativeObject {
         return StreamSupport.stream(entries, false).onClose(it::close);
     }
 
+    // ---- administration -------------------------------------------------------------------------
+
     /**
-     * Flushes the memtable to a table file.
+     * Flushes {@code family}'s memtable to a table file.
      *
      * @param wait whether to wait until the flush is done
      */
-    public void flush(boolean wait) {
+    public void flush(ColumnFamilyHandle family, boolean wait) {
         Scratch s = Scratch.get();
-        lifecycle.enter();
+        enterFamily(family);
         try {
             MemorySegment fo = rocksdb_flushoptions_create();
             try {
                 rocksdb_flushoptions_set_wait(fo, flag(wait));
-                rocksdb_flush(ptr, fo, s.errptr);
+                rocksdb_flush_cf(ptr, fo, family.ptr, s.errptr);
             } finally {
                 rocksdb_flushoptions_destroy(fo);
             }
         } finally {
-            lifecycle.exit();
+            exitFamily(family);
         }
         Native.check(s.errptr);
+    }
+
+    /** {@link #flush(ColumnFamilyHandle, boolean)} for the default family. */
+    public void flush(boolean wait) {
+        flush(defaultFamily, wait);
+    }
+
+    /**
+     * Writes the WAL's buffered data to its file ({@code FlushWAL}), and with {@code sync} also
+     * fsyncs it: useful with unsynced writes to make a group of them durable at once.
+     */
+    public void flushWal(boolean sync) {
+        Scratch s = Scratch.get();
+        use(db -> rocksdb_flush_wal(db, flag(sync), s.errptr));
+        Native.check(s.errptr);
+    }
+
+    /**
+     * Compacts the keys of {@code family} in {@code [begin, end]}; a {@code null} bound is
+     * open-ended. Waits until the compaction is done.
+     */
+    public void compactRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
+        Scratch s = Scratch.get();
+        MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
+        MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
+        enterFamily(family);
+        try {
+            rocksdb_compact_range_cf(ptr, family.ptr, b, begin == null ? 0 : begin.byteSize(), e,
+                    end == null ? 0 : end.byteSize());
+        } finally {
+            exitFamily(family);
+        }
+    }
+
+    /** Compacts the whole default family. */
+    public void compactRange() {
+        compactRange(defaultFamily, null, null);
+    }
+
+    /**
+     * A database property of {@code family} as text (e.g. {@code "rocksdb.stats"},
+     * {@code "rocksdb.estimate-num-keys"}), or {@code null} if RocksDB does not know it.
+     */
+    public String getProperty(ColumnFamilyHandle family, String property) {
+        Objects.requireNonNull(property, "property");
+        enterFamily(family);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment v = rocksdb_property_value_cf(ptr, family.ptr, arena.allocateFrom(property));
+            if (v.address() == 0) {
+                return null;
+            }
+            try {
+                return v.reinterpret(Long.MAX_VALUE).getString(0);
+            } finally {
+                rocksdb_free(v);
+            }
+        } finally {
+            exitFamily(family);
+        }
+    }
+
+    /** {@link #getProperty(ColumnFamilyHandle, String)} for the default family. */
+    public String getProperty(String property) {
+        return getProperty(defaultFamily, property);
+    }
+
+    /**
+     * A numeric database property of {@code family} (e.g. {@code "rocksdb.estimate-num-keys"}),
+     * or empty if RocksDB does not know it or it is not numeric.
+     */
+    public OptionalLong getLongProperty(ColumnFamilyHandle family, String property) {
+        Objects.requireNonNull(property, "property");
+        Scratch s = Scratch.get();
+        enterFamily(family);
+        try (Arena arena = Arena.ofConfined()) {
+            int rc = rocksdb_property_int_cf(ptr, family.ptr, arena.allocateFrom(property), s.size);
+            return rc == 0 ? OptionalLong.of(s.size.get(JAVA_LONG, 0)) : OptionalLong.empty();
+        } finally {
+            exitFamily(family);
+        }
+    }
+
+    /** {@link #getLongProperty(ColumnFamilyHandle, String)} for the default family. */
+    public OptionalLong getLongProperty(String property) {
+        return getLongProperty(defaultFamily, property);
+    }
+
+    /**
+     * Approximate on-disk sizes, in bytes, of the key ranges {@code [starts[i], limits[i])} of
+     * {@code family} (table files only: flush first to count recent writes).
+     */
+    public long[] approximateSizes(ColumnFamilyHandle family, MemorySegment[] starts, MemorySegment[] limits) {
+        Objects.requireNonNull(starts, "starts");
+        Objects.requireNonNull(limits, "limits");
+        if (starts.length != limits.length) {
+            throw new IllegalArgumentException("starts and limits must have the same length");
+        }
+        int n = starts.length;
+        Scratch s = Scratch.get();
+        enterFamily(family);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment sp = arena.allocate(ADDRESS, Math.max(1, n));
+            MemorySegment sl = arena.allocate(JAVA_LONG, Math.max(1, n));
+            MemorySegment lp = arena.allocate(ADDRESS, Math.max(1, n));
+            MemorySegment ll = arena.allocate(JAVA_LONG, Math.max(1, n));
+            MemorySegment sizes = arena.allocate(JAVA_LONG, Math.max(1, n));
+            for (int i = 0; i < n; i++) {
+                MemorySegment start = Objects.requireNonNull(starts[i], "starts[" + i + "]");
+                MemorySegment limit = Objects.requireNonNull(limits[i], "limits[" + i + "]");
+                sp.setAtIndex(ADDRESS, i, arena.allocate(start.byteSize() + 1).copyFrom(start));
+                sl.setAtIndex(JAVA_LONG, i, start.byteSize());
+                lp.setAtIndex(ADDRESS, i, arena.allocate(limit.byteSize() + 1).copyFrom(limit));
+                ll.setAtIndex(JAVA_LONG, i, limit.byteSize());
+            }
+            rocksdb_approximate_sizes_cf(ptr, family.ptr, n, sp, sl, lp, ll, sizes, s.errptr);
+            Native.check(s.errptr);
+            return n == 0 ? new long[0] : sizes.toArray(JAVA_LONG);
+        } finally {
+            exitFamily(family);
+        }
+    }
+
+    /**
+     * Creates a checkpoint: a consistent copy of the database (hard links where possible) in
+     * the new directory {@code target}, which can be opened as a database of its own.
+     *
+     * @throws RocksDBException e.g. if {@code target} exists
+     */
+    public void createCheckpoint(Path target) {
+        String dir = cPath(target);
+        Scratch s = Scratch.get();
+        lifecycle.enter();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment cp = rocksdb_checkpoint_object_create(ptr, s.errptr);
+            Native.check(s.errptr);
+            try {
+                rocksdb_checkpoint_create(cp, arena.allocateFrom(dir), 0, s.errptr);
+            } finally {
+                rocksdb_checkpoint_object_destroy(cp);
+            }
+            Native.check(s.errptr);
+        } finally {
+            lifecycle.exit();
+        }
     }
 }

@@ -8,6 +8,7 @@ import io.rocksffm.internal.Native.Scratch;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -35,9 +36,8 @@ import java.util.Objects;
 public final class RocksIterator implements AutoCloseable {
     private static final long RUN_HEADER = 8; // int key length, int value length
 
-    private final RocksDB db;
-    private final ReadOptions options;
-    private final Snapshot snapshot;
+    /** The database, family, options and snapshot this iterator keeps open (as their child). */
+    private final List<NativeObject> owners;
     private final MemorySegment it;
     private final Thread owner = Thread.currentThread();
     private final Arena arena = Arena.ofConfined();
@@ -50,10 +50,8 @@ public final class RocksIterator implements AutoCloseable {
     private long runPos;
     private long runEnd;
 
-    RocksIterator(RocksDB db, ReadOptions options, Snapshot snapshot, MemorySegment it, long prefetchBytes) {
-        this.db = db;
-        this.options = options;
-        this.snapshot = snapshot;
+    RocksIterator(List<NativeObject> owners, MemorySegment it, long prefetchBytes) {
+        this.owners = List.copyOf(owners);
         this.it = it;
         this.run = prefetchBytes > 0 ? arena.allocate(prefetchBytes, 8) : null;
     }
@@ -299,10 +297,8 @@ public final class RocksIterator implements AutoCloseable {
         closed = true;
         arena.close();
         rocksdb_iter_destroy(it);
-        if (snapshot != null) {
-            snapshot.lifecycle.removeChild();
+        for (NativeObject o : owners) {
+            o.lifecycle.removeChild();
         }
-        options.lifecycle.removeChild();
-        db.lifecycle.removeChild();
     }
 }

@@ -162,6 +162,21 @@ public final class WriteBatch implements AutoCloseable {
         return this;
     }
 
+    /** The family id to encode; checks the handle is open. */
+    private static int id(ColumnFamilyHandle family) {
+        Objects.requireNonNull(family, "family");
+        family.lifecycle.ensureOpen();
+        return family.id();
+    }
+
+    /**
+     * Stores {@code value} under {@code key} in {@code family}. The record carries the family's
+     * id: write the batch to that family's database.
+     */
+    public WriteBatch put(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
+        return append(VALUE, id(family), Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+    }
+
     /** Stores {@code value} under {@code key}. */
     public WriteBatch put(MemorySegment key, MemorySegment value) {
         return append(VALUE, 0, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
@@ -171,6 +186,11 @@ public final class WriteBatch implements AutoCloseable {
     public WriteBatch put(byte[] key, byte[] value) {
         return put(MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
                 MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
+    }
+
+    /** Removes {@code key} from {@code family}. */
+    public WriteBatch delete(ColumnFamilyHandle family, MemorySegment key) {
+        return append(DELETION, id(family), Objects.requireNonNull(key, "key"), null);
     }
 
     /** Removes {@code key}. */
@@ -191,6 +211,11 @@ public final class WriteBatch implements AutoCloseable {
         return append(SINGLE_DELETION, 0, Objects.requireNonNull(key, "key"), null);
     }
 
+    /** {@link #singleDelete(MemorySegment)} in {@code family}. */
+    public WriteBatch singleDelete(ColumnFamilyHandle family, MemorySegment key) {
+        return append(SINGLE_DELETION, id(family), Objects.requireNonNull(key, "key"), null);
+    }
+
     /** {@link #singleDelete(MemorySegment)} for arrays. */
     public WriteBatch singleDelete(byte[] key) {
         return singleDelete(MemorySegment.ofArray(Objects.requireNonNull(key, "key")));
@@ -204,18 +229,32 @@ public final class WriteBatch implements AutoCloseable {
      *         records before this one, so the check keeps batches atomic.
      */
     public WriteBatch deleteRange(MemorySegment begin, MemorySegment end) {
+        return rangeDeletion(0, begin, end);
+    }
+
+    /** {@link #deleteRange(MemorySegment, MemorySegment)} in {@code family}. */
+    public WriteBatch deleteRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
+        return rangeDeletion(id(family), begin, end);
+    }
+
+    private WriteBatch rangeDeletion(int family, MemorySegment begin, MemorySegment end) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
         if (BatchFormat.compareBytewise(begin, end) > 0) {
             throw new IllegalArgumentException("deleteRange: end sorts before begin");
         }
-        return append(RANGE_DELETION, 0, begin, end);
+        return append(RANGE_DELETION, family, begin, end);
     }
 
     /** {@link #deleteRange(MemorySegment, MemorySegment)} for arrays. */
     public WriteBatch deleteRange(byte[] begin, byte[] end) {
         return deleteRange(MemorySegment.ofArray(Objects.requireNonNull(begin, "begin")),
                 MemorySegment.ofArray(Objects.requireNonNull(end, "end")));
+    }
+
+    /** Merges {@code value} into {@code key} of {@code family} with the family's merge operator. */
+    public WriteBatch merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
+        return append(MERGE, id(family), Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
     }
 
     /** Merges {@code value} into {@code key} with the database's merge operator. */

@@ -241,4 +241,138 @@ class RocksDBTest {
             pool.shutdownNow();
         }
     }
+
+    @Test
+    void multiGetEqualsSingleGets() {
+        Random r = new Random(3);
+        try (RocksDB db = open(dir); ReadOptions ro = new ReadOptions(); Arena arena = Arena.ofConfined()) {
+            for (int i = 0; i < 500; i += 2) {
+                byte[] v = new byte[i % 50 == 0 ? 100_000 : r.nextInt(100)];
+                r.nextBytes(v);
+                db.put(bytes("key" + i), v);
+            }
+            db.flush(true);
+            db.put(bytes("key1"), bytes("in-memtable"));
+            int n = 200;
+            List<byte[]> keys = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                keys.add(bytes("key" + r.nextInt(520)));
+            }
+            List<byte[]> values = db.multiGetAsList(keys);
+            MemorySegment[] keySegs = new MemorySegment[n];
+            MemorySegment[] out = new MemorySegment[n];
+            long[] lengths = new long[n];
+            RocksDBException[] errors = new RocksDBException[n];
+            for (int i = 0; i < n; i++) {
+                keySegs[i] = i % 2 == 0 ? MemorySegment.ofArray(keys.get(i)) : arena.allocateFrom(ValueLayout.JAVA_BYTE, keys.get(i));
+                out[i] = i % 3 == 0 ? null : arena.allocate(64);
+            }
+            int found = db.multiGet(db.defaultColumnFamily(), ro, keySegs, out, lengths, errors, false);
+            int expectedFound = 0;
+            for (int i = 0; i < n; i++) {
+                byte[] single = db.get(keys.get(i));
+                assertArrayEquals(single, values.get(i), "list form, key " + i);
+                assertNull(errors[i]);
+                assertEquals(single == null ? -1 : single.length, lengths[i], "lengths, key " + i);
+                if (single != null) {
+                    expectedFound++;
+                    if (out[i] != null) {
+                        int c = Math.min(single.length, 64);
+                        assertArrayEquals(Arrays.copyOf(single, c), out[i].asSlice(0, c).toArray(ValueLayout.JAVA_BYTE));
+                    }
+                }
+            }
+            assertEquals(expectedFound, found);
+            // sorted input is checked, then used
+            MemorySegment[] sorted = {MemorySegment.ofArray(bytes("key0")), MemorySegment.ofArray(bytes("key2"))};
+            assertEquals(2, db.multiGet(db.defaultColumnFamily(), ro, sorted, new MemorySegment[2], new long[2], new RocksDBException[2], true));
+            MemorySegment[] unsorted = {sorted[1], sorted[0]};
+            assertThrows(IllegalArgumentException.class,
+                    () -> db.multiGet(db.defaultColumnFamily(), ro, unsorted, new MemorySegment[2], new long[2], new RocksDBException[2], true));
+            assertThrows(IllegalArgumentException.class,
+                    () -> db.multiGet(db.defaultColumnFamily(), ro, sorted, new MemorySegment[1], new long[2], new RocksDBException[2], false));
+            assertThrows(IllegalArgumentException.class, () -> db.multiGet(db.defaultColumnFamily(), ro, sorted,
+                    new MemorySegment[] {null, arena.allocate(4).asReadOnly()}, new long[2], new RocksDBException[2], false));
+            assertEquals(List.of(), db.multiGetAsList(List.of()));
+        }
+    }
+
+    @Test
+    void multiGetReportsErrorsPerKey() {
+        try (RocksDB db = open(dir)) {
+            // a table file larger than the tail RocksDB prefetches when it opens one
+            for (int i = 0; i < 20_000; i++) {
+                db.put(bytes(String.format("k%05d", i)), new byte[200]);
+            }
+            db.flush(true);
+        }
+        try (RocksDB db = open(dir); ReadOptions ro = new ReadOptions()) {
+            db.put(bytes("mem"), bytes("memtable"));
+            // a deadline long past: every key's read times out, each reported on its own; the call returns
+            io.rocksffm.internal.capi.RocksDBC.rocksdb_readoptions_set_deadline(ro.ptr, 1);
+            MemorySegment[] keys = {MemorySegment.ofArray(bytes("mem")), MemorySegment.ofArray(bytes("k00005")),
+                    MemorySegment.ofArray(bytes("k00006"))};
+            long[] lengths = new long[3];
+            RocksDBException[] errors = new RocksDBException[3];
+            int found = db.multiGet(db.defaultColumnFamily(), ro, keys, new MemorySegment[3], lengths, errors, false);
+            for (int i = 0; i < 3; i++) {
+                assertEquals(-1, lengths[i]);
+                assertNotNull(errors[i], "key " + i + " failed on its own");
+                assertEquals(RocksDBException.Code.TIMED_OUT, errors[i].code(), errors[i].getMessage());
+            }
+            assertEquals(0, found);
+            assertNotSame(errors[1], errors[2]);
+            // the same keys with live options: found, and the error slots are cleared
+            try (ReadOptions live = new ReadOptions()) {
+                assertEquals(3, db.multiGet(db.defaultColumnFamily(), live, keys, new MemorySegment[3], lengths, errors, false));
+                assertArrayEquals(new RocksDBException[3], errors);
+                assertArrayEquals(new long[] {8, 200, 200}, lengths);
+            }
+        }
+    }
+
+    @Test
+    void adminOperations() {
+        try (RocksDB db = open(dir)) {
+            for (int i = 0; i < 20_000; i++) {
+                db.put(bytes(String.format("key%06d", i)), new byte[100]);
+            }
+            db.flushWal(true);
+            db.flush(true);
+            long estimate = db.getLongProperty("rocksdb.estimate-num-keys").orElseThrow();
+            assertTrue(estimate > 10_000 && estimate < 40_000, "estimate " + estimate);
+            assertTrue(db.getProperty("rocksdb.stats").contains("Compaction"), "stats text");
+            assertNull(db.getProperty("rocksdb.no-such-property"));
+            assertTrue(db.getLongProperty("rocksdb.no-such-property").isEmpty());
+            long[] sizes = db.approximateSizes(db.defaultColumnFamily(),
+                    new MemorySegment[] {MemorySegment.ofArray(bytes("key000000")), MemorySegment.ofArray(bytes("zzz"))},
+                    new MemorySegment[] {MemorySegment.ofArray(bytes("key010000")), MemorySegment.ofArray(bytes("zzzz"))});
+            assertTrue(sizes[0] > 100_000, "half the keys take room: " + sizes[0]);
+            assertEquals(0, sizes[1], "an empty range takes none");
+            db.compactRange();
+            db.compactRange(db.defaultColumnFamily(), MemorySegment.ofArray(bytes("key0")), null);
+            long files = 0;
+            for (int level = 0; level < 7; level++) {
+                // a text property: RocksDB has no integer form of it
+                files += Long.parseLong(db.getProperty("rocksdb.num-files-at-level" + level).strip());
+            }
+            assertEquals(1, files, "compacted into one file");
+            assertEquals(100, db.get(bytes("key019999")).length);
+        }
+    }
+
+    @Test
+    void checkpointIsAConsistentCopy() {
+        try (RocksDB db = open(dir.resolve("db"))) {
+            db.put(bytes("before"), bytes("1"));
+            db.createCheckpoint(dir.resolve("cp"));
+            db.put(bytes("after"), bytes("2"));
+            RocksDBException e = assertThrows(RocksDBException.class, () -> db.createCheckpoint(dir.resolve("cp")));
+            assertEquals(RocksDBException.Code.INVALID_ARGUMENT, e.code(), e.getMessage());
+        }
+        try (Options o = new Options(); RocksDB cp = RocksDB.openReadOnly(dir.resolve("cp"), o)) {
+            assertEquals("1", string(cp.get(bytes("before"))));
+            assertNull(cp.get(bytes("after")));
+        }
+    }
 }

@@ -149,16 +149,26 @@ public final class Native {
      * slot without freeing it, but our invariant is: the slot is NULL between calls).
      */
     public static void check(MemorySegment errptr) {
-        MemorySegment msg = errptr.get(ValueLayout.ADDRESS, 0);
-        if (msg.address() != 0) {
-            errptr.set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
-            String text;
-            try {
-                text = msg.reinterpret(Long.MAX_VALUE).getString(0);
-            } finally {
-                RocksDBC.rocksdb_free(msg);
-            }
-            throw new RocksDBException(text);
+        RocksDBException e = takeError(errptr, 0);
+        if (e != null) {
+            throw e;
+        }
+    }
+
+    /**
+     * The error in the {@code char*} slot at {@code offset} of {@code slots} as an exception (the
+     * message freed, the slot reset to NULL), or null when the slot is NULL.
+     */
+    public static RocksDBException takeError(MemorySegment slots, long offset) {
+        MemorySegment msg = slots.get(ValueLayout.ADDRESS, offset);
+        if (msg.address() == 0) {
+            return null;
+        }
+        slots.set(ValueLayout.ADDRESS, offset, MemorySegment.NULL);
+        try {
+            return new RocksDBException(msg.reinterpret(Long.MAX_VALUE).getString(0));
+        } finally {
+            RocksDBC.rocksdb_free(msg);
         }
     }
 
@@ -177,15 +187,24 @@ public final class Native {
         public final MemorySegment errptr;
         /** A {@code size_t} out-slot. */
         public final MemorySegment size;
-        private MemorySegment first;
-        private MemorySegment second;
+
+        /** Buffer slots (see {@link #buffer}): heap inputs, and multi-get arrays. */
+        public static final int FIRST = 0;
+        public static final int SECOND = 1;
+        public static final int MULTI_KEYS = 2;
+        public static final int MULTI_SIZES = 3;
+        public static final int MULTI_VALUES = 4;
+        public static final int MULTI_ERRORS = 5;
+        public static final int MULTI_BYTES = 6;
+        private final MemorySegment[] buffers = new MemorySegment[7];
 
         private Scratch() {
             Arena arena = Arena.ofAuto();
             errptr = arena.allocate(ValueLayout.ADDRESS);
             size = arena.allocate(ValueLayout.JAVA_LONG);
-            first = arena.allocate(256, 16);
-            second = arena.allocate(256, 16);
+            for (int i = 0; i < buffers.length; i++) {
+                buffers[i] = arena.allocate(256, 16);
+            }
         }
 
         /** This thread's scratch. */
@@ -194,36 +213,40 @@ public final class Native {
         }
 
         /**
-         * {@code s} itself when native, else its bytes copied into the first scratch buffer. The
+         * Buffer {@code slot}, grown (contents not kept) to at least {@code bytes}. Valid until
+         * the next call that grows the same slot on this thread.
+         */
+        public MemorySegment buffer(int slot, long bytes) {
+            MemorySegment b = buffers[slot];
+            if (b.byteSize() < bytes) {
+                long n = Long.highestOneBit(Math.max(bytes, 256) - 1) << 1;
+                b = Arena.ofAuto().allocate(n, 16);
+                buffers[slot] = b;
+            }
+            return b;
+        }
+
+        /**
+         * {@code s} itself when native, else its bytes copied into buffer {@code slot}. The
          * result may be longer than {@code s}: pass {@code s.byteSize()} as the length.
          */
+        private MemorySegment nativeCopy(int slot, MemorySegment s) {
+            if (s.isNative()) {
+                return s;
+            }
+            MemorySegment b = buffer(slot, s.byteSize());
+            MemorySegment.copy(s, 0, b, 0, s.byteSize());
+            return b;
+        }
+
+        /** {@link #nativeCopy} into the first input buffer. */
         public MemorySegment first(MemorySegment s) {
-            if (s.isNative()) {
-                return s;
-            }
-            if (first.byteSize() < s.byteSize()) {
-                first = grow(s.byteSize());
-            }
-            MemorySegment.copy(s, 0, first, 0, s.byteSize());
-            return first;
+            return nativeCopy(FIRST, s);
         }
 
-        /** Like {@link #first}, into the second buffer (for a call's second input). */
+        /** {@link #nativeCopy} into the second input buffer (a call's second input). */
         public MemorySegment second(MemorySegment s) {
-            if (s.isNative()) {
-                return s;
-            }
-            if (second.byteSize() < s.byteSize()) {
-                second = grow(s.byteSize());
-            }
-            MemorySegment.copy(s, 0, second, 0, s.byteSize());
-            return second;
-        }
-
-        private static MemorySegment grow(long atLeast) {
-            long n = Math.max(atLeast, 256);
-            n = Long.highestOneBit(n - 1) << 1;
-            return Arena.ofAuto().allocate(n, 16);
+            return nativeCopy(SECOND, s);
         }
     }
 

@@ -1,0 +1,83 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * An open column family of a database ({@code rocksdb_column_family_handle_t}).
+ *
+ * <p>Handles belong to their database: it creates them (at open, or with
+ * {@link RocksDB#createColumnFamily}) and closes those still open when it closes. Closing a
+ * handle yourself only releases the handle (the family and its data stay; reopen the database to
+ * get a handle again); {@link RocksDB#dropColumnFamily} drops the family and closes its handle.
+ * The default family's handle is never closed by {@link #close()}: it lives as long as the
+ * database. Using a closed handle throws {@link IllegalStateException}; using a handle with
+ * another database throws {@link IllegalArgumentException}. Closing refuses while iterators on
+ * the family are open. Safe to share across threads.
+ */
+public final class ColumnFamilyHandle extends NativeObject {
+    /** The name of the family every database has. */
+    public static final String DEFAULT = "default";
+
+    final RocksDB db;
+    private final String name;
+    private final int id;
+
+    ColumnFamilyHandle(RocksDB db, String name, MemorySegment handle) {
+        super("ColumnFamilyHandle(" + name + ")", handle);
+        this.db = db;
+        this.name = name;
+        this.id = rocksdb_column_family_handle_get_id(handle);
+    }
+
+    @Override
+    void destroy(MemorySegment p) {
+        rocksdb_column_family_handle_destroy(p);
+    }
+
+    /** The family's name. */
+    public String name() {
+        return name;
+    }
+
+    /** The family's id, as RocksDB numbers families (0 is the default family). */
+    public int id() {
+        return id;
+    }
+
+    /** Whether this is the default family. */
+    public boolean isDefault() {
+        return id == 0;
+    }
+
+    /** The database this handle belongs to. */
+    public RocksDB database() {
+        return db;
+    }
+
+    /**
+     * Releases the handle (not the family); a no-op for the default family. Idempotent.
+     *
+     * @throws IllegalStateException while iterators on this family are open
+     */
+    @Override
+    public void close() {
+        if (!isDefault()) {
+            closeHandle();
+        }
+    }
+
+    /** Destroys the handle, default family included (by the database). */
+    void closeHandle() {
+        lifecycle.close(() -> {
+            destroy(ptr);
+            db.forget(this);
+        }, "iterators");
+    }
+
+    @Override
+    public String toString() {
+        return "ColumnFamilyHandle[" + name + ", id " + id + "]";
+    }
+}
