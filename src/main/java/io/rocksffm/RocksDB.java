@@ -294,44 +294,43 @@ public final class RocksDB extends NativeObject {
 
     // ---- calls guarded against close ----------------------------------------------------------
 
+    // The default family's handle is destroyed only by close(), after every call has left, so
+    // calls on it need not enter its lifecycle: that saves two atomic operations per call.
+
     /** Enters this database, the options and the family (in that order); pair with exit(). */
     private void enter(NativeObject options, ColumnFamilyHandle family) {
-        checkFamily(family);
-        lifecycle.enter();
+        enterFamily(family);
         try {
             options.lifecycle.enter();
-            try {
-                family.lifecycle.enter();
-            } catch (RuntimeException e) {
-                options.lifecycle.exit();
-                throw e;
-            }
         } catch (RuntimeException e) {
-            lifecycle.exit();
+            exitFamily(family);
             throw e;
         }
     }
 
     private void exit(NativeObject options, ColumnFamilyHandle family) {
-        family.lifecycle.exit();
         options.lifecycle.exit();
-        lifecycle.exit();
+        exitFamily(family);
     }
 
     /** Enters this database and the family; pair with exitFamily(). */
     private void enterFamily(ColumnFamilyHandle family) {
         checkFamily(family);
         lifecycle.enter();
-        try {
-            family.lifecycle.enter();
-        } catch (RuntimeException e) {
-            lifecycle.exit();
-            throw e;
+        if (family != defaultFamily) {
+            try {
+                family.lifecycle.enter();
+            } catch (RuntimeException e) {
+                lifecycle.exit();
+                throw e;
+            }
         }
     }
 
     private void exitFamily(ColumnFamilyHandle family) {
-        family.lifecycle.exit();
+        if (family != defaultFamily) {
+            family.lifecycle.exit();
+        }
         lifecycle.exit();
     }
 
