@@ -4,22 +4,29 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's quickstart, compiled and run. Keep the two in sync (README quotes this file). */
+/**
+ * The README's code, compiled and run. Each block between "readme:NAME begin/end" markers is
+ * quoted verbatim by README.md after a {@code <!-- readme:NAME -->} line; {@link #readmeQuotesThisTest}
+ * keeps the two in sync.
+ */
 class TutorialTest {
     @TempDir
     Path dir;
 
     @Test
     void quickstart() {
-        // --- quickstart begin
+        // --- readme:quickstart begin
         try (Options options = new Options().setCreateIfMissing(true);
              RocksDB db = RocksDB.open(dir.resolve("quickstart"), options)) {
 
@@ -41,11 +48,11 @@ class TutorialTest {
                 try (PinnedValue pinned = db.getPinned(read, key)) {  // zero-copy, read-only view
                     MemorySegment view = pinned.segment();            // valid until pinned.close()
                     // ... use view ...
-                    // --- quickstart end
+                    // --- readme:quickstart end
                     assertEquals("world", new String(value, StandardCharsets.UTF_8));
                     assertEquals("segment-value".length() + 1, length);
                     assertEquals(-1, out.asSlice(0, length).mismatch(view));
-                    // --- quickstart begin
+                    // --- readme:quickstart begin
                 }
             }
             db.delete("hello".getBytes(StandardCharsets.UTF_8));
@@ -53,27 +60,87 @@ class TutorialTest {
             System.err.println(e.code() + ": " + e.getMessage());   // e.g. IO_ERROR: ... lock ...
             throw e;
         }
-        // --- quickstart end
+        // --- readme:quickstart end
     }
 
-    /** The README's quickstart block is exactly the code between the markers above. */
+    @Test
+    void batchesIteratorsAndFamilies() {
+        try (Options options = new Options().setCreateIfMissing(true);
+             RocksDB db = RocksDB.open(dir.resolve("more"), options)) {
+            List<String> seen = new ArrayList<>();
+            // --- readme:batch begin
+            // Operations are encoded in Java memory, in RocksDB's own batch format: no downcall
+            // per put. Reuse the batch: clear() keeps its buffer.
+            try (WriteBatch batch = new WriteBatch(64 * 1024); WriteOptions write = new WriteOptions()) {
+                for (int i = 0; i < 1000; i++) {
+                    batch.put(("key" + i).getBytes(StandardCharsets.UTF_8), ("value" + i).getBytes(StandardCharsets.UTF_8));
+                }
+                batch.deleteRange("key5".getBytes(StandardCharsets.UTF_8), "key6".getBytes(StandardCharsets.UTF_8));
+                db.write(write, batch);   // atomic; one call into RocksDB
+                batch.clear();
+            }
+            // --- readme:batch end
+            // --- readme:iterate begin
+            try (ReadOptions read = new ReadOptions()   // bounds are copied: [key1, key2)
+                         .setIterateLowerBound(MemorySegment.ofArray("key1".getBytes(StandardCharsets.UTF_8)))
+                         .setIterateUpperBound(MemorySegment.ofArray("key2".getBytes(StandardCharsets.UTF_8)));
+                 RocksIterator it = db.newIterator(read, 16 * 1024)) {   // 16 KiB prefetch runs
+                for (it.seekToFirst(); it.isValid(); it.next()) {
+                    MemorySegment key = it.key();       // zero-copy views, valid until the next move
+                    MemorySegment value = it.value();
+                    seen.add(new String(key.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8));
+                }
+            }
+            // --- readme:iterate end
+            assertEquals(111, seen.size(), "key1, key10..key19, key100..key199");
+            assertEquals("key1", seen.get(0));
+            // --- readme:families begin
+            ColumnFamilyHandle users = db.createColumnFamily("users", options);
+            try (WriteOptions write = new WriteOptions(); ReadOptions read = new ReadOptions();
+                 WriteBatch batch = new WriteBatch()) {
+                MemorySegment key = MemorySegment.ofArray("alice".getBytes(StandardCharsets.UTF_8));
+                batch.put(users, key, MemorySegment.ofArray(new byte[] {42}))      // one atomic batch
+                     .put(key, MemorySegment.ofArray(new byte[] {7}));              // across families
+                db.write(write, batch);
+                long n = db.get(users, read, key, MemorySegment.ofArray(new byte[8])); // 1
+                // --- readme:families end
+                assertEquals(1, n);
+                assertEquals(7, db.get("alice".getBytes(StandardCharsets.UTF_8))[0]);
+                // --- readme:families begin
+            }
+            // reopen later with RocksDB.open(path, options, List.of(new ColumnFamilyDescriptor("users", options)))
+            // --- readme:families end
+        }
+    }
+
+    /** Every README block marked {@code <!-- readme:NAME -->} is exactly the code between this file's markers. */
     @Test
     void readmeQuotesThisTest() throws Exception {
-        List<String> snippet = new ArrayList<>();
+        List<String> lines = Files.readAllLines(Path.of("src/test/java/io/rocksffm/TutorialTest.java"));
+        String readme = Files.readString(Path.of("README.md"));
+        Matcher m = Pattern.compile("<!-- readme:(\\w+) -->\\s*```java\\n(.*?)```", Pattern.DOTALL).matcher(readme);
+        int blocks = 0;
+        while (m.find()) {
+            assertEquals(snippet(lines, m.group(1)), m.group(2).strip(), "README block " + m.group(1));
+            blocks++;
+        }
+        assertEquals(4, blocks, "README quotes quickstart, batch, iterate and families");
+    }
+
+    private static String snippet(List<String> lines, String name) {
+        List<String> out = new ArrayList<>();
         boolean on = false;
-        for (String line : Files.readAllLines(Path.of("src/test/java/io/rocksffm/TutorialTest.java"))) {
-            if (line.strip().equals("// --- quickstart begin")) {
+        for (String line : lines) {
+            String t = line.strip();
+            if (t.equals("// --- readme:" + name + " begin")) {
                 on = true;
-            } else if (line.strip().equals("// --- quickstart end")) {
+            } else if (t.equals("// --- readme:" + name + " end")) {
                 on = false;
             } else if (on) {
-                snippet.add(line);
+                out.add(line);
             }
         }
-        String code = String.join("\n", snippet).stripIndent().strip();
-        String readme = Files.readString(Path.of("README.md"));
-        int start = readme.indexOf("```java", readme.indexOf("## Quickstart")) + "```java".length();
-        String quoted = readme.substring(start, readme.indexOf("```", start)).strip();
-        assertEquals(code, quoted);
+        assertFalse(out.isEmpty(), "no snippet " + name);
+        return String.join("\n", out).stripIndent().strip();
     }
 }
