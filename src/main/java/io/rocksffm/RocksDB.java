@@ -8,6 +8,7 @@ import io.rocksffm.internal.BatchFormat;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Native.Scratch;
 import io.rocksffm.internal.NativeLibrary;
+import io.rocksffm.internal.capi.RocksDBC;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -352,15 +353,27 @@ public final class RocksDB extends NativeObject {
      * @throws RocksDBException if RocksDB refuses the write (e.g. a read-only database)
      */
     public void put(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
+        write(family, options, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"),
+                RocksDBC::rocksdb_put_cf);
+    }
+
+    /** The shape of rocksdb_put_cf and rocksdb_delete_range_cf: a write of two slices. */
+    @FunctionalInterface
+    private interface TwoSliceWrite {
+        void call(MemorySegment db, MemorySegment options, MemorySegment family, MemorySegment a, long aLength,
+                  MemorySegment b, long bLength, MemorySegment errptr);
+    }
+
+    /** Runs a two-slice write guarded against close ({@code write} is a constant method reference). */
+    private void write(ColumnFamilyHandle family, WriteOptions options, MemorySegment a, MemorySegment b,
+                       TwoSliceWrite write) {
         Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(value, "value");
         Scratch s = Scratch.get();
-        MemorySegment k = s.first(key);
-        MemorySegment v = s.second(value);
+        MemorySegment na = s.first(a);
+        MemorySegment nb = s.second(b);
         enter(options, family);
         try {
-            rocksdb_put_cf(ptr, options.ptr, family.ptr, k, key.byteSize(), v, value.byteSize(), s.errptr);
+            write.call(ptr, options.ptr, family.ptr, na, a.byteSize(), nb, b.byteSize(), s.errptr);
         } finally {
             exit(options, family);
         }
@@ -409,19 +422,8 @@ public final class RocksDB extends NativeObject {
      * @throws RocksDBException {@link RocksDBException.Code#INVALID_ARGUMENT} if {@code end < begin}
      */
     public void deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
-        Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(begin, "begin");
-        Objects.requireNonNull(end, "end");
-        Scratch s = Scratch.get();
-        MemorySegment b = s.first(begin);
-        MemorySegment e = s.second(end);
-        enter(options, family);
-        try {
-            rocksdb_delete_range_cf(ptr, options.ptr, family.ptr, b, begin.byteSize(), e, end.byteSize(), s.errptr);
-        } finally {
-            exit(options, family);
-        }
-        Native.check(s.errptr);
+        write(family, options, Objects.requireNonNull(begin, "begin"), Objects.requireNonNull(end, "end"),
+                RocksDBC::rocksdb_delete_range_cf);
     }
 
     /** {@link #deleteRange(ColumnFamilyHandle, WriteOptions, MemorySegment, MemorySegment)} in the default family. */

@@ -63,24 +63,12 @@ public final class Native {
 
     /** The current key (global scope, exact length); {@code sizeOut} is a size_t slot. */
     public static MemorySegment iterKey(MemorySegment it, MemorySegment sizeOut) {
-        MemorySegment p;
-        try {
-            p = (MemorySegment) ITER_KEY.invokeExact(it, sizeOut);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        return p.reinterpret(sizeOut.get(ValueLayout.JAVA_LONG, 0));
+        return sized(ITER_KEY, it, sizeOut);
     }
 
     /** The current value (global scope, exact length); {@code sizeOut} is a size_t slot. */
     public static MemorySegment iterValue(MemorySegment it, MemorySegment sizeOut) {
-        MemorySegment p;
-        try {
-            p = (MemorySegment) ITER_VALUE.invokeExact(it, sizeOut);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        return p.reinterpret(sizeOut.get(ValueLayout.JAVA_LONG, 0));
+        return sized(ITER_VALUE, it, sizeOut);
     }
 
     /** rocksdb_writebatch_create_from: a malloc and a memcpy of the caller's bytes. */
@@ -113,9 +101,17 @@ public final class Native {
      * confines it). {@code sizeOut} is a scratch {@code size_t} slot.
      */
     public static MemorySegment pinnableValue(MemorySegment slice, MemorySegment sizeOut) {
+        return sized(PINNABLESLICE_VALUE, slice, sizeOut);
+    }
+
+    /**
+     * Calls an accessor of the shape {@code const char* f(T* object, size_t* length)} and returns
+     * the bytes as a segment of that length (global scope: the caller confines it).
+     */
+    private static MemorySegment sized(MethodHandle accessor, MemorySegment object, MemorySegment sizeOut) {
         MemorySegment p;
         try {
-            p = (MemorySegment) PINNABLESLICE_VALUE.invokeExact(slice, sizeOut);
+            p = (MemorySegment) accessor.invokeExact(object, sizeOut);
         } catch (Throwable t) {
             throw rethrow(t);
         }
