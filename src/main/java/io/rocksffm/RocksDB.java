@@ -295,22 +295,32 @@ public final class RocksDB extends NativeObject {
 
     // ---- calls guarded against close ----------------------------------------------------------
 
-    // The default family's handle is destroyed only by close(), after every call has left, so
-    // calls on it need not enter its lifecycle: that saves two atomic operations per call.
+    // The default family's handle and the default read/write options are destroyed only by
+    // close(), after every call has left, so calls need not enter their lifecycles: that saves
+    // two atomic operations per call on each.
 
-    /** Enters this database, the options and the family (in that order); pair with exit(). */
+    /** This database's own options, which like the default family live exactly as long as it does. */
+    private boolean owned(NativeObject options) {
+        return options == defaultRead || options == defaultWrite;
+    }
+
+    /** Enters this database, the family and the options (in that order); pair with exit(). */
     private void enter(NativeObject options, ColumnFamilyHandle family) {
         enterFamily(family);
-        try {
-            options.lifecycle.enter();
-        } catch (RuntimeException e) {
-            exitFamily(family);
-            throw e;
+        if (!owned(options)) {
+            try {
+                options.lifecycle.enter();
+            } catch (RuntimeException e) {
+                exitFamily(family);
+                throw e;
+            }
         }
     }
 
     private void exit(NativeObject options, ColumnFamilyHandle family) {
-        options.lifecycle.exit();
+        if (!owned(options)) {
+            options.lifecycle.exit();
+        }
         exitFamily(family);
     }
 
