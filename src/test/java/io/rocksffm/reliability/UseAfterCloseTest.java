@@ -1,0 +1,191 @@
+package io.rocksffm.reliability;
+
+import static io.rocksffm.reliability.Reliability.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+import io.rocksffm.ColumnFamilyHandle;
+import io.rocksffm.NativeWriteBatch;
+import io.rocksffm.Options;
+import io.rocksffm.PinnedValue;
+import io.rocksffm.ReadOptions;
+import io.rocksffm.RocksDB;
+import io.rocksffm.RocksIterator;
+import io.rocksffm.Snapshot;
+import io.rocksffm.WriteBatch;
+import io.rocksffm.WriteOptions;
+import io.rocksffm.reliability.ApiTables.Ctx;
+import io.rocksffm.reliability.ApiTables.Table;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Use after close, everywhere: every public method of every closeable type, called on a closed
+ * instance, throws {@link IllegalStateException} (apart from close, isClosed and accessors of
+ * plain Java state, which {@link ApiTables} lists as such), and closing twice is harmless. And
+ * every public method given a closed closeable argument throws {@link IllegalStateException}.
+ * The tables are checked against the public API by reflection.
+ */
+class UseAfterCloseTest {
+    @TempDir
+    Path dir;
+
+    private Ctx ctx;
+    private RocksDB live;
+
+    @BeforeEach
+    void openLive() {
+        live = open(dir.resolve("live"));
+        live.put(bytes("key"), bytes("value"));
+        ctx = new Ctx(dir);
+        ctx.ro = new ReadOptions();
+        ctx.wo = new WriteOptions();
+        ctx.batch = new WriteBatch().put(bytes("b"), bytes("1"));
+        ctx.options = new Options();
+        ctx.snapshot = live.getSnapshot();
+        ctx.cf = live.defaultColumnFamily();
+        ctx.otherCf = live.createColumnFamily("other", ctx.options);
+    }
+
+    @AfterEach
+    void closeLive() {
+        ctx.snapshot.close();
+        ctx.ro.close();
+        ctx.wo.close();
+        ctx.batch.close();
+        ctx.options.close();
+        ctx.arena.close();
+        // nothing a refused call did may have left a child behind: the database closes
+        live.close();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"RocksDB", "Options", "ReadOptions", "WriteOptions", "WriteBatch", "NativeWriteBatch",
+            "RocksIterator", "Snapshot", "PinnedValue", "ColumnFamilyHandle"})
+    void everyPublicMethodOfAClosedObjectThrowsIllegalState(String type) {
+        switch (type) {
+            case "RocksDB" -> {
+                RocksDB db = open(dir.resolve("closed"));
+                Ctx c = ctx.copy();
+                c.cf = db.defaultColumnFamily();
+                c.otherCf = db.createColumnFamily("other", ctx.options);
+                db.close();
+                check(ApiTables.rocksDB(), db, c);
+            }
+            case "Options" -> check(ApiTables.options(), closed(new Options().setCreateIfMissing(true)), ctx);
+            case "ReadOptions" -> {
+                ReadOptions ro = new ReadOptions();
+                ro.setIterateLowerBound(MemorySegment.ofArray(bytes("a")));
+                ro.setIterateUpperBound(MemorySegment.ofArray(bytes("z")));
+                ro.setSnapshot(ctx.snapshot);
+                check(ApiTables.readOptions(), closed(ro), ctx);
+            }
+            case "WriteOptions" -> check(ApiTables.writeOptions(), closed(new WriteOptions().setSync(true)), ctx);
+            case "WriteBatch" -> check(ApiTables.writeBatch(), closed(new WriteBatch().put(bytes("k"), bytes("v"))), ctx);
+            case "NativeWriteBatch" -> {
+                try (WriteBatch b = new WriteBatch().put(bytes("k"), bytes("v"))) {
+                    check(ApiTables.nativeWriteBatch(), closed(b.toNative()), ctx);
+                }
+            }
+            case "RocksIterator" -> {
+                RocksIterator it = live.newIterator(ctx.ro, 4096);
+                it.seekToFirst();
+                assertTrue(it.isValid());
+                check(ApiTables.iterator(), closed(it), ctx);
+            }
+            case "Snapshot" -> check(ApiTables.snapshot(), closed(live.getSnapshot()), ctx);
+            case "PinnedValue" -> {
+                PinnedValue pv = live.getPinned(ctx.ro, MemorySegment.ofArray(bytes("key")));
+                assertNotNull(pv);
+                check(ApiTables.pinnedValue(), closed(pv), ctx);
+            }
+            case "ColumnFamilyHandle" -> check(ApiTables.columnFamilyHandle(),
+                    closed(live.createColumnFamily("closed-family", ctx.options)), ctx);
+            default -> fail(type);
+        }
+    }
+
+    private static <T extends AutoCloseable> T closed(T t) {
+        try {
+            t.close();
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+        return t;
+    }
+
+    private static <T> void check(Table<T> table, T closed, Ctx c) {
+        table.assertCoversPublicApi();
+        for (int round = 0; round < 2; round++) { // the second round: after the table's own close() again
+            for (Map.Entry<String, BiConsumer<T, Ctx>> e : table.guarded.entrySet()) {
+                IllegalStateException ise = assertThrows(IllegalStateException.class, () -> e.getValue().accept(closed, c),
+                        table.type.getSimpleName() + "." + e.getKey() + " after close");
+                assertNotNull(ise.getMessage());
+            }
+            for (Map.Entry<String, BiConsumer<T, Ctx>> e : table.plain.entrySet()) {
+                e.getValue().accept(closed, c); // close() again, isClosed(), plain accessors: no exception
+            }
+        }
+        report("use after close: %s: %d methods throw IllegalStateException, %d usable (%s), double close harmless",
+                table.type.getSimpleName(), table.guarded.size(), table.plain.size(), table.plain.keySet());
+    }
+
+    /** Every public method given a closed argument (options, batch, snapshot, family handle) throws IllegalStateException. */
+    @ParameterizedTest
+    @ValueSource(strings = {"RocksDB", "ReadOptions", "WriteBatch"})
+    void everyPublicMethodGivenAClosedArgumentThrowsIllegalState(String type) {
+        switch (type) {
+            case "RocksDB" -> checkArguments(ApiTables.rocksDB(), live);
+            case "ReadOptions" -> checkArguments(ApiTables.readOptions(), ctx.ro);
+            case "WriteBatch" -> checkArguments(ApiTables.writeBatch(), ctx.batch);
+            default -> fail(type);
+        }
+        // the live objects still work
+        assertEquals("value", string(live.get(bytes("key"))));
+        ctx.batch.put(bytes("k2"), bytes("v2"));
+        live.write(ctx.wo, ctx.batch);
+        try (RocksIterator it = live.newIterator(ctx.ro)) {
+            it.seekToFirst();
+            assertTrue(it.isValid());
+        }
+    }
+
+    private <T> void checkArguments(Table<T> table, T receiver) {
+        table.assertCoversPublicApi();
+        Ctx closedArgs = ctx.copy();
+        closedArgs.ro = closed(new ReadOptions());
+        closedArgs.wo = closed(new WriteOptions());
+        closedArgs.batch = closed(new WriteBatch().put(bytes("x"), bytes("y")));
+        closedArgs.options = closed(new Options());
+        closedArgs.snapshot = closed(live.getSnapshot());
+        closedArgs.cf = closed(live.createColumnFamily("closed-arg", ctx.options));
+        int calls = 0;
+        for (Map.Entry<String, BiConsumer<T, Ctx>> e : table.guarded.entrySet()) {
+            for (Class<?> p : table.closeableParameters(e.getKey())) {
+                Object closedArg = switch (p.getSimpleName()) {
+                    case "ReadOptions" -> closedArgs.ro;
+                    case "WriteOptions" -> closedArgs.wo;
+                    case "WriteBatch" -> closedArgs.batch;
+                    case "Options" -> closedArgs.options;
+                    case "Snapshot" -> closedArgs.snapshot;
+                    case "ColumnFamilyHandle" -> closedArgs.cf;
+                    default -> throw new AssertionError(p);
+                };
+                Ctx c = ctx.with(p, closedArg);
+                assertThrows(IllegalStateException.class, () -> e.getValue().accept(receiver, c),
+                        table.type.getSimpleName() + "." + e.getKey() + " with a closed " + p.getSimpleName());
+                calls++;
+            }
+        }
+        report("closed arguments: %s: %d calls with one closed argument each threw IllegalStateException",
+                table.type.getSimpleName(), calls);
+        assertTrue(calls > 0);
+    }
+}
