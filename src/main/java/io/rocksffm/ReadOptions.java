@@ -2,7 +2,8 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
-import java.lang.foreign.Arena;
+import io.rocksffm.internal.Native;
+
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -30,7 +31,7 @@ public final class ReadOptions extends NativeObject {
     void destroy(MemorySegment p) {
         rocksdb_readoptions_destroy(p);
         synchronized (this) {
-            closeArenas();
+            freeBounds();
             if (snapshot != null) {
                 snapshot.lifecycle.removeChild();
                 snapshot = null;
@@ -38,10 +39,10 @@ public final class ReadOptions extends NativeObject {
         }
     }
 
-    private void closeArenas() {
+    private void freeBounds() {
         for (Bound b : new Bound[] {lower, upper}) {
             if (b != null) {
-                b.arena.close();
+                b.free();
             }
         }
         lower = null;
@@ -138,9 +139,13 @@ public final class ReadOptions extends NativeObject {
      * @throws IllegalStateException while iterators created with these options are open
      */
     public synchronized ReadOptions setIterateLowerBound(MemorySegment bound) {
-        lower = replaceBound(lower, bound);
-        Bound b = lower;
+        Bound old = lower;
+        Bound b = copyBound(bound);
         use(p -> rocksdb_readoptions_set_iterate_lower_bound(p, Bound.data(b), Bound.length(b)));
+        lower = b;
+        if (old != null) {
+            old.free();
+        }
         return this;
     }
 
@@ -151,22 +156,21 @@ public final class ReadOptions extends NativeObject {
      * @throws IllegalStateException while iterators created with these options are open
      */
     public synchronized ReadOptions setIterateUpperBound(MemorySegment bound) {
-        upper = replaceBound(upper, bound);
-        Bound b = upper;
+        Bound old = upper;
+        Bound b = copyBound(bound);
         use(p -> rocksdb_readoptions_set_iterate_upper_bound(p, Bound.data(b), Bound.length(b)));
+        upper = b;
+        if (old != null) {
+            old.free();
+        }
         return this;
     }
 
-    /** A copy of a bound's bytes in memory these options own until the bound is replaced or closed. */
-    private record Bound(Arena arena, MemorySegment bytes) {
-        static Bound copyOf(MemorySegment bound) {
-            Arena arena = Arena.ofShared();
-            // one spare byte so that an empty bound still has a real (non-NULL) address
-            MemorySegment copy = arena.allocate(bound.byteSize() + 1).asSlice(0, bound.byteSize());
-            MemorySegment.copy(bound, 0, copy, 0, bound.byteSize());
-            return new Bound(arena, copy);
-        }
-
+    /**
+     * A copy of a bound's bytes in C-heap memory these options own until the bound is replaced
+     * or they close. Only RocksDB reads it, and only while no iterator is open it can change.
+     */
+    private record Bound(MemorySegment bytes) {
         static MemorySegment data(Bound b) {
             return b == null ? MemorySegment.NULL : b.bytes;
         }
@@ -174,17 +178,19 @@ public final class ReadOptions extends NativeObject {
         static long length(Bound b) {
             return b == null ? 0 : b.bytes.byteSize();
         }
+
+        void free() {
+            Native.free(bytes);
+        }
     }
 
-    private Bound replaceBound(Bound old, MemorySegment bound) {
+    /** Copies the new bound first (which may fail), so a failure leaves the options unchanged. */
+    private Bound copyBound(MemorySegment bound) {
         lifecycle.ensureOpen();
         if (lifecycle.hasChildren()) {
             throw new IllegalStateException("iterate bounds cannot change while iterators created with these options are open");
         }
-        if (old != null) {
-            old.arena.close();
-        }
-        return bound == null ? null : Bound.copyOf(bound);
+        return bound == null ? null : new Bound(Native.mallocCopy(bound));
     }
 
     /**

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,6 +53,8 @@ import java.util.stream.StreamSupport;
 public final class RocksDB extends NativeObject {
     private final ColumnFamilyHandle defaultFamily;
     private final Map<String, ColumnFamilyHandle> families = new ConcurrentHashMap<>();
+    /** Ids of the families this database has (open handle or not), for checking batches. */
+    private final Set<Integer> familyIds = ConcurrentHashMap.newKeySet();
     private final Path path;
     private final boolean readOnly;
     private final ReadOptions defaultRead = new ReadOptions();
@@ -64,6 +67,7 @@ public final class RocksDB extends NativeObject {
         for (int i = 0; i < names.size(); i++) {
             ColumnFamilyHandle h = new ColumnFamilyHandle(this, names.get(i), handles.getAtIndex(ADDRESS, i));
             families.put(h.name(), h);
+            familyIds.add(h.id());
         }
         this.defaultFamily = families.get(ColumnFamilyHandle.DEFAULT);
     }
@@ -167,7 +171,12 @@ public final class RocksDB extends NativeObject {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment cName = arena.allocateFrom(name);
             MemorySegment list = options.apply(o -> rocksdb_list_column_families(o, cName, s.size, s.errptr));
-            Native.check(s.errptr);
+            if (s.errptr.get(ADDRESS, 0).address() != 0) {
+                if (list.address() != 0) { // the C API returns an (empty) array even on failure
+                    rocksdb_list_column_families_destroy(list, 0);
+                }
+                Native.check(s.errptr);
+            }
             long n = s.size.get(JAVA_LONG, 0);
             try {
                 MemorySegment entries = list.reinterpret(ADDRESS.byteSize() * n);
@@ -243,21 +252,40 @@ public final class RocksDB extends NativeObject {
     /**
      * Creates a column family. Its handle belongs to this database.
      *
-     * @throws RocksDBException e.g. {@link RocksDBException.Code#INVALID_ARGUMENT} if it exists
+     * @throws RocksDBException e.g. {@link RocksDBException.Code#INVALID_ARGUMENT} if it exists,
+     *         {@link RocksDBException.Code#NOT_SUPPORTED} on a read-only handle
      */
     public ColumnFamilyHandle createColumnFamily(String name, Options options) {
         new ColumnFamilyDescriptor(name, options); // argument checks
+        refuseIfReadOnly();
         Scratch s = Scratch.get();
         lifecycle.enter();
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment cName = arena.allocateFrom(name);
             MemorySegment h = options.apply(o -> rocksdb_create_column_family(ptr, o, cName, s.errptr));
-            Native.check(s.errptr);
+            if (s.errptr.get(ADDRESS, 0).address() != 0) {
+                // The C API returns its handle wrapper even on failure. Its first field is the
+                // ColumnFamilyHandle*, NULL when creation failed: then destroying it frees only the
+                // wrapper. (A non-NULL pointer would be unexpected; leave it rather than risk it.)
+                if (h.address() != 0 && h.reinterpret(ADDRESS.byteSize()).get(ADDRESS, 0).address() == 0) {
+                    rocksdb_column_family_handle_destroy(h);
+                }
+                Native.check(s.errptr);
+            }
             ColumnFamilyHandle handle = new ColumnFamilyHandle(this, name, h);
             families.put(name, handle);
+            familyIds.add(handle.id());
             return handle;
         } finally {
             lifecycle.exit();
+        }
+    }
+
+    /** RocksDB 7.x lets a read-only handle change the column families on disk: refuse it here. */
+    private void refuseIfReadOnly() {
+        lifecycle.ensureOpen();
+        if (readOnly) {
+            throw new RocksDBException("Not implemented: Not supported operation in read only mode.");
         }
     }
 
@@ -275,6 +303,7 @@ public final class RocksDB extends NativeObject {
         if (family.lifecycle.hasChildren()) {
             throw new IllegalStateException("cannot drop " + family.name() + " while iterators on it are open");
         }
+        refuseIfReadOnly();
         Scratch s = Scratch.get();
         lifecycle.enter();
         try {
@@ -283,6 +312,7 @@ public final class RocksDB extends NativeObject {
             lifecycle.exit();
         }
         Native.check(s.errptr);
+        familyIds.remove(family.id());
         family.close();
     }
 
@@ -429,11 +459,16 @@ public final class RocksDB extends NativeObject {
     /**
      * Removes every key in {@code [begin, end)} (bytewise order) from {@code family}.
      *
-     * @throws RocksDBException {@link RocksDBException.Code#INVALID_ARGUMENT} if {@code end < begin}
+     * @throws IllegalArgumentException if {@code end} sorts before {@code begin}: RocksDB would
+     *         refuse it only after logging it, and then refuse every later write until reopened
      */
     public void deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
-        write(family, options, Objects.requireNonNull(begin, "begin"), Objects.requireNonNull(end, "end"),
-                RocksDBC::rocksdb_delete_range_cf);
+        Objects.requireNonNull(begin, "begin");
+        Objects.requireNonNull(end, "end");
+        if (BatchFormat.compareBytewise(begin, end) > 0) {
+            throw new IllegalArgumentException("deleteRange: end sorts before begin");
+        }
+        write(family, options, begin, end, RocksDBC::rocksdb_delete_range_cf);
     }
 
     /** {@link #deleteRange(ColumnFamilyHandle, WriteOptions, MemorySegment, MemorySegment)} in the default family. */
@@ -451,12 +486,17 @@ public final class RocksDB extends NativeObject {
      * Applies every operation of {@code batch} atomically (its column-family records go to the
      * families with those ids in this database). The batch is unchanged and may be written again.
      *
-     * @throws RocksDBException if RocksDB refuses the write (e.g. a read-only database, or a
-     *         family id this database does not have); nothing of the batch is applied then
+     * @throws IllegalArgumentException if the batch names a column family this database does not
+     *         have, or holds merge records (rocksffm cannot configure a merge operator yet)
+     * @throws RocksDBException if RocksDB refuses the write (e.g. a read-only database); nothing
+     *         of the batch is applied then
      */
     public void write(WriteOptions options, WriteBatch batch) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(batch, "batch");
+        // RocksDB checks these only while applying a batch, after logging it; a failure there
+        // leaves the database refusing every later write until it is reopened.
+        batch.checkWritable(familyIds);
         Scratch s = Scratch.get();
         enter(options, defaultFamily);
         try {
@@ -587,6 +627,8 @@ public final class RocksDB extends NativeObject {
      */
     public int multiGet(ColumnFamilyHandle family, ReadOptions options, MemorySegment[] keys, MemorySegment[] values,
                         long[] lengths, RocksDBException[] errors, boolean sortedInput) {
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(options, "options");
         Objects.requireNonNull(keys, "keys");
         Objects.requireNonNull(values, "values");
         Objects.requireNonNull(lengths, "lengths");
@@ -763,19 +805,28 @@ public final class RocksDB extends NativeObject {
         try {
             synchronized (options) { // orders against bound and snapshot changes
                 Snapshot snapshot = options.snapshot();
-                List<NativeObject> owners = new ArrayList<>(List.of(this, options, family));
+                List<NativeObject> owners = new ArrayList<>(4);
+                owners.add(this);
+                owners.add(options);
+                owners.add(family);
                 if (snapshot != null) {
                     owners.add(snapshot);
                 }
-                for (NativeObject o : owners) {
-                    o.lifecycle.addChild();
-                }
+                int added = 0;
+                MemorySegment it = MemorySegment.NULL;
                 try {
-                    MemorySegment it = rocksdb_create_iterator_cf(ptr, options.ptr, family.ptr);
+                    for (NativeObject o : owners) {
+                        o.lifecycle.addChild(); // fails if o is closing (e.g. a racing close of the options)
+                        added++;
+                    }
+                    it = rocksdb_create_iterator_cf(ptr, options.ptr, family.ptr);
                     return new RocksIterator(owners, it, prefetchBytes);
                 } catch (RuntimeException | Error e) {
-                    for (NativeObject o : owners) {
-                        o.lifecycle.removeChild();
+                    if (it.address() != 0) {
+                        rocksdb_iter_destroy(it);
+                    }
+                    for (int i = 0; i < added; i++) {
+                        owners.get(i).lifecycle.removeChild();
                     }
                     throw e;
                 }

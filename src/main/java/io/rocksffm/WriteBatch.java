@@ -10,6 +10,7 @@ import io.rocksffm.internal.capi.RocksDBC;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.BitSet;
 import java.util.Objects;
 
 /**
@@ -22,12 +23,14 @@ import java.util.Objects;
  * <p><b>Memory.</b> The buffer starts at the capacity given to the constructor and doubles when
  * full; {@link #clear()} keeps it, so a batch reused across writes stops allocating. Keys and
  * values are copied in: the caller's segments and arrays may be reused as soon as a method
- * returns. {@link #close()} frees the buffer; it is idempotent, and any use afterwards throws
+ * returns. Merge records can be encoded (e.g. to hand bytes to another binding) but not yet
+ * written, since rocksffm cannot configure a merge operator. {@link #close()} frees the buffer; it is idempotent, and any use afterwards throws
  * {@link IllegalStateException}.
  *
- * <p><b>Threads.</b> A batch is not thread-safe: build, write and close it from one thread at a
- * time (it may be handed from thread to thread with the usual happens-before hand-off). Writing
- * it leaves it unchanged, so the same batch may be written again or to several databases.
+ * <p><b>Threads.</b> A batch is confined to the thread that created it (its memory belongs to a
+ * confined arena, which frees it at once on close): other threads get
+ * {@link WrongThreadException}. Writing it leaves it unchanged, so the same batch may be written
+ * again or to several databases.
  *
  * <p>Operations and their order are exactly those of RocksDB's {@code WriteBatch}; the encoded
  * bytes ({@link #data()}) are identical to those RocksDB's C API builds for the same calls.
@@ -36,11 +39,15 @@ public final class WriteBatch implements AutoCloseable {
     /** The capacity {@link #WriteBatch()} starts with. */
     public static final long DEFAULT_CAPACITY = 4096;
 
+    private final Thread owner = Thread.currentThread();
     private Arena arena;
     private MemorySegment buf;
     private long size;
     private int count;
     private boolean closed;
+    /** Non-default column-family ids the records name (null until one does). */
+    private BitSet families;
+    private boolean hasMerge;
 
     /** An empty batch with {@value #DEFAULT_CAPACITY} bytes of initial capacity. */
     public WriteBatch() {
@@ -57,7 +64,7 @@ public final class WriteBatch implements AutoCloseable {
         if (initialCapacity < 0) {
             throw new IllegalArgumentException("initial capacity must be >= 0: " + initialCapacity);
         }
-        arena = Arena.ofShared();
+        arena = Arena.ofConfined();
         buf = arena.allocate(Math.max(initialCapacity, HEADER), 8);
         clear();
     }
@@ -71,12 +78,14 @@ public final class WriteBatch implements AutoCloseable {
      */
     public static WriteBatch fromBytes(MemorySegment data) {
         Objects.requireNonNull(data, "data");
-        int records = BatchFormat.validate(data);
+        BatchFormat.Summary summary = BatchFormat.validate(data);
         WriteBatch b = new WriteBatch(data.byteSize());
         MemorySegment.copy(data, 0, b.buf, 0, data.byteSize());
         b.buf.set(ValueLayout.JAVA_LONG_UNALIGNED, 0, 0L); // sequence number: RocksDB assigns it
         b.size = data.byteSize();
-        b.count = records;
+        b.count = summary.count();
+        b.families = summary.families().isEmpty() ? null : summary.families();
+        b.hasMerge = summary.hasMerge();
         return b;
     }
 
@@ -99,6 +108,9 @@ public final class WriteBatch implements AutoCloseable {
     }
 
     private void ensureOpen() {
+        if (Thread.currentThread() != owner) {
+            throw new WrongThreadException("WriteBatch is confined to " + owner);
+        }
         if (closed) {
             throw new IllegalStateException("WriteBatch is closed");
         }
@@ -109,7 +121,7 @@ public final class WriteBatch implements AutoCloseable {
             return;
         }
         long capacity = Math.max(needed, buf.byteSize() * 2);
-        Arena grown = Arena.ofShared();
+        Arena grown = Arena.ofConfined();
         MemorySegment next = grown.allocate(capacity, 8);
         MemorySegment.copy(buf, 0, next, 0, size);
         arena.close();
@@ -159,6 +171,14 @@ public final class WriteBatch implements AutoCloseable {
         }
         size = p;
         count++;
+        // only now that the record is in: a copy that failed above leaves the batch as it was
+        if (family != 0) {
+            if (families == null) {
+                families = new BitSet();
+            }
+            families.set(family);
+        }
+        hasMerge |= tag == MERGE;
         return this;
     }
 
@@ -292,6 +312,8 @@ public final class WriteBatch implements AutoCloseable {
         buf.asSlice(0, HEADER).fill((byte) 0);
         size = HEADER;
         count = 0;
+        families = null;
+        hasMerge = false;
         return this;
     }
 
@@ -322,6 +344,25 @@ public final class WriteBatch implements AutoCloseable {
         ensureOpen();
         sealHeader();
         return Native.writebatchCreateFrom(buf, size);
+    }
+
+    /**
+     * Refuses a batch that RocksDB would fail only while applying it (after logging it, which
+     * leaves the database refusing writes until reopened): records for column families the
+     * target does not have, and merge records (rocksffm cannot configure a merge operator yet).
+     */
+    void checkWritable(java.util.Set<Integer> familyIds) {
+        ensureOpen();
+        if (hasMerge) {
+            throw new IllegalArgumentException("the batch holds merge records, but rocksffm cannot configure a merge operator yet");
+        }
+        if (families != null) {
+            for (int id = families.nextSetBit(0); id >= 0; id = families.nextSetBit(id + 1)) {
+                if (!familyIds.contains(id)) {
+                    throw new IllegalArgumentException("the batch names column family id " + id + ", which the database does not have");
+                }
+            }
+        }
     }
 
     /** Writes this batch through a fresh native batch that is destroyed on every path. */

@@ -3,6 +3,7 @@ package io.rocksffm.internal;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.BitSet;
 
 /**
  * RocksDB's write-batch byte layout ({@code WriteBatch::rep_}, see {@code db/write_batch.cc}):
@@ -82,43 +83,57 @@ public final class BatchFormat {
     }
 
     /**
+     * What a validated batch holds: its record count, the non-default column-family ids its
+     * records name, and whether it has merge records.
+     */
+    public record Summary(int count, BitSet families, boolean hasMerge) {}
+
+    /**
      * Checks that {@code data} is a well-formed batch of operations rocksffm can encode (the
-     * record types above) and returns its record count.
+     * record types above, range deletions in order) and summarises it.
      *
      * @throws IllegalArgumentException describing the first problem found
      */
-    public static int validate(MemorySegment data) {
+    public static Summary validate(MemorySegment data) {
         long size = data.byteSize();
         if (size < HEADER) {
             throw new IllegalArgumentException("write batch is " + size + " bytes; the header alone is " + HEADER);
         }
         long declared = Integer.toUnsignedLong(data.get(U32_LE, COUNT_OFFSET));
         Reader r = new Reader(data, HEADER);
+        BitSet families = new BitSet();
+        boolean hasMerge = false;
         long records = 0;
         while (r.offset < size) {
             long at = r.offset;
             byte tag = data.get(ValueLayout.JAVA_BYTE, r.offset++);
-            switch (tag) {
-                case CF_DELETION, CF_SINGLE_DELETION -> {
-                    r.varint(at);
-                    r.slice(at);
-                }
-                case DELETION, SINGLE_DELETION -> r.slice(at);
-                case CF_VALUE, CF_MERGE, CF_RANGE_DELETION -> {
-                    r.varint(at);
-                    r.slice(at);
-                    r.slice(at);
-                }
-                case VALUE, MERGE, RANGE_DELETION -> {
-                    r.slice(at);
-                    r.slice(at);
-                }
-                case NOOP -> {
-                    continue; // a no-op marker is not counted
-                }
-                default -> throw new IllegalArgumentException(
+            if (tag == NOOP) {
+                continue; // a no-op marker is not counted
+            }
+            boolean family = tag == CF_DELETION || tag == CF_SINGLE_DELETION || tag == CF_VALUE || tag == CF_MERGE
+                    || tag == CF_RANGE_DELETION;
+            boolean twoSlices = tag == VALUE || tag == MERGE || tag == RANGE_DELETION || tag == CF_VALUE
+                    || tag == CF_MERGE || tag == CF_RANGE_DELETION;
+            boolean oneSlice = tag == DELETION || tag == SINGLE_DELETION || tag == CF_DELETION || tag == CF_SINGLE_DELETION;
+            if (!twoSlices && !oneSlice) {
+                throw new IllegalArgumentException(
                         "write batch has unsupported record tag 0x" + Integer.toHexString(tag & 0xFF) + " at offset " + at);
             }
+            if (family) {
+                long id = r.varint(at);
+                if (id > Integer.MAX_VALUE) {
+                    throw new IllegalArgumentException("write batch record at offset " + at + " names column family " + id);
+                }
+                families.set((int) id);
+            }
+            MemorySegment first = r.slice(at);
+            if (twoSlices) {
+                MemorySegment second = r.slice(at);
+                if ((tag == RANGE_DELETION || tag == CF_RANGE_DELETION) && compareBytewise(first, second) > 0) {
+                    throw new IllegalArgumentException("write batch range deletion at offset " + at + " ends before it begins");
+                }
+            }
+            hasMerge |= tag == MERGE || tag == CF_MERGE;
             records++;
         }
         if (records != declared) {
@@ -127,7 +142,8 @@ public final class BatchFormat {
         if (records > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("write batch holds too many records: " + records);
         }
-        return (int) records;
+        families.clear(0);
+        return new Summary((int) records, families, hasMerge);
     }
 
     private static final class Reader {
@@ -157,12 +173,14 @@ public final class BatchFormat {
             throw new IllegalArgumentException("write batch has a bad varint in the record at offset " + record);
         }
 
-        void slice(long record) {
+        MemorySegment slice(long record) {
             long n = varint(record);
             if (n > s.byteSize() - offset) {
                 throw new IllegalArgumentException("write batch record at offset " + record + " runs past the end");
             }
+            MemorySegment bytes = s.asSlice(offset, n);
             offset += n;
+            return bytes;
         }
     }
 }

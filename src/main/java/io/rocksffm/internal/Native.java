@@ -127,6 +127,51 @@ public final class Native {
         }
     }
 
+    // ---- C heap ----------------------------------------------------------------------------------
+
+    private static final MethodHandle MALLOC = Linker.nativeLinker().downcallHandle(
+            Linker.nativeLinker().defaultLookup().find("malloc").orElseThrow(),
+            FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
+    private static final MethodHandle FREE = Linker.nativeLinker().downcallHandle(
+            Linker.nativeLinker().defaultLookup().find("free").orElseThrow(),
+            FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
+
+    /**
+     * A copy of {@code bytes} in C-heap memory (one spare byte, so an empty copy still has a real
+     * address), for memory that only native code reads after the copy and that an owner frees with
+     * {@link #free} at a moment its lifecycle makes safe. If {@code bytes} cannot be read (closed,
+     * or another thread's), the copy is freed and the exception thrown.
+     */
+    public static MemorySegment mallocCopy(MemorySegment bytes) {
+        long n = bytes.byteSize();
+        MemorySegment p;
+        try {
+            p = (MemorySegment) MALLOC.invokeExact(n + 1);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        if (p.address() == 0) {
+            throw new OutOfMemoryError("malloc(" + (n + 1) + ") failed");
+        }
+        MemorySegment copy = p.reinterpret(n);
+        try {
+            MemorySegment.copy(bytes, 0, copy, 0, n);
+        } catch (RuntimeException e) {
+            free(copy);
+            throw e;
+        }
+        return copy;
+    }
+
+    /** Frees memory from {@link #mallocCopy}. */
+    public static void free(MemorySegment p) {
+        try {
+            FREE.invokeExact(p);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
     private static RuntimeException rethrow(Throwable t) {
         if (t instanceof RuntimeException r) {
             throw r;

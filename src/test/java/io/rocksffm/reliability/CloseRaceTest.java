@@ -20,7 +20,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -44,12 +43,6 @@ class CloseRaceTest {
         run(false);
     }
 
-    @Disabled("BUG: RocksDB.newIterator leaks a child count of the database when its ReadOptions are closed "
-            + "concurrently: it enters the options, then registers itself as a child of the database, the "
-            + "family and the options in a loop outside the try; the options' addChild() throws "
-            + "IllegalStateException (their close() has begun) and the database's (and family's) child counts "
-            + "already taken are never given back, so RocksDB.close() refuses forever ('1 pinned values, "
-            + "iterators or snapshots ... are open') although nothing is open")
     @Test
     void closingReadOptionsAndTheDatabaseRacesLiveCalls() throws Exception {
         run(true);

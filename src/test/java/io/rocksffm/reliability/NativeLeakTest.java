@@ -21,7 +21,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -203,9 +202,6 @@ class NativeLeakTest {
         }
     }
 
-    @Disabled("BUG: RocksDB.createColumnFamily leaks 32 bytes of native memory per failure (e.g. a name that "
-            + "exists): rocksdb_create_column_family returns the rocksdb_column_family_handle_t it allocated also "
-            + "when it sets errptr, and rocksffm throws without rocksdb_column_family_handle_destroy'ing it")
     @Test
     void failedCreateColumnFamilyLeaksNothing() throws Exception {
         try (RocksDB db = open(dir.resolve("db"))) {
@@ -217,9 +213,6 @@ class NativeLeakTest {
         }
     }
 
-    @Disabled("BUG: RocksDB.listColumnFamilies leaks 32 bytes of native memory per failure (e.g. a missing "
-            + "database): rocksdb_list_column_families returns malloc(0) also when it sets errptr, and rocksffm throws "
-            + "without rocksdb_list_column_families_destroy(list, 0)")
     @Test
     void failedListColumnFamiliesLeaksNothing() throws Exception {
         Path missing = dir.resolve("missing");
