@@ -1,0 +1,694 @@
+package io.rocksffm.jmh.report;
+
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+
+import java.awt.BasicStroke;
+import java.awt.Color;
+import java.awt.Font;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.text.DecimalFormat;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+
+import org.jfree.chart.ChartUtils;
+import org.jfree.chart.JFreeChart;
+import org.jfree.chart.LegendItem;
+import org.jfree.chart.LegendItemCollection;
+import org.jfree.chart.axis.CategoryAxis;
+import org.jfree.chart.axis.LogAxis;
+import org.jfree.chart.axis.NumberTickUnit;
+import org.jfree.chart.labels.CategoryItemLabelGenerator;
+import org.jfree.chart.labels.ItemLabelAnchor;
+import org.jfree.chart.labels.ItemLabelPosition;
+import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.PlotOrientation;
+import org.jfree.chart.plot.ValueMarker;
+import org.jfree.chart.renderer.category.BarRenderer;
+import org.jfree.chart.renderer.category.StandardBarPainter;
+import org.jfree.chart.title.TextTitle;
+import org.jfree.chart.ui.Layer;
+import org.jfree.chart.ui.RectangleAnchor;
+import org.jfree.chart.ui.TextAnchor;
+import org.jfree.data.category.CategoryDataset;
+import org.jfree.data.category.DefaultCategoryDataset;
+
+/**
+ * Turns JMH JSON results (and the C loop's results) into the comparison report.
+ *
+ * <p>Pairing is mechanical: a result of {@code <Class>.ffm_<variant>} pairs with
+ * {@code <Class>.jni_<variant>} with the same parameters; the row is the scenario
+ * {@code <Class>.<variant>} with those parameters, and {@code ratio = ffm / jni} (throughput, so
+ * above 1 means rocksffm is faster). The one exception is a parameter only the FFM side has
+ * ({@link #FFM_ONLY}: the iterator's {@code prefetch}): the JNI result with the other parameters
+ * pairs with the FFM results for every value of it. A C result ({@code class,variant,params,ops_per_s}, with
+ * {@code params} as {@code k=v;k=v}) joins every row of that class and variant whose parameters
+ * include all of its own.
+ *
+ * <p>Usage: {@code Report --out DIR [--env FILE] [--c FILE] [--title TEXT] result.json...}. Writes
+ * {@code jmh-result.json} (all inputs merged), {@code summary.csv}, {@code summary.md},
+ * {@code chart.png} and {@code environment.txt} into DIR.
+ */
+public final class Report {
+    /** Parameters only the rocksffm side has, per benchmark class: ignored when pairing. */
+    static final Map<String, Set<String>> FFM_ONLY = Map.of("IteratorBenchmarks", Set.of("prefetch"));
+
+    static final List<String> CLASS_ORDER = List.of("GetBenchmarks", "PutBenchmarks", "WriteBatchBenchmarks",
+            "IteratorBenchmarks");
+
+    /** Variants in display order, with what each side calls. */
+    static final Map<String, String[]> VARIANTS = new LinkedHashMap<>();
+
+    static {
+        v("GetBenchmarks.getArray", "db.get(byte[]) -> new byte[]", "db.get(byte[]) -> new byte[]");
+        v("GetBenchmarks.getIntoArray", "db.get(ro, ofArray(key), ofArray(buf)) into preallocated byte[]",
+                "db.get(ro, byte[], byte[]) into preallocated byte[]");
+        v("GetBenchmarks.getPreallocated", "db.get(ro, MemorySegment, MemorySegment), native segments",
+                "db.get(ro, ByteBuffer, ByteBuffer), direct buffers");
+        v("GetBenchmarks.getPinned", "db.getPinned(ro, key): zero-copy view, closed each op",
+                "no zero-copy read: same call as getPreallocated (direct buffers)");
+        v("PutBenchmarks.putArray", "db.put(byte[], byte[])", "db.put(byte[], byte[])");
+        v("PutBenchmarks.putDirect", "db.put(wo, MemorySegment.ofBuffer(direct), MemorySegment.ofBuffer(direct))",
+                "db.put(wo, ByteBuffer, ByteBuffer), direct");
+        v("PutBenchmarks.putSegment", "db.put(wo, MemorySegment, MemorySegment), native",
+                "db.put(wo, seg.asByteBuffer(), seg.asByteBuffer())");
+        v("WriteBatchBenchmarks.putBatchArray", "Java-built WriteBatch.put(byte[], byte[]); db.write",
+                "WriteBatch.put(byte[], byte[]); db.write");
+        v("WriteBatchBenchmarks.putBatchNative", "Java-built WriteBatch.put(MemorySegment, MemorySegment); db.write",
+                "WriteBatch.put(ByteBuffer, ByteBuffer), direct; db.write");
+        v("IteratorBenchmarks.scan", "full scan, key() + value() zero-copy views", "full scan, key() + value() new byte[]");
+        v("IteratorBenchmarks.keyScan", "full scan, key() view", "full scan, key() new byte[]");
+        v("IteratorBenchmarks.valueScan", "full scan, value() view", "full scan, value() new byte[]");
+        v("IteratorBenchmarks.scanCopy", "full scan, key(seg) + value(seg) copies into native segments",
+                "full scan, key(ByteBuffer) + value(ByteBuffer) copies into direct buffers");
+        v("IteratorBenchmarks.seekScan", "seek(MemorySegment) to a random key + 100 entries as views",
+                "seek(byte[]) to a random key + 100 entries as byte[]");
+    }
+
+    private static void v(String name, String ffm, String jni) {
+        VARIANTS.put(name, new String[] {ffm, jni});
+    }
+
+    /** The goals set for rocksffm (issue 4); a row counts under the first target that covers it. */
+    record Target(String name, double min, Predicate<Row> covers) {}
+
+    static final List<Target> TARGETS = List.of(
+            new Target("single-key get (per-call overhead)", 2.0,
+                    r -> r.cls.equals("GetBenchmarks") && "single".equals(r.params.get("keyOrder"))),
+            new Target("values >= 4 KiB", 1.0, r -> r.intParam("valueSize") >= 4096),
+            new Target("get, small values", 1.1, r -> r.cls.equals("GetBenchmarks")),
+            new Target("batch build, 1000 ops", 5.0, r -> r.cls.equals("WriteBatchBenchmarks")
+                    && r.intParam("numOpsPerBatch") == 1000 && "false".equals(r.params.get("writeToDB"))),
+            new Target("batch write", 1.25, r -> r.cls.equals("WriteBatchBenchmarks")
+                    && "true".equals(r.params.get("writeToDB"))),
+            new Target("full scan, zero-copy", 2.0, r -> r.cls.equals("IteratorBenchmarks")
+                    && Set.of("scan", "keyScan", "valueScan").contains(r.variant)),
+            new Target("scan, copies", 1.5, r -> r.cls.equals("IteratorBenchmarks") && r.variant.equals("scanCopy")));
+
+    /**
+     * One measured benchmark run: JMH's score (ops/s) and the relative standard deviation of its
+     * measurement iterations (NaN with fewer than two).
+     */
+    record Result(String cls, String binding, String variant, Map<String, String> params, double score,
+                  double rsd, JsonObject json) {}
+
+    /** One scenario: both sides (either may be missing) and the C loop where measured. */
+    static final class Row {
+        final String cls;
+        final String variant;
+        final Map<String, String> params;
+        Result ffm;
+        Result jni;
+        Double c;
+
+        Row(String cls, String variant, Map<String, String> params) {
+            this.cls = cls;
+            this.variant = variant;
+            this.params = params;
+        }
+
+        String benchmark() {
+            return cls + "." + variant;
+        }
+
+        String paramString() {
+            StringBuilder b = new StringBuilder();
+            params.forEach((k, v) -> b.append(b.isEmpty() ? "" : " ").append(k).append('=').append(v));
+            return b.toString();
+        }
+
+        Double ratio() {
+            return ffm != null && jni != null && jni.score > 0 ? ffm.score / jni.score : null;
+        }
+
+        int intParam(String name) {
+            String v = params.get(name);
+            try {
+                return v == null ? -1 : Integer.parseInt(v);
+            } catch (NumberFormatException e) {
+                return -1;
+            }
+        }
+
+        Target target() {
+            for (Target t : TARGETS) {
+                if (t.covers.test(this)) {
+                    return t;
+                }
+            }
+            return null;
+        }
+
+        String label() {
+            StringBuilder b = new StringBuilder(cls.replace("Benchmarks", "")).append(' ').append(variant);
+            params.forEach((k, v) -> {
+                String s = switch (k) {
+                    case "keyCount" -> "n=" + count(v);
+                    case "keySize" -> "k=" + size(v);
+                    case "valueSize" -> "v=" + size(v);
+                    case "keyOrder" -> v;
+                    case "numOpsPerBatch" -> v + "/batch";
+                    case "writeBatchAllocation" -> "auto".equals(v) ? null : "alloc=" + size(v);
+                    case "writeToDB" -> "true".equals(v) ? "+write" : "build";
+                    case "prefetch" -> "pf=" + size(v);
+                    default -> k + "=" + v;
+                };
+                if (s != null) {
+                    b.append(' ').append(s);
+                }
+            });
+            return b.toString();
+        }
+    }
+
+    private static String count(String v) {
+        try {
+            long n = Long.parseLong(v);
+            if (n >= 1_000_000 && n % 1_000_000 == 0) {
+                return n / 1_000_000 + "M";
+            }
+            if (n >= 1000 && n % 1000 == 0) {
+                return n / 1000 + "k";
+            }
+        } catch (NumberFormatException ignored) {
+            // not a number: as is
+        }
+        return v;
+    }
+
+    private static String size(String v) {
+        try {
+            long n = Long.parseLong(v);
+            if (n >= 1024 && n % 1024 == 0) {
+                return n / 1024 + "K";
+            }
+        } catch (NumberFormatException ignored) {
+            // not a number: as is
+        }
+        return v;
+    }
+
+    public static void main(String[] args) throws IOException {
+        Path out = null;
+        Path env = null;
+        Path cFile = null;
+        String title = "rocksffm (FFM) vs rocksdbjni (JNI)";
+        List<Path> inputs = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--out" -> out = Path.of(args[++i]);
+                case "--env" -> env = Path.of(args[++i]);
+                case "--c" -> cFile = Path.of(args[++i]);
+                case "--title" -> title = args[++i];
+                default -> inputs.add(Path.of(args[i]));
+            }
+        }
+        if (out == null || inputs.isEmpty()) {
+            System.err.println("usage: Report --out DIR [--env FILE] [--c FILE] [--title TEXT] result.json...");
+            System.exit(2);
+        }
+        Files.createDirectories(out);
+
+        JsonArray merged = new JsonArray();
+        for (Path p : inputs) {
+            if (Files.size(p) == 0) {
+                continue;
+            }
+            try (Reader r = Files.newBufferedReader(p)) {
+                JsonElement e = JsonParser.parseReader(r);
+                if (e.isJsonArray()) {
+                    merged.addAll(e.getAsJsonArray());
+                }
+            }
+        }
+        Gson gson = new GsonBuilder().setPrettyPrinting().serializeSpecialFloatingPointValues().create();
+        Files.writeString(out.resolve("jmh-result.json"), gson.toJson(merged) + "\n");
+
+        List<Result> results = new ArrayList<>();
+        for (JsonElement e : merged) {
+            Result r = parse(e.getAsJsonObject());
+            if (r != null) {
+                results.add(r);
+            }
+        }
+        List<Row> rows = pair(results);
+        if (cFile != null && Files.exists(cFile)) {
+            mergeC(rows, cFile);
+        }
+
+        String environment = environment(env, merged, title);
+        Files.writeString(out.resolve("environment.txt"), environment);
+        Files.writeString(out.resolve("summary.csv"), csv(rows));
+        Files.writeString(out.resolve("summary.md"), markdown(rows, environment, title));
+        chart(rows, title, out.resolve("chart.png"));
+        System.out.println("report: " + rows.size() + " scenarios from " + results.size() + " results -> " + out);
+    }
+
+    // ---- parsing and pairing ------------------------------------------------------------------------
+
+    static Result parse(JsonObject o) {
+        String name = o.get("benchmark").getAsString();
+        String[] parts = name.split("\\.");
+        if (parts.length < 2) {
+            return null;
+        }
+        String method = parts[parts.length - 1];
+        String cls = parts[parts.length - 2];
+        int us = method.indexOf('_');
+        if (us < 0) {
+            return null;
+        }
+        String binding = method.substring(0, us);
+        String variant = method.substring(us + 1);
+        if (!binding.equals("ffm") && !binding.equals("jni")) {
+            return null;
+        }
+        Map<String, String> params = new TreeMap<>();
+        if (o.has("params")) {
+            o.getAsJsonObject("params").entrySet().forEach(en -> params.put(en.getKey(), en.getValue().getAsString()));
+        }
+        JsonObject metric = o.getAsJsonObject("primaryMetric");
+        double score = number(metric.get("score"));
+        double scale = unitToPerSecond(metric.get("scoreUnit").getAsString());
+        return new Result(cls, binding, variant, params, score * scale, rsd(metric), o);
+    }
+
+    /** Relative sample standard deviation of all measurement iterations of all forks. */
+    private static double rsd(JsonObject metric) {
+        List<Double> xs = new ArrayList<>();
+        if (metric.has("rawData")) {
+            for (JsonElement fork : metric.getAsJsonArray("rawData")) {
+                for (JsonElement x : fork.getAsJsonArray()) {
+                    xs.add(number(x));
+                }
+            }
+        }
+        if (xs.size() < 2) {
+            return Double.NaN;
+        }
+        double mean = xs.stream().mapToDouble(x -> x).average().orElse(0);
+        double ss = xs.stream().mapToDouble(x -> (x - mean) * (x - mean)).sum();
+        return mean == 0 ? Double.NaN : Math.sqrt(ss / (xs.size() - 1)) / mean;
+    }
+
+    private static double number(JsonElement e) {
+        if (e == null || e.isJsonNull()) {
+            return Double.NaN;
+        }
+        if (e.getAsJsonPrimitive().isString()) {
+            try {
+                return Double.parseDouble(e.getAsString());
+            } catch (NumberFormatException x) {
+                return Double.NaN;
+            }
+        }
+        return e.getAsDouble();
+    }
+
+    private static double unitToPerSecond(String unit) {
+        return switch (unit) {
+            case "ops/s" -> 1;
+            case "ops/ms" -> 1e3;
+            case "ops/us" -> 1e6;
+            case "ops/ns" -> 1e9;
+            case "ops/min" -> 1.0 / 60;
+            default -> throw new IllegalArgumentException("unsupported score unit " + unit + " (use throughput mode)");
+        };
+    }
+
+    private static String key(String cls, String variant, Map<String, String> params) {
+        return cls + "." + variant + " " + params;
+    }
+
+    static List<Row> pair(List<Result> results) {
+        Map<String, Result> jni = new LinkedHashMap<>();
+        for (Result r : results) {
+            if (r.binding.equals("jni")) {
+                jni.put(key(r.cls, r.variant, r.params), r);
+            }
+        }
+        Set<Result> usedJni = new HashSet<>();
+        Map<String, Row> rows = new LinkedHashMap<>();
+        for (Result r : results) {
+            if (!r.binding.equals("ffm")) {
+                continue;
+            }
+            Row row = rows.computeIfAbsent(key(r.cls, r.variant, r.params), k -> new Row(r.cls, r.variant, r.params));
+            row.ffm = r;
+            Map<String, String> shared = new TreeMap<>(r.params);
+            shared.keySet().removeAll(FFM_ONLY.getOrDefault(r.cls, Set.of()));
+            Result partner = jni.get(key(r.cls, r.variant, shared));
+            if (partner != null) {
+                row.jni = partner;
+                usedJni.add(partner);
+            }
+        }
+        for (Result r : jni.values()) {
+            if (!usedJni.contains(r)) {
+                rows.computeIfAbsent(key(r.cls, r.variant, r.params), k -> new Row(r.cls, r.variant, r.params)).jni = r;
+            }
+        }
+        List<Row> list = new ArrayList<>(rows.values());
+        List<String> variantOrder = new ArrayList<>(VARIANTS.keySet());
+        list.sort(Comparator.<Row>comparingInt(r -> rank(CLASS_ORDER, r.cls))
+                .thenComparingInt(r -> rank(variantOrder, r.benchmark()))
+                .thenComparing(r -> r.variant)
+                .thenComparing((a, b) -> compareParams(a.params, b.params)));
+        return list;
+    }
+
+    private static int rank(List<String> order, String s) {
+        int i = order.indexOf(s);
+        return i < 0 ? order.size() : i;
+    }
+
+    private static int compareParams(Map<String, String> a, Map<String, String> b) {
+        for (String k : a.keySet()) {
+            String x = a.get(k);
+            String y = b.get(k);
+            if (y == null) {
+                return 1;
+            }
+            int c;
+            try {
+                c = Double.compare(Double.parseDouble(x), Double.parseDouble(y));
+            } catch (NumberFormatException e) {
+                c = x.compareTo(y);
+            }
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Integer.compare(a.size(), b.size());
+    }
+
+    static void mergeC(List<Row> rows, Path cFile) throws IOException {
+        for (String line : Files.readAllLines(cFile)) {
+            line = line.strip();
+            if (line.isEmpty() || line.startsWith("#") || line.startsWith("class,")) {
+                continue;
+            }
+            String[] f = line.split(",");
+            if (f.length != 4) {
+                System.err.println("report: ignoring C result line: " + line);
+                continue;
+            }
+            Map<String, String> cParams = new TreeMap<>();
+            for (String kv : f[2].split(";")) {
+                if (!kv.isBlank()) {
+                    String[] p = kv.split("=", 2);
+                    cParams.put(p[0].strip(), p.length > 1 ? p[1].strip() : "");
+                }
+            }
+            double ops = Double.parseDouble(f[3].strip());
+            for (Row row : rows) {
+                if (row.cls.equals(f[0].strip()) && row.variant.equals(f[1].strip())
+                        && cParams.entrySet().stream().allMatch(e -> e.getValue().equals(row.params.get(e.getKey())))) {
+                    row.c = ops;
+                }
+            }
+        }
+    }
+
+    // ---- outputs ------------------------------------------------------------------------------------
+
+    static String environment(Path env, JsonArray merged, String title) throws IOException {
+        StringBuilder b = new StringBuilder();
+        b.append("profile: ").append(title).append('\n');
+        if (env != null && Files.exists(env)) {
+            b.append(Files.readString(env).strip()).append('\n');
+        }
+        Set<String> jmh = new LinkedHashSet<>();
+        Set<String> jvmArgs = new LinkedHashSet<>();
+        Set<String> vm = new LinkedHashSet<>();
+        Map<String, Set<String>> runs = new TreeMap<>();
+        for (JsonElement e : merged) {
+            JsonObject o = e.getAsJsonObject();
+            jmh.add(str(o, "jmhVersion"));
+            List<String> a = new ArrayList<>();
+            if (o.has("jvmArgs")) {
+                o.getAsJsonArray("jvmArgs").forEach(x -> a.add(x.getAsString()));
+            }
+            jvmArgs.add(String.join(" ", a));
+            vm.add(str(o, "vmName") + " " + str(o, "vmVersion") + " (" + str(o, "jvm") + ")");
+            String[] parts = str(o, "benchmark").split("\\.");
+            String cls = parts.length >= 2 ? parts[parts.length - 2] : "?";
+            runs.computeIfAbsent(cls, k -> new LinkedHashSet<>()).add(str(o, "forks") + " fork, warmup "
+                    + str(o, "warmupIterations") + " x " + str(o, "warmupTime") + ", measurement "
+                    + str(o, "measurementIterations") + " x " + str(o, "measurementTime") + ", "
+                    + str(o, "threads") + " thread");
+        }
+        b.append("jmh: ").append(String.join(", ", jmh)).append('\n');
+        b.append("benchmark jvm: ").append(String.join(" | ", vm)).append('\n');
+        b.append("benchmark jvm flags: ").append(String.join(" | ", jvmArgs)).append('\n');
+        runs.forEach((cls, r) -> b.append("runs ").append(cls).append(": ").append(String.join(" | ", r)).append('\n'));
+        return b.toString();
+    }
+
+    private static String str(JsonObject o, String k) {
+        return o.has(k) && !o.get(k).isJsonNull() ? o.get(k).getAsString() : "?";
+    }
+
+    static String csv(List<Row> rows) {
+        StringBuilder b = new StringBuilder("benchmark,params,ffm_ops_per_s,jni_ops_per_s,ratio,c_ops_per_s\n");
+        for (Row r : rows) {
+            Double ratio = r.ratio();
+            b.append(r.benchmark()).append(',')
+                    .append(r.paramString()).append(',')
+                    .append(r.ffm == null ? "" : fmt("%.1f", r.ffm.score)).append(',')
+                    .append(r.jni == null ? "" : fmt("%.1f", r.jni.score)).append(',')
+                    .append(ratio == null ? "" : fmt("%.3f", ratio)).append(',')
+                    .append(r.c == null ? "" : fmt("%.1f", r.c)).append('\n');
+        }
+        return b.toString();
+    }
+
+    private static String fmt(String f, double v) {
+        return String.format(Locale.ROOT, f, v);
+    }
+
+    private static String ops(Result r) {
+        if (r == null) {
+            return "";
+        }
+        String s = String.format(Locale.ROOT, "%,.0f", r.score);
+        if (!Double.isNaN(r.rsd)) {
+            s += String.format(Locale.ROOT, " ±%.0f%%", 100 * r.rsd);
+        }
+        return s;
+    }
+
+    static String markdown(List<Row> rows, String environment, String title) {
+        StringBuilder b = new StringBuilder();
+        b.append("# ").append(title).append("\n\n");
+        b.append("```\n").append(environment.strip()).append("\n```\n\n");
+        b.append("Throughput in ops/s: JMH's score ± the relative standard deviation of its measurement iterations. ")
+                .append("ratio = FFM / JNI: above 1, ")
+                .append("rocksffm is faster. Both bindings drive the same engine (the library inside the rocksdbjni jar). ")
+                .append("C = the same loop written directly against RocksDB's C API (jmh/c/capi_bench.c), linked to ")
+                .append("that same library: the physical limit for any Java binding, so C/JNI is the largest FFM/JNI ")
+                .append("ratio the engine leaves room for (C ran right after the JMH runs of its job, on the same data).\n\n");
+
+        b.append("## Results\n\n");
+        b.append("| benchmark | params | FFM ops/s | JNI ops/s | FFM/JNI | C ops/s | C/JNI | target |\n");
+        b.append("|---|---|---:|---:|---:|---:|---:|---|\n");
+        for (Row r : rows) {
+            Double ratio = r.ratio();
+            Target t = r.target();
+            String target = "";
+            if (t != null && ratio != null) {
+                target = (ratio >= t.min ? "met" : "**missed**") + " (>= " + t.min + ")";
+            } else if (t != null) {
+                target = ">= " + t.min;
+            }
+            b.append("| ").append(r.benchmark())
+                    .append(" | ").append(r.paramString())
+                    .append(" | ").append(ops(r.ffm))
+                    .append(" | ").append(ops(r.jni))
+                    .append(" | ").append(ratio == null ? "" : (ratio < 1 ? "**" + fmt("%.2f", ratio) + "**" : fmt("%.2f", ratio)))
+                    .append(" | ").append(r.c == null ? "" : String.format(Locale.ROOT, "%,.0f", r.c))
+                    .append(" | ").append(r.c == null || r.jni == null ? "" : fmt("%.2f", r.c / r.jni.score))
+                    .append(" | ").append(target)
+                    .append(" |\n");
+        }
+
+        b.append("\n## Targets\n\n");
+        b.append("Each row counts under the first target that covers it (in this order).\n\n");
+        b.append("| target | ratio >= | rows | met | min ratio | max ratio |\n|---|---:|---:|---:|---:|---:|\n");
+        for (Target t : TARGETS) {
+            List<Double> ratios = rows.stream().filter(r -> r.target() == t && r.ratio() != null)
+                    .map(Row::ratio).toList();
+            long met = ratios.stream().filter(x -> x >= t.min).count();
+            b.append("| ").append(t.name).append(" | ").append(t.min)
+                    .append(" | ").append(ratios.size())
+                    .append(" | ").append(ratios.isEmpty() ? "" : met + "/" + ratios.size())
+                    .append(" | ").append(ratios.isEmpty() ? "" : fmt("%.2f", ratios.stream().mapToDouble(x -> x).min().orElse(0)))
+                    .append(" | ").append(ratios.isEmpty() ? "" : fmt("%.2f", ratios.stream().mapToDouble(x -> x).max().orElse(0)))
+                    .append(" |\n");
+        }
+
+        b.append("\n## Pairs\n\n");
+        b.append("`<Class>.ffm_<variant>` pairs with `<Class>.jni_<variant>` at the same parameters. ")
+                .append("IteratorBenchmarks' `prefetch` is rocksffm's run buffer, a parameter of the FFM side only: ")
+                .append("each JNI result pairs with every prefetch value.\n\n");
+        b.append("| variant | FFM (rocksffm) | JNI (rocksdbjni) |\n|---|---|---|\n");
+        VARIANTS.forEach((name, sides) -> b.append("| ").append(name).append(" | ").append(sides[0])
+                .append(" | ").append(sides[1]).append(" |\n"));
+        return b.toString();
+    }
+
+    // ---- chart --------------------------------------------------------------------------------------
+
+    static final Map<String, Color> CLASS_COLORS = Map.of(
+            "GetBenchmarks", new Color(0x1f77b4),
+            "PutBenchmarks", new Color(0xff7f0e),
+            "WriteBatchBenchmarks", new Color(0x2ca02c),
+            "IteratorBenchmarks", new Color(0x9467bd));
+
+    static void chart(List<Row> all, String title, Path file) throws IOException {
+        List<Row> rows = all.stream().filter(r -> r.ratio() != null).toList();
+        DefaultCategoryDataset data = new DefaultCategoryDataset();
+        Map<String, Row> byLabel = new LinkedHashMap<>();
+        for (Row r : rows) {
+            String label = r.label();
+            byLabel.put(label, r);
+            data.addValue(r.ratio(), "FFM/JNI", label);
+        }
+        double max = rows.stream().mapToDouble(Row::ratio).max().orElse(1);
+        double min = rows.stream().mapToDouble(Row::ratio).min().orElse(1);
+
+        CategoryAxis categories = new CategoryAxis();
+        categories.setTickLabelFont(new Font(Font.MONOSPACED, Font.PLAIN, 12));
+        categories.setMaximumCategoryLabelWidthRatio(0.45f);
+        categories.setCategoryMargin(0.15);
+        categories.setLowerMargin(0.01);
+        categories.setUpperMargin(0.01);
+
+        // Log scale, bars growing from 1.0: a ratio r and its inverse 1/r are equally long, right
+        // when rocksffm is faster, left when rocksdbjni is.
+        LogAxis ratioAxis = new LogAxis("throughput ratio FFM / JNI (log scale; bars right of 1.0: rocksffm faster)");
+        ratioAxis.setBase(2);
+        ratioAxis.setTickUnit(new NumberTickUnit(1));
+        ratioAxis.setMinorTickMarksVisible(true);
+        ratioAxis.setNumberFormatOverride(new DecimalFormat("0.###"));
+        ratioAxis.setRange(Math.min(0.5, min / 1.6), Math.max(2, max * 2.2));
+        ratioAxis.setLabelFont(new Font(Font.SANS_SERIF, Font.BOLD, 13));
+
+        ItemLabelPosition rightOfBar = new ItemLabelPosition(ItemLabelAnchor.OUTSIDE3, TextAnchor.CENTER_LEFT);
+        ItemLabelPosition leftOfBar = new ItemLabelPosition(ItemLabelAnchor.OUTSIDE9, TextAnchor.CENTER_RIGHT);
+        BarRenderer bars = new BarRenderer() {
+            private Row row(int column) {
+                return byLabel.get((String) getPlot().getDataset().getColumnKey(column));
+            }
+
+            @Override
+            public java.awt.Paint getItemPaint(int row, int column) {
+                return CLASS_COLORS.getOrDefault(row(column).cls, Color.GRAY);
+            }
+
+            @Override
+            public ItemLabelPosition getPositiveItemLabelPosition(int row, int column) {
+                return row(column).ratio() < 1 ? leftOfBar : rightOfBar;
+            }
+        };
+        bars.setBase(1.0);
+        bars.setBarPainter(new StandardBarPainter());
+        bars.setShadowVisible(false);
+        bars.setDrawBarOutline(false);
+        bars.setMaximumBarWidth(0.9);
+        bars.setDefaultItemLabelGenerator(new CategoryItemLabelGenerator() {
+            @Override
+            public String generateLabel(CategoryDataset dataset, int row, int column) {
+                Row r = byLabel.get((String) dataset.getColumnKey(column));
+                String s = fmt("%.2f", r.ratio());
+                Target t = r.target();
+                if (t != null && r.ratio() < t.min) {
+                    s += "  (target " + t.min + ")";
+                }
+                return s;
+            }
+
+            @Override
+            public String generateRowLabel(CategoryDataset dataset, int row) {
+                return dataset.getRowKey(row).toString();
+            }
+
+            @Override
+            public String generateColumnLabel(CategoryDataset dataset, int column) {
+                return dataset.getColumnKey(column).toString();
+            }
+        });
+        bars.setDefaultItemLabelsVisible(true);
+        bars.setDefaultItemLabelFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+        bars.setItemLabelAnchorOffset(4);
+
+        CategoryPlot plot = new CategoryPlot(data, categories, ratioAxis, bars);
+        plot.setOrientation(PlotOrientation.HORIZONTAL);
+        plot.setBackgroundPaint(Color.WHITE);
+        plot.setRangeGridlinePaint(new Color(0xDDDDDD));
+        plot.setRangeGridlinesVisible(true);
+        plot.setOutlineVisible(false);
+
+        ValueMarker parity = new ValueMarker(1.0, Color.RED,
+                new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {8f, 5f}, 0f));
+        parity.setLabel("1.0 = same speed");
+        parity.setLabelFont(new Font(Font.SANS_SERIF, Font.BOLD, 12));
+        parity.setLabelPaint(Color.RED);
+        parity.setLabelAnchor(RectangleAnchor.TOP_RIGHT);
+        parity.setLabelTextAnchor(TextAnchor.TOP_LEFT);
+        plot.addRangeMarker(parity, Layer.FOREGROUND);
+
+        LegendItemCollection legend = new LegendItemCollection();
+        for (String cls : CLASS_ORDER) {
+            if (rows.stream().anyMatch(r -> r.cls.equals(cls))) {
+                legend.add(new LegendItem(cls, CLASS_COLORS.get(cls)));
+            }
+        }
+        plot.setFixedLegendItems(legend);
+
+        JFreeChart chart = new JFreeChart(title + ": throughput ratio FFM / JNI, same engine",
+                new Font(Font.SANS_SERIF, Font.BOLD, 16), plot, true);
+        chart.addSubtitle(new TextTitle("one bar per scenario; labels: n=keys, k=key bytes, v=value bytes, "
+                + "pf=prefetch bytes, /batch=ops per batch, build|+write=batch only|also written",
+                new Font(Font.SANS_SERIF, Font.PLAIN, 12)));
+        chart.setBackgroundPaint(Color.WHITE);
+        int height = 160 + 22 * Math.max(rows.size(), 1);
+        ChartUtils.saveChartAsPNG(file.toFile(), chart, 1400, height);
+    }
+}

@@ -1,0 +1,264 @@
+#!/usr/bin/env bash
+# JMH comparison of rocksffm (FFM) against rocksdbjni (JNI) on the same RocksDB engine, plus the
+# same loops in C against that engine's C API (the physical limit). See jmh/README.md.
+#
+#   scripts/bench.sh            quick profile: every scenario family, 3 x 1 s warmup, 3 x 1 s measurement
+#                               (about 16 minutes on 2 cores)
+#   scripts/bench.sh --full     3 x 2 s warmup, 5 x 2 s measurement, full parameter sets (about 2 hours)
+#   scripts/bench.sh --smoke    every benchmark once, minimal iterations and params (CI; a few minutes)
+#
+# Options: --no-build (reuse the installed rocksffm and the built benchmarks jar),
+# --jmh-args "..." (appended to every JMH run, e.g. "-prof gc"). Environment:
+# ROCKSFFM_BENCH_DATA=DIR keeps the datasets there (reused across runs) instead of a temporary
+# directory.
+#
+# Results: bench-results/<UTC timestamp>/ (per-job JMH JSON and logs, kept out of git), and the
+# report (jmh-result.json, summary.csv, summary.md, chart.png, environment.txt, c-results.csv)
+# copied to bench-results/latest/. A --smoke run writes bench-results/<timestamp>-smoke/ only and
+# leaves latest/ alone.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT"
+. scripts/find-jdk.sh
+
+profile=quick
+build=1
+extra_jmh=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --smoke) profile=smoke ;;
+    --full) profile=full ;;
+    --quick) profile=quick ;;
+    --no-build) build=0 ;;
+    --jmh-args) extra_jmh="$2"; shift ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+started=$(date +%s)
+elapsed() { local s=$(( $(date +%s) - started )); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
+say() { echo "[bench $(elapsed)] $*"; }
+
+JDK_MAJOR=$(jdk_major "$JAVA_HOME")
+say "profile: $profile; JDK $JDK_MAJOR at $JAVA_HOME"
+command -v mvn >/dev/null || { echo "Maven (mvn) is required: apt-get install maven" >&2; exit 1; }
+
+JAR=jmh/target/benchmarks.jar
+CAPI_DIR=jmh/target/capi
+CAPI=$CAPI_DIR/capi_bench
+RDB_VERSION=$(sed -n 's:.*<rocksdbjni.version>\(.*\)</rocksdbjni.version>.*:\1:p' jmh/pom.xml)
+RDB_JAR=${MAVEN_REPO:-$HOME/.m2/repository}/org/rocksdb/rocksdbjni/$RDB_VERSION/rocksdbjni-$RDB_VERSION.jar
+
+# ---- build ------------------------------------------------------------------------------------
+if [ "$build" = 1 ]; then
+  say "building rocksffm (mvn install -DskipTests)"
+  mvn -q -B -ntp install -DskipTests
+  say "building the benchmarks jar (jmh/)"
+  (cd jmh && mvn -q -B -ntp package)
+fi
+[ -f "$JAR" ] || { echo "bench.sh: $JAR is missing; run without --no-build" >&2; exit 1; }
+[ -f "$RDB_JAR" ] || { echo "bench.sh: $RDB_JAR is missing (building jmh/ downloads it)" >&2; exit 1; }
+# The C loop links the very file rocksdbjni loads: librocksdbjni-linux64.so from its jar.
+rm -rf "$CAPI_DIR"
+mkdir -p "$CAPI_DIR"
+if [ "$(uname -sm)" != "Linux x86_64" ]; then
+  say "WARNING: the C loop is built for Linux x86_64 only: skipping it"
+elif [ -f /usr/include/rocksdb/c.h ] && command -v cc >/dev/null; then
+  say "building the C loop against librocksdbjni-linux64.so from rocksdbjni-$RDB_VERSION.jar"
+  unzip -q -o -d "$CAPI_DIR" "$RDB_JAR" librocksdbjni-linux64.so
+  cc -O2 -Wall -Wextra -std=c11 -D_POSIX_C_SOURCE=200809L -o "$CAPI" jmh/c/capi_bench.c \
+     -L "$CAPI_DIR" -l:librocksdbjni-linux64.so -Wl,-rpath,'$ORIGIN'
+else
+  say "WARNING: no /usr/include/rocksdb/c.h (apt-get install librocksdb-dev) or no cc: skipping the C loop"
+fi
+
+# ---- output and data directories --------------------------------------------------------------
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+OUT=bench-results/$stamp
+[ "$profile" = smoke ] && OUT=$OUT-smoke
+mkdir -p "$OUT/parts" "$OUT/logs"
+if [ -n "${ROCKSFFM_BENCH_DATA:-}" ]; then
+  DATA=$ROCKSFFM_BENCH_DATA
+  mkdir -p "$DATA"
+else
+  DATA=$(mktemp -d "${TMPDIR:-/tmp}/rocksffm-bench.XXXXXX")
+  trap 'rm -rf "$DATA"' EXIT
+fi
+say "results: $OUT; databases: $DATA"
+
+# ---- profiles ---------------------------------------------------------------------------------
+# job NAME CLASS "VARIANTS" "PARAMS": one JMH invocation per variant, selecting the pair
+#   CLASS.(ffm|jni)_VARIANT, so both sides of a scenario run minutes apart at most (this machine's
+#   speed drifts; pairs far apart in time would carry that drift into the ratio).
+# c ARGS: a C loop run (jmh/c/capi_bench.c) right after the previous job: "get N K V ORDER",
+#   "batch N K V OPS_PER_BATCH WRITE_TO_DB", "scan N K V" (N keys, K/V key/value bytes).
+JOB_NAME=(); JOB_CLASS=(); JOB_VARIANTS=(); JOB_PARAMS=(); JOB_C=()
+job() { JOB_NAME+=("$1"); JOB_CLASS+=("$2"); JOB_VARIANTS+=("$3"); JOB_PARAMS+=("$4"); JOB_C+=(""); }
+c() { local i=$(( ${#JOB_C[@]} - 1 )); JOB_C[i]="${JOB_C[i]}${JOB_C[i]:+;}$*"; }
+GET_V="getArray getIntoArray getPreallocated getPinned"
+PUT_V="putArray putDirect putSegment"
+BATCH_V="putBatchArray putBatchNative"
+ITER_V="scan keyScan valueScan scanCopy seekScan"
+case "$profile" in
+  smoke)
+    JMH_RUN="-f 1 -wi 0 -i 1 -r 200ms"
+    MAX_DATA=$((64 << 20)); C_SECONDS=0.2
+    job get GetBenchmarks "$GET_V" "-p keyCount=1000 -p keySize=12 -p valueSize=64 -p keyOrder=roundRobin"
+    c get 1000 12 64 roundRobin
+    job put PutBenchmarks "$PUT_V" "-p keyCount=1000 -p keySize=16 -p valueSize=64"
+    job batch WriteBatchBenchmarks "$BATCH_V" "-p keyCount=1000 -p keySize=16 -p valueSize=32 -p numOpsPerBatch=20 -p writeBatchAllocation=auto -p writeToDB=true"
+    c batch 1000 16 32 20 1
+    job iterator IteratorBenchmarks "$ITER_V" "-p keyCount=1000 -p keySize=16 -p valueSize=64 -p prefetch=0,4096"
+    c scan 1000 16 64
+    ;;
+  quick)
+    JMH_RUN="-f 1 -wi 3 -w 1s -i 3 -r 1s"
+    MAX_DATA=$((512 << 20)); C_SECONDS=2
+    job get-small GetBenchmarks "$GET_V" "-p keyCount=100000 -p keySize=12 -p valueSize=64 -p keyOrder=roundRobin,random"
+    c get 100000 12 64 roundRobin
+    job get-single GetBenchmarks "$GET_V" "-p keyCount=100000 -p keySize=12 -p valueSize=64 -p keyOrder=single"
+    c get 100000 12 64 single
+    job get-bigkey GetBenchmarks "$GET_V" "-p keyCount=100000 -p keySize=1024 -p valueSize=64 -p keyOrder=random"
+    job get-2k GetBenchmarks "$GET_V" "-p keyCount=100000 -p keySize=12 -p valueSize=2048 -p keyOrder=random"
+    job get-64k GetBenchmarks "$GET_V" "-p keyCount=2000 -p keySize=12 -p valueSize=65536 -p keyOrder=random"
+    job put PutBenchmarks "$PUT_V" "-p keyCount=100000 -p keySize=16 -p valueSize=64,4096"
+    job batch-1000 WriteBatchBenchmarks "$BATCH_V" "-p keyCount=100000 -p keySize=16 -p valueSize=32,128 -p numOpsPerBatch=1000 -p writeBatchAllocation=auto -p writeToDB=false,true"
+    c batch 100000 16 32 1000 0; c batch 100000 16 32 1000 1; c batch 100000 16 128 1000 0; c batch 100000 16 128 1000 1
+    job batch-20 WriteBatchBenchmarks "$BATCH_V" "-p keyCount=100000 -p keySize=16 -p valueSize=128 -p numOpsPerBatch=20 -p writeBatchAllocation=auto -p writeToDB=false,true"
+    job batch-16k WriteBatchBenchmarks "$BATCH_V" "-p keyCount=100000 -p keySize=16 -p valueSize=16384 -p numOpsPerBatch=100 -p writeBatchAllocation=auto -p writeToDB=false,true"
+    job iterator IteratorBenchmarks "$ITER_V" "-p keyCount=100000 -p keySize=16 -p valueSize=64,1024 -p prefetch=0,16384"
+    c scan 100000 16 64; c scan 100000 16 1024
+    ;;
+  full)
+    JMH_RUN="-f 1 -wi 3 -w 2s -i 5 -r 2s"
+    MAX_DATA=$((2 << 30)); C_SECONDS=5
+    job get GetBenchmarks "$GET_V" "-p keyCount=100000 -p keySize=12,1024 -p valueSize=64,2048 -p keyOrder=roundRobin,random,single"
+    c get 100000 12 64 roundRobin; c get 100000 12 64 single; c get 100000 1024 64 roundRobin; c get 100000 1024 64 single
+    job get-64k GetBenchmarks "$GET_V" "-p keyCount=10000 -p keySize=12,1024 -p valueSize=65536 -p keyOrder=roundRobin,random,single"
+    job put PutBenchmarks "$PUT_V" "-p keyCount=100000 -p keySize=16 -p valueSize=64,1024,4096,16384"
+    job batch WriteBatchBenchmarks "$BATCH_V" "-p keyCount=100000 -p keySize=16 -p valueSize=32,128,1024,16384 -p numOpsPerBatch=1,20,100,1000 -p writeBatchAllocation=auto -p writeToDB=false,true"
+    for v in 32 128; do for o in 20 1000; do c batch 100000 16 $v $o 0; c batch 100000 16 $v $o 1; done; done
+    job iterator IteratorBenchmarks "$ITER_V" "-p keyCount=10000,1000000 -p keySize=16 -p valueSize=64,1024 -p prefetch=0,4096,16384"
+    c scan 10000 16 64; c scan 10000 16 1024; c scan 1000000 16 64; c scan 1000000 16 1024
+    ;;
+esac
+
+JVM_FLAGS="--enable-native-access=ALL-UNNAMED -Xms2g -Xmx2g -Drocksffm.bench.dir=$DATA -Drocksffm.bench.maxDatasetBytes=$MAX_DATA"
+# JMH 1.37 calls sun.misc.Unsafe; JDK 24+ warns about it in every fork.
+[ "$JDK_MAJOR" -ge 24 ] && JVM_FLAGS="$JVM_FLAGS --sun-misc-unsafe-memory-access=allow"
+HOST_FLAGS="--enable-native-access=ALL-UNNAMED"
+[ "$JDK_MAJOR" -ge 24 ] && HOST_FLAGS="$HOST_FLAGS --sun-misc-unsafe-memory-access=allow"
+
+# ---- environment ------------------------------------------------------------------------------
+say "recording the environment"
+# shellcheck disable=SC2086
+java $JVM_FLAGS -cp "$JAR" io.rocksffm.jmh.Environment > "$OUT/env-probe.txt"
+{
+  echo "benchmark jvm flags (bench.sh): $JVM_FLAGS"
+  if [ -x "$CAPI" ]; then
+    echo "C loop: $CAPI ($(cc --version | head -1)), linked to librocksdbjni-linux64.so from rocksdbjni-$RDB_VERSION.jar, sha256 $(sha256sum "$CAPI_DIR/librocksdbjni-linux64.so" | cut -d' ' -f1)"
+  else
+    echo "C loop: not built"
+  fi
+  dirty=""; [ -n "$(git status --porcelain -- src pom.xml 2>/dev/null)" ] && dirty=" (with uncommitted changes in src/ or pom.xml)"
+  echo "rocksffm: $(git rev-parse --short HEAD 2>/dev/null || echo '?')$dirty"
+  echo "command: scripts/bench.sh --$profile"
+} >> "$OUT/env-probe.txt"
+sed 's/^/    /' "$OUT/env-probe.txt"
+
+# ---- JMH and C runs ---------------------------------------------------------------------------
+combos() { # number of parameter combinations of a "-p a=1,2 -p b=3" string
+  local n=1 tok
+  for tok in $1; do
+    case "$tok" in
+      *=*) n=$(( n * ($(tr -cd ',' <<<"${tok#*=}" | wc -c) + 1) )) ;;
+    esac
+  done
+  echo "$n"
+}
+FFM_ONLY_PARAMS='prefetch' # parameters of the ffm_ side only (IteratorBenchmarks)
+jni_params() { local tok out=""; for tok in $1; do case "$tok" in $FFM_ONLY_PARAMS=*) out=${out% -p} ;; *) out="$out $tok" ;; esac; done; echo "$out"; }
+# shellcheck disable=SC2086
+ALL_BENCHMARKS=$(java $HOST_FLAGS -jar "$JAR" -l | tail -n +2)
+total=0
+for i in "${!JOB_NAME[@]}"; do
+  for v in ${JOB_VARIANTS[i]}; do
+    n=$(grep -cE "\.${JOB_CLASS[i]}\.(ffm|jni)_$v\$" <<<"$ALL_BENCHMARKS" || true)
+    [ "$n" = 2 ] || { echo "bench.sh: ${JOB_CLASS[i]}: expected ffm_$v and jni_$v, found $n benchmarks" >&2; exit 1; }
+    total=$(( total + $(combos "${JOB_PARAMS[i]}") + $(combos "$(jni_params "${JOB_PARAMS[i]}")") ))
+  done
+done
+say "${#JOB_NAME[@]} jobs, $total JMH runs (one fork each: $JMH_RUN)"
+
+C_OUT=$OUT/c-results.csv
+echo "class,variant,params,ops_per_s" > "$C_OUT"
+dataset() { # prints the directory of a dataset, populating it (with rocksdbjni) if needed
+  # shellcheck disable=SC2086
+  java $HOST_FLAGS -Drocksffm.bench.dir="$DATA" -Drocksffm.bench.maxDatasetBytes="$MAX_DATA" \
+       -cp "$JAR" io.rocksffm.jmh.Datasets "$@" | tail -1
+}
+run_c() { # one "c" spec
+  # shellcheck disable=SC2086
+  set -- $1
+  local kind=$1; shift
+  case "$kind" in
+    get)  "$CAPI" get "$(dataset "$1" "$2" "$3")" "$1" "$2" "$3" "$C_SECONDS" "$4" ;;
+    scan) "$CAPI" scan "$(dataset "$1" "$2" "$3")" "$1" "$2" "$3" "$C_SECONDS" ;;
+    batch)
+      local dir
+      dir=$(mktemp -d "$DATA/c-batch.XXXXXX")
+      "$CAPI" batch "$dir/db" "$1" "$2" "$3" "$4" "$5" "$C_SECONDS"
+      rm -rf "$dir" ;;
+    *) echo "bench.sh: unknown C run $kind" >&2; return 1 ;;
+  esac
+}
+
+done_runs=0
+part=0
+for i in "${!JOB_NAME[@]}"; do
+  say "job $((i + 1))/${#JOB_NAME[@]} ${JOB_NAME[i]}: ${JOB_CLASS[i]} ${JOB_PARAMS[i]}"
+  for v in ${JOB_VARIANTS[i]}; do
+    part=$((part + 1))
+    file=$(printf '%03d-%s-%s' "$part" "${JOB_NAME[i]}" "$v")
+    # shellcheck disable=SC2086
+    java $HOST_FLAGS -jar "$JAR" "${JOB_CLASS[i]}\.(ffm|jni)_$v\$" ${JOB_PARAMS[i]} $JMH_RUN -foe true \
+        -jvmArgs "$JVM_FLAGS" -rf json -rff "$OUT/parts/$file.json" $extra_jmh 2>&1 \
+      | tee "$OUT/logs/$file.log" \
+      | awk -v done="$done_runs" -v total="$total" -v t0="$started" '
+          /^# Benchmark: / { bench = $3; sub(/^io\.rocksffm\.jmh\./, "", bench) }
+          /^# Parameters: / { p = $0; sub(/^# Parameters: /, "", p) }
+          /^Result "/ { getline; done++; unit = ""
+                        for (f = 1; f <= NF; f++) if ($f ~ /^ops\//) unit = $f
+                        s = systime() - t0
+                        printf "  run %d/%d  %dm%02ds  %-42s %s  %s %s\n", done, total, s / 60, s % 60, bench, p, $1, unit
+                        fflush() }
+          /Exception|Error|FAILURE|<failure>/ && !/^(# |Benchmark )/ { print "  " $0; fflush() }'
+    done_runs=$(( done_runs + $(combos "${JOB_PARAMS[i]}") + $(combos "$(jni_params "${JOB_PARAMS[i]}")") ))
+  done
+  if [ -n "${JOB_C[i]}" ]; then
+    IFS=';' read -r -a specs <<<"${JOB_C[i]}"
+    for spec in "${specs[@]}"; do
+      if [ -x "$CAPI" ]; then
+        say "C loop: $spec"
+        run_c "$spec" | tee -a "$C_OUT" | sed 's/^/    /'
+      fi
+    done
+  fi
+done
+[ -x "$CAPI" ] || say "C loop not built: no c_ops_per_s"
+
+# ---- report -----------------------------------------------------------------------------------
+say "writing the report"
+java -Djava.awt.headless=true -cp "$JAR" io.rocksffm.jmh.report.Report --out "$OUT" \
+    --env "$OUT/env-probe.txt" --c "$C_OUT" --title "rocksffm vs rocksdbjni ($profile profile)" \
+    "$OUT"/parts/*.json
+if [ "$profile" != smoke ]; then
+  rm -rf bench-results/latest
+  mkdir -p bench-results/latest
+  cp "$OUT"/{jmh-result.json,summary.csv,summary.md,chart.png,environment.txt,c-results.csv} bench-results/latest/
+  say "copied the report to bench-results/latest/"
+fi
+say "done in $(elapsed): $OUT/summary.md"
+if command -v column >/dev/null; then column -s, -t < "$OUT/summary.csv"; else cat "$OUT/summary.csv"; fi
