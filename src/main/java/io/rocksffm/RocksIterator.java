@@ -45,6 +45,8 @@ public final class RocksIterator implements AutoCloseable {
     private final MemorySegment run;
 
     private boolean closed;
+    /** rocksdb_iter_valid after the native iterator's last move (moves are the only way it changes). */
+    private boolean nativeValid;
     /** Whether the current entry is served from the run buffer. */
     private boolean inRun;
     private long runPos;
@@ -72,7 +74,7 @@ public final class RocksIterator implements AutoCloseable {
         check();
         inRun = false;
         rocksdb_iter_seek_to_first(it);
-        prefetch();
+        moved(true);
     }
 
     /** Moves to the last key. */
@@ -80,6 +82,7 @@ public final class RocksIterator implements AutoCloseable {
         check();
         inRun = false;
         rocksdb_iter_seek_to_last(it);
+        moved(false);
     }
 
     /** Moves to the first key at or after {@code target}. */
@@ -88,7 +91,7 @@ public final class RocksIterator implements AutoCloseable {
         check();
         inRun = false;
         rocksdb_iter_seek(it, Scratch.get().first(target), target.byteSize());
-        prefetch();
+        moved(true);
     }
 
     /** {@link #seek(MemorySegment)} for an array. */
@@ -102,6 +105,7 @@ public final class RocksIterator implements AutoCloseable {
         check();
         inRun = false;
         rocksdb_iter_seek_for_prev(it, Scratch.get().first(target), target.byteSize());
+        moved(false);
     }
 
     /** {@link #seekForPrev(MemorySegment)} for an array. */
@@ -128,7 +132,7 @@ public final class RocksIterator implements AutoCloseable {
         }
         requireValid();
         rocksdb_iter_next(it);
-        prefetch();
+        moved(true);
     }
 
     /**
@@ -143,14 +147,24 @@ public final class RocksIterator implements AutoCloseable {
             MemorySegment key = run.asSlice(runPos + RUN_HEADER, runKeyLength());
             inRun = false;
             rocksdb_iter_seek(it, key, key.byteSize());
+            moved(false);
         }
         requireValid();
         rocksdb_iter_prev(it);
+        moved(false);
     }
 
     private void requireValid() {
-        if (!Native.iterValid(it)) {
+        if (!nativeValid) {
             throw new IllegalStateException("RocksIterator is not on an entry");
+        }
+    }
+
+    /** After a native move: records validity (one downcall) and, going forward, fills a run. */
+    private void moved(boolean forward) {
+        nativeValid = Native.iterValid(it);
+        if (forward) {
+            prefetch();
         }
     }
 
@@ -161,7 +175,7 @@ public final class RocksIterator implements AutoCloseable {
         }
         long pos = 0;
         long cap = run.byteSize();
-        while (Native.iterValid(it)) {
+        while (nativeValid) {
             MemorySegment k = Native.iterKey(it, length);
             MemorySegment v = Native.iterValue(it, length);
             long kl = k.byteSize();
@@ -175,6 +189,7 @@ public final class RocksIterator implements AutoCloseable {
             MemorySegment.copy(v, 0, run, pos + RUN_HEADER + kl, vl);
             pos += RUN_HEADER + kl + vl;
             rocksdb_iter_next(it);
+            nativeValid = Native.iterValid(it);
         }
         if (pos > 0) {
             inRun = true;
@@ -200,7 +215,7 @@ public final class RocksIterator implements AutoCloseable {
      */
     public boolean isValid() {
         check();
-        if (inRun || Native.iterValid(it)) {
+        if (inRun || nativeValid) {
             return true;
         }
         status();

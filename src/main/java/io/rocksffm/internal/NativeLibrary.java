@@ -76,7 +76,11 @@ public final class NativeLibrary {
         if (capiVisible()) {
             LOG.log(Level.DEBUG, "step 1: C API already loaded in this class loader");
             Path p = mappedFileOf(PROBE_SYMBOL);
-            return new Loaded("preloaded", p, versionFromPath(p));
+            String version = versionFromPath(p);
+            if (version == null && p != null && p.getFileName().toString().startsWith("librocksdbjni")) {
+                version = rocksdbjniClass().map(NativeLibrary::rocksdbjniVersion).orElse(null);
+            }
+            return new Loaded("preloaded", p, version);
         }
         tried.add("1. C API already loaded in this class loader: no");
 
@@ -132,13 +136,12 @@ public final class NativeLibrary {
     }
 
     private static Optional<Loaded> loadFromRocksdbjni(List<String> tried) {
-        Class<?> rocks;
-        try {
-            rocks = Class.forName("org.rocksdb.RocksDB", false, NativeLibrary.class.getClassLoader());
-        } catch (ClassNotFoundException | LinkageError e) {
+        Optional<Class<?>> found = rocksdbjniClass();
+        if (found.isEmpty()) {
             tried.add("3. org.rocksdb:rocksdbjni on the class path: not present");
             return Optional.empty();
         }
+        Class<?> rocks = found.get();
         LOG.log(Level.DEBUG, "step 3: loading the engine through rocksdbjni's loader ({0})", rocks);
         try {
             rocks.getMethod("loadLibrary").invoke(null);
@@ -156,6 +159,15 @@ public final class NativeLibrary {
             return Optional.empty();
         }
         return Optional.of(new Loaded("rocksdbjni", mappedFileOf(PROBE_SYMBOL), rocksdbjniVersion(rocks)));
+    }
+
+    /** rocksdbjni's {@code org.rocksdb.RocksDB}, if this class loader sees it (not initialised). */
+    private static Optional<Class<?>> rocksdbjniClass() {
+        try {
+            return Optional.of(Class.forName("org.rocksdb.RocksDB", false, NativeLibrary.class.getClassLoader()));
+        } catch (ClassNotFoundException | LinkageError e) {
+            return Optional.empty();
+        }
     }
 
     private static String rocksdbjniVersion(Class<?> rocks) {
