@@ -101,6 +101,7 @@ GET_V="getArray getIntoArray getPreallocated getPinned"
 PUT_V="putArray putDirect putSegment"
 BATCH_V="putBatchArray putBatchNative"
 ITER_V="scan keyScan valueScan scanCopy seekScan"
+MULTI_V="multiGetList multiGetBuffers singleGets"
 case "$profile" in
   smoke)
     JMH_RUN="-f 1 -wi 0 -i 1 -r 200ms"
@@ -112,6 +113,7 @@ case "$profile" in
     c batch 1000 16 32 20 1
     job iterator IteratorBenchmarks "$ITER_V" "-p keyCount=1000 -p keySize=16 -p valueSize=64 -p prefetch=0,4096"
     c scan 1000 16 64
+    job multiget MultiGetBenchmarks "$MULTI_V" "-p keyCount=1000 -p keySize=16 -p valueSize=64 -p batchSize=10"
     ;;
   quick)
     JMH_RUN="-f 1 -wi 3 -w 1s -i 3 -r 1s"
@@ -130,6 +132,7 @@ case "$profile" in
     job batch-16k WriteBatchBenchmarks "$BATCH_V" "-p keyCount=100000 -p keySize=16 -p valueSize=16384 -p numOpsPerBatch=100 -p writeBatchAllocation=auto -p writeToDB=false,true"
     job iterator IteratorBenchmarks "$ITER_V" "-p keyCount=100000 -p keySize=16 -p valueSize=64,1024 -p prefetch=0,16384"
     c scan 100000 16 64; c scan 100000 16 1024
+    job multiget MultiGetBenchmarks "$MULTI_V" "-p keyCount=100000 -p keySize=16 -p valueSize=64 -p batchSize=10,100,1000"
     ;;
   full)
     JMH_RUN="-f 1 -wi 3 -w 2s -i 5 -r 2s"
@@ -141,6 +144,7 @@ case "$profile" in
     job batch WriteBatchBenchmarks "$BATCH_V" "-p keyCount=100000 -p keySize=16 -p valueSize=32,128,1024,16384 -p numOpsPerBatch=1,20,100,1000 -p writeBatchAllocation=auto -p writeToDB=false,true"
     for v in 32 128; do for o in 20 1000; do c batch 100000 16 $v $o 0; c batch 100000 16 $v $o 1; done; done
     job iterator IteratorBenchmarks "$ITER_V" "-p keyCount=10000,1000000 -p keySize=16 -p valueSize=64,1024 -p prefetch=0,4096,16384"
+    job multiget MultiGetBenchmarks "$MULTI_V" "-p keyCount=100000 -p keySize=16 -p valueSize=64 -p batchSize=10,100,1000"
     c scan 10000 16 64; c scan 10000 16 1024; c scan 1000000 16 64; c scan 1000000 16 1024
     ;;
 esac

@@ -99,6 +99,11 @@ public final class Report {
                 "full scan, key(ByteBuffer) + value(ByteBuffer) copies into direct buffers");
         v("IteratorBenchmarks.seekScan", "seek(MemorySegment) to a random key + 100 entries as views",
                 "seek(byte[]) to a random key + 100 entries as byte[]");
+        v("MultiGetBenchmarks.multiGetList", "db.multiGetAsList(List<byte[]>)", "db.multiGetAsList(List<byte[]>)");
+        v("MultiGetBenchmarks.multiGetBuffers", "db.multiGet(cf, ro, MemorySegment[] keys, MemorySegment[] values, ...)",
+                "db.multiGetByteBuffers(ro, keys, values), direct buffers");
+        v("MultiGetBenchmarks.singleGets", "batchSize x db.get(ro, MemorySegment, MemorySegment)",
+                "batchSize x db.get(ro, ByteBuffer, ByteBuffer)");
     }
 
     private static void v(String name, String ffm, String jni) {
@@ -119,7 +124,9 @@ public final class Report {
                     && "true".equals(r.params.get("writeToDB"))),
             new Target("full scan, zero-copy", 2.0, r -> r.cls.equals("IteratorBenchmarks")
                     && Set.of("scan", "keyScan", "valueScan").contains(r.variant)),
-            new Target("scan, copies", 1.5, r -> r.cls.equals("IteratorBenchmarks") && r.variant.equals("scanCopy")));
+            new Target("scan, copies", 1.5, r -> r.cls.equals("IteratorBenchmarks") && r.variant.equals("scanCopy")),
+            new Target("multiGet of 100 keys", 1.3, r -> r.cls.equals("MultiGetBenchmarks")
+                    && !r.variant.equals("singleGets") && r.intParam("batchSize") == 100));
 
     /**
      * One measured benchmark run: JMH's score (ops/s) and the relative standard deviation of its
