@@ -1,6 +1,6 @@
 package io.rocksffm.reliability;
 
-import static io.rocksffm.reliability.Reliability.bytes;
+import static io.rocksffm.TestSupport.bytes;
 import static org.junit.jupiter.api.Assertions.*;
 
 import io.rocksffm.ColumnFamilyHandle;

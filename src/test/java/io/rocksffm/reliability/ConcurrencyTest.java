@@ -1,5 +1,6 @@
 package io.rocksffm.reliability;
 
+import static io.rocksffm.TestSupport.*;
 import static io.rocksffm.reliability.Reliability.*;
 import static org.junit.jupiter.api.Assertions.*;
 

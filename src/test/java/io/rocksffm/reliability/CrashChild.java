@@ -1,5 +1,6 @@
 package io.rocksffm.reliability;
 
+import static io.rocksffm.TestSupport.*;
 import io.rocksffm.Options;
 import io.rocksffm.RocksDB;
 import io.rocksffm.WriteBatch;

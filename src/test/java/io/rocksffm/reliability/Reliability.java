@@ -1,6 +1,5 @@
 package io.rocksffm.reliability;
 
-import io.rocksffm.Options;
 import io.rocksffm.RocksDB;
 
 import java.io.File;
@@ -13,7 +12,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -59,21 +57,6 @@ final class Reliability {
     static void report(String format, Object... args) {
         System.out.println("[reliability] (" + RocksDB.engine().source() + ") " + String.format(format, args));
         System.out.flush();
-    }
-
-    static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    static String string(byte[] b) {
-        return b == null ? null : new String(b, StandardCharsets.UTF_8);
-    }
-
-    /** Opens (creating) a database. */
-    static RocksDB open(Path dir) {
-        try (Options o = new Options().setCreateIfMissing(true)) {
-            return RocksDB.open(dir, o);
-        }
     }
 
     /** An empty model ordered like RocksDB's default comparator (unsigned bytewise). */
