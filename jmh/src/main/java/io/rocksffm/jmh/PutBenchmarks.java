@@ -1,9 +1,7 @@
 package io.rocksffm.jmh;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -46,7 +44,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class PutBenchmarks {
 
     @State(Scope.Thread)
-    public abstract static class Params {
+    public abstract static class Params extends WriteInputs {
         @Param({"100000"})
         public long keyCount;
 
@@ -56,37 +54,11 @@ public class PutBenchmarks {
         @Param({"64", "1024", "4096"})
         public int valueSize;
 
-        Bench.KeyFormat keys;
-        Bench.KeyChooser chooser;
-        Path dir;
-        Arena arena;
-        byte[] keyArray;
-        byte[] valueArray;
-        ByteBuffer keyDirect;
-        ByteBuffer valueDirect;
-        MemorySegment keySegment;
-        MemorySegment valueSegment;
 
         void init() {
-            Bench.requireSameEngine();
-            keys = new Bench.KeyFormat(keySize, keyCount);
-            chooser = new Bench.KeyChooser(Bench.KeyChooser.ROUND_ROBIN, keyCount);
-            dir = Bench.freshDir("put");
-            arena = Arena.ofConfined();
-            keyArray = keys.newKey(0);
-            valueArray = Bench.value(valueSize, 1);
-            keyDirect = ByteBuffer.allocateDirect(keySize);
-            keys.init(keyDirect, 0);
-            valueDirect = ByteBuffer.allocateDirect(valueSize).put(valueArray).clear();
-            keySegment = arena.allocate(keySize);
-            keys.init(keySegment, 0);
-            valueSegment = arena.allocate(valueSize).copyFrom(MemorySegment.ofArray(valueArray));
+            initInputs(keySize, keyCount, valueSize, "put");
         }
 
-        void cleanup() {
-            arena.close();
-            Bench.deleteTree(dir);
-        }
     }
 
     @State(Scope.Thread)

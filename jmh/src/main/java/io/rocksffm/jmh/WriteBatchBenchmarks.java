@@ -1,9 +1,7 @@
 package io.rocksffm.jmh;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import org.openjdk.jmh.annotations.Benchmark;
@@ -48,7 +46,7 @@ import org.openjdk.jmh.annotations.Warmup;
 public class WriteBatchBenchmarks {
 
     @State(Scope.Thread)
-    public abstract static class Params {
+    public abstract static class Params extends WriteInputs {
         @Param({"100000"})
         public long keyCount;
 
@@ -68,32 +66,10 @@ public class WriteBatchBenchmarks {
         @Param({"false", "true"})
         public boolean writeToDB;
 
-        Bench.KeyFormat keys;
-        Bench.KeyChooser chooser;
-        Path dir;
-        Arena arena;
-        byte[] keyArray;
-        byte[] valueArray;
-        ByteBuffer keyDirect;
-        ByteBuffer valueDirect;
-        MemorySegment keySegment;
-        MemorySegment valueSegment;
         int inBatch;
 
         void init() {
-            Bench.requireSameEngine();
-            keys = new Bench.KeyFormat(keySize, keyCount);
-            chooser = new Bench.KeyChooser(Bench.KeyChooser.ROUND_ROBIN, keyCount);
-            dir = Bench.freshDir("batch");
-            arena = Arena.ofConfined();
-            keyArray = keys.newKey(0);
-            valueArray = Bench.value(valueSize, 1);
-            keyDirect = ByteBuffer.allocateDirect(keySize);
-            keys.init(keyDirect, 0);
-            valueDirect = ByteBuffer.allocateDirect(valueSize).put(valueArray).clear();
-            keySegment = arena.allocate(keySize);
-            keys.init(keySegment, 0);
-            valueSegment = arena.allocate(valueSize).copyFrom(MemorySegment.ofArray(valueArray));
+            initInputs(keySize, keyCount, valueSize, "batch");
         }
 
         long allocation() {
@@ -112,10 +88,6 @@ public class WriteBatchBenchmarks {
             return false;
         }
 
-        void cleanup() {
-            arena.close();
-            Bench.deleteTree(dir);
-        }
     }
 
     @State(Scope.Thread)
