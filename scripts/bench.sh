@@ -8,7 +8,10 @@
 #   scripts/bench.sh --smoke    every benchmark once, minimal iterations and params (CI; a few minutes)
 #
 # Options: --no-build (reuse the installed rocksffm and the built benchmarks jar),
-# --jmh-args "..." (appended to every JMH run, e.g. "-prof gc"). Environment:
+# --jmh-args "..." (appended to every JMH run, e.g. "-prof gc"), --rounds N (run every pair, and
+# its C loop, N times in alternation; the report takes medians and the median per-round ratio:
+# this machine's speed drifts by tens of percent within minutes, and a round keeps the two sides
+# of a ratio close in time; the quick profile defaults to 2). Environment:
 # ROCKSFFM_BENCH_DATA=DIR keeps the datasets there (reused across runs) instead of a temporary
 # directory.
 #
@@ -24,6 +27,7 @@ cd "$ROOT"
 profile=quick
 build=1
 extra_jmh=""
+rounds=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --smoke) profile=smoke ;;
@@ -31,6 +35,7 @@ while [ $# -gt 0 ]; do
     --quick) profile=quick ;;
     --no-build) build=0 ;;
     --jmh-args) extra_jmh="$2"; shift ;;
+    --rounds) rounds="$2"; shift ;;
     -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -104,7 +109,7 @@ ITER_V="scan keyScan valueScan scanCopy seekScan"
 MULTI_V="multiGetList multiGetBuffers singleGets"
 case "$profile" in
   smoke)
-    JMH_RUN="-f 1 -wi 0 -i 1 -r 200ms"
+    JMH_RUN="-f 1 -wi 0 -i 1 -r 200ms"; rounds=${rounds:-1}
     MAX_DATA=$((64 << 20)); C_SECONDS=0.2
     job get GetBenchmarks "$GET_V" "-p keyCount=1000 -p keySize=12 -p valueSize=64 -p keyOrder=roundRobin"
     c get 1000 12 64 roundRobin
@@ -116,7 +121,7 @@ case "$profile" in
     job multiget MultiGetBenchmarks "$MULTI_V" "-p keyCount=1000 -p keySize=16 -p valueSize=64 -p batchSize=10"
     ;;
   quick)
-    JMH_RUN="-f 1 -wi 3 -w 1s -i 3 -r 1s"
+    JMH_RUN="-f 1 -wi 3 -w 1s -i 3 -r 1s"; rounds=${rounds:-2}
     MAX_DATA=$((512 << 20)); C_SECONDS=2
     job get-small GetBenchmarks "$GET_V" "-p keyCount=100000 -p keySize=12 -p valueSize=64 -p keyOrder=roundRobin,random"
     c get 100000 12 64 roundRobin
@@ -130,12 +135,14 @@ case "$profile" in
     c batch 100000 16 32 1000 0; c batch 100000 16 32 1000 1; c batch 100000 16 128 1000 0; c batch 100000 16 128 1000 1
     job batch-20 WriteBatchBenchmarks "$BATCH_V" "-p keyCount=100000 -p keySize=16 -p valueSize=128 -p numOpsPerBatch=20 -p writeBatchAllocation=auto -p writeToDB=false,true"
     job batch-16k WriteBatchBenchmarks "$BATCH_V" "-p keyCount=100000 -p keySize=16 -p valueSize=16384 -p numOpsPerBatch=100 -p writeBatchAllocation=auto -p writeToDB=false,true"
-    job iterator IteratorBenchmarks "$ITER_V" "-p keyCount=100000 -p keySize=16 -p valueSize=64,1024 -p prefetch=0,16384"
-    c scan 100000 16 64; c scan 100000 16 1024
+    job iterator IteratorBenchmarks "$ITER_V" "-p keyCount=1000000 -p keySize=16 -p valueSize=64 -p prefetch=0,16384"
+    c scan 1000000 16 64
+    job iterator-1k IteratorBenchmarks "$ITER_V" "-p keyCount=100000 -p keySize=16 -p valueSize=1024 -p prefetch=0,16384"
+    c scan 100000 16 1024
     job multiget MultiGetBenchmarks "$MULTI_V" "-p keyCount=100000 -p keySize=16 -p valueSize=64 -p batchSize=10,100,1000"
     ;;
   full)
-    JMH_RUN="-f 1 -wi 3 -w 2s -i 5 -r 2s"
+    JMH_RUN="-f 1 -wi 3 -w 2s -i 5 -r 2s"; rounds=${rounds:-1}
     MAX_DATA=$((2 << 30)); C_SECONDS=5
     job get GetBenchmarks "$GET_V" "-p keyCount=100000 -p keySize=12,1024 -p valueSize=64,2048 -p keyOrder=roundRobin,random,single"
     c get 100000 12 64 roundRobin; c get 100000 12 64 single; c get 100000 1024 64 roundRobin; c get 100000 1024 64 single
@@ -194,7 +201,9 @@ for i in "${!JOB_NAME[@]}"; do
     total=$(( total + $(combos "${JOB_PARAMS[i]}") + $(combos "$(jni_params "${JOB_PARAMS[i]}")") ))
   done
 done
-say "${#JOB_NAME[@]} jobs, $total JMH runs (one fork each: $JMH_RUN)"
+case "$rounds" in ''|*[!0-9]*|0) echo "bench.sh: --rounds takes a positive integer" >&2; exit 2 ;; esac
+total=$(( total * rounds ))
+say "${#JOB_NAME[@]} jobs, $rounds round(s), $total JMH runs (one fork each: $JMH_RUN)"
 
 C_OUT=$OUT/c-results.csv
 echo "class,variant,params,ops_per_s" > "$C_OUT"
@@ -222,34 +231,36 @@ run_c() { # one "c" spec
 done_runs=0
 part=0
 for i in "${!JOB_NAME[@]}"; do
-  say "job $((i + 1))/${#JOB_NAME[@]} ${JOB_NAME[i]}: ${JOB_CLASS[i]} ${JOB_PARAMS[i]}"
-  for v in ${JOB_VARIANTS[i]}; do
-    part=$((part + 1))
-    file=$(printf '%03d-%s-%s' "$part" "${JOB_NAME[i]}" "$v")
-    # shellcheck disable=SC2086
-    java $HOST_FLAGS -jar "$JAR" "${JOB_CLASS[i]}\.(ffm|jni)_$v\$" ${JOB_PARAMS[i]} $JMH_RUN -foe true \
-        -jvmArgs "$JVM_FLAGS" -rf json -rff "$OUT/parts/$file.json" $extra_jmh 2>&1 \
-      | tee "$OUT/logs/$file.log" \
-      | awk -v done="$done_runs" -v total="$total" -v t0="$started" '
-          /^# Benchmark: / { bench = $3; sub(/^io\.rocksffm\.jmh\./, "", bench) }
-          /^# Parameters: / { p = $0; sub(/^# Parameters: /, "", p) }
-          /^Result "/ { getline; done++; unit = ""
-                        for (f = 1; f <= NF; f++) if ($f ~ /^ops\//) unit = $f
-                        s = systime() - t0
-                        printf "  run %d/%d  %dm%02ds  %-42s %s  %s %s\n", done, total, s / 60, s % 60, bench, p, $1, unit
-                        fflush() }
-          /Exception|Error|FAILURE|<failure>/ && !/^(# |Benchmark )/ { print "  " $0; fflush() }'
-    done_runs=$(( done_runs + $(combos "${JOB_PARAMS[i]}") + $(combos "$(jni_params "${JOB_PARAMS[i]}")") ))
-  done
-  if [ -n "${JOB_C[i]}" ]; then
-    IFS=';' read -r -a specs <<<"${JOB_C[i]}"
-    for spec in "${specs[@]}"; do
-      if [ -x "$CAPI" ]; then
-        say "C loop: $spec"
-        run_c "$spec" | tee -a "$C_OUT" | sed 's/^/    /'
-      fi
+  for round in $(seq 1 "$rounds"); do
+    say "job $((i + 1))/${#JOB_NAME[@]} ${JOB_NAME[i]} (round $round/$rounds): ${JOB_CLASS[i]} ${JOB_PARAMS[i]}"
+    for v in ${JOB_VARIANTS[i]}; do
+      part=$((part + 1))
+      file=$(printf '%03d-%s-%s-r%d' "$part" "${JOB_NAME[i]}" "$v" "$round")
+      # shellcheck disable=SC2086
+      java $HOST_FLAGS -jar "$JAR" "${JOB_CLASS[i]}\.(ffm|jni)_$v\$" ${JOB_PARAMS[i]} $JMH_RUN -foe true \
+          -jvmArgs "$JVM_FLAGS" -rf json -rff "$OUT/parts/$file.json" $extra_jmh 2>&1 \
+        | tee "$OUT/logs/$file.log" \
+        | awk -v done="$done_runs" -v total="$total" -v t0="$started" '
+            /^# Benchmark: / { bench = $3; sub(/^io\.rocksffm\.jmh\./, "", bench) }
+            /^# Parameters: / { p = $0; sub(/^# Parameters: /, "", p) }
+            /^Result "/ { getline; done++; unit = ""
+                          for (f = 1; f <= NF; f++) if ($f ~ /^ops\//) unit = $f
+                          s = systime() - t0
+                          printf "  run %d/%d  %dm%02ds  %-42s %s  %s %s\n", done, total, s / 60, s % 60, bench, p, $1, unit
+                          fflush() }
+            /Exception|Error|FAILURE|<failure>/ && !/^(# |Benchmark )/ { print "  " $0; fflush() }'
+      done_runs=$(( done_runs + $(combos "${JOB_PARAMS[i]}") + $(combos "$(jni_params "${JOB_PARAMS[i]}")") ))
     done
-  fi
+    if [ -n "${JOB_C[i]}" ]; then
+      IFS=';' read -r -a specs <<<"${JOB_C[i]}"
+      for spec in "${specs[@]}"; do
+        if [ -x "$CAPI" ]; then
+          say "C loop: $spec"
+          run_c "$spec" | tee -a "$C_OUT" | sed 's/^/    /'
+        fi
+      done
+    fi
+  done
 done
 [ -x "$CAPI" ] || say "C loop not built: no c_ops_per_s"
 

@@ -61,6 +61,10 @@ import org.jfree.data.category.DefaultCategoryDataset;
  * {@code params} as {@code k=v;k=v}) joins every row of that class and variant whose parameters
  * include all of its own.
  *
+ * <p>Rounds: results of the same benchmark at the same parameters (bench.sh {@code --rounds N}
+ * runs every pair N times, alternating) merge into one whose score is the median; the ratio is
+ * then the median of the per-round ratios, and C results likewise merge to their median.
+ *
  * <p>Usage: {@code Report --out DIR [--env FILE] [--c FILE] [--title TEXT] result.json...}. Writes
  * {@code jmh-result.json} (all inputs merged), {@code summary.csv}, {@code summary.md},
  * {@code chart.png} and {@code environment.txt} into DIR.
@@ -129,11 +133,12 @@ public final class Report {
                     && !r.variant.equals("singleGets") && r.intParam("batchSize") == 100));
 
     /**
-     * One measured benchmark run: JMH's score (ops/s) and the relative standard deviation of its
-     * measurement iterations (NaN with fewer than two).
+     * One benchmark at one set of parameters: its score (ops/s; with several rounds, the median of
+     * the rounds' JMH scores), the scores of the rounds in run order, and the relative standard
+     * deviation of all measurement iterations of all rounds (NaN with fewer than two).
      */
     record Result(String cls, String binding, String variant, Map<String, String> params, double score,
-                  double rsd, JsonObject json) {}
+                  double rsd, List<Double> rounds, List<JsonObject> json) {}
 
     /** One scenario: both sides (either may be missing) and the C loop where measured. */
     static final class Row {
@@ -160,8 +165,28 @@ public final class Report {
             return b.toString();
         }
 
+        /**
+         * FFM / JNI. With several rounds on both sides, the median of the per-round ratios: each
+         * round ran the two sides minutes apart, so this cancels most of the machine's drift.
+         */
         Double ratio() {
+            List<Double> r = roundRatios();
+            if (r.size() > 1) {
+                return median(r);
+            }
             return ffm != null && jni != null && jni.score > 0 ? ffm.score / jni.score : null;
+        }
+
+        /** The ratio of each round (empty unless both sides ran the same number of rounds). */
+        List<Double> roundRatios() {
+            if (ffm == null || jni == null || ffm.rounds.size() != jni.rounds.size()) {
+                return List.of();
+            }
+            List<Double> r = new ArrayList<>();
+            for (int i = 0; i < ffm.rounds.size(); i++) {
+                r.add(ffm.rounds.get(i) / jni.rounds.get(i));
+            }
+            return r;
         }
 
         int intParam(String name) {
@@ -274,7 +299,7 @@ public final class Report {
                 results.add(r);
             }
         }
-        List<Row> rows = pair(results);
+        List<Row> rows = pair(mergeRounds(results));
         if (cFile != null && Files.exists(cFile)) {
             mergeC(rows, cFile);
         }
@@ -313,16 +338,54 @@ public final class Report {
         JsonObject metric = o.getAsJsonObject("primaryMetric");
         double score = number(metric.get("score"));
         double scale = unitToPerSecond(metric.get("scoreUnit").getAsString());
-        return new Result(cls, binding, variant, params, score * scale, rsd(metric), o);
+        return new Result(cls, binding, variant, params, score * scale, rsd(List.of(o)), List.of(score * scale), List.of(o));
     }
 
-    /** Relative sample standard deviation of all measurement iterations of all forks. */
-    private static double rsd(JsonObject metric) {
+    /**
+     * Merges the results of one benchmark at one set of parameters that several rounds produced
+     * (bench.sh --rounds) into one, whose score is the median of theirs; keeps the first-seen order.
+     */
+    static List<Result> mergeRounds(List<Result> results) {
+        Map<String, List<Result>> groups = new LinkedHashMap<>();
+        for (Result r : results) {
+            groups.computeIfAbsent(r.binding + " " + key(r.cls, r.variant, r.params), k -> new ArrayList<>()).add(r);
+        }
+        List<Result> merged = new ArrayList<>();
+        for (List<Result> g : groups.values()) {
+            if (g.size() == 1) {
+                merged.add(g.get(0));
+                continue;
+            }
+            List<Double> rounds = new ArrayList<>();
+            List<JsonObject> json = new ArrayList<>();
+            for (Result r : g) {
+                rounds.addAll(r.rounds);
+                json.addAll(r.json);
+            }
+            Result first = g.get(0);
+            merged.add(new Result(first.cls, first.binding, first.variant, first.params, median(rounds), rsd(json),
+                    List.copyOf(rounds), List.copyOf(json)));
+        }
+        return merged;
+    }
+
+    static double median(List<Double> xs) {
+        List<Double> s = new ArrayList<>(xs);
+        s.sort(null);
+        int n = s.size();
+        return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+    }
+
+    /** Relative sample standard deviation of all measurement iterations of all forks of these results. */
+    private static double rsd(List<JsonObject> results) {
         List<Double> xs = new ArrayList<>();
-        if (metric.has("rawData")) {
-            for (JsonElement fork : metric.getAsJsonArray("rawData")) {
-                for (JsonElement x : fork.getAsJsonArray()) {
-                    xs.add(number(x));
+        for (JsonObject o : results) {
+            JsonObject metric = o.getAsJsonObject("primaryMetric");
+            if (metric.has("rawData")) {
+                for (JsonElement fork : metric.getAsJsonArray("rawData")) {
+                    for (JsonElement x : fork.getAsJsonArray()) {
+                        xs.add(number(x));
+                    }
                 }
             }
         }
@@ -426,6 +489,7 @@ public final class Report {
     }
 
     static void mergeC(List<Row> rows, Path cFile) throws IOException {
+        Map<Row, List<Double>> cRuns = new LinkedHashMap<>();
         for (String line : Files.readAllLines(cFile)) {
             line = line.strip();
             if (line.isEmpty() || line.startsWith("#") || line.startsWith("class,")) {
@@ -447,10 +511,12 @@ public final class Report {
             for (Row row : rows) {
                 if (row.cls.equals(f[0].strip()) && row.variant.equals(f[1].strip())
                         && cParams.entrySet().stream().allMatch(e -> e.getValue().equals(row.params.get(e.getKey())))) {
-                    row.c = ops;
+                    cRuns.computeIfAbsent(row, k -> new ArrayList<>()).add(ops);
                 }
             }
         }
+        // one C run per round: the median, like the JMH scores
+        cRuns.forEach((row, runs) -> row.c = median(runs));
     }
 
     // ---- outputs ------------------------------------------------------------------------------------
@@ -521,12 +587,31 @@ public final class Report {
         return s;
     }
 
+    /** " (min-max)" of several per-round ratios, else nothing. */
+    private static String range(List<Double> ratios) {
+        if (ratios.size() < 2) {
+            return "";
+        }
+        double min = ratios.stream().mapToDouble(x -> x).min().orElse(0);
+        double max = ratios.stream().mapToDouble(x -> x).max().orElse(0);
+        return " (" + fmt("%.2f", min) + "-" + fmt("%.2f", max) + ")";
+    }
+
     static String markdown(List<Row> rows, String environment, String title) {
         StringBuilder b = new StringBuilder();
         b.append("# ").append(title).append("\n\n");
         b.append("```\n").append(environment.strip()).append("\n```\n\n");
-        b.append("Throughput in ops/s: JMH's score ± the relative standard deviation of its measurement iterations. ")
-                .append("ratio = FFM / JNI: above 1, ")
+        int rounds = rows.stream().mapToInt(r -> r.ffm == null ? 1 : r.ffm.rounds.size()).max().orElse(1);
+        if (rounds > 1) {
+            b.append("Each pair ran in ").append(rounds).append(" rounds (FFM, JNI, then C, per round). ")
+                    .append("Throughput in ops/s: the median of the rounds' JMH scores ± the relative standard deviation ")
+                    .append("of all their measurement iterations. FFM/JNI is the median of the per-round ratios, with ")
+                    .append("their range in brackets: the two sides of a round ran minutes apart, so the per-round ")
+                    .append("ratio carries little of this machine's drift. ");
+        } else {
+            b.append("Throughput in ops/s: JMH's score ± the relative standard deviation of its measurement iterations. ");
+        }
+        b.append("ratio = FFM / JNI: above 1, ")
                 .append("rocksffm is faster. Both bindings drive the same engine (the library inside the rocksdbjni jar). ")
                 .append("C = the same loop written directly against RocksDB's C API (jmh/c/capi_bench.c), linked to ")
                 .append("that same library: the physical limit for any Java binding, so C/JNI is the largest FFM/JNI ")
@@ -549,6 +634,7 @@ public final class Report {
                     .append(" | ").append(ops(r.ffm))
                     .append(" | ").append(ops(r.jni))
                     .append(" | ").append(ratio == null ? "" : (ratio < 1 ? "**" + fmt("%.2f", ratio) + "**" : fmt("%.2f", ratio)))
+                    .append(range(r.roundRatios()))
                     .append(" | ").append(r.c == null ? "" : String.format(Locale.ROOT, "%,.0f", r.c))
                     .append(" | ").append(r.c == null || r.jni == null ? "" : fmt("%.2f", r.c / r.jni.score))
                     .append(" | ").append(target)
