@@ -651,18 +651,20 @@ public final class RocksDB extends NativeObject {
             int i = 0;
             try {
                 for (; i < n; i++) {
-                    MemorySegment slice = slices.getAtIndex(ADDRESS, i);
+                    // raw addresses: no object per key
+                    long slice = slices.getAtIndex(JAVA_LONG, i);
                     errors[i] = Native.takeError(s.buffer(Scratch.MULTI_ERRORS, 0), 8L * i);
-                    if (slice.address() == 0) {
+                    if (slice == 0) {
                         lengths[i] = -1;
                         continue;
                     }
                     try {
-                        MemorySegment value = Native.pinnableValue(slice, s.size);
-                        lengths[i] = value.byteSize();
+                        long value = Native.pinnableValueAddress(slice, s.size);
+                        long length = s.size.get(JAVA_LONG, 0);
+                        lengths[i] = length;
                         found++;
                         if (values[i] != null) { // may throw, e.g. for a segment of a closed arena
-                            MemorySegment.copy(value, 0, values[i], 0, Math.min(value.byteSize(), values[i].byteSize()));
+                            Native.copyFromAddress(value, values[i], Math.min(length, values[i].byteSize()));
                         }
                     } finally {
                         Native.pinnableDestroy(slice);
@@ -691,7 +693,7 @@ public final class RocksDB extends NativeObject {
         int n = keys.size();
         MemorySegment[] segments = new MemorySegment[n];
         for (int i = 0; i < n; i++) {
-            segments[i] = MemorySegment.ofArray(Objects.requireNonNull(keys.get(i), "keys[" + i + "]"));
+            segments[i] = MemorySegment.ofArray(element(keys.get(i), "keys", i));
         }
         byte[][] out = new byte[n][];
         RocksDBException failure = null;
@@ -724,6 +726,14 @@ public final class RocksDB extends NativeObject {
         return java.util.Arrays.asList(out);
     }
 
+    /** {@code value}, an element of array {@code name}, checked non-null (the message is built only on failure). */
+    private static <T> T element(T value, String name, int i) {
+        if (value == null) {
+            throw new NullPointerException(name + "[" + i + "]");
+        }
+        return value;
+    }
+
     /** Releases the multi-get results of keys {@code from} to {@code n - 1} (after a failure). */
     private static void discardMultiGet(Scratch s, int from, int n) {
         MemorySegment slices = s.buffer(Scratch.MULTI_VALUES, 0);
@@ -747,7 +757,7 @@ public final class RocksDB extends NativeObject {
         int n = keys.length;
         long keyBytes = 0;
         for (int i = 0; i < n; i++) {
-            Objects.requireNonNull(keys[i], "keys[" + i + "]");
+            element(keys[i], "keys", i);
             keyBytes += keys[i].byteSize();
             if (sortedInput && i > 0 && BatchFormat.compareBytewise(keys[i - 1], keys[i]) > 0) {
                 throw new IllegalArgumentException("sortedInput, but keys[" + i + "] sorts before keys[" + (i - 1) + "]");
@@ -1025,8 +1035,8 @@ public final class RocksDB extends NativeObject {
             MemorySegment ll = arena.allocate(JAVA_LONG, Math.max(1, n));
             MemorySegment sizes = arena.allocate(JAVA_LONG, Math.max(1, n));
             for (int i = 0; i < n; i++) {
-                MemorySegment start = Objects.requireNonNull(starts[i], "starts[" + i + "]");
-                MemorySegment limit = Objects.requireNonNull(limits[i], "limits[" + i + "]");
+                MemorySegment start = element(starts[i], "starts", i);
+                MemorySegment limit = element(limits[i], "limits", i);
                 sp.setAtIndex(ADDRESS, i, arena.allocate(start.byteSize() + 1).copyFrom(start));
                 sl.setAtIndex(JAVA_LONG, i, start.byteSize());
                 lp.setAtIndex(ADDRESS, i, arena.allocate(limit.byteSize() + 1).copyFrom(limit));

@@ -149,6 +149,12 @@ class RocksDBTest {
             assertNpe("key", () -> db.getPinned(ro, null));
             assertNpe("path", () -> RocksDB.open(null, new Options()));
             assertNpe("options", () -> RocksDB.open(dir, null));
+            // array elements: named with their index
+            MemorySegment[] withNull = {k, null};
+            assertNpe("keys[1]", () -> db.multiGet(db.defaultColumnFamily(), ro, withNull, new MemorySegment[2],
+                    new long[2], new RocksDBException[2], false));
+            assertNpe("keys[0]", () -> db.multiGetAsList(java.util.Arrays.asList((byte[]) null)));
+            assertNpe("limits[1]", () -> db.approximateSizes(db.defaultColumnFamily(), new MemorySegment[] {k, k}, withNull));
         }
     }
 

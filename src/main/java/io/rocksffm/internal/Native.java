@@ -127,6 +127,48 @@ public final class Native {
         }
     }
 
+    // ---- raw addresses, for loops over arrays of C pointers ----------------------------------------
+    // Reading a pointer out of an array as a MemorySegment makes an object per element; these take
+    // and return the address as a long (a pointer is passed exactly like a 64-bit integer on every
+    // 64-bit platform the JDK's linker supports), so a multi-get loop allocates nothing.
+
+    static {
+        if (ValueLayout.ADDRESS.byteSize() != Long.BYTES) {
+            throw new ExceptionInInitializerError("rocksffm needs a 64-bit platform");
+        }
+    }
+
+    /** All of memory: the source of copies from a raw address. */
+    private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+
+    private static final MethodHandle PINNABLESLICE_VALUE_RAW = critical(RocksDBC.rocksdb_pinnableslice_value$address(),
+            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS));
+    private static final MethodHandle PINNABLESLICE_DESTROY_RAW = critical(RocksDBC.rocksdb_pinnableslice_destroy$address(),
+            FunctionDescriptor.ofVoid(ValueLayout.JAVA_LONG));
+
+    /** {@link #pinnableValue} for a slice's raw address: the value's address; its length goes to {@code sizeOut}. */
+    public static long pinnableValueAddress(long slice, MemorySegment sizeOut) {
+        try {
+            return (long) PINNABLESLICE_VALUE_RAW.invokeExact(slice, sizeOut);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** {@link #pinnableDestroy} for a slice's raw address. */
+    public static void pinnableDestroy(long slice) {
+        try {
+            PINNABLESLICE_DESTROY_RAW.invokeExact(slice);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+    }
+
+    /** Copies {@code length} bytes at native {@code address} (live, readable memory) into {@code dst}. */
+    public static void copyFromAddress(long address, MemorySegment dst, long length) {
+        MemorySegment.copy(EVERYTHING, address, dst, 0, length);
+    }
+
     // ---- C heap ----------------------------------------------------------------------------------
 
     private static final MethodHandle MALLOC = Linker.nativeLinker().downcallHandle(
@@ -201,10 +243,10 @@ public final class Native {
      * message freed, the slot reset to NULL), or null when the slot is NULL.
      */
     public static RocksDBException takeError(MemorySegment slots, long offset) {
-        MemorySegment msg = slots.get(ValueLayout.ADDRESS, offset);
-        if (msg.address() == 0) {
+        if (slots.get(ValueLayout.JAVA_LONG, offset) == 0) { // the common case, without a segment object
             return null;
         }
+        MemorySegment msg = slots.get(ValueLayout.ADDRESS, offset);
         slots.set(ValueLayout.ADDRESS, offset, MemorySegment.NULL);
         try {
             return new RocksDBException(msg.reinterpret(Long.MAX_VALUE).getString(0));
