@@ -150,12 +150,12 @@ public final class WriteBatch implements AutoCloseable {
             grow(size + need);
         }
         MemorySegment b = buf;
-        long p = family == 0 ? put(b, size, tag) : familyHeader(b, size, tag, family);
-        p = putLength(b, p, klen);
+        long p = family == 0 ? putByte(b, size, tag) : familyHeader(b, size, tag, family);
+        p = putVarint(b, p, klen);
         MemorySegment.copy(key, 0, b, p, klen);
         p += klen;
         if (value != null) {
-            p = putLength(b, p, vlen);
+            p = putVarint(b, p, vlen);
             MemorySegment.copy(value, 0, b, p, vlen);
             p += vlen;
         }
@@ -168,18 +168,13 @@ public final class WriteBatch implements AutoCloseable {
         return this;
     }
 
-    private static long put(MemorySegment b, long p, byte tag) {
+    private static long putByte(MemorySegment b, long p, byte tag) {
         b.set(ValueLayout.JAVA_BYTE, p, tag);
         return p + 1;
     }
 
-    /** A length varint, with the one-byte case inline. */
-    private static long putLength(MemorySegment b, long p, long length) {
-        return length < 0x80 ? put(b, p, (byte) length) : putVarint(b, p, length);
-    }
-
     private static long familyHeader(MemorySegment b, long p, byte tag, int family) {
-        return putVarint(b, put(b, p, familyTag(tag)), family);
+        return putVarint(b, putByte(b, p, familyTag(tag)), family);
     }
 
     /** Records what {@link #checkWritable} needs to know about a family or merge record. */
