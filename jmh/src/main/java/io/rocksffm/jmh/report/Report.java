@@ -576,11 +576,16 @@ public final class Report {
         return String.format(Locale.ROOT, f, v);
     }
 
+    /** A throughput: whole numbers, or two decimals below 100 (full scans run a few per second). */
+    private static String opsPerSecond(double v) {
+        return String.format(Locale.ROOT, v < 100 ? "%.2f" : "%,.0f", v);
+    }
+
     private static String ops(Result r) {
         if (r == null) {
             return "";
         }
-        String s = String.format(Locale.ROOT, "%,.0f", r.score);
+        String s = opsPerSecond(r.score);
         if (!Double.isNaN(r.rsd)) {
             s += String.format(Locale.ROOT, " ±%.0f%%", 100 * r.rsd);
         }
@@ -615,11 +620,12 @@ public final class Report {
                 .append("rocksffm is faster. Both bindings drive the same engine (the library inside the rocksdbjni jar). ")
                 .append("C = the same loop written directly against RocksDB's C API (jmh/c/capi_bench.c), linked to ")
                 .append("that same library: the physical limit for any Java binding, so C/JNI is the largest FFM/JNI ")
-                .append("ratio the engine leaves room for (C ran right after the JMH runs of its job, on the same data).\n\n");
+                .append("ratio the engine leaves room for (C ran right after the JMH runs of its job, on the same data), ")
+                .append("and FFM/C is how close rocksffm comes to it (1.0: as fast as C).\n\n");
 
         b.append("## Results\n\n");
-        b.append("| benchmark | params | FFM ops/s | JNI ops/s | FFM/JNI | C ops/s | C/JNI | target |\n");
-        b.append("|---|---|---:|---:|---:|---:|---:|---|\n");
+        b.append("| benchmark | params | FFM ops/s | JNI ops/s | FFM/JNI | C ops/s | C/JNI | FFM/C | target |\n");
+        b.append("|---|---|---:|---:|---:|---:|---:|---:|---|\n");
         for (Row r : rows) {
             Double ratio = r.ratio();
             Target t = r.target();
@@ -635,8 +641,9 @@ public final class Report {
                     .append(" | ").append(ops(r.jni))
                     .append(" | ").append(ratio == null ? "" : (ratio < 1 ? "**" + fmt("%.2f", ratio) + "**" : fmt("%.2f", ratio)))
                     .append(range(r.roundRatios()))
-                    .append(" | ").append(r.c == null ? "" : String.format(Locale.ROOT, "%,.0f", r.c))
+                    .append(" | ").append(r.c == null ? "" : opsPerSecond(r.c))
                     .append(" | ").append(r.c == null || r.jni == null ? "" : fmt("%.2f", r.c / r.jni.score))
+                    .append(" | ").append(r.c == null || r.ffm == null ? "" : fmt("%.2f", r.ffm.score / r.c))
                     .append(" | ").append(target)
                     .append(" |\n");
         }
