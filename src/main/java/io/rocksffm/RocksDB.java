@@ -427,8 +427,9 @@ public final class RocksDB extends NativeObject {
 
     /** {@link #put(WriteOptions, MemorySegment, MemorySegment)} with default write options. */
     public void put(byte[] key, byte[] value) {
-        put(defaultFamily, defaultWrite, MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
-                MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
+        // straight to write(): one call level less lets the JIT drop the array wrappers
+        write(defaultFamily, defaultWrite, MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
+                MemorySegment.ofArray(Objects.requireNonNull(value, "value")), RocksDBC::rocksdb_put_cf);
     }
 
     /** Removes {@code key} from {@code family} (a no-op when it is absent). */
