@@ -134,11 +134,22 @@ public final class Report {
 
     /**
      * One benchmark at one set of parameters: its score (ops/s; with several rounds, the median of
-     * the rounds' JMH scores), the scores of the rounds in run order, and the relative standard
-     * deviation of all measurement iterations of all rounds (NaN with fewer than two).
+     * the rounds' JMH scores), the scores of the rounds in run order, and the scores of all their
+     * measurement iterations (any unit: only their spread is used).
      */
     record Result(String cls, String binding, String variant, Map<String, String> params, double score,
-                  double rsd, List<Double> rounds, List<JsonObject> json) {}
+                  List<Double> rounds, List<Double> iterations) {
+
+        /** Relative sample standard deviation of the measurement iterations (NaN with fewer than two). */
+        double rsd() {
+            if (iterations.size() < 2) {
+                return Double.NaN;
+            }
+            double mean = iterations.stream().mapToDouble(x -> x).average().orElse(0);
+            double ss = iterations.stream().mapToDouble(x -> (x - mean) * (x - mean)).sum();
+            return mean == 0 ? Double.NaN : Math.sqrt(ss / (iterations.size() - 1)) / mean;
+        }
+    }
 
     /** One scenario: both sides (either may be missing) and the C loop where measured. */
     static final class Row {
@@ -338,7 +349,15 @@ public final class Report {
         JsonObject metric = o.getAsJsonObject("primaryMetric");
         double score = number(metric.get("score"));
         double scale = unitToPerSecond(metric.get("scoreUnit").getAsString());
-        return new Result(cls, binding, variant, params, score * scale, rsd(List.of(o)), List.of(score * scale), List.of(o));
+        List<Double> iterations = new ArrayList<>();
+        if (metric.has("rawData")) {
+            for (JsonElement fork : metric.getAsJsonArray("rawData")) {
+                for (JsonElement x : fork.getAsJsonArray()) {
+                    iterations.add(number(x));
+                }
+            }
+        }
+        return new Result(cls, binding, variant, params, score * scale, List.of(score * scale), List.copyOf(iterations));
     }
 
     /**
@@ -357,14 +376,14 @@ public final class Report {
                 continue;
             }
             List<Double> rounds = new ArrayList<>();
-            List<JsonObject> json = new ArrayList<>();
+            List<Double> iterations = new ArrayList<>();
             for (Result r : g) {
                 rounds.addAll(r.rounds);
-                json.addAll(r.json);
+                iterations.addAll(r.iterations);
             }
             Result first = g.get(0);
-            merged.add(new Result(first.cls, first.binding, first.variant, first.params, median(rounds), rsd(json),
-                    List.copyOf(rounds), List.copyOf(json)));
+            merged.add(new Result(first.cls, first.binding, first.variant, first.params, median(rounds),
+                    List.copyOf(rounds), List.copyOf(iterations)));
         }
         return merged;
     }
@@ -374,27 +393,6 @@ public final class Report {
         s.sort(null);
         int n = s.size();
         return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
-    }
-
-    /** Relative sample standard deviation of all measurement iterations of all forks of these results. */
-    private static double rsd(List<JsonObject> results) {
-        List<Double> xs = new ArrayList<>();
-        for (JsonObject o : results) {
-            JsonObject metric = o.getAsJsonObject("primaryMetric");
-            if (metric.has("rawData")) {
-                for (JsonElement fork : metric.getAsJsonArray("rawData")) {
-                    for (JsonElement x : fork.getAsJsonArray()) {
-                        xs.add(number(x));
-                    }
-                }
-            }
-        }
-        if (xs.size() < 2) {
-            return Double.NaN;
-        }
-        double mean = xs.stream().mapToDouble(x -> x).average().orElse(0);
-        double ss = xs.stream().mapToDouble(x -> (x - mean) * (x - mean)).sum();
-        return mean == 0 ? Double.NaN : Math.sqrt(ss / (xs.size() - 1)) / mean;
     }
 
     private static double number(JsonElement e) {
@@ -586,8 +584,9 @@ public final class Report {
             return "";
         }
         String s = opsPerSecond(r.score);
-        if (!Double.isNaN(r.rsd)) {
-            s += String.format(Locale.ROOT, " ±%.0f%%", 100 * r.rsd);
+        double rsd = r.rsd();
+        if (!Double.isNaN(rsd)) {
+            s += String.format(Locale.ROOT, " ±%.0f%%", 100 * rsd);
         }
         return s;
     }
