@@ -510,6 +510,12 @@ public final class RocksDB extends NativeObject {
 
     // ---- reads ----------------------------------------------------------------------------------
 
+    /**
+     * The largest value read through a scratch buffer with one downcall (rocksdb_get_into_buffer_cf);
+     * larger ones take the pinned path, which copies once instead of twice.
+     */
+    private static final long INTO_BUFFER_MAX = 16 * 1024;
+
     /** rocksdb_get_pinned_cf; the slice (or NULL when absent) must be destroyed before exit(). */
     private MemorySegment pinnedSlice(ColumnFamilyHandle family, ReadOptions options, MemorySegment key, Scratch s) {
         MemorySegment slice = rocksdb_get_pinned_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
@@ -537,6 +543,18 @@ public final class RocksDB extends NativeObject {
         Scratch s = Scratch.get();
         enterRead(options, family);
         try {
+            if (Native.GET_INTO_BUFFER && (value.isNative() || value.byteSize() <= INTO_BUFFER_MAX)) {
+                // one downcall into the caller's segment, or into scratch memory for a heap one
+                MemorySegment buf = value.isNative() ? value : s.buffer(Scratch.SECOND, value.byteSize());
+                long length = Native.getIntoBuffer(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), buf, s);
+                if (length <= buf.byteSize()) { // absent (-1), or the whole value is in buf
+                    if (buf != value && length > 0) {
+                        MemorySegment.copy(buf, 0, value, 0, Math.min(length, value.byteSize()));
+                    }
+                    return length;
+                }
+                // too large for buf, which copied nothing: read it pinned to copy what fits
+            }
             MemorySegment slice = pinnedSlice(family, options, key, s);
             if (slice.address() == 0) {
                 return -1;
@@ -565,6 +583,22 @@ public final class RocksDB extends NativeObject {
         Scratch s = Scratch.get();
         enterRead(defaultRead, defaultFamily);
         try {
+            if (Native.GET_INTO_BUFFER) {
+                // one downcall into a reused scratch buffer that grows to the values seen (up to
+                // INTO_BUFFER_MAX); larger values are read pinned and copied once
+                MemorySegment buf = s.buffer(Scratch.SECOND, 0);
+                long length = Native.getIntoBuffer(ptr, defaultRead.ptr, defaultFamily.ptr, s.first(MemorySegment.ofArray(key)),
+                        key.length, buf, s);
+                if (length < 0) {
+                    return null;
+                }
+                if (length <= buf.byteSize()) {
+                    byte[] out = new byte[(int) length];
+                    MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, out, 0, (int) length);
+                    return out;
+                }
+                s.buffer(Scratch.SECOND, Math.min(length, INTO_BUFFER_MAX));
+            }
             MemorySegment slice = pinnedSlice(defaultFamily, defaultRead, MemorySegment.ofArray(key), s);
             if (slice.address() == 0) {
                 return null;

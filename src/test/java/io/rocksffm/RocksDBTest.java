@@ -88,6 +88,55 @@ class RocksDBTest {
         }
     }
 
+    /**
+     * Every read path against the value that was written, around every size boundary of the
+     * one-call read (RocksDB 10.x) and its scratch buffer (256 B at first, grown up to 16 KiB, larger
+     * values read pinned): byte[] gets, copies into native and heap segments that are larger,
+     * exact and smaller than the value, and the pinned view. Sizes in random order, so the scratch
+     * buffer is met grown and not.
+     */
+    @Test
+    void everyGetPathReturnsTheValueAtEverySize() {
+        List<Integer> sizes = new ArrayList<>(List.of(0, 1, 255, 256, 257, 2048, 4097, 16383, 16384, 16385, 70000));
+        java.util.Collections.shuffle(sizes, new Random(7));
+        Random random = new Random(11);
+        try (RocksDB db = open(dir); ReadOptions read = new ReadOptions(); Arena arena = Arena.ofConfined()) {
+            for (int round = 0; round < 2; round++) {
+                for (int size : sizes) {
+                    byte[] key = bytes("key-" + size);
+                    byte[] value = new byte[size];
+                    random.nextBytes(value);
+                    db.put(key, value);
+                    assertArrayEquals(value, db.get(key), "byte[] get of " + size);
+                    for (int delta : new int[] {16, 0, -1, -size}) {
+                        int capacity = Math.max(0, size + delta);
+                        MemorySegment k = MemorySegment.ofArray(key);
+                        MemorySegment nativeOut = arena.allocate(Math.max(1, capacity)).asSlice(0, capacity);
+                        MemorySegment heapOut = MemorySegment.ofArray(new byte[capacity]);
+                        for (MemorySegment out : List.of(nativeOut, heapOut)) {
+                            out.fill((byte) 0x5A);
+                            assertEquals(size, db.get(read, k, out), size + " into " + capacity);
+                            int copied = Math.min(size, capacity);
+                            assertArrayEquals(Arrays.copyOf(value, copied),
+                                    out.asSlice(0, copied).toArray(ValueLayout.JAVA_BYTE), size + " into " + capacity);
+                            for (long i = copied; i < capacity; i++) {
+                                assertEquals((byte) 0x5A, out.get(ValueLayout.JAVA_BYTE, i), "byte " + i + " untouched");
+                            }
+                        }
+                    }
+                    try (PinnedValue pinned = db.getPinned(read, MemorySegment.ofArray(key))) {
+                        assertArrayEquals(value, pinned.toByteArray());
+                    }
+                    byte[] absent = bytes("absent-" + size);
+                    assertNull(db.get(absent));
+                    assertEquals(-1, db.get(read, MemorySegment.ofArray(absent), arena.allocate(8)));
+                    assertEquals(-1, db.get(read, MemorySegment.ofArray(absent), MemorySegment.ofArray(new byte[8])));
+                }
+                db.flush(true); // the second round reads from table files instead of the memtable
+            }
+        }
+    }
+
     @Test
     void deleteRangeRemovesHalfOpenInterval() {
         try (RocksDB db = open(dir)) {

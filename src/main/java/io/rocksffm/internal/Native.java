@@ -127,6 +127,27 @@ public final class Native {
         }
     }
 
+    // ---- one-call point reads ---------------------------------------------------------------------
+
+    /** Whether the engine has rocksdb_get_into_buffer_cf (RocksDB 10.x): a get in one downcall. */
+    public static final boolean GET_INTO_BUFFER = Capabilities.callable("rocksdb_get_into_buffer_cf");
+
+    /**
+     * Reads {@code key} with one rocksdb_get_into_buffer_cf call (only if {@link #GET_INTO_BUFFER}),
+     * copying the value into native {@code buf} if it fits. Returns the value's full length (the
+     * value is in {@code buf} iff that is at most {@code buf.byteSize()}), or -1 when absent.
+     * The caller has made {@code key} native and keeps the database, family and options open.
+     *
+     * @throws io.rocksffm.RocksDBException if the read failed
+     */
+    public static long getIntoBuffer(MemorySegment db, MemorySegment options, MemorySegment family, MemorySegment key,
+                                     long keyLength, MemorySegment buf, Scratch s) {
+        RocksDBC.rocksdb_get_into_buffer_cf(db, options, family, key, keyLength, buf, buf.byteSize(), s.size, s.found,
+                s.errptr);
+        check(s.errptr);
+        return s.found.get(ValueLayout.JAVA_BYTE, 0) == 0 ? -1 : s.size.get(ValueLayout.JAVA_LONG, 0);
+    }
+
     // ---- raw addresses, for loops over arrays of C pointers ----------------------------------------
     // Reading a pointer out of an array as a MemorySegment makes an object per element; these take
     // and return the address as a long (a pointer is passed exactly like a 64-bit integer on every
@@ -270,6 +291,8 @@ public final class Native {
         public final MemorySegment errptr;
         /** A {@code size_t} out-slot. */
         public final MemorySegment size;
+        /** An {@code unsigned char} out-slot. */
+        public final MemorySegment found;
 
         /** Buffer slots (see {@link #buffer}): heap inputs, and multi-get arrays. */
         public static final int FIRST = 0;
@@ -285,6 +308,7 @@ public final class Native {
             Arena arena = Arena.ofAuto();
             errptr = arena.allocate(ValueLayout.ADDRESS);
             size = arena.allocate(ValueLayout.JAVA_LONG);
+            found = arena.allocate(ValueLayout.JAVA_LONG);
             for (int i = 0; i < buffers.length; i++) {
                 buffers[i] = arena.allocate(256, 16);
             }

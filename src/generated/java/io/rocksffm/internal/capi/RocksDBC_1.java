@@ -23,15 +23,6 @@ class RocksDBC_1 extends RocksDBC$shared {
     static final SymbolLookup SYMBOL_LOOKUP = SymbolLookup.loaderLookup()
             .or(Linker.nativeLinker().defaultLookup());
 
-    private static final int __GNUC_VA_LIST = (int)1L;
-    /**
-     * {@snippet lang=c :
-     * #define __GNUC_VA_LIST 1
-     * }
-     */
-    public static int __GNUC_VA_LIST() {
-        return __GNUC_VA_LIST;
-    }
     private static final int true_ = (int)1L;
     /**
      * {@snippet lang=c :
@@ -4713,6 +4704,69 @@ class RocksDBC_1 extends RocksDBC$shared {
         }
     }
 
+    private static class rocksdb_checkpoint_export_column_family {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_checkpoint_export_column_family").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_checkpoint_export_column_family"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_export_import_files_metadata_t *rocksdb_checkpoint_export_column_family(rocksdb_checkpoint_t *checkpoint, rocksdb_column_family_handle_t *column_family, const char *export_dir, char **errptr)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_checkpoint_export_column_family$descriptor() {
+        return rocksdb_checkpoint_export_column_family.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_export_import_files_metadata_t *rocksdb_checkpoint_export_column_family(rocksdb_checkpoint_t *checkpoint, rocksdb_column_family_handle_t *column_family, const char *export_dir, char **errptr)
+     * }
+     */
+    public static MethodHandle rocksdb_checkpoint_export_column_family$handle() {
+        return rocksdb_checkpoint_export_column_family.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_export_import_files_metadata_t *rocksdb_checkpoint_export_column_family(rocksdb_checkpoint_t *checkpoint, rocksdb_column_family_handle_t *column_family, const char *export_dir, char **errptr)
+     * }
+     */
+    public static MemorySegment rocksdb_checkpoint_export_column_family$address() {
+        return rocksdb_checkpoint_export_column_family.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_export_import_files_metadata_t *rocksdb_checkpoint_export_column_family(rocksdb_checkpoint_t *checkpoint, rocksdb_column_family_handle_t *column_family, const char *export_dir, char **errptr)
+     * }
+     */
+    public static MemorySegment rocksdb_checkpoint_export_column_family(MemorySegment checkpoint, MemorySegment column_family, MemorySegment export_dir, MemorySegment errptr) {
+        var mh$ = rocksdb_checkpoint_export_column_family.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_checkpoint_export_column_family", checkpoint, column_family, export_dir, errptr);
+            }
+            return (MemorySegment)mh$.invokeExact(checkpoint, column_family, export_dir, errptr);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rocksdb_checkpoint_object_destroy {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER
@@ -5293,6 +5347,195 @@ class RocksDBC_1 extends RocksDBC$shared {
         }
     }
 
+    private static class rocksdb_create_column_families {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_INT,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_create_column_families").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_create_column_families"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_column_family_handle_t **rocksdb_create_column_families(rocksdb_t *db, const rocksdb_options_t *column_family_options, int num_column_families, const char *const *column_family_names, size_t *lencfs, char **errptr)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_create_column_families$descriptor() {
+        return rocksdb_create_column_families.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_column_family_handle_t **rocksdb_create_column_families(rocksdb_t *db, const rocksdb_options_t *column_family_options, int num_column_families, const char *const *column_family_names, size_t *lencfs, char **errptr)
+     * }
+     */
+    public static MethodHandle rocksdb_create_column_families$handle() {
+        return rocksdb_create_column_families.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_column_family_handle_t **rocksdb_create_column_families(rocksdb_t *db, const rocksdb_options_t *column_family_options, int num_column_families, const char *const *column_family_names, size_t *lencfs, char **errptr)
+     * }
+     */
+    public static MemorySegment rocksdb_create_column_families$address() {
+        return rocksdb_create_column_families.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_column_family_handle_t **rocksdb_create_column_families(rocksdb_t *db, const rocksdb_options_t *column_family_options, int num_column_families, const char *const *column_family_names, size_t *lencfs, char **errptr)
+     * }
+     */
+    public static MemorySegment rocksdb_create_column_families(MemorySegment db, MemorySegment column_family_options, int num_column_families, MemorySegment column_family_names, MemorySegment lencfs, MemorySegment errptr) {
+        var mh$ = rocksdb_create_column_families.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_create_column_families", db, column_family_options, num_column_families, column_family_names, lencfs, errptr);
+            }
+            return (MemorySegment)mh$.invokeExact(db, column_family_options, num_column_families, column_family_names, lencfs, errptr);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_create_column_families_destroy {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_create_column_families_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_create_column_families_destroy"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_create_column_families_destroy(rocksdb_column_family_handle_t **list)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_create_column_families_destroy$descriptor() {
+        return rocksdb_create_column_families_destroy.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_create_column_families_destroy(rocksdb_column_family_handle_t **list)
+     * }
+     */
+    public static MethodHandle rocksdb_create_column_families_destroy$handle() {
+        return rocksdb_create_column_families_destroy.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_create_column_families_destroy(rocksdb_column_family_handle_t **list)
+     * }
+     */
+    public static MemorySegment rocksdb_create_column_families_destroy$address() {
+        return rocksdb_create_column_families_destroy.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_create_column_families_destroy(rocksdb_column_family_handle_t **list)
+     * }
+     */
+    public static void rocksdb_create_column_families_destroy(MemorySegment list) {
+        var mh$ = rocksdb_create_column_families_destroy.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_create_column_families_destroy", list);
+            }
+            mh$.invokeExact(list);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_create_column_family_with_import {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_create_column_family_with_import").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_create_column_family_with_import"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_column_family_handle_t *rocksdb_create_column_family_with_import(rocksdb_t *db, rocksdb_options_t *column_family_options, const char *column_family_name, rocksdb_import_column_family_options_t *import_options, rocksdb_export_import_files_metadata_t *metadata, char **errptr)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_create_column_family_with_import$descriptor() {
+        return rocksdb_create_column_family_with_import.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_column_family_handle_t *rocksdb_create_column_family_with_import(rocksdb_t *db, rocksdb_options_t *column_family_options, const char *column_family_name, rocksdb_import_column_family_options_t *import_options, rocksdb_export_import_files_metadata_t *metadata, char **errptr)
+     * }
+     */
+    public static MethodHandle rocksdb_create_column_family_with_import$handle() {
+        return rocksdb_create_column_family_with_import.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_column_family_handle_t *rocksdb_create_column_family_with_import(rocksdb_t *db, rocksdb_options_t *column_family_options, const char *column_family_name, rocksdb_import_column_family_options_t *import_options, rocksdb_export_import_files_metadata_t *metadata, char **errptr)
+     * }
+     */
+    public static MemorySegment rocksdb_create_column_family_with_import$address() {
+        return rocksdb_create_column_family_with_import.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_column_family_handle_t *rocksdb_create_column_family_with_import(rocksdb_t *db, rocksdb_options_t *column_family_options, const char *column_family_name, rocksdb_import_column_family_options_t *import_options, rocksdb_export_import_files_metadata_t *metadata, char **errptr)
+     * }
+     */
+    public static MemorySegment rocksdb_create_column_family_with_import(MemorySegment db, MemorySegment column_family_options, MemorySegment column_family_name, MemorySegment import_options, MemorySegment metadata, MemorySegment errptr) {
+        var mh$ = rocksdb_create_column_family_with_import.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_create_column_family_with_import", db, column_family_options, column_family_name, import_options, metadata, errptr);
+            }
+            return (MemorySegment)mh$.invokeExact(db, column_family_options, column_family_name, import_options, metadata, errptr);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rocksdb_create_column_family_with_ttl {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             RocksDBC.C_POINTER,
@@ -5411,6 +5654,66 @@ class RocksDBC_1 extends RocksDBC$shared {
                 traceDowncall("rocksdb_drop_column_family", db, handle, errptr);
             }
             mh$.invokeExact(db, handle, errptr);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_get_default_column_family_handle {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_get_default_column_family_handle").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_get_default_column_family_handle"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_column_family_handle_t *rocksdb_get_default_column_family_handle(rocksdb_t *db)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_get_default_column_family_handle$descriptor() {
+        return rocksdb_get_default_column_family_handle.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_column_family_handle_t *rocksdb_get_default_column_family_handle(rocksdb_t *db)
+     * }
+     */
+    public static MethodHandle rocksdb_get_default_column_family_handle$handle() {
+        return rocksdb_get_default_column_family_handle.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_column_family_handle_t *rocksdb_get_default_column_family_handle(rocksdb_t *db)
+     * }
+     */
+    public static MemorySegment rocksdb_get_default_column_family_handle$address() {
+        return rocksdb_get_default_column_family_handle.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_column_family_handle_t *rocksdb_get_default_column_family_handle(rocksdb_t *db)
+     * }
+     */
+    public static MemorySegment rocksdb_get_default_column_family_handle(MemorySegment db) {
+        var mh$ = rocksdb_get_default_column_family_handle.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_get_default_column_family_handle", db);
+            }
+            return (MemorySegment)mh$.invokeExact(db);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -6440,6 +6743,67 @@ class RocksDBC_1 extends RocksDBC$shared {
         }
     }
 
+    private static class rocksdb_get_db_identity {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_get_db_identity").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_get_db_identity"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern char *rocksdb_get_db_identity(rocksdb_t *db, size_t *id_len)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_get_db_identity$descriptor() {
+        return rocksdb_get_db_identity.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern char *rocksdb_get_db_identity(rocksdb_t *db, size_t *id_len)
+     * }
+     */
+    public static MethodHandle rocksdb_get_db_identity$handle() {
+        return rocksdb_get_db_identity.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern char *rocksdb_get_db_identity(rocksdb_t *db, size_t *id_len)
+     * }
+     */
+    public static MemorySegment rocksdb_get_db_identity$address() {
+        return rocksdb_get_db_identity.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern char *rocksdb_get_db_identity(rocksdb_t *db, size_t *id_len)
+     * }
+     */
+    public static MemorySegment rocksdb_get_db_identity(MemorySegment db, MemorySegment id_len) {
+        var mh$ = rocksdb_get_db_identity.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_get_db_identity", db, id_len);
+            }
+            return (MemorySegment)mh$.invokeExact(db, id_len);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rocksdb_multi_get {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER,
@@ -6770,6 +7134,72 @@ class RocksDBC_1 extends RocksDBC$shared {
                 traceDowncall("rocksdb_batched_multi_get_cf", db, options, column_family, num_keys, keys_list, keys_list_sizes, values, errs, sorted_input);
             }
             mh$.invokeExact(db, options, column_family, num_keys, keys_list, keys_list_sizes, values, errs, sorted_input);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_batched_multi_get_cf_slice {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_BOOL
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_batched_multi_get_cf_slice").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_batched_multi_get_cf_slice"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_batched_multi_get_cf_slice(rocksdb_t *db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, size_t num_keys, const rocksdb_slice_t *keys_list, rocksdb_pinnableslice_t **values, char **errs, const _Bool sorted_input)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_batched_multi_get_cf_slice$descriptor() {
+        return rocksdb_batched_multi_get_cf_slice.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_batched_multi_get_cf_slice(rocksdb_t *db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, size_t num_keys, const rocksdb_slice_t *keys_list, rocksdb_pinnableslice_t **values, char **errs, const _Bool sorted_input)
+     * }
+     */
+    public static MethodHandle rocksdb_batched_multi_get_cf_slice$handle() {
+        return rocksdb_batched_multi_get_cf_slice.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_batched_multi_get_cf_slice(rocksdb_t *db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, size_t num_keys, const rocksdb_slice_t *keys_list, rocksdb_pinnableslice_t **values, char **errs, const _Bool sorted_input)
+     * }
+     */
+    public static MemorySegment rocksdb_batched_multi_get_cf_slice$address() {
+        return rocksdb_batched_multi_get_cf_slice.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_batched_multi_get_cf_slice(rocksdb_t *db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, size_t num_keys, const rocksdb_slice_t *keys_list, rocksdb_pinnableslice_t **values, char **errs, const _Bool sorted_input)
+     * }
+     */
+    public static void rocksdb_batched_multi_get_cf_slice(MemorySegment db, MemorySegment options, MemorySegment column_family, long num_keys, MemorySegment keys_list, MemorySegment values, MemorySegment errs, boolean sorted_input) {
+        var mh$ = rocksdb_batched_multi_get_cf_slice.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_batched_multi_get_cf_slice", db, options, column_family, num_keys, keys_list, values, errs, sorted_input);
+            }
+            mh$.invokeExact(db, options, column_family, num_keys, keys_list, values, errs, sorted_input);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -7284,6 +7714,66 @@ class RocksDBC_1 extends RocksDBC$shared {
         }
     }
 
+    private static class rocksdb_snapshot_get_sequence_number {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_snapshot_get_sequence_number").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_snapshot_get_sequence_number"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_snapshot_get_sequence_number(const rocksdb_snapshot_t *snapshot)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_snapshot_get_sequence_number$descriptor() {
+        return rocksdb_snapshot_get_sequence_number.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_snapshot_get_sequence_number(const rocksdb_snapshot_t *snapshot)
+     * }
+     */
+    public static MethodHandle rocksdb_snapshot_get_sequence_number$handle() {
+        return rocksdb_snapshot_get_sequence_number.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_snapshot_get_sequence_number(const rocksdb_snapshot_t *snapshot)
+     * }
+     */
+    public static MemorySegment rocksdb_snapshot_get_sequence_number$address() {
+        return rocksdb_snapshot_get_sequence_number.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_snapshot_get_sequence_number(const rocksdb_snapshot_t *snapshot)
+     * }
+     */
+    public static long rocksdb_snapshot_get_sequence_number(MemorySegment snapshot) {
+        var mh$ = rocksdb_snapshot_get_sequence_number.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_snapshot_get_sequence_number", snapshot);
+            }
+            return (long)mh$.invokeExact(snapshot);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rocksdb_property_value {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             RocksDBC.C_POINTER,
@@ -7361,7 +7851,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * int rocksdb_property_int(rocksdb_t *db, const char *propname, uint64_t *out_val)
+     * extern int rocksdb_property_int(rocksdb_t *db, const char *propname, uint64_t *out_val)
      * }
      */
     public static FunctionDescriptor rocksdb_property_int$descriptor() {
@@ -7371,7 +7861,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * int rocksdb_property_int(rocksdb_t *db, const char *propname, uint64_t *out_val)
+     * extern int rocksdb_property_int(rocksdb_t *db, const char *propname, uint64_t *out_val)
      * }
      */
     public static MethodHandle rocksdb_property_int$handle() {
@@ -7381,7 +7871,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Address for:
      * {@snippet lang=c :
-     * int rocksdb_property_int(rocksdb_t *db, const char *propname, uint64_t *out_val)
+     * extern int rocksdb_property_int(rocksdb_t *db, const char *propname, uint64_t *out_val)
      * }
      */
     public static MemorySegment rocksdb_property_int$address() {
@@ -7390,7 +7880,7 @@ class RocksDBC_1 extends RocksDBC$shared {
 
     /**
      * {@snippet lang=c :
-     * int rocksdb_property_int(rocksdb_t *db, const char *propname, uint64_t *out_val)
+     * extern int rocksdb_property_int(rocksdb_t *db, const char *propname, uint64_t *out_val)
      * }
      */
     public static int rocksdb_property_int(MemorySegment db, MemorySegment propname, MemorySegment out_val) {
@@ -7424,7 +7914,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * int rocksdb_property_int_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family, const char *propname, uint64_t *out_val)
+     * extern int rocksdb_property_int_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family, const char *propname, uint64_t *out_val)
      * }
      */
     public static FunctionDescriptor rocksdb_property_int_cf$descriptor() {
@@ -7434,7 +7924,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * int rocksdb_property_int_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family, const char *propname, uint64_t *out_val)
+     * extern int rocksdb_property_int_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family, const char *propname, uint64_t *out_val)
      * }
      */
     public static MethodHandle rocksdb_property_int_cf$handle() {
@@ -7444,7 +7934,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Address for:
      * {@snippet lang=c :
-     * int rocksdb_property_int_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family, const char *propname, uint64_t *out_val)
+     * extern int rocksdb_property_int_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family, const char *propname, uint64_t *out_val)
      * }
      */
     public static MemorySegment rocksdb_property_int_cf$address() {
@@ -7453,7 +7943,7 @@ class RocksDBC_1 extends RocksDBC$shared {
 
     /**
      * {@snippet lang=c :
-     * int rocksdb_property_int_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family, const char *propname, uint64_t *out_val)
+     * extern int rocksdb_property_int_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family, const char *propname, uint64_t *out_val)
      * }
      */
     public static int rocksdb_property_int_cf(MemorySegment db, MemorySegment column_family, MemorySegment propname, MemorySegment out_val) {
@@ -7658,6 +8148,101 @@ class RocksDBC_1 extends RocksDBC$shared {
                 traceDowncall("rocksdb_approximate_sizes_cf", db, column_family, num_ranges, range_start_key, range_start_key_len, range_limit_key, range_limit_key_len, sizes, errptr);
             }
             mh$.invokeExact(db, column_family, num_ranges, range_start_key, range_start_key_len, range_limit_key, range_limit_key_len, sizes, errptr);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+    private static final int rocksdb_size_approximation_flags_none = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.rocksdb_size_approximation_flags_none = 0
+     * }
+     */
+    public static int rocksdb_size_approximation_flags_none() {
+        return rocksdb_size_approximation_flags_none;
+    }
+    private static final int rocksdb_size_approximation_flags_include_memtable = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.rocksdb_size_approximation_flags_include_memtable = 1
+     * }
+     */
+    public static int rocksdb_size_approximation_flags_include_memtable() {
+        return rocksdb_size_approximation_flags_include_memtable;
+    }
+    private static final int rocksdb_size_approximation_flags_include_files = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.rocksdb_size_approximation_flags_include_files = 2
+     * }
+     */
+    public static int rocksdb_size_approximation_flags_include_files() {
+        return rocksdb_size_approximation_flags_include_files;
+    }
+
+    private static class rocksdb_approximate_sizes_cf_with_flags {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_INT,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_CHAR,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_approximate_sizes_cf_with_flags").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_approximate_sizes_cf_with_flags"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_approximate_sizes_cf_with_flags(rocksdb_t *db, rocksdb_column_family_handle_t *column_family, int num_ranges, const char *const *range_start_key, const size_t *range_start_key_len, const char *const *range_limit_key, const size_t *range_limit_key_len, uint8_t include_flags, uint64_t *sizes, char **errptr)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_approximate_sizes_cf_with_flags$descriptor() {
+        return rocksdb_approximate_sizes_cf_with_flags.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_approximate_sizes_cf_with_flags(rocksdb_t *db, rocksdb_column_family_handle_t *column_family, int num_ranges, const char *const *range_start_key, const size_t *range_start_key_len, const char *const *range_limit_key, const size_t *range_limit_key_len, uint8_t include_flags, uint64_t *sizes, char **errptr)
+     * }
+     */
+    public static MethodHandle rocksdb_approximate_sizes_cf_with_flags$handle() {
+        return rocksdb_approximate_sizes_cf_with_flags.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_approximate_sizes_cf_with_flags(rocksdb_t *db, rocksdb_column_family_handle_t *column_family, int num_ranges, const char *const *range_start_key, const size_t *range_start_key_len, const char *const *range_limit_key, const size_t *range_limit_key_len, uint8_t include_flags, uint64_t *sizes, char **errptr)
+     * }
+     */
+    public static MemorySegment rocksdb_approximate_sizes_cf_with_flags$address() {
+        return rocksdb_approximate_sizes_cf_with_flags.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_approximate_sizes_cf_with_flags(rocksdb_t *db, rocksdb_column_family_handle_t *column_family, int num_ranges, const char *const *range_start_key, const size_t *range_start_key_len, const char *const *range_limit_key, const size_t *range_limit_key_len, uint8_t include_flags, uint64_t *sizes, char **errptr)
+     * }
+     */
+    public static void rocksdb_approximate_sizes_cf_with_flags(MemorySegment db, MemorySegment column_family, int num_ranges, MemorySegment range_start_key, MemorySegment range_start_key_len, MemorySegment range_limit_key, MemorySegment range_limit_key_len, byte include_flags, MemorySegment sizes, MemorySegment errptr) {
+        var mh$ = rocksdb_approximate_sizes_cf_with_flags.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_approximate_sizes_cf_with_flags", db, column_family, num_ranges, range_start_key, range_start_key_len, range_limit_key, range_limit_key_len, include_flags, sizes, errptr);
+            }
+            mh$.invokeExact(db, column_family, num_ranges, range_start_key, range_start_key_len, range_limit_key, range_limit_key_len, include_flags, sizes, errptr);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -8050,66 +8635,6 @@ class RocksDBC_1 extends RocksDBC$shared {
         }
     }
 
-    private static class rocksdb_delete_file {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_delete_file").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_delete_file"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_delete_file(rocksdb_t *db, const char *name)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_delete_file$descriptor() {
-        return rocksdb_delete_file.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_delete_file(rocksdb_t *db, const char *name)
-     * }
-     */
-    public static MethodHandle rocksdb_delete_file$handle() {
-        return rocksdb_delete_file.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_delete_file(rocksdb_t *db, const char *name)
-     * }
-     */
-    public static MemorySegment rocksdb_delete_file$address() {
-        return rocksdb_delete_file.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_delete_file(rocksdb_t *db, const char *name)
-     * }
-     */
-    public static void rocksdb_delete_file(MemorySegment db, MemorySegment name) {
-        var mh$ = rocksdb_delete_file.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_delete_file", db, name);
-            }
-            mh$.invokeExact(db, name);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
     private static class rocksdb_livefiles {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             RocksDBC.C_POINTER,
@@ -8293,6 +8818,69 @@ class RocksDBC_1 extends RocksDBC$shared {
         }
     }
 
+    private static class rocksdb_flush_cfs {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_INT,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_flush_cfs").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_flush_cfs"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_flush_cfs(rocksdb_t *db, const rocksdb_flushoptions_t *options, rocksdb_column_family_handle_t **column_family, int num_column_families, char **errptr)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_flush_cfs$descriptor() {
+        return rocksdb_flush_cfs.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_flush_cfs(rocksdb_t *db, const rocksdb_flushoptions_t *options, rocksdb_column_family_handle_t **column_family, int num_column_families, char **errptr)
+     * }
+     */
+    public static MethodHandle rocksdb_flush_cfs$handle() {
+        return rocksdb_flush_cfs.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_flush_cfs(rocksdb_t *db, const rocksdb_flushoptions_t *options, rocksdb_column_family_handle_t **column_family, int num_column_families, char **errptr)
+     * }
+     */
+    public static MemorySegment rocksdb_flush_cfs$address() {
+        return rocksdb_flush_cfs.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_flush_cfs(rocksdb_t *db, const rocksdb_flushoptions_t *options, rocksdb_column_family_handle_t **column_family, int num_column_families, char **errptr)
+     * }
+     */
+    public static void rocksdb_flush_cfs(MemorySegment db, MemorySegment options, MemorySegment column_family, int num_column_families, MemorySegment errptr) {
+        var mh$ = rocksdb_flush_cfs.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_flush_cfs", db, options, column_family, num_column_families, errptr);
+            }
+            mh$.invokeExact(db, options, column_family, num_column_families, errptr);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rocksdb_flush_wal {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER,
@@ -8417,7 +9005,6 @@ class RocksDBC_1 extends RocksDBC$shared {
     private static class rocksdb_enable_file_deletions {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR,
             RocksDBC.C_POINTER
         );
 
@@ -8429,7 +9016,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern void rocksdb_enable_file_deletions(rocksdb_t *db, unsigned char force, char **errptr)
+     * extern void rocksdb_enable_file_deletions(rocksdb_t *db, char **errptr)
      * }
      */
     public static FunctionDescriptor rocksdb_enable_file_deletions$descriptor() {
@@ -8439,7 +9026,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern void rocksdb_enable_file_deletions(rocksdb_t *db, unsigned char force, char **errptr)
+     * extern void rocksdb_enable_file_deletions(rocksdb_t *db, char **errptr)
      * }
      */
     public static MethodHandle rocksdb_enable_file_deletions$handle() {
@@ -8449,7 +9036,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern void rocksdb_enable_file_deletions(rocksdb_t *db, unsigned char force, char **errptr)
+     * extern void rocksdb_enable_file_deletions(rocksdb_t *db, char **errptr)
      * }
      */
     public static MemorySegment rocksdb_enable_file_deletions$address() {
@@ -8458,16 +9045,16 @@ class RocksDBC_1 extends RocksDBC$shared {
 
     /**
      * {@snippet lang=c :
-     * extern void rocksdb_enable_file_deletions(rocksdb_t *db, unsigned char force, char **errptr)
+     * extern void rocksdb_enable_file_deletions(rocksdb_t *db, char **errptr)
      * }
      */
-    public static void rocksdb_enable_file_deletions(MemorySegment db, byte force, MemorySegment errptr) {
+    public static void rocksdb_enable_file_deletions(MemorySegment db, MemorySegment errptr) {
         var mh$ = rocksdb_enable_file_deletions.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_enable_file_deletions", db, force, errptr);
+                traceDowncall("rocksdb_enable_file_deletions", db, errptr);
             }
-            mh$.invokeExact(db, force, errptr);
+            mh$.invokeExact(db, errptr);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -9317,6 +9904,246 @@ class RocksDBC_1 extends RocksDBC$shared {
         }
     }
 
+    private static class rocksdb_iter_key_slice {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            rocksdb_slice_t.layout(),
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_iter_key_slice").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_iter_key_slice"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_slice_t rocksdb_iter_key_slice(const rocksdb_iterator_t *iter)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_iter_key_slice$descriptor() {
+        return rocksdb_iter_key_slice.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_slice_t rocksdb_iter_key_slice(const rocksdb_iterator_t *iter)
+     * }
+     */
+    public static MethodHandle rocksdb_iter_key_slice$handle() {
+        return rocksdb_iter_key_slice.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_slice_t rocksdb_iter_key_slice(const rocksdb_iterator_t *iter)
+     * }
+     */
+    public static MemorySegment rocksdb_iter_key_slice$address() {
+        return rocksdb_iter_key_slice.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_slice_t rocksdb_iter_key_slice(const rocksdb_iterator_t *iter)
+     * }
+     */
+    public static MemorySegment rocksdb_iter_key_slice(SegmentAllocator allocator, MemorySegment iter) {
+        var mh$ = rocksdb_iter_key_slice.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_iter_key_slice", allocator, iter);
+            }
+            return (MemorySegment)mh$.invokeExact(allocator, iter);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_iter_value_slice {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            rocksdb_slice_t.layout(),
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_iter_value_slice").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_iter_value_slice"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_slice_t rocksdb_iter_value_slice(const rocksdb_iterator_t *iter)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_iter_value_slice$descriptor() {
+        return rocksdb_iter_value_slice.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_slice_t rocksdb_iter_value_slice(const rocksdb_iterator_t *iter)
+     * }
+     */
+    public static MethodHandle rocksdb_iter_value_slice$handle() {
+        return rocksdb_iter_value_slice.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_slice_t rocksdb_iter_value_slice(const rocksdb_iterator_t *iter)
+     * }
+     */
+    public static MemorySegment rocksdb_iter_value_slice$address() {
+        return rocksdb_iter_value_slice.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_slice_t rocksdb_iter_value_slice(const rocksdb_iterator_t *iter)
+     * }
+     */
+    public static MemorySegment rocksdb_iter_value_slice(SegmentAllocator allocator, MemorySegment iter) {
+        var mh$ = rocksdb_iter_value_slice.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_iter_value_slice", allocator, iter);
+            }
+            return (MemorySegment)mh$.invokeExact(allocator, iter);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_iter_timestamp_slice {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            rocksdb_slice_t.layout(),
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_iter_timestamp_slice").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_iter_timestamp_slice"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_slice_t rocksdb_iter_timestamp_slice(const rocksdb_iterator_t *iter)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_iter_timestamp_slice$descriptor() {
+        return rocksdb_iter_timestamp_slice.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_slice_t rocksdb_iter_timestamp_slice(const rocksdb_iterator_t *iter)
+     * }
+     */
+    public static MethodHandle rocksdb_iter_timestamp_slice$handle() {
+        return rocksdb_iter_timestamp_slice.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_slice_t rocksdb_iter_timestamp_slice(const rocksdb_iterator_t *iter)
+     * }
+     */
+    public static MemorySegment rocksdb_iter_timestamp_slice$address() {
+        return rocksdb_iter_timestamp_slice.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_slice_t rocksdb_iter_timestamp_slice(const rocksdb_iterator_t *iter)
+     * }
+     */
+    public static MemorySegment rocksdb_iter_timestamp_slice(SegmentAllocator allocator, MemorySegment iter) {
+        var mh$ = rocksdb_iter_timestamp_slice.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_iter_timestamp_slice", allocator, iter);
+            }
+            return (MemorySegment)mh$.invokeExact(allocator, iter);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_iter_refresh {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_iter_refresh").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_iter_refresh"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_iter_refresh(const rocksdb_iterator_t *iter, char **errptr)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_iter_refresh$descriptor() {
+        return rocksdb_iter_refresh.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_iter_refresh(const rocksdb_iterator_t *iter, char **errptr)
+     * }
+     */
+    public static MethodHandle rocksdb_iter_refresh$handle() {
+        return rocksdb_iter_refresh.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_iter_refresh(const rocksdb_iterator_t *iter, char **errptr)
+     * }
+     */
+    public static MemorySegment rocksdb_iter_refresh$address() {
+        return rocksdb_iter_refresh.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_iter_refresh(const rocksdb_iterator_t *iter, char **errptr)
+     * }
+     */
+    public static void rocksdb_iter_refresh(MemorySegment iter, MemorySegment errptr) {
+        var mh$ = rocksdb_iter_refresh.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_iter_refresh", iter, errptr);
+            }
+            mh$.invokeExact(iter, errptr);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rocksdb_wal_iter_next {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER
@@ -9788,6 +10615,69 @@ class RocksDBC_1 extends RocksDBC$shared {
                 traceDowncall("rocksdb_writebatch_create_from", rep, size);
             }
             return (MemorySegment)mh$.invokeExact(rep, size);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_writebatch_create_with_params {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG,
+            RocksDBC.C_LONG,
+            RocksDBC.C_LONG,
+            RocksDBC.C_LONG
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_writebatch_create_with_params").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_writebatch_create_with_params"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_writebatch_t *rocksdb_writebatch_create_with_params(size_t reserved_bytes, size_t max_bytes, size_t protection_bytes_per_key, size_t default_cf_ts_sz)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_writebatch_create_with_params$descriptor() {
+        return rocksdb_writebatch_create_with_params.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_writebatch_t *rocksdb_writebatch_create_with_params(size_t reserved_bytes, size_t max_bytes, size_t protection_bytes_per_key, size_t default_cf_ts_sz)
+     * }
+     */
+    public static MethodHandle rocksdb_writebatch_create_with_params$handle() {
+        return rocksdb_writebatch_create_with_params.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_writebatch_t *rocksdb_writebatch_create_with_params(size_t reserved_bytes, size_t max_bytes, size_t protection_bytes_per_key, size_t default_cf_ts_sz)
+     * }
+     */
+    public static MemorySegment rocksdb_writebatch_create_with_params$address() {
+        return rocksdb_writebatch_create_with_params.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_writebatch_t *rocksdb_writebatch_create_with_params(size_t reserved_bytes, size_t max_bytes, size_t protection_bytes_per_key, size_t default_cf_ts_sz)
+     * }
+     */
+    public static MemorySegment rocksdb_writebatch_create_with_params(long reserved_bytes, long max_bytes, long protection_bytes_per_key, long default_cf_ts_sz) {
+        var mh$ = rocksdb_writebatch_create_with_params.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_writebatch_create_with_params", reserved_bytes, max_bytes, protection_bytes_per_key, default_cf_ts_sz);
+            }
+            return (MemorySegment)mh$.invokeExact(reserved_bytes, max_bytes, protection_bytes_per_key, default_cf_ts_sz);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -11433,6 +12323,69 @@ class RocksDBC_1 extends RocksDBC$shared {
         }
     }
 
+    private static class rocksdb_writebatch_iterate_cf {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_writebatch_iterate_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_writebatch_iterate_cf"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_writebatch_iterate_cf(rocksdb_writebatch_t *, void *state, void (*put_cf)(void *, uint32_t, const char *, size_t, const char *, size_t), void (*deleted_cf)(void *, uint32_t, const char *, size_t), void (*merge_cf)(void *, uint32_t, const char *, size_t, const char *, size_t))
+     * }
+     */
+    public static FunctionDescriptor rocksdb_writebatch_iterate_cf$descriptor() {
+        return rocksdb_writebatch_iterate_cf.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_writebatch_iterate_cf(rocksdb_writebatch_t *, void *state, void (*put_cf)(void *, uint32_t, const char *, size_t, const char *, size_t), void (*deleted_cf)(void *, uint32_t, const char *, size_t), void (*merge_cf)(void *, uint32_t, const char *, size_t, const char *, size_t))
+     * }
+     */
+    public static MethodHandle rocksdb_writebatch_iterate_cf$handle() {
+        return rocksdb_writebatch_iterate_cf.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_writebatch_iterate_cf(rocksdb_writebatch_t *, void *state, void (*put_cf)(void *, uint32_t, const char *, size_t, const char *, size_t), void (*deleted_cf)(void *, uint32_t, const char *, size_t), void (*merge_cf)(void *, uint32_t, const char *, size_t, const char *, size_t))
+     * }
+     */
+    public static MemorySegment rocksdb_writebatch_iterate_cf$address() {
+        return rocksdb_writebatch_iterate_cf.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_writebatch_iterate_cf(rocksdb_writebatch_t *, void *state, void (*put_cf)(void *, uint32_t, const char *, size_t, const char *, size_t), void (*deleted_cf)(void *, uint32_t, const char *, size_t), void (*merge_cf)(void *, uint32_t, const char *, size_t, const char *, size_t))
+     * }
+     */
+    public static void rocksdb_writebatch_iterate_cf(MemorySegment x0, MemorySegment state, MemorySegment put_cf, MemorySegment deleted_cf, MemorySegment merge_cf) {
+        var mh$ = rocksdb_writebatch_iterate_cf.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_writebatch_iterate_cf", x0, state, put_cf, deleted_cf, merge_cf);
+            }
+            mh$.invokeExact(x0, state, put_cf, deleted_cf, merge_cf);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rocksdb_writebatch_data {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             RocksDBC.C_POINTER,
@@ -11673,6 +12626,70 @@ class RocksDBC_1 extends RocksDBC$shared {
         }
     }
 
+    private static class rocksdb_writebatch_update_timestamps {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_writebatch_update_timestamps").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_writebatch_update_timestamps"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_writebatch_update_timestamps(rocksdb_writebatch_t *wb, const char *ts, size_t tslen, void *state, size_t (*get_ts_size)(void *, uint32_t), char **errptr)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_writebatch_update_timestamps$descriptor() {
+        return rocksdb_writebatch_update_timestamps.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_writebatch_update_timestamps(rocksdb_writebatch_t *wb, const char *ts, size_t tslen, void *state, size_t (*get_ts_size)(void *, uint32_t), char **errptr)
+     * }
+     */
+    public static MethodHandle rocksdb_writebatch_update_timestamps$handle() {
+        return rocksdb_writebatch_update_timestamps.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_writebatch_update_timestamps(rocksdb_writebatch_t *wb, const char *ts, size_t tslen, void *state, size_t (*get_ts_size)(void *, uint32_t), char **errptr)
+     * }
+     */
+    public static MemorySegment rocksdb_writebatch_update_timestamps$address() {
+        return rocksdb_writebatch_update_timestamps.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_writebatch_update_timestamps(rocksdb_writebatch_t *wb, const char *ts, size_t tslen, void *state, size_t (*get_ts_size)(void *, uint32_t), char **errptr)
+     * }
+     */
+    public static void rocksdb_writebatch_update_timestamps(MemorySegment wb, MemorySegment ts, long tslen, MemorySegment state, MemorySegment get_ts_size, MemorySegment errptr) {
+        var mh$ = rocksdb_writebatch_update_timestamps.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_writebatch_update_timestamps", wb, ts, tslen, state, get_ts_size, errptr);
+            }
+            mh$.invokeExact(wb, ts, tslen, state, get_ts_size, errptr);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rocksdb_writebatch_wi_create {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             RocksDBC.C_POINTER,
@@ -11788,6 +12805,70 @@ class RocksDBC_1 extends RocksDBC$shared {
                 traceDowncall("rocksdb_writebatch_wi_create_from", rep, size);
             }
             return (MemorySegment)mh$.invokeExact(rep, size);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_writebatch_wi_create_with_params {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG,
+            RocksDBC.C_CHAR,
+            RocksDBC.C_LONG,
+            RocksDBC.C_LONG
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_writebatch_wi_create_with_params").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_writebatch_wi_create_with_params"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_writebatch_wi_t *rocksdb_writebatch_wi_create_with_params(rocksdb_comparator_t *backup_index_comparator, size_t reserved_bytes, unsigned char overwrite_key, size_t max_bytes, size_t protection_bytes_per_key)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_writebatch_wi_create_with_params$descriptor() {
+        return rocksdb_writebatch_wi_create_with_params.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_writebatch_wi_t *rocksdb_writebatch_wi_create_with_params(rocksdb_comparator_t *backup_index_comparator, size_t reserved_bytes, unsigned char overwrite_key, size_t max_bytes, size_t protection_bytes_per_key)
+     * }
+     */
+    public static MethodHandle rocksdb_writebatch_wi_create_with_params$handle() {
+        return rocksdb_writebatch_wi_create_with_params.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_writebatch_wi_t *rocksdb_writebatch_wi_create_with_params(rocksdb_comparator_t *backup_index_comparator, size_t reserved_bytes, unsigned char overwrite_key, size_t max_bytes, size_t protection_bytes_per_key)
+     * }
+     */
+    public static MemorySegment rocksdb_writebatch_wi_create_with_params$address() {
+        return rocksdb_writebatch_wi_create_with_params.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_writebatch_wi_t *rocksdb_writebatch_wi_create_with_params(rocksdb_comparator_t *backup_index_comparator, size_t reserved_bytes, unsigned char overwrite_key, size_t max_bytes, size_t protection_bytes_per_key)
+     * }
+     */
+    public static MemorySegment rocksdb_writebatch_wi_create_with_params(MemorySegment backup_index_comparator, long reserved_bytes, byte overwrite_key, long max_bytes, long protection_bytes_per_key) {
+        var mh$ = rocksdb_writebatch_wi_create_with_params.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_writebatch_wi_create_with_params", backup_index_comparator, reserved_bytes, overwrite_key, max_bytes, protection_bytes_per_key);
+            }
+            return (MemorySegment)mh$.invokeExact(backup_index_comparator, reserved_bytes, overwrite_key, max_bytes, protection_bytes_per_key);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -13616,6 +14697,71 @@ class RocksDBC_1 extends RocksDBC$shared {
         }
     }
 
+    private static class rocksdb_writebatch_wi_get_pinned_from_batch_and_db {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_writebatch_wi_get_pinned_from_batch_and_db").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_writebatch_wi_get_pinned_from_batch_and_db"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_pinnableslice_t *rocksdb_writebatch_wi_get_pinned_from_batch_and_db(rocksdb_writebatch_wi_t *wbwi, rocksdb_t *db, const rocksdb_readoptions_t *options, const char *key, size_t keylen, char **errptr)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_writebatch_wi_get_pinned_from_batch_and_db$descriptor() {
+        return rocksdb_writebatch_wi_get_pinned_from_batch_and_db.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_pinnableslice_t *rocksdb_writebatch_wi_get_pinned_from_batch_and_db(rocksdb_writebatch_wi_t *wbwi, rocksdb_t *db, const rocksdb_readoptions_t *options, const char *key, size_t keylen, char **errptr)
+     * }
+     */
+    public static MethodHandle rocksdb_writebatch_wi_get_pinned_from_batch_and_db$handle() {
+        return rocksdb_writebatch_wi_get_pinned_from_batch_and_db.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_pinnableslice_t *rocksdb_writebatch_wi_get_pinned_from_batch_and_db(rocksdb_writebatch_wi_t *wbwi, rocksdb_t *db, const rocksdb_readoptions_t *options, const char *key, size_t keylen, char **errptr)
+     * }
+     */
+    public static MemorySegment rocksdb_writebatch_wi_get_pinned_from_batch_and_db$address() {
+        return rocksdb_writebatch_wi_get_pinned_from_batch_and_db.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_pinnableslice_t *rocksdb_writebatch_wi_get_pinned_from_batch_and_db(rocksdb_writebatch_wi_t *wbwi, rocksdb_t *db, const rocksdb_readoptions_t *options, const char *key, size_t keylen, char **errptr)
+     * }
+     */
+    public static MemorySegment rocksdb_writebatch_wi_get_pinned_from_batch_and_db(MemorySegment wbwi, MemorySegment db, MemorySegment options, MemorySegment key, long keylen, MemorySegment errptr) {
+        var mh$ = rocksdb_writebatch_wi_get_pinned_from_batch_and_db.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_writebatch_wi_get_pinned_from_batch_and_db", wbwi, db, options, key, keylen, errptr);
+            }
+            return (MemorySegment)mh$.invokeExact(wbwi, db, options, key, keylen, errptr);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rocksdb_writebatch_wi_get_from_batch_and_db_cf {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             RocksDBC.C_POINTER,
@@ -13676,6 +14822,72 @@ class RocksDBC_1 extends RocksDBC$shared {
                 traceDowncall("rocksdb_writebatch_wi_get_from_batch_and_db_cf", wbwi, db, options, column_family, key, keylen, vallen, errptr);
             }
             return (MemorySegment)mh$.invokeExact(wbwi, db, options, column_family, key, keylen, vallen, errptr);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_pinnableslice_t *rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf(rocksdb_writebatch_wi_t *wbwi, rocksdb_t *db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf$descriptor() {
+        return rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_pinnableslice_t *rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf(rocksdb_writebatch_wi_t *wbwi, rocksdb_t *db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
+     * }
+     */
+    public static MethodHandle rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf$handle() {
+        return rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_pinnableslice_t *rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf(rocksdb_writebatch_wi_t *wbwi, rocksdb_t *db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
+     * }
+     */
+    public static MemorySegment rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf$address() {
+        return rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_pinnableslice_t *rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf(rocksdb_writebatch_wi_t *wbwi, rocksdb_t *db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
+     * }
+     */
+    public static MemorySegment rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf(MemorySegment wbwi, MemorySegment db, MemorySegment options, MemorySegment column_family, MemorySegment key, long keylen, MemorySegment errptr) {
+        var mh$ = rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf", wbwi, db, options, column_family, key, keylen, errptr);
+            }
+            return (MemorySegment)mh$.invokeExact(wbwi, db, options, column_family, key, keylen, errptr);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -13806,6 +15018,68 @@ class RocksDBC_1 extends RocksDBC$shared {
         }
     }
 
+    private static class rocksdb_writebatch_wi_create_iterator_with_base_readopts {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_writebatch_wi_create_iterator_with_base_readopts").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_writebatch_wi_create_iterator_with_base_readopts"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_iterator_t *rocksdb_writebatch_wi_create_iterator_with_base_readopts(rocksdb_writebatch_wi_t *wbwi, rocksdb_iterator_t *base_iterator, const rocksdb_readoptions_t *options)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_writebatch_wi_create_iterator_with_base_readopts$descriptor() {
+        return rocksdb_writebatch_wi_create_iterator_with_base_readopts.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_iterator_t *rocksdb_writebatch_wi_create_iterator_with_base_readopts(rocksdb_writebatch_wi_t *wbwi, rocksdb_iterator_t *base_iterator, const rocksdb_readoptions_t *options)
+     * }
+     */
+    public static MethodHandle rocksdb_writebatch_wi_create_iterator_with_base_readopts$handle() {
+        return rocksdb_writebatch_wi_create_iterator_with_base_readopts.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_iterator_t *rocksdb_writebatch_wi_create_iterator_with_base_readopts(rocksdb_writebatch_wi_t *wbwi, rocksdb_iterator_t *base_iterator, const rocksdb_readoptions_t *options)
+     * }
+     */
+    public static MemorySegment rocksdb_writebatch_wi_create_iterator_with_base_readopts$address() {
+        return rocksdb_writebatch_wi_create_iterator_with_base_readopts.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_iterator_t *rocksdb_writebatch_wi_create_iterator_with_base_readopts(rocksdb_writebatch_wi_t *wbwi, rocksdb_iterator_t *base_iterator, const rocksdb_readoptions_t *options)
+     * }
+     */
+    public static MemorySegment rocksdb_writebatch_wi_create_iterator_with_base_readopts(MemorySegment wbwi, MemorySegment base_iterator, MemorySegment options) {
+        var mh$ = rocksdb_writebatch_wi_create_iterator_with_base_readopts.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_writebatch_wi_create_iterator_with_base_readopts", wbwi, base_iterator, options);
+            }
+            return (MemorySegment)mh$.invokeExact(wbwi, base_iterator, options);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rocksdb_writebatch_wi_create_iterator_with_base_cf {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             RocksDBC.C_POINTER,
@@ -13861,6 +15135,133 @@ class RocksDBC_1 extends RocksDBC$shared {
                 traceDowncall("rocksdb_writebatch_wi_create_iterator_with_base_cf", wbwi, base_iterator, cf);
             }
             return (MemorySegment)mh$.invokeExact(wbwi, base_iterator, cf);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_writebatch_wi_create_iterator_with_base_cf_readopts {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_writebatch_wi_create_iterator_with_base_cf_readopts").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_writebatch_wi_create_iterator_with_base_cf_readopts"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_iterator_t *rocksdb_writebatch_wi_create_iterator_with_base_cf_readopts(rocksdb_writebatch_wi_t *wbwi, rocksdb_iterator_t *base_iterator, rocksdb_column_family_handle_t *cf, const rocksdb_readoptions_t *options)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_writebatch_wi_create_iterator_with_base_cf_readopts$descriptor() {
+        return rocksdb_writebatch_wi_create_iterator_with_base_cf_readopts.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_iterator_t *rocksdb_writebatch_wi_create_iterator_with_base_cf_readopts(rocksdb_writebatch_wi_t *wbwi, rocksdb_iterator_t *base_iterator, rocksdb_column_family_handle_t *cf, const rocksdb_readoptions_t *options)
+     * }
+     */
+    public static MethodHandle rocksdb_writebatch_wi_create_iterator_with_base_cf_readopts$handle() {
+        return rocksdb_writebatch_wi_create_iterator_with_base_cf_readopts.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_iterator_t *rocksdb_writebatch_wi_create_iterator_with_base_cf_readopts(rocksdb_writebatch_wi_t *wbwi, rocksdb_iterator_t *base_iterator, rocksdb_column_family_handle_t *cf, const rocksdb_readoptions_t *options)
+     * }
+     */
+    public static MemorySegment rocksdb_writebatch_wi_create_iterator_with_base_cf_readopts$address() {
+        return rocksdb_writebatch_wi_create_iterator_with_base_cf_readopts.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_iterator_t *rocksdb_writebatch_wi_create_iterator_with_base_cf_readopts(rocksdb_writebatch_wi_t *wbwi, rocksdb_iterator_t *base_iterator, rocksdb_column_family_handle_t *cf, const rocksdb_readoptions_t *options)
+     * }
+     */
+    public static MemorySegment rocksdb_writebatch_wi_create_iterator_with_base_cf_readopts(MemorySegment wbwi, MemorySegment base_iterator, MemorySegment cf, MemorySegment options) {
+        var mh$ = rocksdb_writebatch_wi_create_iterator_with_base_cf_readopts.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_writebatch_wi_create_iterator_with_base_cf_readopts", wbwi, base_iterator, cf, options);
+            }
+            return (MemorySegment)mh$.invokeExact(wbwi, base_iterator, cf, options);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_writebatch_wi_update_timestamps {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_writebatch_wi_update_timestamps").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_writebatch_wi_update_timestamps"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_writebatch_wi_update_timestamps(rocksdb_writebatch_wi_t *wbwi, const char *ts, size_t tslen, void *state, size_t (*get_ts_size)(void *, uint32_t), char **errptr)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_writebatch_wi_update_timestamps$descriptor() {
+        return rocksdb_writebatch_wi_update_timestamps.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_writebatch_wi_update_timestamps(rocksdb_writebatch_wi_t *wbwi, const char *ts, size_t tslen, void *state, size_t (*get_ts_size)(void *, uint32_t), char **errptr)
+     * }
+     */
+    public static MethodHandle rocksdb_writebatch_wi_update_timestamps$handle() {
+        return rocksdb_writebatch_wi_update_timestamps.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_writebatch_wi_update_timestamps(rocksdb_writebatch_wi_t *wbwi, const char *ts, size_t tslen, void *state, size_t (*get_ts_size)(void *, uint32_t), char **errptr)
+     * }
+     */
+    public static MemorySegment rocksdb_writebatch_wi_update_timestamps$address() {
+        return rocksdb_writebatch_wi_update_timestamps.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_writebatch_wi_update_timestamps(rocksdb_writebatch_wi_t *wbwi, const char *ts, size_t tslen, void *state, size_t (*get_ts_size)(void *, uint32_t), char **errptr)
+     * }
+     */
+    public static void rocksdb_writebatch_wi_update_timestamps(MemorySegment wbwi, MemorySegment ts, long tslen, MemorySegment state, MemorySegment get_ts_size, MemorySegment errptr) {
+        var mh$ = rocksdb_writebatch_wi_update_timestamps.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_writebatch_wi_update_timestamps", wbwi, ts, tslen, state, get_ts_size, errptr);
+            }
+            mh$.invokeExact(wbwi, ts, tslen, state, get_ts_size, errptr);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -14534,6 +15935,66 @@ class RocksDBC_1 extends RocksDBC$shared {
         }
     }
 
+    private static class rocksdb_block_based_options_set_optimize_filters_for_memory {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_CHAR
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_block_based_options_set_optimize_filters_for_memory").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_block_based_options_set_optimize_filters_for_memory"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_block_based_options_set_optimize_filters_for_memory(rocksdb_block_based_table_options_t *options, unsigned char optimize_filters_for_memory)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_block_based_options_set_optimize_filters_for_memory$descriptor() {
+        return rocksdb_block_based_options_set_optimize_filters_for_memory.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_block_based_options_set_optimize_filters_for_memory(rocksdb_block_based_table_options_t *options, unsigned char optimize_filters_for_memory)
+     * }
+     */
+    public static MethodHandle rocksdb_block_based_options_set_optimize_filters_for_memory$handle() {
+        return rocksdb_block_based_options_set_optimize_filters_for_memory.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_block_based_options_set_optimize_filters_for_memory(rocksdb_block_based_table_options_t *options, unsigned char optimize_filters_for_memory)
+     * }
+     */
+    public static MemorySegment rocksdb_block_based_options_set_optimize_filters_for_memory$address() {
+        return rocksdb_block_based_options_set_optimize_filters_for_memory.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_block_based_options_set_optimize_filters_for_memory(rocksdb_block_based_table_options_t *options, unsigned char optimize_filters_for_memory)
+     * }
+     */
+    public static void rocksdb_block_based_options_set_optimize_filters_for_memory(MemorySegment options, byte optimize_filters_for_memory) {
+        var mh$ = rocksdb_block_based_options_set_optimize_filters_for_memory.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_block_based_options_set_optimize_filters_for_memory", options, optimize_filters_for_memory);
+            }
+            mh$.invokeExact(options, optimize_filters_for_memory);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rocksdb_block_based_options_set_use_delta_encoding {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER,
@@ -14767,66 +16228,6 @@ class RocksDBC_1 extends RocksDBC$shared {
                 traceDowncall("rocksdb_block_based_options_set_block_cache", options, block_cache);
             }
             mh$.invokeExact(options, block_cache);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_block_based_options_set_block_cache_compressed {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_block_based_options_set_block_cache_compressed").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_block_based_options_set_block_cache_compressed"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_block_based_options_set_block_cache_compressed(rocksdb_block_based_table_options_t *options, rocksdb_cache_t *block_cache_compressed)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_block_based_options_set_block_cache_compressed$descriptor() {
-        return rocksdb_block_based_options_set_block_cache_compressed.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_block_based_options_set_block_cache_compressed(rocksdb_block_based_table_options_t *options, rocksdb_cache_t *block_cache_compressed)
-     * }
-     */
-    public static MethodHandle rocksdb_block_based_options_set_block_cache_compressed$handle() {
-        return rocksdb_block_based_options_set_block_cache_compressed.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_block_based_options_set_block_cache_compressed(rocksdb_block_based_table_options_t *options, rocksdb_cache_t *block_cache_compressed)
-     * }
-     */
-    public static MemorySegment rocksdb_block_based_options_set_block_cache_compressed$address() {
-        return rocksdb_block_based_options_set_block_cache_compressed.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_block_based_options_set_block_cache_compressed(rocksdb_block_based_table_options_t *options, rocksdb_cache_t *block_cache_compressed)
-     * }
-     */
-    public static void rocksdb_block_based_options_set_block_cache_compressed(MemorySegment options, MemorySegment block_cache_compressed) {
-        var mh$ = rocksdb_block_based_options_set_block_cache_compressed.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_block_based_options_set_block_cache_compressed", options, block_cache_compressed);
-            }
-            mh$.invokeExact(options, block_cache_compressed);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -15472,6 +16873,3063 @@ class RocksDBC_1 extends RocksDBC$shared {
                 traceDowncall("rocksdb_options_set_block_based_table_factory", opt, table_options);
             }
             mh$.invokeExact(opt, table_options);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+    private static final int rocksdb_block_based_k_fallback_pinning_tier = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.rocksdb_block_based_k_fallback_pinning_tier = 0
+     * }
+     */
+    public static int rocksdb_block_based_k_fallback_pinning_tier() {
+        return rocksdb_block_based_k_fallback_pinning_tier;
+    }
+    private static final int rocksdb_block_based_k_none_pinning_tier = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.rocksdb_block_based_k_none_pinning_tier = 1
+     * }
+     */
+    public static int rocksdb_block_based_k_none_pinning_tier() {
+        return rocksdb_block_based_k_none_pinning_tier;
+    }
+    private static final int rocksdb_block_based_k_flush_and_similar_pinning_tier = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.rocksdb_block_based_k_flush_and_similar_pinning_tier = 2
+     * }
+     */
+    public static int rocksdb_block_based_k_flush_and_similar_pinning_tier() {
+        return rocksdb_block_based_k_flush_and_similar_pinning_tier;
+    }
+    private static final int rocksdb_block_based_k_all_pinning_tier = (int)3L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.rocksdb_block_based_k_all_pinning_tier = 3
+     * }
+     */
+    public static int rocksdb_block_based_k_all_pinning_tier() {
+        return rocksdb_block_based_k_all_pinning_tier;
+    }
+
+    private static class rocksdb_block_based_options_set_top_level_index_pinning_tier {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_INT
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_block_based_options_set_top_level_index_pinning_tier").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_block_based_options_set_top_level_index_pinning_tier"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_block_based_options_set_top_level_index_pinning_tier(rocksdb_block_based_table_options_t *, int)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_block_based_options_set_top_level_index_pinning_tier$descriptor() {
+        return rocksdb_block_based_options_set_top_level_index_pinning_tier.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_block_based_options_set_top_level_index_pinning_tier(rocksdb_block_based_table_options_t *, int)
+     * }
+     */
+    public static MethodHandle rocksdb_block_based_options_set_top_level_index_pinning_tier$handle() {
+        return rocksdb_block_based_options_set_top_level_index_pinning_tier.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_block_based_options_set_top_level_index_pinning_tier(rocksdb_block_based_table_options_t *, int)
+     * }
+     */
+    public static MemorySegment rocksdb_block_based_options_set_top_level_index_pinning_tier$address() {
+        return rocksdb_block_based_options_set_top_level_index_pinning_tier.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_block_based_options_set_top_level_index_pinning_tier(rocksdb_block_based_table_options_t *, int)
+     * }
+     */
+    public static void rocksdb_block_based_options_set_top_level_index_pinning_tier(MemorySegment x0, int x1) {
+        var mh$ = rocksdb_block_based_options_set_top_level_index_pinning_tier.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_block_based_options_set_top_level_index_pinning_tier", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_block_based_options_set_partition_pinning_tier {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_INT
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_block_based_options_set_partition_pinning_tier").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_block_based_options_set_partition_pinning_tier"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_block_based_options_set_partition_pinning_tier(rocksdb_block_based_table_options_t *, int)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_block_based_options_set_partition_pinning_tier$descriptor() {
+        return rocksdb_block_based_options_set_partition_pinning_tier.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_block_based_options_set_partition_pinning_tier(rocksdb_block_based_table_options_t *, int)
+     * }
+     */
+    public static MethodHandle rocksdb_block_based_options_set_partition_pinning_tier$handle() {
+        return rocksdb_block_based_options_set_partition_pinning_tier.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_block_based_options_set_partition_pinning_tier(rocksdb_block_based_table_options_t *, int)
+     * }
+     */
+    public static MemorySegment rocksdb_block_based_options_set_partition_pinning_tier$address() {
+        return rocksdb_block_based_options_set_partition_pinning_tier.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_block_based_options_set_partition_pinning_tier(rocksdb_block_based_table_options_t *, int)
+     * }
+     */
+    public static void rocksdb_block_based_options_set_partition_pinning_tier(MemorySegment x0, int x1) {
+        var mh$ = rocksdb_block_based_options_set_partition_pinning_tier.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_block_based_options_set_partition_pinning_tier", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_block_based_options_set_unpartitioned_pinning_tier {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_INT
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_block_based_options_set_unpartitioned_pinning_tier").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_block_based_options_set_unpartitioned_pinning_tier"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_block_based_options_set_unpartitioned_pinning_tier(rocksdb_block_based_table_options_t *, int)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_block_based_options_set_unpartitioned_pinning_tier$descriptor() {
+        return rocksdb_block_based_options_set_unpartitioned_pinning_tier.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_block_based_options_set_unpartitioned_pinning_tier(rocksdb_block_based_table_options_t *, int)
+     * }
+     */
+    public static MethodHandle rocksdb_block_based_options_set_unpartitioned_pinning_tier$handle() {
+        return rocksdb_block_based_options_set_unpartitioned_pinning_tier.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_block_based_options_set_unpartitioned_pinning_tier(rocksdb_block_based_table_options_t *, int)
+     * }
+     */
+    public static MemorySegment rocksdb_block_based_options_set_unpartitioned_pinning_tier$address() {
+        return rocksdb_block_based_options_set_unpartitioned_pinning_tier.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_block_based_options_set_unpartitioned_pinning_tier(rocksdb_block_based_table_options_t *, int)
+     * }
+     */
+    public static void rocksdb_block_based_options_set_unpartitioned_pinning_tier(MemorySegment x0, int x1) {
+        var mh$ = rocksdb_block_based_options_set_unpartitioned_pinning_tier.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_block_based_options_set_unpartitioned_pinning_tier", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_options_set_write_buffer_manager {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_set_write_buffer_manager").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_set_write_buffer_manager"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_write_buffer_manager(rocksdb_options_t *opt, rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_set_write_buffer_manager$descriptor() {
+        return rocksdb_options_set_write_buffer_manager.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_write_buffer_manager(rocksdb_options_t *opt, rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static MethodHandle rocksdb_options_set_write_buffer_manager$handle() {
+        return rocksdb_options_set_write_buffer_manager.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_write_buffer_manager(rocksdb_options_t *opt, rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static MemorySegment rocksdb_options_set_write_buffer_manager$address() {
+        return rocksdb_options_set_write_buffer_manager.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_write_buffer_manager(rocksdb_options_t *opt, rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static void rocksdb_options_set_write_buffer_manager(MemorySegment opt, MemorySegment wbm) {
+        var mh$ = rocksdb_options_set_write_buffer_manager.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_set_write_buffer_manager", opt, wbm);
+            }
+            mh$.invokeExact(opt, wbm);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_options_set_sst_file_manager {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_set_sst_file_manager").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_set_sst_file_manager"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_sst_file_manager(rocksdb_options_t *opt, rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_set_sst_file_manager$descriptor() {
+        return rocksdb_options_set_sst_file_manager.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_sst_file_manager(rocksdb_options_t *opt, rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static MethodHandle rocksdb_options_set_sst_file_manager$handle() {
+        return rocksdb_options_set_sst_file_manager.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_sst_file_manager(rocksdb_options_t *opt, rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static MemorySegment rocksdb_options_set_sst_file_manager$address() {
+        return rocksdb_options_set_sst_file_manager.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_sst_file_manager(rocksdb_options_t *opt, rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static void rocksdb_options_set_sst_file_manager(MemorySegment opt, MemorySegment sfm) {
+        var mh$ = rocksdb_options_set_sst_file_manager.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_set_sst_file_manager", opt, sfm);
+            }
+            mh$.invokeExact(opt, sfm);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_flushjobinfo_cf_name {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_flushjobinfo_cf_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_flushjobinfo_cf_name"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_flushjobinfo_cf_name(const rocksdb_flushjobinfo_t *, size_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_flushjobinfo_cf_name$descriptor() {
+        return rocksdb_flushjobinfo_cf_name.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_flushjobinfo_cf_name(const rocksdb_flushjobinfo_t *, size_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_flushjobinfo_cf_name$handle() {
+        return rocksdb_flushjobinfo_cf_name.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_flushjobinfo_cf_name(const rocksdb_flushjobinfo_t *, size_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_flushjobinfo_cf_name$address() {
+        return rocksdb_flushjobinfo_cf_name.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern const char *rocksdb_flushjobinfo_cf_name(const rocksdb_flushjobinfo_t *, size_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_flushjobinfo_cf_name(MemorySegment x0, MemorySegment x1) {
+        var mh$ = rocksdb_flushjobinfo_cf_name.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_flushjobinfo_cf_name", x0, x1);
+            }
+            return (MemorySegment)mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_flushjobinfo_file_path {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_flushjobinfo_file_path").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_flushjobinfo_file_path"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_flushjobinfo_file_path(const rocksdb_flushjobinfo_t *, size_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_flushjobinfo_file_path$descriptor() {
+        return rocksdb_flushjobinfo_file_path.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_flushjobinfo_file_path(const rocksdb_flushjobinfo_t *, size_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_flushjobinfo_file_path$handle() {
+        return rocksdb_flushjobinfo_file_path.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_flushjobinfo_file_path(const rocksdb_flushjobinfo_t *, size_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_flushjobinfo_file_path$address() {
+        return rocksdb_flushjobinfo_file_path.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern const char *rocksdb_flushjobinfo_file_path(const rocksdb_flushjobinfo_t *, size_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_flushjobinfo_file_path(MemorySegment x0, MemorySegment x1) {
+        var mh$ = rocksdb_flushjobinfo_file_path.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_flushjobinfo_file_path", x0, x1);
+            }
+            return (MemorySegment)mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_flushjobinfo_triggered_writes_slowdown {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_CHAR,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_flushjobinfo_triggered_writes_slowdown").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_flushjobinfo_triggered_writes_slowdown"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_flushjobinfo_triggered_writes_slowdown(const rocksdb_flushjobinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_flushjobinfo_triggered_writes_slowdown$descriptor() {
+        return rocksdb_flushjobinfo_triggered_writes_slowdown.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_flushjobinfo_triggered_writes_slowdown(const rocksdb_flushjobinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_flushjobinfo_triggered_writes_slowdown$handle() {
+        return rocksdb_flushjobinfo_triggered_writes_slowdown.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_flushjobinfo_triggered_writes_slowdown(const rocksdb_flushjobinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_flushjobinfo_triggered_writes_slowdown$address() {
+        return rocksdb_flushjobinfo_triggered_writes_slowdown.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_flushjobinfo_triggered_writes_slowdown(const rocksdb_flushjobinfo_t *)
+     * }
+     */
+    public static byte rocksdb_flushjobinfo_triggered_writes_slowdown(MemorySegment x0) {
+        var mh$ = rocksdb_flushjobinfo_triggered_writes_slowdown.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_flushjobinfo_triggered_writes_slowdown", x0);
+            }
+            return (byte)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_flushjobinfo_triggered_writes_stop {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_CHAR,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_flushjobinfo_triggered_writes_stop").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_flushjobinfo_triggered_writes_stop"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_flushjobinfo_triggered_writes_stop(const rocksdb_flushjobinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_flushjobinfo_triggered_writes_stop$descriptor() {
+        return rocksdb_flushjobinfo_triggered_writes_stop.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_flushjobinfo_triggered_writes_stop(const rocksdb_flushjobinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_flushjobinfo_triggered_writes_stop$handle() {
+        return rocksdb_flushjobinfo_triggered_writes_stop.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_flushjobinfo_triggered_writes_stop(const rocksdb_flushjobinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_flushjobinfo_triggered_writes_stop$address() {
+        return rocksdb_flushjobinfo_triggered_writes_stop.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_flushjobinfo_triggered_writes_stop(const rocksdb_flushjobinfo_t *)
+     * }
+     */
+    public static byte rocksdb_flushjobinfo_triggered_writes_stop(MemorySegment x0) {
+        var mh$ = rocksdb_flushjobinfo_triggered_writes_stop.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_flushjobinfo_triggered_writes_stop", x0);
+            }
+            return (byte)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_flushjobinfo_largest_seqno {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_flushjobinfo_largest_seqno").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_flushjobinfo_largest_seqno"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_flushjobinfo_largest_seqno(const rocksdb_flushjobinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_flushjobinfo_largest_seqno$descriptor() {
+        return rocksdb_flushjobinfo_largest_seqno.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_flushjobinfo_largest_seqno(const rocksdb_flushjobinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_flushjobinfo_largest_seqno$handle() {
+        return rocksdb_flushjobinfo_largest_seqno.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_flushjobinfo_largest_seqno(const rocksdb_flushjobinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_flushjobinfo_largest_seqno$address() {
+        return rocksdb_flushjobinfo_largest_seqno.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_flushjobinfo_largest_seqno(const rocksdb_flushjobinfo_t *)
+     * }
+     */
+    public static long rocksdb_flushjobinfo_largest_seqno(MemorySegment x0) {
+        var mh$ = rocksdb_flushjobinfo_largest_seqno.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_flushjobinfo_largest_seqno", x0);
+            }
+            return (long)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_flushjobinfo_smallest_seqno {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_flushjobinfo_smallest_seqno").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_flushjobinfo_smallest_seqno"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_flushjobinfo_smallest_seqno(const rocksdb_flushjobinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_flushjobinfo_smallest_seqno$descriptor() {
+        return rocksdb_flushjobinfo_smallest_seqno.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_flushjobinfo_smallest_seqno(const rocksdb_flushjobinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_flushjobinfo_smallest_seqno$handle() {
+        return rocksdb_flushjobinfo_smallest_seqno.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_flushjobinfo_smallest_seqno(const rocksdb_flushjobinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_flushjobinfo_smallest_seqno$address() {
+        return rocksdb_flushjobinfo_smallest_seqno.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_flushjobinfo_smallest_seqno(const rocksdb_flushjobinfo_t *)
+     * }
+     */
+    public static long rocksdb_flushjobinfo_smallest_seqno(MemorySegment x0) {
+        var mh$ = rocksdb_flushjobinfo_smallest_seqno.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_flushjobinfo_smallest_seqno", x0);
+            }
+            return (long)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_reset_status {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_reset_status").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_reset_status"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_reset_status(rocksdb_status_ptr_t *status_ptr)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_reset_status$descriptor() {
+        return rocksdb_reset_status.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_reset_status(rocksdb_status_ptr_t *status_ptr)
+     * }
+     */
+    public static MethodHandle rocksdb_reset_status$handle() {
+        return rocksdb_reset_status.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_reset_status(rocksdb_status_ptr_t *status_ptr)
+     * }
+     */
+    public static MemorySegment rocksdb_reset_status$address() {
+        return rocksdb_reset_status.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_reset_status(rocksdb_status_ptr_t *status_ptr)
+     * }
+     */
+    public static void rocksdb_reset_status(MemorySegment status_ptr) {
+        var mh$ = rocksdb_reset_status.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_reset_status", status_ptr);
+            }
+            mh$.invokeExact(status_ptr);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_flushjobinfo_flush_reason {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_INT,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_flushjobinfo_flush_reason").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_flushjobinfo_flush_reason"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_flushjobinfo_flush_reason(const rocksdb_flushjobinfo_t *info)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_flushjobinfo_flush_reason$descriptor() {
+        return rocksdb_flushjobinfo_flush_reason.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_flushjobinfo_flush_reason(const rocksdb_flushjobinfo_t *info)
+     * }
+     */
+    public static MethodHandle rocksdb_flushjobinfo_flush_reason$handle() {
+        return rocksdb_flushjobinfo_flush_reason.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_flushjobinfo_flush_reason(const rocksdb_flushjobinfo_t *info)
+     * }
+     */
+    public static MemorySegment rocksdb_flushjobinfo_flush_reason$address() {
+        return rocksdb_flushjobinfo_flush_reason.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_flushjobinfo_flush_reason(const rocksdb_flushjobinfo_t *info)
+     * }
+     */
+    public static int rocksdb_flushjobinfo_flush_reason(MemorySegment info) {
+        var mh$ = rocksdb_flushjobinfo_flush_reason.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_flushjobinfo_flush_reason", info);
+            }
+            return (int)mh$.invokeExact(info);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_status_ptr_get_error {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_status_ptr_get_error").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_status_ptr_get_error"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_status_ptr_get_error(rocksdb_status_ptr_t *status, char **errptr)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_status_ptr_get_error$descriptor() {
+        return rocksdb_status_ptr_get_error.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_status_ptr_get_error(rocksdb_status_ptr_t *status, char **errptr)
+     * }
+     */
+    public static MethodHandle rocksdb_status_ptr_get_error$handle() {
+        return rocksdb_status_ptr_get_error.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_status_ptr_get_error(rocksdb_status_ptr_t *status, char **errptr)
+     * }
+     */
+    public static MemorySegment rocksdb_status_ptr_get_error$address() {
+        return rocksdb_status_ptr_get_error.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_status_ptr_get_error(rocksdb_status_ptr_t *status, char **errptr)
+     * }
+     */
+    public static void rocksdb_status_ptr_get_error(MemorySegment status, MemorySegment errptr) {
+        var mh$ = rocksdb_status_ptr_get_error.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_status_ptr_get_error", status, errptr);
+            }
+            mh$.invokeExact(status, errptr);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactionjobinfo_status {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionjobinfo_status").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionjobinfo_status"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_compactionjobinfo_status(const rocksdb_compactionjobinfo_t *info, char **errptr)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactionjobinfo_status$descriptor() {
+        return rocksdb_compactionjobinfo_status.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_compactionjobinfo_status(const rocksdb_compactionjobinfo_t *info, char **errptr)
+     * }
+     */
+    public static MethodHandle rocksdb_compactionjobinfo_status$handle() {
+        return rocksdb_compactionjobinfo_status.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_compactionjobinfo_status(const rocksdb_compactionjobinfo_t *info, char **errptr)
+     * }
+     */
+    public static MemorySegment rocksdb_compactionjobinfo_status$address() {
+        return rocksdb_compactionjobinfo_status.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_compactionjobinfo_status(const rocksdb_compactionjobinfo_t *info, char **errptr)
+     * }
+     */
+    public static void rocksdb_compactionjobinfo_status(MemorySegment info, MemorySegment errptr) {
+        var mh$ = rocksdb_compactionjobinfo_status.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactionjobinfo_status", info, errptr);
+            }
+            mh$.invokeExact(info, errptr);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactionjobinfo_cf_name {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionjobinfo_cf_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionjobinfo_cf_name"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_compactionjobinfo_cf_name(const rocksdb_compactionjobinfo_t *, size_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactionjobinfo_cf_name$descriptor() {
+        return rocksdb_compactionjobinfo_cf_name.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_compactionjobinfo_cf_name(const rocksdb_compactionjobinfo_t *, size_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_compactionjobinfo_cf_name$handle() {
+        return rocksdb_compactionjobinfo_cf_name.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_compactionjobinfo_cf_name(const rocksdb_compactionjobinfo_t *, size_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_compactionjobinfo_cf_name$address() {
+        return rocksdb_compactionjobinfo_cf_name.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern const char *rocksdb_compactionjobinfo_cf_name(const rocksdb_compactionjobinfo_t *, size_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_compactionjobinfo_cf_name(MemorySegment x0, MemorySegment x1) {
+        var mh$ = rocksdb_compactionjobinfo_cf_name.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactionjobinfo_cf_name", x0, x1);
+            }
+            return (MemorySegment)mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactionjobinfo_input_files_count {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionjobinfo_input_files_count").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionjobinfo_input_files_count"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_compactionjobinfo_input_files_count(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactionjobinfo_input_files_count$descriptor() {
+        return rocksdb_compactionjobinfo_input_files_count.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_compactionjobinfo_input_files_count(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_compactionjobinfo_input_files_count$handle() {
+        return rocksdb_compactionjobinfo_input_files_count.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_compactionjobinfo_input_files_count(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_compactionjobinfo_input_files_count$address() {
+        return rocksdb_compactionjobinfo_input_files_count.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern size_t rocksdb_compactionjobinfo_input_files_count(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static long rocksdb_compactionjobinfo_input_files_count(MemorySegment x0) {
+        var mh$ = rocksdb_compactionjobinfo_input_files_count.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactionjobinfo_input_files_count", x0);
+            }
+            return (long)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactionjobinfo_input_file_at {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionjobinfo_input_file_at").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionjobinfo_input_file_at"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_compactionjobinfo_input_file_at(const rocksdb_compactionjobinfo_t *, size_t pos, size_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactionjobinfo_input_file_at$descriptor() {
+        return rocksdb_compactionjobinfo_input_file_at.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_compactionjobinfo_input_file_at(const rocksdb_compactionjobinfo_t *, size_t pos, size_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_compactionjobinfo_input_file_at$handle() {
+        return rocksdb_compactionjobinfo_input_file_at.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_compactionjobinfo_input_file_at(const rocksdb_compactionjobinfo_t *, size_t pos, size_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_compactionjobinfo_input_file_at$address() {
+        return rocksdb_compactionjobinfo_input_file_at.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern const char *rocksdb_compactionjobinfo_input_file_at(const rocksdb_compactionjobinfo_t *, size_t pos, size_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_compactionjobinfo_input_file_at(MemorySegment x0, long pos, MemorySegment x2) {
+        var mh$ = rocksdb_compactionjobinfo_input_file_at.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactionjobinfo_input_file_at", x0, pos, x2);
+            }
+            return (MemorySegment)mh$.invokeExact(x0, pos, x2);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactionjobinfo_output_files_count {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionjobinfo_output_files_count").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionjobinfo_output_files_count"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_compactionjobinfo_output_files_count(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactionjobinfo_output_files_count$descriptor() {
+        return rocksdb_compactionjobinfo_output_files_count.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_compactionjobinfo_output_files_count(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_compactionjobinfo_output_files_count$handle() {
+        return rocksdb_compactionjobinfo_output_files_count.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_compactionjobinfo_output_files_count(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_compactionjobinfo_output_files_count$address() {
+        return rocksdb_compactionjobinfo_output_files_count.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern size_t rocksdb_compactionjobinfo_output_files_count(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static long rocksdb_compactionjobinfo_output_files_count(MemorySegment x0) {
+        var mh$ = rocksdb_compactionjobinfo_output_files_count.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactionjobinfo_output_files_count", x0);
+            }
+            return (long)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactionjobinfo_output_file_at {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionjobinfo_output_file_at").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionjobinfo_output_file_at"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_compactionjobinfo_output_file_at(const rocksdb_compactionjobinfo_t *, size_t pos, size_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactionjobinfo_output_file_at$descriptor() {
+        return rocksdb_compactionjobinfo_output_file_at.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_compactionjobinfo_output_file_at(const rocksdb_compactionjobinfo_t *, size_t pos, size_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_compactionjobinfo_output_file_at$handle() {
+        return rocksdb_compactionjobinfo_output_file_at.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_compactionjobinfo_output_file_at(const rocksdb_compactionjobinfo_t *, size_t pos, size_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_compactionjobinfo_output_file_at$address() {
+        return rocksdb_compactionjobinfo_output_file_at.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern const char *rocksdb_compactionjobinfo_output_file_at(const rocksdb_compactionjobinfo_t *, size_t pos, size_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_compactionjobinfo_output_file_at(MemorySegment x0, long pos, MemorySegment x2) {
+        var mh$ = rocksdb_compactionjobinfo_output_file_at.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactionjobinfo_output_file_at", x0, pos, x2);
+            }
+            return (MemorySegment)mh$.invokeExact(x0, pos, x2);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactionjobinfo_elapsed_micros {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionjobinfo_elapsed_micros").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionjobinfo_elapsed_micros"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_elapsed_micros(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactionjobinfo_elapsed_micros$descriptor() {
+        return rocksdb_compactionjobinfo_elapsed_micros.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_elapsed_micros(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_compactionjobinfo_elapsed_micros$handle() {
+        return rocksdb_compactionjobinfo_elapsed_micros.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_elapsed_micros(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_compactionjobinfo_elapsed_micros$address() {
+        return rocksdb_compactionjobinfo_elapsed_micros.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_elapsed_micros(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static long rocksdb_compactionjobinfo_elapsed_micros(MemorySegment x0) {
+        var mh$ = rocksdb_compactionjobinfo_elapsed_micros.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactionjobinfo_elapsed_micros", x0);
+            }
+            return (long)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactionjobinfo_num_corrupt_keys {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionjobinfo_num_corrupt_keys").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionjobinfo_num_corrupt_keys"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_num_corrupt_keys(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactionjobinfo_num_corrupt_keys$descriptor() {
+        return rocksdb_compactionjobinfo_num_corrupt_keys.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_num_corrupt_keys(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_compactionjobinfo_num_corrupt_keys$handle() {
+        return rocksdb_compactionjobinfo_num_corrupt_keys.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_num_corrupt_keys(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_compactionjobinfo_num_corrupt_keys$address() {
+        return rocksdb_compactionjobinfo_num_corrupt_keys.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_num_corrupt_keys(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static long rocksdb_compactionjobinfo_num_corrupt_keys(MemorySegment x0) {
+        var mh$ = rocksdb_compactionjobinfo_num_corrupt_keys.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactionjobinfo_num_corrupt_keys", x0);
+            }
+            return (long)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactionjobinfo_base_input_level {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_INT,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionjobinfo_base_input_level").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionjobinfo_base_input_level"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern int rocksdb_compactionjobinfo_base_input_level(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactionjobinfo_base_input_level$descriptor() {
+        return rocksdb_compactionjobinfo_base_input_level.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern int rocksdb_compactionjobinfo_base_input_level(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_compactionjobinfo_base_input_level$handle() {
+        return rocksdb_compactionjobinfo_base_input_level.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern int rocksdb_compactionjobinfo_base_input_level(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_compactionjobinfo_base_input_level$address() {
+        return rocksdb_compactionjobinfo_base_input_level.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern int rocksdb_compactionjobinfo_base_input_level(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static int rocksdb_compactionjobinfo_base_input_level(MemorySegment x0) {
+        var mh$ = rocksdb_compactionjobinfo_base_input_level.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactionjobinfo_base_input_level", x0);
+            }
+            return (int)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactionjobinfo_output_level {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_INT,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionjobinfo_output_level").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionjobinfo_output_level"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern int rocksdb_compactionjobinfo_output_level(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactionjobinfo_output_level$descriptor() {
+        return rocksdb_compactionjobinfo_output_level.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern int rocksdb_compactionjobinfo_output_level(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_compactionjobinfo_output_level$handle() {
+        return rocksdb_compactionjobinfo_output_level.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern int rocksdb_compactionjobinfo_output_level(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_compactionjobinfo_output_level$address() {
+        return rocksdb_compactionjobinfo_output_level.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern int rocksdb_compactionjobinfo_output_level(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static int rocksdb_compactionjobinfo_output_level(MemorySegment x0) {
+        var mh$ = rocksdb_compactionjobinfo_output_level.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactionjobinfo_output_level", x0);
+            }
+            return (int)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactionjobinfo_input_records {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionjobinfo_input_records").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionjobinfo_input_records"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_input_records(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactionjobinfo_input_records$descriptor() {
+        return rocksdb_compactionjobinfo_input_records.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_input_records(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_compactionjobinfo_input_records$handle() {
+        return rocksdb_compactionjobinfo_input_records.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_input_records(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_compactionjobinfo_input_records$address() {
+        return rocksdb_compactionjobinfo_input_records.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_input_records(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static long rocksdb_compactionjobinfo_input_records(MemorySegment x0) {
+        var mh$ = rocksdb_compactionjobinfo_input_records.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactionjobinfo_input_records", x0);
+            }
+            return (long)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactionjobinfo_output_records {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionjobinfo_output_records").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionjobinfo_output_records"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_output_records(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactionjobinfo_output_records$descriptor() {
+        return rocksdb_compactionjobinfo_output_records.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_output_records(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_compactionjobinfo_output_records$handle() {
+        return rocksdb_compactionjobinfo_output_records.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_output_records(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_compactionjobinfo_output_records$address() {
+        return rocksdb_compactionjobinfo_output_records.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_output_records(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static long rocksdb_compactionjobinfo_output_records(MemorySegment x0) {
+        var mh$ = rocksdb_compactionjobinfo_output_records.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactionjobinfo_output_records", x0);
+            }
+            return (long)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactionjobinfo_total_input_bytes {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionjobinfo_total_input_bytes").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionjobinfo_total_input_bytes"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_total_input_bytes(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactionjobinfo_total_input_bytes$descriptor() {
+        return rocksdb_compactionjobinfo_total_input_bytes.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_total_input_bytes(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_compactionjobinfo_total_input_bytes$handle() {
+        return rocksdb_compactionjobinfo_total_input_bytes.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_total_input_bytes(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_compactionjobinfo_total_input_bytes$address() {
+        return rocksdb_compactionjobinfo_total_input_bytes.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_total_input_bytes(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static long rocksdb_compactionjobinfo_total_input_bytes(MemorySegment x0) {
+        var mh$ = rocksdb_compactionjobinfo_total_input_bytes.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactionjobinfo_total_input_bytes", x0);
+            }
+            return (long)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactionjobinfo_total_output_bytes {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionjobinfo_total_output_bytes").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionjobinfo_total_output_bytes"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_total_output_bytes(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactionjobinfo_total_output_bytes$descriptor() {
+        return rocksdb_compactionjobinfo_total_output_bytes.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_total_output_bytes(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_compactionjobinfo_total_output_bytes$handle() {
+        return rocksdb_compactionjobinfo_total_output_bytes.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_total_output_bytes(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_compactionjobinfo_total_output_bytes$address() {
+        return rocksdb_compactionjobinfo_total_output_bytes.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_compactionjobinfo_total_output_bytes(const rocksdb_compactionjobinfo_t *)
+     * }
+     */
+    public static long rocksdb_compactionjobinfo_total_output_bytes(MemorySegment x0) {
+        var mh$ = rocksdb_compactionjobinfo_total_output_bytes.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactionjobinfo_total_output_bytes", x0);
+            }
+            return (long)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactionjobinfo_compaction_reason {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_INT,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionjobinfo_compaction_reason").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionjobinfo_compaction_reason"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_compactionjobinfo_compaction_reason(const rocksdb_compactionjobinfo_t *info)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactionjobinfo_compaction_reason$descriptor() {
+        return rocksdb_compactionjobinfo_compaction_reason.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_compactionjobinfo_compaction_reason(const rocksdb_compactionjobinfo_t *info)
+     * }
+     */
+    public static MethodHandle rocksdb_compactionjobinfo_compaction_reason$handle() {
+        return rocksdb_compactionjobinfo_compaction_reason.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_compactionjobinfo_compaction_reason(const rocksdb_compactionjobinfo_t *info)
+     * }
+     */
+    public static MemorySegment rocksdb_compactionjobinfo_compaction_reason$address() {
+        return rocksdb_compactionjobinfo_compaction_reason.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_compactionjobinfo_compaction_reason(const rocksdb_compactionjobinfo_t *info)
+     * }
+     */
+    public static int rocksdb_compactionjobinfo_compaction_reason(MemorySegment info) {
+        var mh$ = rocksdb_compactionjobinfo_compaction_reason.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactionjobinfo_compaction_reason", info);
+            }
+            return (int)mh$.invokeExact(info);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactionjobinfo_num_input_files {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionjobinfo_num_input_files").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionjobinfo_num_input_files"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_compactionjobinfo_num_input_files(const rocksdb_compactionjobinfo_t *info)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactionjobinfo_num_input_files$descriptor() {
+        return rocksdb_compactionjobinfo_num_input_files.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_compactionjobinfo_num_input_files(const rocksdb_compactionjobinfo_t *info)
+     * }
+     */
+    public static MethodHandle rocksdb_compactionjobinfo_num_input_files$handle() {
+        return rocksdb_compactionjobinfo_num_input_files.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_compactionjobinfo_num_input_files(const rocksdb_compactionjobinfo_t *info)
+     * }
+     */
+    public static MemorySegment rocksdb_compactionjobinfo_num_input_files$address() {
+        return rocksdb_compactionjobinfo_num_input_files.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern size_t rocksdb_compactionjobinfo_num_input_files(const rocksdb_compactionjobinfo_t *info)
+     * }
+     */
+    public static long rocksdb_compactionjobinfo_num_input_files(MemorySegment info) {
+        var mh$ = rocksdb_compactionjobinfo_num_input_files.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactionjobinfo_num_input_files", info);
+            }
+            return (long)mh$.invokeExact(info);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactionjobinfo_num_input_files_at_output_level {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionjobinfo_num_input_files_at_output_level").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionjobinfo_num_input_files_at_output_level"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_compactionjobinfo_num_input_files_at_output_level(const rocksdb_compactionjobinfo_t *info)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactionjobinfo_num_input_files_at_output_level$descriptor() {
+        return rocksdb_compactionjobinfo_num_input_files_at_output_level.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_compactionjobinfo_num_input_files_at_output_level(const rocksdb_compactionjobinfo_t *info)
+     * }
+     */
+    public static MethodHandle rocksdb_compactionjobinfo_num_input_files_at_output_level$handle() {
+        return rocksdb_compactionjobinfo_num_input_files_at_output_level.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_compactionjobinfo_num_input_files_at_output_level(const rocksdb_compactionjobinfo_t *info)
+     * }
+     */
+    public static MemorySegment rocksdb_compactionjobinfo_num_input_files_at_output_level$address() {
+        return rocksdb_compactionjobinfo_num_input_files_at_output_level.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern size_t rocksdb_compactionjobinfo_num_input_files_at_output_level(const rocksdb_compactionjobinfo_t *info)
+     * }
+     */
+    public static long rocksdb_compactionjobinfo_num_input_files_at_output_level(MemorySegment info) {
+        var mh$ = rocksdb_compactionjobinfo_num_input_files_at_output_level.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactionjobinfo_num_input_files_at_output_level", info);
+            }
+            return (long)mh$.invokeExact(info);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_subcompactionjobinfo_status {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_subcompactionjobinfo_status").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_subcompactionjobinfo_status"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_subcompactionjobinfo_status(const rocksdb_subcompactionjobinfo_t *, char **)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_subcompactionjobinfo_status$descriptor() {
+        return rocksdb_subcompactionjobinfo_status.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_subcompactionjobinfo_status(const rocksdb_subcompactionjobinfo_t *, char **)
+     * }
+     */
+    public static MethodHandle rocksdb_subcompactionjobinfo_status$handle() {
+        return rocksdb_subcompactionjobinfo_status.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_subcompactionjobinfo_status(const rocksdb_subcompactionjobinfo_t *, char **)
+     * }
+     */
+    public static MemorySegment rocksdb_subcompactionjobinfo_status$address() {
+        return rocksdb_subcompactionjobinfo_status.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_subcompactionjobinfo_status(const rocksdb_subcompactionjobinfo_t *, char **)
+     * }
+     */
+    public static void rocksdb_subcompactionjobinfo_status(MemorySegment x0, MemorySegment x1) {
+        var mh$ = rocksdb_subcompactionjobinfo_status.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_subcompactionjobinfo_status", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_subcompactionjobinfo_cf_name {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_subcompactionjobinfo_cf_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_subcompactionjobinfo_cf_name"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_subcompactionjobinfo_cf_name(const rocksdb_subcompactionjobinfo_t *, size_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_subcompactionjobinfo_cf_name$descriptor() {
+        return rocksdb_subcompactionjobinfo_cf_name.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_subcompactionjobinfo_cf_name(const rocksdb_subcompactionjobinfo_t *, size_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_subcompactionjobinfo_cf_name$handle() {
+        return rocksdb_subcompactionjobinfo_cf_name.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_subcompactionjobinfo_cf_name(const rocksdb_subcompactionjobinfo_t *, size_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_subcompactionjobinfo_cf_name$address() {
+        return rocksdb_subcompactionjobinfo_cf_name.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern const char *rocksdb_subcompactionjobinfo_cf_name(const rocksdb_subcompactionjobinfo_t *, size_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_subcompactionjobinfo_cf_name(MemorySegment x0, MemorySegment x1) {
+        var mh$ = rocksdb_subcompactionjobinfo_cf_name.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_subcompactionjobinfo_cf_name", x0, x1);
+            }
+            return (MemorySegment)mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_subcompactionjobinfo_thread_id {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_subcompactionjobinfo_thread_id").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_subcompactionjobinfo_thread_id"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_subcompactionjobinfo_thread_id(const rocksdb_subcompactionjobinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_subcompactionjobinfo_thread_id$descriptor() {
+        return rocksdb_subcompactionjobinfo_thread_id.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_subcompactionjobinfo_thread_id(const rocksdb_subcompactionjobinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_subcompactionjobinfo_thread_id$handle() {
+        return rocksdb_subcompactionjobinfo_thread_id.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_subcompactionjobinfo_thread_id(const rocksdb_subcompactionjobinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_subcompactionjobinfo_thread_id$address() {
+        return rocksdb_subcompactionjobinfo_thread_id.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_subcompactionjobinfo_thread_id(const rocksdb_subcompactionjobinfo_t *)
+     * }
+     */
+    public static long rocksdb_subcompactionjobinfo_thread_id(MemorySegment x0) {
+        var mh$ = rocksdb_subcompactionjobinfo_thread_id.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_subcompactionjobinfo_thread_id", x0);
+            }
+            return (long)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_subcompactionjobinfo_base_input_level {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_INT,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_subcompactionjobinfo_base_input_level").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_subcompactionjobinfo_base_input_level"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern int rocksdb_subcompactionjobinfo_base_input_level(const rocksdb_subcompactionjobinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_subcompactionjobinfo_base_input_level$descriptor() {
+        return rocksdb_subcompactionjobinfo_base_input_level.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern int rocksdb_subcompactionjobinfo_base_input_level(const rocksdb_subcompactionjobinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_subcompactionjobinfo_base_input_level$handle() {
+        return rocksdb_subcompactionjobinfo_base_input_level.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern int rocksdb_subcompactionjobinfo_base_input_level(const rocksdb_subcompactionjobinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_subcompactionjobinfo_base_input_level$address() {
+        return rocksdb_subcompactionjobinfo_base_input_level.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern int rocksdb_subcompactionjobinfo_base_input_level(const rocksdb_subcompactionjobinfo_t *)
+     * }
+     */
+    public static int rocksdb_subcompactionjobinfo_base_input_level(MemorySegment x0) {
+        var mh$ = rocksdb_subcompactionjobinfo_base_input_level.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_subcompactionjobinfo_base_input_level", x0);
+            }
+            return (int)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_subcompactionjobinfo_output_level {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_INT,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_subcompactionjobinfo_output_level").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_subcompactionjobinfo_output_level"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern int rocksdb_subcompactionjobinfo_output_level(const rocksdb_subcompactionjobinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_subcompactionjobinfo_output_level$descriptor() {
+        return rocksdb_subcompactionjobinfo_output_level.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern int rocksdb_subcompactionjobinfo_output_level(const rocksdb_subcompactionjobinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_subcompactionjobinfo_output_level$handle() {
+        return rocksdb_subcompactionjobinfo_output_level.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern int rocksdb_subcompactionjobinfo_output_level(const rocksdb_subcompactionjobinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_subcompactionjobinfo_output_level$address() {
+        return rocksdb_subcompactionjobinfo_output_level.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern int rocksdb_subcompactionjobinfo_output_level(const rocksdb_subcompactionjobinfo_t *)
+     * }
+     */
+    public static int rocksdb_subcompactionjobinfo_output_level(MemorySegment x0) {
+        var mh$ = rocksdb_subcompactionjobinfo_output_level.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_subcompactionjobinfo_output_level", x0);
+            }
+            return (int)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_subcompactionjobinfo_compaction_reason {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_INT,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_subcompactionjobinfo_compaction_reason").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_subcompactionjobinfo_compaction_reason"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_subcompactionjobinfo_compaction_reason(const rocksdb_subcompactionjobinfo_t *info)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_subcompactionjobinfo_compaction_reason$descriptor() {
+        return rocksdb_subcompactionjobinfo_compaction_reason.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_subcompactionjobinfo_compaction_reason(const rocksdb_subcompactionjobinfo_t *info)
+     * }
+     */
+    public static MethodHandle rocksdb_subcompactionjobinfo_compaction_reason$handle() {
+        return rocksdb_subcompactionjobinfo_compaction_reason.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_subcompactionjobinfo_compaction_reason(const rocksdb_subcompactionjobinfo_t *info)
+     * }
+     */
+    public static MemorySegment rocksdb_subcompactionjobinfo_compaction_reason$address() {
+        return rocksdb_subcompactionjobinfo_compaction_reason.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_subcompactionjobinfo_compaction_reason(const rocksdb_subcompactionjobinfo_t *info)
+     * }
+     */
+    public static int rocksdb_subcompactionjobinfo_compaction_reason(MemorySegment info) {
+        var mh$ = rocksdb_subcompactionjobinfo_compaction_reason.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_subcompactionjobinfo_compaction_reason", info);
+            }
+            return (int)mh$.invokeExact(info);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_externalfileingestioninfo_cf_name {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_externalfileingestioninfo_cf_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_externalfileingestioninfo_cf_name"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_externalfileingestioninfo_cf_name(const rocksdb_externalfileingestioninfo_t *, size_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_externalfileingestioninfo_cf_name$descriptor() {
+        return rocksdb_externalfileingestioninfo_cf_name.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_externalfileingestioninfo_cf_name(const rocksdb_externalfileingestioninfo_t *, size_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_externalfileingestioninfo_cf_name$handle() {
+        return rocksdb_externalfileingestioninfo_cf_name.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_externalfileingestioninfo_cf_name(const rocksdb_externalfileingestioninfo_t *, size_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_externalfileingestioninfo_cf_name$address() {
+        return rocksdb_externalfileingestioninfo_cf_name.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern const char *rocksdb_externalfileingestioninfo_cf_name(const rocksdb_externalfileingestioninfo_t *, size_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_externalfileingestioninfo_cf_name(MemorySegment x0, MemorySegment x1) {
+        var mh$ = rocksdb_externalfileingestioninfo_cf_name.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_externalfileingestioninfo_cf_name", x0, x1);
+            }
+            return (MemorySegment)mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_externalfileingestioninfo_internal_file_path {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_externalfileingestioninfo_internal_file_path").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_externalfileingestioninfo_internal_file_path"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_externalfileingestioninfo_internal_file_path(const rocksdb_externalfileingestioninfo_t *, size_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_externalfileingestioninfo_internal_file_path$descriptor() {
+        return rocksdb_externalfileingestioninfo_internal_file_path.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_externalfileingestioninfo_internal_file_path(const rocksdb_externalfileingestioninfo_t *, size_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_externalfileingestioninfo_internal_file_path$handle() {
+        return rocksdb_externalfileingestioninfo_internal_file_path.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_externalfileingestioninfo_internal_file_path(const rocksdb_externalfileingestioninfo_t *, size_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_externalfileingestioninfo_internal_file_path$address() {
+        return rocksdb_externalfileingestioninfo_internal_file_path.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern const char *rocksdb_externalfileingestioninfo_internal_file_path(const rocksdb_externalfileingestioninfo_t *, size_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_externalfileingestioninfo_internal_file_path(MemorySegment x0, MemorySegment x1) {
+        var mh$ = rocksdb_externalfileingestioninfo_internal_file_path.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_externalfileingestioninfo_internal_file_path", x0, x1);
+            }
+            return (MemorySegment)mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_writestallinfo_cf_name {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_writestallinfo_cf_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_writestallinfo_cf_name"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_writestallinfo_cf_name(const rocksdb_writestallinfo_t *, size_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_writestallinfo_cf_name$descriptor() {
+        return rocksdb_writestallinfo_cf_name.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_writestallinfo_cf_name(const rocksdb_writestallinfo_t *, size_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_writestallinfo_cf_name$handle() {
+        return rocksdb_writestallinfo_cf_name.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_writestallinfo_cf_name(const rocksdb_writestallinfo_t *, size_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_writestallinfo_cf_name$address() {
+        return rocksdb_writestallinfo_cf_name.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern const char *rocksdb_writestallinfo_cf_name(const rocksdb_writestallinfo_t *, size_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_writestallinfo_cf_name(MemorySegment x0, MemorySegment x1) {
+        var mh$ = rocksdb_writestallinfo_cf_name.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_writestallinfo_cf_name", x0, x1);
+            }
+            return (MemorySegment)mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_writestallinfo_cur {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_writestallinfo_cur").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_writestallinfo_cur"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern const rocksdb_writestallcondition_t *rocksdb_writestallinfo_cur(const rocksdb_writestallinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_writestallinfo_cur$descriptor() {
+        return rocksdb_writestallinfo_cur.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern const rocksdb_writestallcondition_t *rocksdb_writestallinfo_cur(const rocksdb_writestallinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_writestallinfo_cur$handle() {
+        return rocksdb_writestallinfo_cur.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern const rocksdb_writestallcondition_t *rocksdb_writestallinfo_cur(const rocksdb_writestallinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_writestallinfo_cur$address() {
+        return rocksdb_writestallinfo_cur.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern const rocksdb_writestallcondition_t *rocksdb_writestallinfo_cur(const rocksdb_writestallinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_writestallinfo_cur(MemorySegment x0) {
+        var mh$ = rocksdb_writestallinfo_cur.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_writestallinfo_cur", x0);
+            }
+            return (MemorySegment)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_writestallinfo_prev {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_writestallinfo_prev").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_writestallinfo_prev"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern const rocksdb_writestallcondition_t *rocksdb_writestallinfo_prev(const rocksdb_writestallinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_writestallinfo_prev$descriptor() {
+        return rocksdb_writestallinfo_prev.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern const rocksdb_writestallcondition_t *rocksdb_writestallinfo_prev(const rocksdb_writestallinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_writestallinfo_prev$handle() {
+        return rocksdb_writestallinfo_prev.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern const rocksdb_writestallcondition_t *rocksdb_writestallinfo_prev(const rocksdb_writestallinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_writestallinfo_prev$address() {
+        return rocksdb_writestallinfo_prev.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern const rocksdb_writestallcondition_t *rocksdb_writestallinfo_prev(const rocksdb_writestallinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_writestallinfo_prev(MemorySegment x0) {
+        var mh$ = rocksdb_writestallinfo_prev.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_writestallinfo_prev", x0);
+            }
+            return (MemorySegment)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_memtableinfo_cf_name {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_memtableinfo_cf_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_memtableinfo_cf_name"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_memtableinfo_cf_name(const rocksdb_memtableinfo_t *, size_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_memtableinfo_cf_name$descriptor() {
+        return rocksdb_memtableinfo_cf_name.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_memtableinfo_cf_name(const rocksdb_memtableinfo_t *, size_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_memtableinfo_cf_name$handle() {
+        return rocksdb_memtableinfo_cf_name.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern const char *rocksdb_memtableinfo_cf_name(const rocksdb_memtableinfo_t *, size_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_memtableinfo_cf_name$address() {
+        return rocksdb_memtableinfo_cf_name.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern const char *rocksdb_memtableinfo_cf_name(const rocksdb_memtableinfo_t *, size_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_memtableinfo_cf_name(MemorySegment x0, MemorySegment x1) {
+        var mh$ = rocksdb_memtableinfo_cf_name.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_memtableinfo_cf_name", x0, x1);
+            }
+            return (MemorySegment)mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_memtableinfo_first_seqno {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_memtableinfo_first_seqno").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_memtableinfo_first_seqno"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_memtableinfo_first_seqno(const rocksdb_memtableinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_memtableinfo_first_seqno$descriptor() {
+        return rocksdb_memtableinfo_first_seqno.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_memtableinfo_first_seqno(const rocksdb_memtableinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_memtableinfo_first_seqno$handle() {
+        return rocksdb_memtableinfo_first_seqno.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_memtableinfo_first_seqno(const rocksdb_memtableinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_memtableinfo_first_seqno$address() {
+        return rocksdb_memtableinfo_first_seqno.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_memtableinfo_first_seqno(const rocksdb_memtableinfo_t *)
+     * }
+     */
+    public static long rocksdb_memtableinfo_first_seqno(MemorySegment x0) {
+        var mh$ = rocksdb_memtableinfo_first_seqno.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_memtableinfo_first_seqno", x0);
+            }
+            return (long)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_memtableinfo_earliest_seqno {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_memtableinfo_earliest_seqno").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_memtableinfo_earliest_seqno"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_memtableinfo_earliest_seqno(const rocksdb_memtableinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_memtableinfo_earliest_seqno$descriptor() {
+        return rocksdb_memtableinfo_earliest_seqno.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_memtableinfo_earliest_seqno(const rocksdb_memtableinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_memtableinfo_earliest_seqno$handle() {
+        return rocksdb_memtableinfo_earliest_seqno.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_memtableinfo_earliest_seqno(const rocksdb_memtableinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_memtableinfo_earliest_seqno$address() {
+        return rocksdb_memtableinfo_earliest_seqno.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_memtableinfo_earliest_seqno(const rocksdb_memtableinfo_t *)
+     * }
+     */
+    public static long rocksdb_memtableinfo_earliest_seqno(MemorySegment x0) {
+        var mh$ = rocksdb_memtableinfo_earliest_seqno.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_memtableinfo_earliest_seqno", x0);
+            }
+            return (long)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_memtableinfo_num_entries {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_memtableinfo_num_entries").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_memtableinfo_num_entries"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_memtableinfo_num_entries(const rocksdb_memtableinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_memtableinfo_num_entries$descriptor() {
+        return rocksdb_memtableinfo_num_entries.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_memtableinfo_num_entries(const rocksdb_memtableinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_memtableinfo_num_entries$handle() {
+        return rocksdb_memtableinfo_num_entries.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_memtableinfo_num_entries(const rocksdb_memtableinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_memtableinfo_num_entries$address() {
+        return rocksdb_memtableinfo_num_entries.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_memtableinfo_num_entries(const rocksdb_memtableinfo_t *)
+     * }
+     */
+    public static long rocksdb_memtableinfo_num_entries(MemorySegment x0) {
+        var mh$ = rocksdb_memtableinfo_num_entries.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_memtableinfo_num_entries", x0);
+            }
+            return (long)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_memtableinfo_num_deletes {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_memtableinfo_num_deletes").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_memtableinfo_num_deletes"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_memtableinfo_num_deletes(const rocksdb_memtableinfo_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_memtableinfo_num_deletes$descriptor() {
+        return rocksdb_memtableinfo_num_deletes.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_memtableinfo_num_deletes(const rocksdb_memtableinfo_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_memtableinfo_num_deletes$handle() {
+        return rocksdb_memtableinfo_num_deletes.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_memtableinfo_num_deletes(const rocksdb_memtableinfo_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_memtableinfo_num_deletes$address() {
+        return rocksdb_memtableinfo_num_deletes.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_memtableinfo_num_deletes(const rocksdb_memtableinfo_t *)
+     * }
+     */
+    public static long rocksdb_memtableinfo_num_deletes(MemorySegment x0) {
+        var mh$ = rocksdb_memtableinfo_num_deletes.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_memtableinfo_num_deletes", x0);
+            }
+            return (long)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_eventlistener_create {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_eventlistener_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_eventlistener_create"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_eventlistener_t *rocksdb_eventlistener_create(void *state_, void (*destructor_)(void *), on_flush_begin_cb on_flush_begin, on_flush_completed_cb on_flush_completed, on_compaction_begin_cb on_compaction_begin, on_compaction_completed_cb on_compaction_completed, on_subcompaction_begin_cb on_subcompaction_begin, on_subcompaction_completed_cb on_subcompaction_completed, on_external_file_ingested_cb on_external_file_ingested, on_background_error_cb on_background_error, on_stall_conditions_changed_cb on_stall_conditions_changed, on_memtable_sealed_cb on_memtable_sealed)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_eventlistener_create$descriptor() {
+        return rocksdb_eventlistener_create.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_eventlistener_t *rocksdb_eventlistener_create(void *state_, void (*destructor_)(void *), on_flush_begin_cb on_flush_begin, on_flush_completed_cb on_flush_completed, on_compaction_begin_cb on_compaction_begin, on_compaction_completed_cb on_compaction_completed, on_subcompaction_begin_cb on_subcompaction_begin, on_subcompaction_completed_cb on_subcompaction_completed, on_external_file_ingested_cb on_external_file_ingested, on_background_error_cb on_background_error, on_stall_conditions_changed_cb on_stall_conditions_changed, on_memtable_sealed_cb on_memtable_sealed)
+     * }
+     */
+    public static MethodHandle rocksdb_eventlistener_create$handle() {
+        return rocksdb_eventlistener_create.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_eventlistener_t *rocksdb_eventlistener_create(void *state_, void (*destructor_)(void *), on_flush_begin_cb on_flush_begin, on_flush_completed_cb on_flush_completed, on_compaction_begin_cb on_compaction_begin, on_compaction_completed_cb on_compaction_completed, on_subcompaction_begin_cb on_subcompaction_begin, on_subcompaction_completed_cb on_subcompaction_completed, on_external_file_ingested_cb on_external_file_ingested, on_background_error_cb on_background_error, on_stall_conditions_changed_cb on_stall_conditions_changed, on_memtable_sealed_cb on_memtable_sealed)
+     * }
+     */
+    public static MemorySegment rocksdb_eventlistener_create$address() {
+        return rocksdb_eventlistener_create.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_eventlistener_t *rocksdb_eventlistener_create(void *state_, void (*destructor_)(void *), on_flush_begin_cb on_flush_begin, on_flush_completed_cb on_flush_completed, on_compaction_begin_cb on_compaction_begin, on_compaction_completed_cb on_compaction_completed, on_subcompaction_begin_cb on_subcompaction_begin, on_subcompaction_completed_cb on_subcompaction_completed, on_external_file_ingested_cb on_external_file_ingested, on_background_error_cb on_background_error, on_stall_conditions_changed_cb on_stall_conditions_changed, on_memtable_sealed_cb on_memtable_sealed)
+     * }
+     */
+    public static MemorySegment rocksdb_eventlistener_create(MemorySegment state_, MemorySegment destructor_, MemorySegment on_flush_begin, MemorySegment on_flush_completed, MemorySegment on_compaction_begin, MemorySegment on_compaction_completed, MemorySegment on_subcompaction_begin, MemorySegment on_subcompaction_completed, MemorySegment on_external_file_ingested, MemorySegment on_background_error, MemorySegment on_stall_conditions_changed, MemorySegment on_memtable_sealed) {
+        var mh$ = rocksdb_eventlistener_create.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_eventlistener_create", state_, destructor_, on_flush_begin, on_flush_completed, on_compaction_begin, on_compaction_completed, on_subcompaction_begin, on_subcompaction_completed, on_external_file_ingested, on_background_error, on_stall_conditions_changed, on_memtable_sealed);
+            }
+            return (MemorySegment)mh$.invokeExact(state_, destructor_, on_flush_begin, on_flush_completed, on_compaction_begin, on_compaction_completed, on_subcompaction_begin, on_subcompaction_completed, on_external_file_ingested, on_background_error, on_stall_conditions_changed, on_memtable_sealed);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_eventlistener_destroy {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_eventlistener_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_eventlistener_destroy"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_eventlistener_destroy(rocksdb_eventlistener_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_eventlistener_destroy$descriptor() {
+        return rocksdb_eventlistener_destroy.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_eventlistener_destroy(rocksdb_eventlistener_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_eventlistener_destroy$handle() {
+        return rocksdb_eventlistener_destroy.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_eventlistener_destroy(rocksdb_eventlistener_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_eventlistener_destroy$address() {
+        return rocksdb_eventlistener_destroy.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_eventlistener_destroy(rocksdb_eventlistener_t *)
+     * }
+     */
+    public static void rocksdb_eventlistener_destroy(MemorySegment x0) {
+        var mh$ = rocksdb_eventlistener_destroy.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_eventlistener_destroy", x0);
+            }
+            mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_options_add_eventlistener {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_add_eventlistener").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_add_eventlistener"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_add_eventlistener(rocksdb_options_t *, rocksdb_eventlistener_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_add_eventlistener$descriptor() {
+        return rocksdb_options_add_eventlistener.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_add_eventlistener(rocksdb_options_t *, rocksdb_eventlistener_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_options_add_eventlistener$handle() {
+        return rocksdb_options_add_eventlistener.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_add_eventlistener(rocksdb_options_t *, rocksdb_eventlistener_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_options_add_eventlistener$address() {
+        return rocksdb_options_add_eventlistener.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_options_add_eventlistener(rocksdb_options_t *, rocksdb_eventlistener_t *)
+     * }
+     */
+    public static void rocksdb_options_add_eventlistener(MemorySegment x0, MemorySegment x1) {
+        var mh$ = rocksdb_options_add_eventlistener.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_add_eventlistener", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -17641,6 +22099,67 @@ class RocksDBC_1 extends RocksDBC$shared {
         }
     }
 
+    private static class rocksdb_options_set_cf_paths {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_set_cf_paths").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_set_cf_paths"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_cf_paths(rocksdb_options_t *, const rocksdb_dbpath_t **path_values, size_t num_paths)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_set_cf_paths$descriptor() {
+        return rocksdb_options_set_cf_paths.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_cf_paths(rocksdb_options_t *, const rocksdb_dbpath_t **path_values, size_t num_paths)
+     * }
+     */
+    public static MethodHandle rocksdb_options_set_cf_paths$handle() {
+        return rocksdb_options_set_cf_paths.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_cf_paths(rocksdb_options_t *, const rocksdb_dbpath_t **path_values, size_t num_paths)
+     * }
+     */
+    public static MemorySegment rocksdb_options_set_cf_paths$address() {
+        return rocksdb_options_set_cf_paths.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_cf_paths(rocksdb_options_t *, const rocksdb_dbpath_t **path_values, size_t num_paths)
+     * }
+     */
+    public static void rocksdb_options_set_cf_paths(MemorySegment x0, MemorySegment path_values, long num_paths) {
+        var mh$ = rocksdb_options_set_cf_paths.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_set_cf_paths", x0, path_values, num_paths);
+            }
+            mh$.invokeExact(x0, path_values, num_paths);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rocksdb_options_set_env {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER,
@@ -17761,6 +22280,66 @@ class RocksDBC_1 extends RocksDBC$shared {
         }
     }
 
+    private static class rocksdb_options_get_info_log {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_get_info_log").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_get_info_log"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_logger_t *rocksdb_options_get_info_log(rocksdb_options_t *opt)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_get_info_log$descriptor() {
+        return rocksdb_options_get_info_log.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_logger_t *rocksdb_options_get_info_log(rocksdb_options_t *opt)
+     * }
+     */
+    public static MethodHandle rocksdb_options_get_info_log$handle() {
+        return rocksdb_options_get_info_log.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_logger_t *rocksdb_options_get_info_log(rocksdb_options_t *opt)
+     * }
+     */
+    public static MemorySegment rocksdb_options_get_info_log$address() {
+        return rocksdb_options_get_info_log.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_logger_t *rocksdb_options_get_info_log(rocksdb_options_t *opt)
+     * }
+     */
+    public static MemorySegment rocksdb_options_get_info_log(MemorySegment opt) {
+        var mh$ = rocksdb_options_get_info_log.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_get_info_log", opt);
+            }
+            return (MemorySegment)mh$.invokeExact(opt);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rocksdb_options_set_info_log_level {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER,
@@ -17874,6 +22453,188 @@ class RocksDBC_1 extends RocksDBC$shared {
                 traceDowncall("rocksdb_options_get_info_log_level", x0);
             }
             return (int)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_logger_create_stderr_logger {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_INT,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_logger_create_stderr_logger").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_logger_create_stderr_logger"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_logger_t *rocksdb_logger_create_stderr_logger(int log_level, const char *prefix)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_logger_create_stderr_logger$descriptor() {
+        return rocksdb_logger_create_stderr_logger.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_logger_t *rocksdb_logger_create_stderr_logger(int log_level, const char *prefix)
+     * }
+     */
+    public static MethodHandle rocksdb_logger_create_stderr_logger$handle() {
+        return rocksdb_logger_create_stderr_logger.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_logger_t *rocksdb_logger_create_stderr_logger(int log_level, const char *prefix)
+     * }
+     */
+    public static MemorySegment rocksdb_logger_create_stderr_logger$address() {
+        return rocksdb_logger_create_stderr_logger.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_logger_t *rocksdb_logger_create_stderr_logger(int log_level, const char *prefix)
+     * }
+     */
+    public static MemorySegment rocksdb_logger_create_stderr_logger(int log_level, MemorySegment prefix) {
+        var mh$ = rocksdb_logger_create_stderr_logger.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_logger_create_stderr_logger", log_level, prefix);
+            }
+            return (MemorySegment)mh$.invokeExact(log_level, prefix);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_logger_create_callback_logger {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_INT,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_logger_create_callback_logger").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_logger_create_callback_logger"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_logger_t *rocksdb_logger_create_callback_logger(int log_level, void (*)(void *, unsigned int, char *, size_t), void *priv)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_logger_create_callback_logger$descriptor() {
+        return rocksdb_logger_create_callback_logger.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_logger_t *rocksdb_logger_create_callback_logger(int log_level, void (*)(void *, unsigned int, char *, size_t), void *priv)
+     * }
+     */
+    public static MethodHandle rocksdb_logger_create_callback_logger$handle() {
+        return rocksdb_logger_create_callback_logger.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_logger_t *rocksdb_logger_create_callback_logger(int log_level, void (*)(void *, unsigned int, char *, size_t), void *priv)
+     * }
+     */
+    public static MemorySegment rocksdb_logger_create_callback_logger$address() {
+        return rocksdb_logger_create_callback_logger.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_logger_t *rocksdb_logger_create_callback_logger(int log_level, void (*)(void *, unsigned int, char *, size_t), void *priv)
+     * }
+     */
+    public static MemorySegment rocksdb_logger_create_callback_logger(int log_level, MemorySegment x1, MemorySegment priv) {
+        var mh$ = rocksdb_logger_create_callback_logger.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_logger_create_callback_logger", log_level, x1, priv);
+            }
+            return (MemorySegment)mh$.invokeExact(log_level, x1, priv);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_logger_destroy {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_logger_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_logger_destroy"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_logger_destroy(rocksdb_logger_t *logger)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_logger_destroy$descriptor() {
+        return rocksdb_logger_destroy.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_logger_destroy(rocksdb_logger_t *logger)
+     * }
+     */
+    public static MethodHandle rocksdb_logger_destroy$handle() {
+        return rocksdb_logger_destroy.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_logger_destroy(rocksdb_logger_t *logger)
+     * }
+     */
+    public static MemorySegment rocksdb_logger_destroy$address() {
+        return rocksdb_logger_destroy.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_logger_destroy(rocksdb_logger_t *logger)
+     * }
+     */
+    public static void rocksdb_logger_destroy(MemorySegment logger) {
+        var mh$ = rocksdb_logger_destroy.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_logger_destroy", logger);
+            }
+            mh$.invokeExact(logger);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -20591,6 +25352,669 @@ class RocksDBC_1 extends RocksDBC$shared {
         }
     }
 
+    private static class rocksdb_options_set_ttl {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_set_ttl").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_set_ttl"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_ttl(rocksdb_options_t *, uint64_t)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_set_ttl$descriptor() {
+        return rocksdb_options_set_ttl.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_ttl(rocksdb_options_t *, uint64_t)
+     * }
+     */
+    public static MethodHandle rocksdb_options_set_ttl$handle() {
+        return rocksdb_options_set_ttl.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_ttl(rocksdb_options_t *, uint64_t)
+     * }
+     */
+    public static MemorySegment rocksdb_options_set_ttl$address() {
+        return rocksdb_options_set_ttl.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_ttl(rocksdb_options_t *, uint64_t)
+     * }
+     */
+    public static void rocksdb_options_set_ttl(MemorySegment x0, long x1) {
+        var mh$ = rocksdb_options_set_ttl.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_set_ttl", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_options_get_ttl {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_get_ttl").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_get_ttl"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_options_get_ttl(rocksdb_options_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_get_ttl$descriptor() {
+        return rocksdb_options_get_ttl.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_options_get_ttl(rocksdb_options_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_options_get_ttl$handle() {
+        return rocksdb_options_get_ttl.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_options_get_ttl(rocksdb_options_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_options_get_ttl$address() {
+        return rocksdb_options_get_ttl.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_options_get_ttl(rocksdb_options_t *)
+     * }
+     */
+    public static long rocksdb_options_get_ttl(MemorySegment x0) {
+        var mh$ = rocksdb_options_get_ttl.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_get_ttl", x0);
+            }
+            return (long)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_options_set_periodic_compaction_seconds {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_set_periodic_compaction_seconds").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_set_periodic_compaction_seconds"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_periodic_compaction_seconds(rocksdb_options_t *, uint64_t)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_set_periodic_compaction_seconds$descriptor() {
+        return rocksdb_options_set_periodic_compaction_seconds.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_periodic_compaction_seconds(rocksdb_options_t *, uint64_t)
+     * }
+     */
+    public static MethodHandle rocksdb_options_set_periodic_compaction_seconds$handle() {
+        return rocksdb_options_set_periodic_compaction_seconds.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_periodic_compaction_seconds(rocksdb_options_t *, uint64_t)
+     * }
+     */
+    public static MemorySegment rocksdb_options_set_periodic_compaction_seconds$address() {
+        return rocksdb_options_set_periodic_compaction_seconds.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_periodic_compaction_seconds(rocksdb_options_t *, uint64_t)
+     * }
+     */
+    public static void rocksdb_options_set_periodic_compaction_seconds(MemorySegment x0, long x1) {
+        var mh$ = rocksdb_options_set_periodic_compaction_seconds.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_set_periodic_compaction_seconds", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_options_get_periodic_compaction_seconds {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_get_periodic_compaction_seconds").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_get_periodic_compaction_seconds"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_options_get_periodic_compaction_seconds(rocksdb_options_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_get_periodic_compaction_seconds$descriptor() {
+        return rocksdb_options_get_periodic_compaction_seconds.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_options_get_periodic_compaction_seconds(rocksdb_options_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_options_get_periodic_compaction_seconds$handle() {
+        return rocksdb_options_get_periodic_compaction_seconds.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_options_get_periodic_compaction_seconds(rocksdb_options_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_options_get_periodic_compaction_seconds$address() {
+        return rocksdb_options_get_periodic_compaction_seconds.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_options_get_periodic_compaction_seconds(rocksdb_options_t *)
+     * }
+     */
+    public static long rocksdb_options_get_periodic_compaction_seconds(MemorySegment x0) {
+        var mh$ = rocksdb_options_get_periodic_compaction_seconds.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_get_periodic_compaction_seconds", x0);
+            }
+            return (long)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_options_set_memtable_op_scan_flush_trigger {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_INT
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_set_memtable_op_scan_flush_trigger").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_set_memtable_op_scan_flush_trigger"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_memtable_op_scan_flush_trigger(rocksdb_options_t *, uint32_t)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_set_memtable_op_scan_flush_trigger$descriptor() {
+        return rocksdb_options_set_memtable_op_scan_flush_trigger.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_memtable_op_scan_flush_trigger(rocksdb_options_t *, uint32_t)
+     * }
+     */
+    public static MethodHandle rocksdb_options_set_memtable_op_scan_flush_trigger$handle() {
+        return rocksdb_options_set_memtable_op_scan_flush_trigger.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_memtable_op_scan_flush_trigger(rocksdb_options_t *, uint32_t)
+     * }
+     */
+    public static MemorySegment rocksdb_options_set_memtable_op_scan_flush_trigger$address() {
+        return rocksdb_options_set_memtable_op_scan_flush_trigger.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_memtable_op_scan_flush_trigger(rocksdb_options_t *, uint32_t)
+     * }
+     */
+    public static void rocksdb_options_set_memtable_op_scan_flush_trigger(MemorySegment x0, int x1) {
+        var mh$ = rocksdb_options_set_memtable_op_scan_flush_trigger.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_set_memtable_op_scan_flush_trigger", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_options_get_memtable_op_scan_flush_trigger {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_INT,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_get_memtable_op_scan_flush_trigger").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_get_memtable_op_scan_flush_trigger"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_options_get_memtable_op_scan_flush_trigger(rocksdb_options_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_get_memtable_op_scan_flush_trigger$descriptor() {
+        return rocksdb_options_get_memtable_op_scan_flush_trigger.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_options_get_memtable_op_scan_flush_trigger(rocksdb_options_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_options_get_memtable_op_scan_flush_trigger$handle() {
+        return rocksdb_options_get_memtable_op_scan_flush_trigger.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_options_get_memtable_op_scan_flush_trigger(rocksdb_options_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_options_get_memtable_op_scan_flush_trigger$address() {
+        return rocksdb_options_get_memtable_op_scan_flush_trigger.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_options_get_memtable_op_scan_flush_trigger(rocksdb_options_t *)
+     * }
+     */
+    public static int rocksdb_options_get_memtable_op_scan_flush_trigger(MemorySegment x0) {
+        var mh$ = rocksdb_options_get_memtable_op_scan_flush_trigger.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_get_memtable_op_scan_flush_trigger", x0);
+            }
+            return (int)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_options_set_memtable_avg_op_scan_flush_trigger {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_INT
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_set_memtable_avg_op_scan_flush_trigger").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_set_memtable_avg_op_scan_flush_trigger"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_memtable_avg_op_scan_flush_trigger(rocksdb_options_t *, uint32_t)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_set_memtable_avg_op_scan_flush_trigger$descriptor() {
+        return rocksdb_options_set_memtable_avg_op_scan_flush_trigger.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_memtable_avg_op_scan_flush_trigger(rocksdb_options_t *, uint32_t)
+     * }
+     */
+    public static MethodHandle rocksdb_options_set_memtable_avg_op_scan_flush_trigger$handle() {
+        return rocksdb_options_set_memtable_avg_op_scan_flush_trigger.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_memtable_avg_op_scan_flush_trigger(rocksdb_options_t *, uint32_t)
+     * }
+     */
+    public static MemorySegment rocksdb_options_set_memtable_avg_op_scan_flush_trigger$address() {
+        return rocksdb_options_set_memtable_avg_op_scan_flush_trigger.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_memtable_avg_op_scan_flush_trigger(rocksdb_options_t *, uint32_t)
+     * }
+     */
+    public static void rocksdb_options_set_memtable_avg_op_scan_flush_trigger(MemorySegment x0, int x1) {
+        var mh$ = rocksdb_options_set_memtable_avg_op_scan_flush_trigger.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_set_memtable_avg_op_scan_flush_trigger", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_options_get_memtable_avg_op_scan_flush_trigger {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_INT,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_get_memtable_avg_op_scan_flush_trigger").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_get_memtable_avg_op_scan_flush_trigger"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_options_get_memtable_avg_op_scan_flush_trigger(rocksdb_options_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_get_memtable_avg_op_scan_flush_trigger$descriptor() {
+        return rocksdb_options_get_memtable_avg_op_scan_flush_trigger.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_options_get_memtable_avg_op_scan_flush_trigger(rocksdb_options_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_options_get_memtable_avg_op_scan_flush_trigger$handle() {
+        return rocksdb_options_get_memtable_avg_op_scan_flush_trigger.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_options_get_memtable_avg_op_scan_flush_trigger(rocksdb_options_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_options_get_memtable_avg_op_scan_flush_trigger$address() {
+        return rocksdb_options_get_memtable_avg_op_scan_flush_trigger.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_options_get_memtable_avg_op_scan_flush_trigger(rocksdb_options_t *)
+     * }
+     */
+    public static int rocksdb_options_get_memtable_avg_op_scan_flush_trigger(MemorySegment x0) {
+        var mh$ = rocksdb_options_get_memtable_avg_op_scan_flush_trigger.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_get_memtable_avg_op_scan_flush_trigger", x0);
+            }
+            return (int)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+    private static final int rocksdb_statistics_level_disable_all = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.rocksdb_statistics_level_disable_all = 0
+     * }
+     */
+    public static int rocksdb_statistics_level_disable_all() {
+        return rocksdb_statistics_level_disable_all;
+    }
+    private static final int rocksdb_statistics_level_except_tickers = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.rocksdb_statistics_level_except_tickers = 0
+     * }
+     */
+    public static int rocksdb_statistics_level_except_tickers() {
+        return rocksdb_statistics_level_except_tickers;
+    }
+    private static final int rocksdb_statistics_level_except_histogram_or_timers = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.rocksdb_statistics_level_except_histogram_or_timers = 1
+     * }
+     */
+    public static int rocksdb_statistics_level_except_histogram_or_timers() {
+        return rocksdb_statistics_level_except_histogram_or_timers;
+    }
+    private static final int rocksdb_statistics_level_except_timers = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.rocksdb_statistics_level_except_timers = 2
+     * }
+     */
+    public static int rocksdb_statistics_level_except_timers() {
+        return rocksdb_statistics_level_except_timers;
+    }
+    private static final int rocksdb_statistics_level_except_detailed_timers = (int)3L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.rocksdb_statistics_level_except_detailed_timers = 3
+     * }
+     */
+    public static int rocksdb_statistics_level_except_detailed_timers() {
+        return rocksdb_statistics_level_except_detailed_timers;
+    }
+    private static final int rocksdb_statistics_level_except_time_for_mutex = (int)4L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.rocksdb_statistics_level_except_time_for_mutex = 4
+     * }
+     */
+    public static int rocksdb_statistics_level_except_time_for_mutex() {
+        return rocksdb_statistics_level_except_time_for_mutex;
+    }
+    private static final int rocksdb_statistics_level_all = (int)5L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.rocksdb_statistics_level_all = 5
+     * }
+     */
+    public static int rocksdb_statistics_level_all() {
+        return rocksdb_statistics_level_all;
+    }
+
+    private static class rocksdb_options_set_statistics_level {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_INT
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_set_statistics_level").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_set_statistics_level"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_statistics_level(rocksdb_options_t *, int level)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_set_statistics_level$descriptor() {
+        return rocksdb_options_set_statistics_level.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_statistics_level(rocksdb_options_t *, int level)
+     * }
+     */
+    public static MethodHandle rocksdb_options_set_statistics_level$handle() {
+        return rocksdb_options_set_statistics_level.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_statistics_level(rocksdb_options_t *, int level)
+     * }
+     */
+    public static MemorySegment rocksdb_options_set_statistics_level$address() {
+        return rocksdb_options_set_statistics_level.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_statistics_level(rocksdb_options_t *, int level)
+     * }
+     */
+    public static void rocksdb_options_set_statistics_level(MemorySegment x0, int level) {
+        var mh$ = rocksdb_options_set_statistics_level.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_set_statistics_level", x0, level);
+            }
+            mh$.invokeExact(x0, level);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_options_get_statistics_level {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_INT,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_get_statistics_level").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_get_statistics_level"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern int rocksdb_options_get_statistics_level(rocksdb_options_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_get_statistics_level$descriptor() {
+        return rocksdb_options_get_statistics_level.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern int rocksdb_options_get_statistics_level(rocksdb_options_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_options_get_statistics_level$handle() {
+        return rocksdb_options_get_statistics_level.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern int rocksdb_options_get_statistics_level(rocksdb_options_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_options_get_statistics_level$address() {
+        return rocksdb_options_get_statistics_level.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern int rocksdb_options_get_statistics_level(rocksdb_options_t *)
+     * }
+     */
+    public static int rocksdb_options_get_statistics_level(MemorySegment x0) {
+        var mh$ = rocksdb_options_get_statistics_level.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_get_statistics_level", x0);
+            }
+            return (int)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rocksdb_options_set_skip_stats_update_on_db_open {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER,
@@ -22169,6 +27593,128 @@ class RocksDBC_1 extends RocksDBC$shared {
         }
     }
 
+    private static class rocksdb_options_statistics_get_ticker_count {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_INT
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_statistics_get_ticker_count").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_statistics_get_ticker_count"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_options_statistics_get_ticker_count(rocksdb_options_t *opt, uint32_t ticker_type)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_statistics_get_ticker_count$descriptor() {
+        return rocksdb_options_statistics_get_ticker_count.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_options_statistics_get_ticker_count(rocksdb_options_t *opt, uint32_t ticker_type)
+     * }
+     */
+    public static MethodHandle rocksdb_options_statistics_get_ticker_count$handle() {
+        return rocksdb_options_statistics_get_ticker_count.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_options_statistics_get_ticker_count(rocksdb_options_t *opt, uint32_t ticker_type)
+     * }
+     */
+    public static MemorySegment rocksdb_options_statistics_get_ticker_count$address() {
+        return rocksdb_options_statistics_get_ticker_count.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_options_statistics_get_ticker_count(rocksdb_options_t *opt, uint32_t ticker_type)
+     * }
+     */
+    public static long rocksdb_options_statistics_get_ticker_count(MemorySegment opt, int ticker_type) {
+        var mh$ = rocksdb_options_statistics_get_ticker_count.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_statistics_get_ticker_count", opt, ticker_type);
+            }
+            return (long)mh$.invokeExact(opt, ticker_type);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_options_statistics_get_histogram_data {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_INT,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_statistics_get_histogram_data").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_statistics_get_histogram_data"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_statistics_get_histogram_data(rocksdb_options_t *opt, uint32_t histogram_type, rocksdb_statistics_histogram_data_t *const data)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_statistics_get_histogram_data$descriptor() {
+        return rocksdb_options_statistics_get_histogram_data.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_statistics_get_histogram_data(rocksdb_options_t *opt, uint32_t histogram_type, rocksdb_statistics_histogram_data_t *const data)
+     * }
+     */
+    public static MethodHandle rocksdb_options_statistics_get_histogram_data$handle() {
+        return rocksdb_options_statistics_get_histogram_data.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_statistics_get_histogram_data(rocksdb_options_t *opt, uint32_t histogram_type, rocksdb_statistics_histogram_data_t *const data)
+     * }
+     */
+    public static MemorySegment rocksdb_options_statistics_get_histogram_data$address() {
+        return rocksdb_options_statistics_get_histogram_data.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_options_statistics_get_histogram_data(rocksdb_options_t *opt, uint32_t histogram_type, rocksdb_statistics_histogram_data_t *const data)
+     * }
+     */
+    public static void rocksdb_options_statistics_get_histogram_data(MemorySegment opt, int histogram_type, MemorySegment data) {
+        var mh$ = rocksdb_options_statistics_get_histogram_data.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_statistics_get_histogram_data", opt, histogram_type, data);
+            }
+            mh$.invokeExact(opt, histogram_type, data);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rocksdb_options_set_max_write_buffer_number {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER,
@@ -22400,126 +27946,6 @@ class RocksDBC_1 extends RocksDBC$shared {
         try {
             if (TRACE_DOWNCALLS) {
                 traceDowncall("rocksdb_options_get_min_write_buffer_number_to_merge", x0);
-            }
-            return (int)mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_options_set_max_write_buffer_number_to_maintain {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_set_max_write_buffer_number_to_maintain").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_set_max_write_buffer_number_to_maintain"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_options_set_max_write_buffer_number_to_maintain(rocksdb_options_t *, int)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_options_set_max_write_buffer_number_to_maintain$descriptor() {
-        return rocksdb_options_set_max_write_buffer_number_to_maintain.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_options_set_max_write_buffer_number_to_maintain(rocksdb_options_t *, int)
-     * }
-     */
-    public static MethodHandle rocksdb_options_set_max_write_buffer_number_to_maintain$handle() {
-        return rocksdb_options_set_max_write_buffer_number_to_maintain.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_options_set_max_write_buffer_number_to_maintain(rocksdb_options_t *, int)
-     * }
-     */
-    public static MemorySegment rocksdb_options_set_max_write_buffer_number_to_maintain$address() {
-        return rocksdb_options_set_max_write_buffer_number_to_maintain.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_options_set_max_write_buffer_number_to_maintain(rocksdb_options_t *, int)
-     * }
-     */
-    public static void rocksdb_options_set_max_write_buffer_number_to_maintain(MemorySegment x0, int x1) {
-        var mh$ = rocksdb_options_set_max_write_buffer_number_to_maintain.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_options_set_max_write_buffer_number_to_maintain", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_options_get_max_write_buffer_number_to_maintain {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_get_max_write_buffer_number_to_maintain").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_get_max_write_buffer_number_to_maintain"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_options_get_max_write_buffer_number_to_maintain(rocksdb_options_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_options_get_max_write_buffer_number_to_maintain$descriptor() {
-        return rocksdb_options_get_max_write_buffer_number_to_maintain.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_options_get_max_write_buffer_number_to_maintain(rocksdb_options_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_options_get_max_write_buffer_number_to_maintain$handle() {
-        return rocksdb_options_get_max_write_buffer_number_to_maintain.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_options_get_max_write_buffer_number_to_maintain(rocksdb_options_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_options_get_max_write_buffer_number_to_maintain$address() {
-        return rocksdb_options_get_max_write_buffer_number_to_maintain.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_options_get_max_write_buffer_number_to_maintain(rocksdb_options_t *)
-     * }
-     */
-    public static int rocksdb_options_get_max_write_buffer_number_to_maintain(MemorySegment x0) {
-        var mh$ = rocksdb_options_get_max_write_buffer_number_to_maintain.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_options_get_max_write_buffer_number_to_maintain", x0);
             }
             return (int)mh$.invokeExact(x0);
         } catch (Error | RuntimeException ex) {
@@ -26009,126 +31435,6 @@ class RocksDBC_1 extends RocksDBC$shared {
         }
     }
 
-    private static class rocksdb_options_set_access_hint_on_compaction_start {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_set_access_hint_on_compaction_start").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_set_access_hint_on_compaction_start"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_options_set_access_hint_on_compaction_start(rocksdb_options_t *, int)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_options_set_access_hint_on_compaction_start$descriptor() {
-        return rocksdb_options_set_access_hint_on_compaction_start.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_options_set_access_hint_on_compaction_start(rocksdb_options_t *, int)
-     * }
-     */
-    public static MethodHandle rocksdb_options_set_access_hint_on_compaction_start$handle() {
-        return rocksdb_options_set_access_hint_on_compaction_start.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_options_set_access_hint_on_compaction_start(rocksdb_options_t *, int)
-     * }
-     */
-    public static MemorySegment rocksdb_options_set_access_hint_on_compaction_start$address() {
-        return rocksdb_options_set_access_hint_on_compaction_start.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_options_set_access_hint_on_compaction_start(rocksdb_options_t *, int)
-     * }
-     */
-    public static void rocksdb_options_set_access_hint_on_compaction_start(MemorySegment x0, int x1) {
-        var mh$ = rocksdb_options_set_access_hint_on_compaction_start.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_options_set_access_hint_on_compaction_start", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_options_get_access_hint_on_compaction_start {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_get_access_hint_on_compaction_start").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_get_access_hint_on_compaction_start"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_options_get_access_hint_on_compaction_start(rocksdb_options_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_options_get_access_hint_on_compaction_start$descriptor() {
-        return rocksdb_options_get_access_hint_on_compaction_start.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_options_get_access_hint_on_compaction_start(rocksdb_options_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_options_get_access_hint_on_compaction_start$handle() {
-        return rocksdb_options_get_access_hint_on_compaction_start.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_options_get_access_hint_on_compaction_start(rocksdb_options_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_options_get_access_hint_on_compaction_start$address() {
-        return rocksdb_options_get_access_hint_on_compaction_start.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_options_get_access_hint_on_compaction_start(rocksdb_options_t *)
-     * }
-     */
-    public static int rocksdb_options_get_access_hint_on_compaction_start(MemorySegment x0) {
-        var mh$ = rocksdb_options_get_access_hint_on_compaction_start.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_options_get_access_hint_on_compaction_start", x0);
-            }
-            return (int)mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
     private static class rocksdb_options_set_use_adaptive_mutex {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER,
@@ -27815,7 +33121,11 @@ class RocksDBC_1 extends RocksDBC$shared {
             RocksDBC.C_INT,
             RocksDBC.C_INT,
             RocksDBC.C_DOUBLE,
-            RocksDBC.C_LONG
+            RocksDBC.C_LONG,
+            RocksDBC.C_LONG,
+            RocksDBC.C_CHAR,
+            RocksDBC.C_CHAR,
+            RocksDBC.C_CHAR
         );
 
         public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_set_plain_table_factory").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_set_plain_table_factory"));
@@ -27826,7 +33136,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern void rocksdb_options_set_plain_table_factory(rocksdb_options_t *, uint32_t, int, double, size_t)
+     * extern void rocksdb_options_set_plain_table_factory(rocksdb_options_t *, uint32_t, int, double, size_t, size_t, char, unsigned char, unsigned char)
      * }
      */
     public static FunctionDescriptor rocksdb_options_set_plain_table_factory$descriptor() {
@@ -27836,7 +33146,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern void rocksdb_options_set_plain_table_factory(rocksdb_options_t *, uint32_t, int, double, size_t)
+     * extern void rocksdb_options_set_plain_table_factory(rocksdb_options_t *, uint32_t, int, double, size_t, size_t, char, unsigned char, unsigned char)
      * }
      */
     public static MethodHandle rocksdb_options_set_plain_table_factory$handle() {
@@ -27846,7 +33156,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern void rocksdb_options_set_plain_table_factory(rocksdb_options_t *, uint32_t, int, double, size_t)
+     * extern void rocksdb_options_set_plain_table_factory(rocksdb_options_t *, uint32_t, int, double, size_t, size_t, char, unsigned char, unsigned char)
      * }
      */
     public static MemorySegment rocksdb_options_set_plain_table_factory$address() {
@@ -27855,16 +33165,376 @@ class RocksDBC_1 extends RocksDBC$shared {
 
     /**
      * {@snippet lang=c :
-     * extern void rocksdb_options_set_plain_table_factory(rocksdb_options_t *, uint32_t, int, double, size_t)
+     * extern void rocksdb_options_set_plain_table_factory(rocksdb_options_t *, uint32_t, int, double, size_t, size_t, char, unsigned char, unsigned char)
      * }
      */
-    public static void rocksdb_options_set_plain_table_factory(MemorySegment x0, int x1, int x2, double x3, long x4) {
+    public static void rocksdb_options_set_plain_table_factory(MemorySegment x0, int x1, int x2, double x3, long x4, long x5, byte x6, byte x7, byte x8) {
         var mh$ = rocksdb_options_set_plain_table_factory.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_options_set_plain_table_factory", x0, x1, x2, x3, x4);
+                traceDowncall("rocksdb_options_set_plain_table_factory", x0, x1, x2, x3, x4, x5, x6, x7, x8);
             }
-            mh$.invokeExact(x0, x1, x2, x3, x4);
+            mh$.invokeExact(x0, x1, x2, x3, x4, x5, x6, x7, x8);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_options_get_write_dbid_to_manifest {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_CHAR,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_get_write_dbid_to_manifest").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_get_write_dbid_to_manifest"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_options_get_write_dbid_to_manifest(rocksdb_options_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_get_write_dbid_to_manifest$descriptor() {
+        return rocksdb_options_get_write_dbid_to_manifest.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_options_get_write_dbid_to_manifest(rocksdb_options_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_options_get_write_dbid_to_manifest$handle() {
+        return rocksdb_options_get_write_dbid_to_manifest.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_options_get_write_dbid_to_manifest(rocksdb_options_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_options_get_write_dbid_to_manifest$address() {
+        return rocksdb_options_get_write_dbid_to_manifest.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_options_get_write_dbid_to_manifest(rocksdb_options_t *)
+     * }
+     */
+    public static byte rocksdb_options_get_write_dbid_to_manifest(MemorySegment x0) {
+        var mh$ = rocksdb_options_get_write_dbid_to_manifest.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_get_write_dbid_to_manifest", x0);
+            }
+            return (byte)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_options_set_write_dbid_to_manifest {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_CHAR
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_set_write_dbid_to_manifest").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_set_write_dbid_to_manifest"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_write_dbid_to_manifest(rocksdb_options_t *, unsigned char)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_set_write_dbid_to_manifest$descriptor() {
+        return rocksdb_options_set_write_dbid_to_manifest.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_write_dbid_to_manifest(rocksdb_options_t *, unsigned char)
+     * }
+     */
+    public static MethodHandle rocksdb_options_set_write_dbid_to_manifest$handle() {
+        return rocksdb_options_set_write_dbid_to_manifest.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_write_dbid_to_manifest(rocksdb_options_t *, unsigned char)
+     * }
+     */
+    public static MemorySegment rocksdb_options_set_write_dbid_to_manifest$address() {
+        return rocksdb_options_set_write_dbid_to_manifest.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_write_dbid_to_manifest(rocksdb_options_t *, unsigned char)
+     * }
+     */
+    public static void rocksdb_options_set_write_dbid_to_manifest(MemorySegment x0, byte x1) {
+        var mh$ = rocksdb_options_set_write_dbid_to_manifest.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_set_write_dbid_to_manifest", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_options_get_write_identity_file {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_CHAR,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_get_write_identity_file").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_get_write_identity_file"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_options_get_write_identity_file(rocksdb_options_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_get_write_identity_file$descriptor() {
+        return rocksdb_options_get_write_identity_file.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_options_get_write_identity_file(rocksdb_options_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_options_get_write_identity_file$handle() {
+        return rocksdb_options_get_write_identity_file.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_options_get_write_identity_file(rocksdb_options_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_options_get_write_identity_file$address() {
+        return rocksdb_options_get_write_identity_file.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_options_get_write_identity_file(rocksdb_options_t *)
+     * }
+     */
+    public static byte rocksdb_options_get_write_identity_file(MemorySegment x0) {
+        var mh$ = rocksdb_options_get_write_identity_file.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_get_write_identity_file", x0);
+            }
+            return (byte)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_options_set_write_identity_file {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_CHAR
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_set_write_identity_file").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_set_write_identity_file"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_write_identity_file(rocksdb_options_t *, unsigned char)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_set_write_identity_file$descriptor() {
+        return rocksdb_options_set_write_identity_file.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_write_identity_file(rocksdb_options_t *, unsigned char)
+     * }
+     */
+    public static MethodHandle rocksdb_options_set_write_identity_file$handle() {
+        return rocksdb_options_set_write_identity_file.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_write_identity_file(rocksdb_options_t *, unsigned char)
+     * }
+     */
+    public static MemorySegment rocksdb_options_set_write_identity_file$address() {
+        return rocksdb_options_set_write_identity_file.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_write_identity_file(rocksdb_options_t *, unsigned char)
+     * }
+     */
+    public static void rocksdb_options_set_write_identity_file(MemorySegment x0, byte x1) {
+        var mh$ = rocksdb_options_set_write_identity_file.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_set_write_identity_file", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_options_get_track_and_verify_wals_in_manifest {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_CHAR,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_get_track_and_verify_wals_in_manifest").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_get_track_and_verify_wals_in_manifest"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_options_get_track_and_verify_wals_in_manifest(rocksdb_options_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_get_track_and_verify_wals_in_manifest$descriptor() {
+        return rocksdb_options_get_track_and_verify_wals_in_manifest.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_options_get_track_and_verify_wals_in_manifest(rocksdb_options_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_options_get_track_and_verify_wals_in_manifest$handle() {
+        return rocksdb_options_get_track_and_verify_wals_in_manifest.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_options_get_track_and_verify_wals_in_manifest(rocksdb_options_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_options_get_track_and_verify_wals_in_manifest$address() {
+        return rocksdb_options_get_track_and_verify_wals_in_manifest.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_options_get_track_and_verify_wals_in_manifest(rocksdb_options_t *)
+     * }
+     */
+    public static byte rocksdb_options_get_track_and_verify_wals_in_manifest(MemorySegment x0) {
+        var mh$ = rocksdb_options_get_track_and_verify_wals_in_manifest.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_get_track_and_verify_wals_in_manifest", x0);
+            }
+            return (byte)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_options_set_track_and_verify_wals_in_manifest {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_CHAR
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_set_track_and_verify_wals_in_manifest").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_set_track_and_verify_wals_in_manifest"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_track_and_verify_wals_in_manifest(rocksdb_options_t *, unsigned char)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_set_track_and_verify_wals_in_manifest$descriptor() {
+        return rocksdb_options_set_track_and_verify_wals_in_manifest.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_track_and_verify_wals_in_manifest(rocksdb_options_t *, unsigned char)
+     * }
+     */
+    public static MethodHandle rocksdb_options_set_track_and_verify_wals_in_manifest$handle() {
+        return rocksdb_options_set_track_and_verify_wals_in_manifest.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_track_and_verify_wals_in_manifest(rocksdb_options_t *, unsigned char)
+     * }
+     */
+    public static MemorySegment rocksdb_options_set_track_and_verify_wals_in_manifest$address() {
+        return rocksdb_options_set_track_and_verify_wals_in_manifest.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_track_and_verify_wals_in_manifest(rocksdb_options_t *, unsigned char)
+     * }
+     */
+    public static void rocksdb_options_set_track_and_verify_wals_in_manifest(MemorySegment x0, byte x1) {
+        var mh$ = rocksdb_options_set_track_and_verify_wals_in_manifest.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_set_track_and_verify_wals_in_manifest", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -29928,6 +35598,131 @@ class RocksDBC_1 extends RocksDBC$shared {
         }
     }
 
+    private static class rocksdb_options_add_compact_on_deletion_collector_factory_del_ratio {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG,
+            RocksDBC.C_LONG,
+            RocksDBC.C_DOUBLE
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_add_compact_on_deletion_collector_factory_del_ratio").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_add_compact_on_deletion_collector_factory_del_ratio"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_add_compact_on_deletion_collector_factory_del_ratio(rocksdb_options_t *, size_t window_size, size_t num_dels_trigger, double deletion_ratio)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_add_compact_on_deletion_collector_factory_del_ratio$descriptor() {
+        return rocksdb_options_add_compact_on_deletion_collector_factory_del_ratio.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_add_compact_on_deletion_collector_factory_del_ratio(rocksdb_options_t *, size_t window_size, size_t num_dels_trigger, double deletion_ratio)
+     * }
+     */
+    public static MethodHandle rocksdb_options_add_compact_on_deletion_collector_factory_del_ratio$handle() {
+        return rocksdb_options_add_compact_on_deletion_collector_factory_del_ratio.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_add_compact_on_deletion_collector_factory_del_ratio(rocksdb_options_t *, size_t window_size, size_t num_dels_trigger, double deletion_ratio)
+     * }
+     */
+    public static MemorySegment rocksdb_options_add_compact_on_deletion_collector_factory_del_ratio$address() {
+        return rocksdb_options_add_compact_on_deletion_collector_factory_del_ratio.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_options_add_compact_on_deletion_collector_factory_del_ratio(rocksdb_options_t *, size_t window_size, size_t num_dels_trigger, double deletion_ratio)
+     * }
+     */
+    public static void rocksdb_options_add_compact_on_deletion_collector_factory_del_ratio(MemorySegment x0, long window_size, long num_dels_trigger, double deletion_ratio) {
+        var mh$ = rocksdb_options_add_compact_on_deletion_collector_factory_del_ratio.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_add_compact_on_deletion_collector_factory_del_ratio", x0, window_size, num_dels_trigger, deletion_ratio);
+            }
+            mh$.invokeExact(x0, window_size, num_dels_trigger, deletion_ratio);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_options_add_compact_on_deletion_collector_factory_min_file_size {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG,
+            RocksDBC.C_LONG,
+            RocksDBC.C_DOUBLE,
+            RocksDBC.C_LONG
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_add_compact_on_deletion_collector_factory_min_file_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_add_compact_on_deletion_collector_factory_min_file_size"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_add_compact_on_deletion_collector_factory_min_file_size(rocksdb_options_t *, size_t window_size, size_t num_dels_trigger, double deletion_ratio, uint64_t min_file_size)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_add_compact_on_deletion_collector_factory_min_file_size$descriptor() {
+        return rocksdb_options_add_compact_on_deletion_collector_factory_min_file_size.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_add_compact_on_deletion_collector_factory_min_file_size(rocksdb_options_t *, size_t window_size, size_t num_dels_trigger, double deletion_ratio, uint64_t min_file_size)
+     * }
+     */
+    public static MethodHandle rocksdb_options_add_compact_on_deletion_collector_factory_min_file_size$handle() {
+        return rocksdb_options_add_compact_on_deletion_collector_factory_min_file_size.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_add_compact_on_deletion_collector_factory_min_file_size(rocksdb_options_t *, size_t window_size, size_t num_dels_trigger, double deletion_ratio, uint64_t min_file_size)
+     * }
+     */
+    public static MemorySegment rocksdb_options_add_compact_on_deletion_collector_factory_min_file_size$address() {
+        return rocksdb_options_add_compact_on_deletion_collector_factory_min_file_size.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_options_add_compact_on_deletion_collector_factory_min_file_size(rocksdb_options_t *, size_t window_size, size_t num_dels_trigger, double deletion_ratio, uint64_t min_file_size)
+     * }
+     */
+    public static void rocksdb_options_add_compact_on_deletion_collector_factory_min_file_size(MemorySegment x0, long window_size, long num_dels_trigger, double deletion_ratio, long min_file_size) {
+        var mh$ = rocksdb_options_add_compact_on_deletion_collector_factory_min_file_size.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_add_compact_on_deletion_collector_factory_min_file_size", x0, window_size, num_dels_trigger, deletion_ratio, min_file_size);
+            }
+            mh$.invokeExact(x0, window_size, num_dels_trigger, deletion_ratio, min_file_size);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rocksdb_options_set_manual_wal_flush {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER,
@@ -30167,6 +35962,171 @@ class RocksDBC_1 extends RocksDBC$shared {
            throw new AssertionError("should not reach here", ex$);
         }
     }
+    private static final int rocksdb_k_by_compensated_size_compaction_pri = (int)0L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.rocksdb_k_by_compensated_size_compaction_pri = 0
+     * }
+     */
+    public static int rocksdb_k_by_compensated_size_compaction_pri() {
+        return rocksdb_k_by_compensated_size_compaction_pri;
+    }
+    private static final int rocksdb_k_oldest_largest_seq_first_compaction_pri = (int)1L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.rocksdb_k_oldest_largest_seq_first_compaction_pri = 1
+     * }
+     */
+    public static int rocksdb_k_oldest_largest_seq_first_compaction_pri() {
+        return rocksdb_k_oldest_largest_seq_first_compaction_pri;
+    }
+    private static final int rocksdb_k_oldest_smallest_seq_first_compaction_pri = (int)2L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.rocksdb_k_oldest_smallest_seq_first_compaction_pri = 2
+     * }
+     */
+    public static int rocksdb_k_oldest_smallest_seq_first_compaction_pri() {
+        return rocksdb_k_oldest_smallest_seq_first_compaction_pri;
+    }
+    private static final int rocksdb_k_min_overlapping_ratio_compaction_pri = (int)3L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.rocksdb_k_min_overlapping_ratio_compaction_pri = 3
+     * }
+     */
+    public static int rocksdb_k_min_overlapping_ratio_compaction_pri() {
+        return rocksdb_k_min_overlapping_ratio_compaction_pri;
+    }
+    private static final int rocksdb_k_round_robin_compaction_pri = (int)4L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.rocksdb_k_round_robin_compaction_pri = 4
+     * }
+     */
+    public static int rocksdb_k_round_robin_compaction_pri() {
+        return rocksdb_k_round_robin_compaction_pri;
+    }
+
+    private static class rocksdb_options_set_compaction_pri {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_INT
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_set_compaction_pri").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_set_compaction_pri"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_compaction_pri(rocksdb_options_t *, int)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_set_compaction_pri$descriptor() {
+        return rocksdb_options_set_compaction_pri.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_compaction_pri(rocksdb_options_t *, int)
+     * }
+     */
+    public static MethodHandle rocksdb_options_set_compaction_pri$handle() {
+        return rocksdb_options_set_compaction_pri.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_compaction_pri(rocksdb_options_t *, int)
+     * }
+     */
+    public static MemorySegment rocksdb_options_set_compaction_pri$address() {
+        return rocksdb_options_set_compaction_pri.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_options_set_compaction_pri(rocksdb_options_t *, int)
+     * }
+     */
+    public static void rocksdb_options_set_compaction_pri(MemorySegment x0, int x1) {
+        var mh$ = rocksdb_options_set_compaction_pri.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_set_compaction_pri", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_options_get_compaction_pri {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_INT,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_get_compaction_pri").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_get_compaction_pri"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern int rocksdb_options_get_compaction_pri(rocksdb_options_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_options_get_compaction_pri$descriptor() {
+        return rocksdb_options_get_compaction_pri.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern int rocksdb_options_get_compaction_pri(rocksdb_options_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_options_get_compaction_pri$handle() {
+        return rocksdb_options_get_compaction_pri.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern int rocksdb_options_get_compaction_pri(rocksdb_options_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_options_get_compaction_pri$address() {
+        return rocksdb_options_get_compaction_pri.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern int rocksdb_options_get_compaction_pri(rocksdb_options_t *)
+     * }
+     */
+    public static int rocksdb_options_get_compaction_pri(MemorySegment x0) {
+        var mh$ = rocksdb_options_get_compaction_pri.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_options_get_compaction_pri", x0);
+            }
+            return (int)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
 
     private static class rocksdb_ratelimiter_create {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
@@ -30223,6 +36183,132 @@ class RocksDBC_1 extends RocksDBC$shared {
                 traceDowncall("rocksdb_ratelimiter_create", rate_bytes_per_sec, refill_period_us, fairness);
             }
             return (MemorySegment)mh$.invokeExact(rate_bytes_per_sec, refill_period_us, fairness);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_ratelimiter_create_auto_tuned {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG,
+            RocksDBC.C_LONG,
+            RocksDBC.C_INT
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_ratelimiter_create_auto_tuned").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_ratelimiter_create_auto_tuned"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_ratelimiter_t *rocksdb_ratelimiter_create_auto_tuned(int64_t rate_bytes_per_sec, int64_t refill_period_us, int32_t fairness)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_ratelimiter_create_auto_tuned$descriptor() {
+        return rocksdb_ratelimiter_create_auto_tuned.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_ratelimiter_t *rocksdb_ratelimiter_create_auto_tuned(int64_t rate_bytes_per_sec, int64_t refill_period_us, int32_t fairness)
+     * }
+     */
+    public static MethodHandle rocksdb_ratelimiter_create_auto_tuned$handle() {
+        return rocksdb_ratelimiter_create_auto_tuned.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_ratelimiter_t *rocksdb_ratelimiter_create_auto_tuned(int64_t rate_bytes_per_sec, int64_t refill_period_us, int32_t fairness)
+     * }
+     */
+    public static MemorySegment rocksdb_ratelimiter_create_auto_tuned$address() {
+        return rocksdb_ratelimiter_create_auto_tuned.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_ratelimiter_t *rocksdb_ratelimiter_create_auto_tuned(int64_t rate_bytes_per_sec, int64_t refill_period_us, int32_t fairness)
+     * }
+     */
+    public static MemorySegment rocksdb_ratelimiter_create_auto_tuned(long rate_bytes_per_sec, long refill_period_us, int fairness) {
+        var mh$ = rocksdb_ratelimiter_create_auto_tuned.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_ratelimiter_create_auto_tuned", rate_bytes_per_sec, refill_period_us, fairness);
+            }
+            return (MemorySegment)mh$.invokeExact(rate_bytes_per_sec, refill_period_us, fairness);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_ratelimiter_create_with_mode {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG,
+            RocksDBC.C_LONG,
+            RocksDBC.C_INT,
+            RocksDBC.C_INT,
+            RocksDBC.C_BOOL
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_ratelimiter_create_with_mode").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_ratelimiter_create_with_mode"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_ratelimiter_t *rocksdb_ratelimiter_create_with_mode(int64_t rate_bytes_per_sec, int64_t refill_period_us, int32_t fairness, int mode, _Bool auto_tuned)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_ratelimiter_create_with_mode$descriptor() {
+        return rocksdb_ratelimiter_create_with_mode.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_ratelimiter_t *rocksdb_ratelimiter_create_with_mode(int64_t rate_bytes_per_sec, int64_t refill_period_us, int32_t fairness, int mode, _Bool auto_tuned)
+     * }
+     */
+    public static MethodHandle rocksdb_ratelimiter_create_with_mode$handle() {
+        return rocksdb_ratelimiter_create_with_mode.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_ratelimiter_t *rocksdb_ratelimiter_create_with_mode(int64_t rate_bytes_per_sec, int64_t refill_period_us, int32_t fairness, int mode, _Bool auto_tuned)
+     * }
+     */
+    public static MemorySegment rocksdb_ratelimiter_create_with_mode$address() {
+        return rocksdb_ratelimiter_create_with_mode.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_ratelimiter_t *rocksdb_ratelimiter_create_with_mode(int64_t rate_bytes_per_sec, int64_t refill_period_us, int32_t fairness, int mode, _Bool auto_tuned)
+     * }
+     */
+    public static MemorySegment rocksdb_ratelimiter_create_with_mode(long rate_bytes_per_sec, long refill_period_us, int fairness, int mode, boolean auto_tuned) {
+        var mh$ = rocksdb_ratelimiter_create_with_mode.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_ratelimiter_create_with_mode", rate_bytes_per_sec, refill_period_us, fairness, mode, auto_tuned);
+            }
+            return (MemorySegment)mh$.invokeExact(rate_bytes_per_sec, refill_period_us, fairness, mode, auto_tuned);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -31026,10 +37112,28 @@ class RocksDBC_1 extends RocksDBC$shared {
     public static int rocksdb_internal_range_del_reseek_count() {
         return rocksdb_internal_range_del_reseek_count;
     }
-    private static final int rocksdb_total_metric_count = (int)78L;
+    private static final int rocksdb_block_read_cpu_time = (int)76L;
     /**
      * {@snippet lang=c :
-     * enum <anonymous>.rocksdb_total_metric_count = 78
+     * enum <anonymous>.rocksdb_block_read_cpu_time = 76
+     * }
+     */
+    public static int rocksdb_block_read_cpu_time() {
+        return rocksdb_block_read_cpu_time;
+    }
+    private static final int rocksdb_internal_merge_point_lookup_count = (int)77L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.rocksdb_internal_merge_point_lookup_count = 77
+     * }
+     */
+    public static int rocksdb_internal_merge_point_lookup_count() {
+        return rocksdb_internal_merge_point_lookup_count;
+    }
+    private static final int rocksdb_total_metric_count = (int)80L;
+    /**
+     * {@snippet lang=c :
+     * enum <anonymous>.rocksdb_total_metric_count = 80
      * }
      */
     public static int rocksdb_total_metric_count() {
@@ -34348,6 +40452,126 @@ class RocksDBC_1 extends RocksDBC$shared {
         }
     }
 
+    private static class rocksdb_readoptions_set_async_io {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_CHAR
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_readoptions_set_async_io").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_readoptions_set_async_io"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_readoptions_set_async_io(rocksdb_readoptions_t *, unsigned char)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_readoptions_set_async_io$descriptor() {
+        return rocksdb_readoptions_set_async_io.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_readoptions_set_async_io(rocksdb_readoptions_t *, unsigned char)
+     * }
+     */
+    public static MethodHandle rocksdb_readoptions_set_async_io$handle() {
+        return rocksdb_readoptions_set_async_io.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_readoptions_set_async_io(rocksdb_readoptions_t *, unsigned char)
+     * }
+     */
+    public static MemorySegment rocksdb_readoptions_set_async_io$address() {
+        return rocksdb_readoptions_set_async_io.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_readoptions_set_async_io(rocksdb_readoptions_t *, unsigned char)
+     * }
+     */
+    public static void rocksdb_readoptions_set_async_io(MemorySegment x0, byte x1) {
+        var mh$ = rocksdb_readoptions_set_async_io.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_readoptions_set_async_io", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_readoptions_get_async_io {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_CHAR,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_readoptions_get_async_io").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_readoptions_get_async_io"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_readoptions_get_async_io(rocksdb_readoptions_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_readoptions_get_async_io$descriptor() {
+        return rocksdb_readoptions_get_async_io.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_readoptions_get_async_io(rocksdb_readoptions_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_readoptions_get_async_io$handle() {
+        return rocksdb_readoptions_get_async_io.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_readoptions_get_async_io(rocksdb_readoptions_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_readoptions_get_async_io$address() {
+        return rocksdb_readoptions_get_async_io.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_readoptions_get_async_io(rocksdb_readoptions_t *)
+     * }
+     */
+    public static byte rocksdb_readoptions_get_async_io(MemorySegment x0) {
+        var mh$ = rocksdb_readoptions_get_async_io.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_readoptions_get_async_io", x0);
+            }
+            return (byte)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rocksdb_readoptions_set_timestamp {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER,
@@ -34463,6 +40687,66 @@ class RocksDBC_1 extends RocksDBC$shared {
                 traceDowncall("rocksdb_readoptions_set_iter_start_ts", x0, ts, tslen);
             }
             mh$.invokeExact(x0, ts, tslen);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_readoptions_set_auto_readahead_size {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_CHAR
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_readoptions_set_auto_readahead_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_readoptions_set_auto_readahead_size"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_readoptions_set_auto_readahead_size(rocksdb_readoptions_t *, unsigned char)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_readoptions_set_auto_readahead_size$descriptor() {
+        return rocksdb_readoptions_set_auto_readahead_size.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_readoptions_set_auto_readahead_size(rocksdb_readoptions_t *, unsigned char)
+     * }
+     */
+    public static MethodHandle rocksdb_readoptions_set_auto_readahead_size$handle() {
+        return rocksdb_readoptions_set_auto_readahead_size.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_readoptions_set_auto_readahead_size(rocksdb_readoptions_t *, unsigned char)
+     * }
+     */
+    public static MemorySegment rocksdb_readoptions_set_auto_readahead_size$address() {
+        return rocksdb_readoptions_set_auto_readahead_size.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_readoptions_set_auto_readahead_size(rocksdb_readoptions_t *, unsigned char)
+     * }
+     */
+    public static void rocksdb_readoptions_set_auto_readahead_size(MemorySegment x0, byte x1) {
+        var mh$ = rocksdb_readoptions_set_auto_readahead_size.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_readoptions_set_auto_readahead_size", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -35904,6 +42188,366 @@ class RocksDBC_1 extends RocksDBC$shared {
         }
     }
 
+    private static class rocksdb_compactoptions_set_target_path_id {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_INT
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactoptions_set_target_path_id").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactoptions_set_target_path_id"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_compactoptions_set_target_path_id(rocksdb_compactoptions_t *, int)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactoptions_set_target_path_id$descriptor() {
+        return rocksdb_compactoptions_set_target_path_id.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_compactoptions_set_target_path_id(rocksdb_compactoptions_t *, int)
+     * }
+     */
+    public static MethodHandle rocksdb_compactoptions_set_target_path_id$handle() {
+        return rocksdb_compactoptions_set_target_path_id.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_compactoptions_set_target_path_id(rocksdb_compactoptions_t *, int)
+     * }
+     */
+    public static MemorySegment rocksdb_compactoptions_set_target_path_id$address() {
+        return rocksdb_compactoptions_set_target_path_id.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_compactoptions_set_target_path_id(rocksdb_compactoptions_t *, int)
+     * }
+     */
+    public static void rocksdb_compactoptions_set_target_path_id(MemorySegment x0, int x1) {
+        var mh$ = rocksdb_compactoptions_set_target_path_id.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactoptions_set_target_path_id", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactoptions_get_target_path_id {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_INT,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactoptions_get_target_path_id").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactoptions_get_target_path_id"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern int rocksdb_compactoptions_get_target_path_id(rocksdb_compactoptions_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactoptions_get_target_path_id$descriptor() {
+        return rocksdb_compactoptions_get_target_path_id.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern int rocksdb_compactoptions_get_target_path_id(rocksdb_compactoptions_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_compactoptions_get_target_path_id$handle() {
+        return rocksdb_compactoptions_get_target_path_id.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern int rocksdb_compactoptions_get_target_path_id(rocksdb_compactoptions_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_compactoptions_get_target_path_id$address() {
+        return rocksdb_compactoptions_get_target_path_id.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern int rocksdb_compactoptions_get_target_path_id(rocksdb_compactoptions_t *)
+     * }
+     */
+    public static int rocksdb_compactoptions_get_target_path_id(MemorySegment x0) {
+        var mh$ = rocksdb_compactoptions_get_target_path_id.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactoptions_get_target_path_id", x0);
+            }
+            return (int)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactoptions_set_allow_write_stall {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_CHAR
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactoptions_set_allow_write_stall").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactoptions_set_allow_write_stall"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_compactoptions_set_allow_write_stall(rocksdb_compactoptions_t *, unsigned char)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactoptions_set_allow_write_stall$descriptor() {
+        return rocksdb_compactoptions_set_allow_write_stall.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_compactoptions_set_allow_write_stall(rocksdb_compactoptions_t *, unsigned char)
+     * }
+     */
+    public static MethodHandle rocksdb_compactoptions_set_allow_write_stall$handle() {
+        return rocksdb_compactoptions_set_allow_write_stall.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_compactoptions_set_allow_write_stall(rocksdb_compactoptions_t *, unsigned char)
+     * }
+     */
+    public static MemorySegment rocksdb_compactoptions_set_allow_write_stall$address() {
+        return rocksdb_compactoptions_set_allow_write_stall.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_compactoptions_set_allow_write_stall(rocksdb_compactoptions_t *, unsigned char)
+     * }
+     */
+    public static void rocksdb_compactoptions_set_allow_write_stall(MemorySegment x0, byte x1) {
+        var mh$ = rocksdb_compactoptions_set_allow_write_stall.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactoptions_set_allow_write_stall", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactoptions_get_allow_write_stall {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_CHAR,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactoptions_get_allow_write_stall").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactoptions_get_allow_write_stall"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_compactoptions_get_allow_write_stall(rocksdb_compactoptions_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactoptions_get_allow_write_stall$descriptor() {
+        return rocksdb_compactoptions_get_allow_write_stall.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_compactoptions_get_allow_write_stall(rocksdb_compactoptions_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_compactoptions_get_allow_write_stall$handle() {
+        return rocksdb_compactoptions_get_allow_write_stall.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_compactoptions_get_allow_write_stall(rocksdb_compactoptions_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_compactoptions_get_allow_write_stall$address() {
+        return rocksdb_compactoptions_get_allow_write_stall.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_compactoptions_get_allow_write_stall(rocksdb_compactoptions_t *)
+     * }
+     */
+    public static byte rocksdb_compactoptions_get_allow_write_stall(MemorySegment x0) {
+        var mh$ = rocksdb_compactoptions_get_allow_write_stall.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactoptions_get_allow_write_stall", x0);
+            }
+            return (byte)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactoptions_set_max_subcompactions {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_INT
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactoptions_set_max_subcompactions").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactoptions_set_max_subcompactions"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_compactoptions_set_max_subcompactions(rocksdb_compactoptions_t *, int)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactoptions_set_max_subcompactions$descriptor() {
+        return rocksdb_compactoptions_set_max_subcompactions.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_compactoptions_set_max_subcompactions(rocksdb_compactoptions_t *, int)
+     * }
+     */
+    public static MethodHandle rocksdb_compactoptions_set_max_subcompactions$handle() {
+        return rocksdb_compactoptions_set_max_subcompactions.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_compactoptions_set_max_subcompactions(rocksdb_compactoptions_t *, int)
+     * }
+     */
+    public static MemorySegment rocksdb_compactoptions_set_max_subcompactions$address() {
+        return rocksdb_compactoptions_set_max_subcompactions.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_compactoptions_set_max_subcompactions(rocksdb_compactoptions_t *, int)
+     * }
+     */
+    public static void rocksdb_compactoptions_set_max_subcompactions(MemorySegment x0, int x1) {
+        var mh$ = rocksdb_compactoptions_set_max_subcompactions.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactoptions_set_max_subcompactions", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_compactoptions_get_max_subcompactions {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_INT,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactoptions_get_max_subcompactions").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactoptions_get_max_subcompactions"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern int rocksdb_compactoptions_get_max_subcompactions(rocksdb_compactoptions_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_compactoptions_get_max_subcompactions$descriptor() {
+        return rocksdb_compactoptions_get_max_subcompactions.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern int rocksdb_compactoptions_get_max_subcompactions(rocksdb_compactoptions_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_compactoptions_get_max_subcompactions$handle() {
+        return rocksdb_compactoptions_get_max_subcompactions.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern int rocksdb_compactoptions_get_max_subcompactions(rocksdb_compactoptions_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_compactoptions_get_max_subcompactions$address() {
+        return rocksdb_compactoptions_get_max_subcompactions.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern int rocksdb_compactoptions_get_max_subcompactions(rocksdb_compactoptions_t *)
+     * }
+     */
+    public static int rocksdb_compactoptions_get_max_subcompactions(MemorySegment x0) {
+        var mh$ = rocksdb_compactoptions_get_max_subcompactions.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_compactoptions_get_max_subcompactions", x0);
+            }
+            return (int)mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rocksdb_compactoptions_set_full_history_ts_low {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER,
@@ -36752,7 +43396,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern rocksdb_cache_t *rocksdb_cache_create_lru_opts(rocksdb_lru_cache_options_t *)
+     * extern rocksdb_cache_t *rocksdb_cache_create_lru_opts(const rocksdb_lru_cache_options_t *)
      * }
      */
     public static FunctionDescriptor rocksdb_cache_create_lru_opts$descriptor() {
@@ -36762,7 +43406,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern rocksdb_cache_t *rocksdb_cache_create_lru_opts(rocksdb_lru_cache_options_t *)
+     * extern rocksdb_cache_t *rocksdb_cache_create_lru_opts(const rocksdb_lru_cache_options_t *)
      * }
      */
     public static MethodHandle rocksdb_cache_create_lru_opts$handle() {
@@ -36772,7 +43416,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern rocksdb_cache_t *rocksdb_cache_create_lru_opts(rocksdb_lru_cache_options_t *)
+     * extern rocksdb_cache_t *rocksdb_cache_create_lru_opts(const rocksdb_lru_cache_options_t *)
      * }
      */
     public static MemorySegment rocksdb_cache_create_lru_opts$address() {
@@ -36781,7 +43425,7 @@ class RocksDBC_1 extends RocksDBC$shared {
 
     /**
      * {@snippet lang=c :
-     * extern rocksdb_cache_t *rocksdb_cache_create_lru_opts(rocksdb_lru_cache_options_t *)
+     * extern rocksdb_cache_t *rocksdb_cache_create_lru_opts(const rocksdb_lru_cache_options_t *)
      * }
      */
     public static MemorySegment rocksdb_cache_create_lru_opts(MemorySegment x0) {
@@ -36990,7 +43634,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern size_t rocksdb_cache_get_capacity(rocksdb_cache_t *cache)
+     * extern size_t rocksdb_cache_get_capacity(const rocksdb_cache_t *cache)
      * }
      */
     public static FunctionDescriptor rocksdb_cache_get_capacity$descriptor() {
@@ -37000,7 +43644,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern size_t rocksdb_cache_get_capacity(rocksdb_cache_t *cache)
+     * extern size_t rocksdb_cache_get_capacity(const rocksdb_cache_t *cache)
      * }
      */
     public static MethodHandle rocksdb_cache_get_capacity$handle() {
@@ -37010,7 +43654,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern size_t rocksdb_cache_get_capacity(rocksdb_cache_t *cache)
+     * extern size_t rocksdb_cache_get_capacity(const rocksdb_cache_t *cache)
      * }
      */
     public static MemorySegment rocksdb_cache_get_capacity$address() {
@@ -37019,7 +43663,7 @@ class RocksDBC_1 extends RocksDBC$shared {
 
     /**
      * {@snippet lang=c :
-     * extern size_t rocksdb_cache_get_capacity(rocksdb_cache_t *cache)
+     * extern size_t rocksdb_cache_get_capacity(const rocksdb_cache_t *cache)
      * }
      */
     public static long rocksdb_cache_get_capacity(MemorySegment cache) {
@@ -37050,7 +43694,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern size_t rocksdb_cache_get_usage(rocksdb_cache_t *cache)
+     * extern size_t rocksdb_cache_get_usage(const rocksdb_cache_t *cache)
      * }
      */
     public static FunctionDescriptor rocksdb_cache_get_usage$descriptor() {
@@ -37060,7 +43704,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern size_t rocksdb_cache_get_usage(rocksdb_cache_t *cache)
+     * extern size_t rocksdb_cache_get_usage(const rocksdb_cache_t *cache)
      * }
      */
     public static MethodHandle rocksdb_cache_get_usage$handle() {
@@ -37070,7 +43714,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern size_t rocksdb_cache_get_usage(rocksdb_cache_t *cache)
+     * extern size_t rocksdb_cache_get_usage(const rocksdb_cache_t *cache)
      * }
      */
     public static MemorySegment rocksdb_cache_get_usage$address() {
@@ -37079,7 +43723,7 @@ class RocksDBC_1 extends RocksDBC$shared {
 
     /**
      * {@snippet lang=c :
-     * extern size_t rocksdb_cache_get_usage(rocksdb_cache_t *cache)
+     * extern size_t rocksdb_cache_get_usage(const rocksdb_cache_t *cache)
      * }
      */
     public static long rocksdb_cache_get_usage(MemorySegment cache) {
@@ -37110,7 +43754,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern size_t rocksdb_cache_get_pinned_usage(rocksdb_cache_t *cache)
+     * extern size_t rocksdb_cache_get_pinned_usage(const rocksdb_cache_t *cache)
      * }
      */
     public static FunctionDescriptor rocksdb_cache_get_pinned_usage$descriptor() {
@@ -37120,7 +43764,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern size_t rocksdb_cache_get_pinned_usage(rocksdb_cache_t *cache)
+     * extern size_t rocksdb_cache_get_pinned_usage(const rocksdb_cache_t *cache)
      * }
      */
     public static MethodHandle rocksdb_cache_get_pinned_usage$handle() {
@@ -37130,7 +43774,7 @@ class RocksDBC_1 extends RocksDBC$shared {
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern size_t rocksdb_cache_get_pinned_usage(rocksdb_cache_t *cache)
+     * extern size_t rocksdb_cache_get_pinned_usage(const rocksdb_cache_t *cache)
      * }
      */
     public static MemorySegment rocksdb_cache_get_pinned_usage$address() {
@@ -37139,7 +43783,7 @@ class RocksDBC_1 extends RocksDBC$shared {
 
     /**
      * {@snippet lang=c :
-     * extern size_t rocksdb_cache_get_pinned_usage(rocksdb_cache_t *cache)
+     * extern size_t rocksdb_cache_get_pinned_usage(const rocksdb_cache_t *cache)
      * }
      */
     public static long rocksdb_cache_get_pinned_usage(MemorySegment cache) {
@@ -37149,6 +43793,1988 @@ class RocksDBC_1 extends RocksDBC$shared {
                 traceDowncall("rocksdb_cache_get_pinned_usage", cache);
             }
             return (long)mh$.invokeExact(cache);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_cache_get_table_address_count {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_cache_get_table_address_count").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_cache_get_table_address_count"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_cache_get_table_address_count(const rocksdb_cache_t *cache)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_cache_get_table_address_count$descriptor() {
+        return rocksdb_cache_get_table_address_count.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_cache_get_table_address_count(const rocksdb_cache_t *cache)
+     * }
+     */
+    public static MethodHandle rocksdb_cache_get_table_address_count$handle() {
+        return rocksdb_cache_get_table_address_count.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_cache_get_table_address_count(const rocksdb_cache_t *cache)
+     * }
+     */
+    public static MemorySegment rocksdb_cache_get_table_address_count$address() {
+        return rocksdb_cache_get_table_address_count.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern size_t rocksdb_cache_get_table_address_count(const rocksdb_cache_t *cache)
+     * }
+     */
+    public static long rocksdb_cache_get_table_address_count(MemorySegment cache) {
+        var mh$ = rocksdb_cache_get_table_address_count.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_cache_get_table_address_count", cache);
+            }
+            return (long)mh$.invokeExact(cache);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_cache_get_occupancy_count {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_cache_get_occupancy_count").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_cache_get_occupancy_count"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_cache_get_occupancy_count(const rocksdb_cache_t *cache)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_cache_get_occupancy_count$descriptor() {
+        return rocksdb_cache_get_occupancy_count.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_cache_get_occupancy_count(const rocksdb_cache_t *cache)
+     * }
+     */
+    public static MethodHandle rocksdb_cache_get_occupancy_count$handle() {
+        return rocksdb_cache_get_occupancy_count.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_cache_get_occupancy_count(const rocksdb_cache_t *cache)
+     * }
+     */
+    public static MemorySegment rocksdb_cache_get_occupancy_count$address() {
+        return rocksdb_cache_get_occupancy_count.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern size_t rocksdb_cache_get_occupancy_count(const rocksdb_cache_t *cache)
+     * }
+     */
+    public static long rocksdb_cache_get_occupancy_count(MemorySegment cache) {
+        var mh$ = rocksdb_cache_get_occupancy_count.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_cache_get_occupancy_count", cache);
+            }
+            return (long)mh$.invokeExact(cache);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_write_buffer_manager_create {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG,
+            RocksDBC.C_BOOL
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_write_buffer_manager_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_write_buffer_manager_create"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_write_buffer_manager_t *rocksdb_write_buffer_manager_create(size_t buffer_size, _Bool allow_stall)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_write_buffer_manager_create$descriptor() {
+        return rocksdb_write_buffer_manager_create.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_write_buffer_manager_t *rocksdb_write_buffer_manager_create(size_t buffer_size, _Bool allow_stall)
+     * }
+     */
+    public static MethodHandle rocksdb_write_buffer_manager_create$handle() {
+        return rocksdb_write_buffer_manager_create.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_write_buffer_manager_t *rocksdb_write_buffer_manager_create(size_t buffer_size, _Bool allow_stall)
+     * }
+     */
+    public static MemorySegment rocksdb_write_buffer_manager_create$address() {
+        return rocksdb_write_buffer_manager_create.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_write_buffer_manager_t *rocksdb_write_buffer_manager_create(size_t buffer_size, _Bool allow_stall)
+     * }
+     */
+    public static MemorySegment rocksdb_write_buffer_manager_create(long buffer_size, boolean allow_stall) {
+        var mh$ = rocksdb_write_buffer_manager_create.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_write_buffer_manager_create", buffer_size, allow_stall);
+            }
+            return (MemorySegment)mh$.invokeExact(buffer_size, allow_stall);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_write_buffer_manager_create_with_cache {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER,
+            RocksDBC.C_BOOL
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_write_buffer_manager_create_with_cache").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_write_buffer_manager_create_with_cache"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_write_buffer_manager_t *rocksdb_write_buffer_manager_create_with_cache(size_t buffer_size, const rocksdb_cache_t *cache, _Bool allow_stall)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_write_buffer_manager_create_with_cache$descriptor() {
+        return rocksdb_write_buffer_manager_create_with_cache.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_write_buffer_manager_t *rocksdb_write_buffer_manager_create_with_cache(size_t buffer_size, const rocksdb_cache_t *cache, _Bool allow_stall)
+     * }
+     */
+    public static MethodHandle rocksdb_write_buffer_manager_create_with_cache$handle() {
+        return rocksdb_write_buffer_manager_create_with_cache.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_write_buffer_manager_t *rocksdb_write_buffer_manager_create_with_cache(size_t buffer_size, const rocksdb_cache_t *cache, _Bool allow_stall)
+     * }
+     */
+    public static MemorySegment rocksdb_write_buffer_manager_create_with_cache$address() {
+        return rocksdb_write_buffer_manager_create_with_cache.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_write_buffer_manager_t *rocksdb_write_buffer_manager_create_with_cache(size_t buffer_size, const rocksdb_cache_t *cache, _Bool allow_stall)
+     * }
+     */
+    public static MemorySegment rocksdb_write_buffer_manager_create_with_cache(long buffer_size, MemorySegment cache, boolean allow_stall) {
+        var mh$ = rocksdb_write_buffer_manager_create_with_cache.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_write_buffer_manager_create_with_cache", buffer_size, cache, allow_stall);
+            }
+            return (MemorySegment)mh$.invokeExact(buffer_size, cache, allow_stall);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_write_buffer_manager_destroy {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_write_buffer_manager_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_write_buffer_manager_destroy"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_write_buffer_manager_destroy(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_write_buffer_manager_destroy$descriptor() {
+        return rocksdb_write_buffer_manager_destroy.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_write_buffer_manager_destroy(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static MethodHandle rocksdb_write_buffer_manager_destroy$handle() {
+        return rocksdb_write_buffer_manager_destroy.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_write_buffer_manager_destroy(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static MemorySegment rocksdb_write_buffer_manager_destroy$address() {
+        return rocksdb_write_buffer_manager_destroy.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_write_buffer_manager_destroy(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static void rocksdb_write_buffer_manager_destroy(MemorySegment wbm) {
+        var mh$ = rocksdb_write_buffer_manager_destroy.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_write_buffer_manager_destroy", wbm);
+            }
+            mh$.invokeExact(wbm);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_write_buffer_manager_enabled {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_BOOL,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_write_buffer_manager_enabled").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_write_buffer_manager_enabled"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern _Bool rocksdb_write_buffer_manager_enabled(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_write_buffer_manager_enabled$descriptor() {
+        return rocksdb_write_buffer_manager_enabled.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern _Bool rocksdb_write_buffer_manager_enabled(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static MethodHandle rocksdb_write_buffer_manager_enabled$handle() {
+        return rocksdb_write_buffer_manager_enabled.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern _Bool rocksdb_write_buffer_manager_enabled(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static MemorySegment rocksdb_write_buffer_manager_enabled$address() {
+        return rocksdb_write_buffer_manager_enabled.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern _Bool rocksdb_write_buffer_manager_enabled(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static boolean rocksdb_write_buffer_manager_enabled(MemorySegment wbm) {
+        var mh$ = rocksdb_write_buffer_manager_enabled.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_write_buffer_manager_enabled", wbm);
+            }
+            return (boolean)mh$.invokeExact(wbm);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_write_buffer_manager_cost_to_cache {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_BOOL,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_write_buffer_manager_cost_to_cache").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_write_buffer_manager_cost_to_cache"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern _Bool rocksdb_write_buffer_manager_cost_to_cache(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_write_buffer_manager_cost_to_cache$descriptor() {
+        return rocksdb_write_buffer_manager_cost_to_cache.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern _Bool rocksdb_write_buffer_manager_cost_to_cache(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static MethodHandle rocksdb_write_buffer_manager_cost_to_cache$handle() {
+        return rocksdb_write_buffer_manager_cost_to_cache.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern _Bool rocksdb_write_buffer_manager_cost_to_cache(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static MemorySegment rocksdb_write_buffer_manager_cost_to_cache$address() {
+        return rocksdb_write_buffer_manager_cost_to_cache.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern _Bool rocksdb_write_buffer_manager_cost_to_cache(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static boolean rocksdb_write_buffer_manager_cost_to_cache(MemorySegment wbm) {
+        var mh$ = rocksdb_write_buffer_manager_cost_to_cache.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_write_buffer_manager_cost_to_cache", wbm);
+            }
+            return (boolean)mh$.invokeExact(wbm);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_write_buffer_manager_memory_usage {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_write_buffer_manager_memory_usage").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_write_buffer_manager_memory_usage"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_write_buffer_manager_memory_usage(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_write_buffer_manager_memory_usage$descriptor() {
+        return rocksdb_write_buffer_manager_memory_usage.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_write_buffer_manager_memory_usage(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static MethodHandle rocksdb_write_buffer_manager_memory_usage$handle() {
+        return rocksdb_write_buffer_manager_memory_usage.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_write_buffer_manager_memory_usage(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static MemorySegment rocksdb_write_buffer_manager_memory_usage$address() {
+        return rocksdb_write_buffer_manager_memory_usage.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern size_t rocksdb_write_buffer_manager_memory_usage(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static long rocksdb_write_buffer_manager_memory_usage(MemorySegment wbm) {
+        var mh$ = rocksdb_write_buffer_manager_memory_usage.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_write_buffer_manager_memory_usage", wbm);
+            }
+            return (long)mh$.invokeExact(wbm);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_write_buffer_manager_mutable_memtable_memory_usage {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_write_buffer_manager_mutable_memtable_memory_usage").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_write_buffer_manager_mutable_memtable_memory_usage"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_write_buffer_manager_mutable_memtable_memory_usage(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_write_buffer_manager_mutable_memtable_memory_usage$descriptor() {
+        return rocksdb_write_buffer_manager_mutable_memtable_memory_usage.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_write_buffer_manager_mutable_memtable_memory_usage(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static MethodHandle rocksdb_write_buffer_manager_mutable_memtable_memory_usage$handle() {
+        return rocksdb_write_buffer_manager_mutable_memtable_memory_usage.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_write_buffer_manager_mutable_memtable_memory_usage(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static MemorySegment rocksdb_write_buffer_manager_mutable_memtable_memory_usage$address() {
+        return rocksdb_write_buffer_manager_mutable_memtable_memory_usage.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern size_t rocksdb_write_buffer_manager_mutable_memtable_memory_usage(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static long rocksdb_write_buffer_manager_mutable_memtable_memory_usage(MemorySegment wbm) {
+        var mh$ = rocksdb_write_buffer_manager_mutable_memtable_memory_usage.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_write_buffer_manager_mutable_memtable_memory_usage", wbm);
+            }
+            return (long)mh$.invokeExact(wbm);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_write_buffer_manager_dummy_entries_in_cache_usage {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_write_buffer_manager_dummy_entries_in_cache_usage").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_write_buffer_manager_dummy_entries_in_cache_usage"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_write_buffer_manager_dummy_entries_in_cache_usage(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_write_buffer_manager_dummy_entries_in_cache_usage$descriptor() {
+        return rocksdb_write_buffer_manager_dummy_entries_in_cache_usage.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_write_buffer_manager_dummy_entries_in_cache_usage(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static MethodHandle rocksdb_write_buffer_manager_dummy_entries_in_cache_usage$handle() {
+        return rocksdb_write_buffer_manager_dummy_entries_in_cache_usage.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_write_buffer_manager_dummy_entries_in_cache_usage(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static MemorySegment rocksdb_write_buffer_manager_dummy_entries_in_cache_usage$address() {
+        return rocksdb_write_buffer_manager_dummy_entries_in_cache_usage.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern size_t rocksdb_write_buffer_manager_dummy_entries_in_cache_usage(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static long rocksdb_write_buffer_manager_dummy_entries_in_cache_usage(MemorySegment wbm) {
+        var mh$ = rocksdb_write_buffer_manager_dummy_entries_in_cache_usage.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_write_buffer_manager_dummy_entries_in_cache_usage", wbm);
+            }
+            return (long)mh$.invokeExact(wbm);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_write_buffer_manager_buffer_size {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_write_buffer_manager_buffer_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_write_buffer_manager_buffer_size"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_write_buffer_manager_buffer_size(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_write_buffer_manager_buffer_size$descriptor() {
+        return rocksdb_write_buffer_manager_buffer_size.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_write_buffer_manager_buffer_size(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static MethodHandle rocksdb_write_buffer_manager_buffer_size$handle() {
+        return rocksdb_write_buffer_manager_buffer_size.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_write_buffer_manager_buffer_size(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static MemorySegment rocksdb_write_buffer_manager_buffer_size$address() {
+        return rocksdb_write_buffer_manager_buffer_size.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern size_t rocksdb_write_buffer_manager_buffer_size(rocksdb_write_buffer_manager_t *wbm)
+     * }
+     */
+    public static long rocksdb_write_buffer_manager_buffer_size(MemorySegment wbm) {
+        var mh$ = rocksdb_write_buffer_manager_buffer_size.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_write_buffer_manager_buffer_size", wbm);
+            }
+            return (long)mh$.invokeExact(wbm);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_write_buffer_manager_set_buffer_size {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_write_buffer_manager_set_buffer_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_write_buffer_manager_set_buffer_size"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_write_buffer_manager_set_buffer_size(rocksdb_write_buffer_manager_t *wbm, size_t new_size)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_write_buffer_manager_set_buffer_size$descriptor() {
+        return rocksdb_write_buffer_manager_set_buffer_size.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_write_buffer_manager_set_buffer_size(rocksdb_write_buffer_manager_t *wbm, size_t new_size)
+     * }
+     */
+    public static MethodHandle rocksdb_write_buffer_manager_set_buffer_size$handle() {
+        return rocksdb_write_buffer_manager_set_buffer_size.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_write_buffer_manager_set_buffer_size(rocksdb_write_buffer_manager_t *wbm, size_t new_size)
+     * }
+     */
+    public static MemorySegment rocksdb_write_buffer_manager_set_buffer_size$address() {
+        return rocksdb_write_buffer_manager_set_buffer_size.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_write_buffer_manager_set_buffer_size(rocksdb_write_buffer_manager_t *wbm, size_t new_size)
+     * }
+     */
+    public static void rocksdb_write_buffer_manager_set_buffer_size(MemorySegment wbm, long new_size) {
+        var mh$ = rocksdb_write_buffer_manager_set_buffer_size.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_write_buffer_manager_set_buffer_size", wbm, new_size);
+            }
+            mh$.invokeExact(wbm, new_size);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_write_buffer_manager_set_allow_stall {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_BOOL
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_write_buffer_manager_set_allow_stall").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_write_buffer_manager_set_allow_stall"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_write_buffer_manager_set_allow_stall(rocksdb_write_buffer_manager_t *wbm, _Bool new_allow_stall)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_write_buffer_manager_set_allow_stall$descriptor() {
+        return rocksdb_write_buffer_manager_set_allow_stall.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_write_buffer_manager_set_allow_stall(rocksdb_write_buffer_manager_t *wbm, _Bool new_allow_stall)
+     * }
+     */
+    public static MethodHandle rocksdb_write_buffer_manager_set_allow_stall$handle() {
+        return rocksdb_write_buffer_manager_set_allow_stall.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_write_buffer_manager_set_allow_stall(rocksdb_write_buffer_manager_t *wbm, _Bool new_allow_stall)
+     * }
+     */
+    public static MemorySegment rocksdb_write_buffer_manager_set_allow_stall$address() {
+        return rocksdb_write_buffer_manager_set_allow_stall.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_write_buffer_manager_set_allow_stall(rocksdb_write_buffer_manager_t *wbm, _Bool new_allow_stall)
+     * }
+     */
+    public static void rocksdb_write_buffer_manager_set_allow_stall(MemorySegment wbm, boolean new_allow_stall) {
+        var mh$ = rocksdb_write_buffer_manager_set_allow_stall.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_write_buffer_manager_set_allow_stall", wbm, new_allow_stall);
+            }
+            mh$.invokeExact(wbm, new_allow_stall);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_sst_file_manager_create {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_manager_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_manager_create"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_sst_file_manager_t *rocksdb_sst_file_manager_create(rocksdb_env_t *env)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_sst_file_manager_create$descriptor() {
+        return rocksdb_sst_file_manager_create.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_sst_file_manager_t *rocksdb_sst_file_manager_create(rocksdb_env_t *env)
+     * }
+     */
+    public static MethodHandle rocksdb_sst_file_manager_create$handle() {
+        return rocksdb_sst_file_manager_create.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_sst_file_manager_t *rocksdb_sst_file_manager_create(rocksdb_env_t *env)
+     * }
+     */
+    public static MemorySegment rocksdb_sst_file_manager_create$address() {
+        return rocksdb_sst_file_manager_create.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_sst_file_manager_t *rocksdb_sst_file_manager_create(rocksdb_env_t *env)
+     * }
+     */
+    public static MemorySegment rocksdb_sst_file_manager_create(MemorySegment env) {
+        var mh$ = rocksdb_sst_file_manager_create.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_sst_file_manager_create", env);
+            }
+            return (MemorySegment)mh$.invokeExact(env);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_sst_file_manager_destroy {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_manager_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_manager_destroy"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_sst_file_manager_destroy(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_sst_file_manager_destroy$descriptor() {
+        return rocksdb_sst_file_manager_destroy.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_sst_file_manager_destroy(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static MethodHandle rocksdb_sst_file_manager_destroy$handle() {
+        return rocksdb_sst_file_manager_destroy.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_sst_file_manager_destroy(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static MemorySegment rocksdb_sst_file_manager_destroy$address() {
+        return rocksdb_sst_file_manager_destroy.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_sst_file_manager_destroy(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static void rocksdb_sst_file_manager_destroy(MemorySegment sfm) {
+        var mh$ = rocksdb_sst_file_manager_destroy.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_sst_file_manager_destroy", sfm);
+            }
+            mh$.invokeExact(sfm);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_sst_file_manager_set_max_allowed_space_usage {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_manager_set_max_allowed_space_usage").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_manager_set_max_allowed_space_usage"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_sst_file_manager_set_max_allowed_space_usage(rocksdb_sst_file_manager_t *sfm, uint64_t max_allowed_space)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_sst_file_manager_set_max_allowed_space_usage$descriptor() {
+        return rocksdb_sst_file_manager_set_max_allowed_space_usage.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_sst_file_manager_set_max_allowed_space_usage(rocksdb_sst_file_manager_t *sfm, uint64_t max_allowed_space)
+     * }
+     */
+    public static MethodHandle rocksdb_sst_file_manager_set_max_allowed_space_usage$handle() {
+        return rocksdb_sst_file_manager_set_max_allowed_space_usage.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_sst_file_manager_set_max_allowed_space_usage(rocksdb_sst_file_manager_t *sfm, uint64_t max_allowed_space)
+     * }
+     */
+    public static MemorySegment rocksdb_sst_file_manager_set_max_allowed_space_usage$address() {
+        return rocksdb_sst_file_manager_set_max_allowed_space_usage.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_sst_file_manager_set_max_allowed_space_usage(rocksdb_sst_file_manager_t *sfm, uint64_t max_allowed_space)
+     * }
+     */
+    public static void rocksdb_sst_file_manager_set_max_allowed_space_usage(MemorySegment sfm, long max_allowed_space) {
+        var mh$ = rocksdb_sst_file_manager_set_max_allowed_space_usage.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_sst_file_manager_set_max_allowed_space_usage", sfm, max_allowed_space);
+            }
+            mh$.invokeExact(sfm, max_allowed_space);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_sst_file_manager_set_compaction_buffer_size {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_manager_set_compaction_buffer_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_manager_set_compaction_buffer_size"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_sst_file_manager_set_compaction_buffer_size(rocksdb_sst_file_manager_t *sfm, uint64_t compaction_buffer_size)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_sst_file_manager_set_compaction_buffer_size$descriptor() {
+        return rocksdb_sst_file_manager_set_compaction_buffer_size.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_sst_file_manager_set_compaction_buffer_size(rocksdb_sst_file_manager_t *sfm, uint64_t compaction_buffer_size)
+     * }
+     */
+    public static MethodHandle rocksdb_sst_file_manager_set_compaction_buffer_size$handle() {
+        return rocksdb_sst_file_manager_set_compaction_buffer_size.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_sst_file_manager_set_compaction_buffer_size(rocksdb_sst_file_manager_t *sfm, uint64_t compaction_buffer_size)
+     * }
+     */
+    public static MemorySegment rocksdb_sst_file_manager_set_compaction_buffer_size$address() {
+        return rocksdb_sst_file_manager_set_compaction_buffer_size.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_sst_file_manager_set_compaction_buffer_size(rocksdb_sst_file_manager_t *sfm, uint64_t compaction_buffer_size)
+     * }
+     */
+    public static void rocksdb_sst_file_manager_set_compaction_buffer_size(MemorySegment sfm, long compaction_buffer_size) {
+        var mh$ = rocksdb_sst_file_manager_set_compaction_buffer_size.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_sst_file_manager_set_compaction_buffer_size", sfm, compaction_buffer_size);
+            }
+            mh$.invokeExact(sfm, compaction_buffer_size);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_sst_file_manager_is_max_allowed_space_reached {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_BOOL,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_manager_is_max_allowed_space_reached").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_manager_is_max_allowed_space_reached"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern _Bool rocksdb_sst_file_manager_is_max_allowed_space_reached(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_sst_file_manager_is_max_allowed_space_reached$descriptor() {
+        return rocksdb_sst_file_manager_is_max_allowed_space_reached.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern _Bool rocksdb_sst_file_manager_is_max_allowed_space_reached(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static MethodHandle rocksdb_sst_file_manager_is_max_allowed_space_reached$handle() {
+        return rocksdb_sst_file_manager_is_max_allowed_space_reached.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern _Bool rocksdb_sst_file_manager_is_max_allowed_space_reached(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static MemorySegment rocksdb_sst_file_manager_is_max_allowed_space_reached$address() {
+        return rocksdb_sst_file_manager_is_max_allowed_space_reached.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern _Bool rocksdb_sst_file_manager_is_max_allowed_space_reached(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static boolean rocksdb_sst_file_manager_is_max_allowed_space_reached(MemorySegment sfm) {
+        var mh$ = rocksdb_sst_file_manager_is_max_allowed_space_reached.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_sst_file_manager_is_max_allowed_space_reached", sfm);
+            }
+            return (boolean)mh$.invokeExact(sfm);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_sst_file_manager_is_max_allowed_space_reached_including_compactions {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_BOOL,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_manager_is_max_allowed_space_reached_including_compactions").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_manager_is_max_allowed_space_reached_including_compactions"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern _Bool rocksdb_sst_file_manager_is_max_allowed_space_reached_including_compactions(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_sst_file_manager_is_max_allowed_space_reached_including_compactions$descriptor() {
+        return rocksdb_sst_file_manager_is_max_allowed_space_reached_including_compactions.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern _Bool rocksdb_sst_file_manager_is_max_allowed_space_reached_including_compactions(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static MethodHandle rocksdb_sst_file_manager_is_max_allowed_space_reached_including_compactions$handle() {
+        return rocksdb_sst_file_manager_is_max_allowed_space_reached_including_compactions.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern _Bool rocksdb_sst_file_manager_is_max_allowed_space_reached_including_compactions(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static MemorySegment rocksdb_sst_file_manager_is_max_allowed_space_reached_including_compactions$address() {
+        return rocksdb_sst_file_manager_is_max_allowed_space_reached_including_compactions.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern _Bool rocksdb_sst_file_manager_is_max_allowed_space_reached_including_compactions(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static boolean rocksdb_sst_file_manager_is_max_allowed_space_reached_including_compactions(MemorySegment sfm) {
+        var mh$ = rocksdb_sst_file_manager_is_max_allowed_space_reached_including_compactions.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_sst_file_manager_is_max_allowed_space_reached_including_compactions", sfm);
+            }
+            return (boolean)mh$.invokeExact(sfm);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_sst_file_manager_get_total_size {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_manager_get_total_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_manager_get_total_size"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_sst_file_manager_get_total_size(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_sst_file_manager_get_total_size$descriptor() {
+        return rocksdb_sst_file_manager_get_total_size.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_sst_file_manager_get_total_size(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static MethodHandle rocksdb_sst_file_manager_get_total_size$handle() {
+        return rocksdb_sst_file_manager_get_total_size.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_sst_file_manager_get_total_size(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static MemorySegment rocksdb_sst_file_manager_get_total_size$address() {
+        return rocksdb_sst_file_manager_get_total_size.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_sst_file_manager_get_total_size(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static long rocksdb_sst_file_manager_get_total_size(MemorySegment sfm) {
+        var mh$ = rocksdb_sst_file_manager_get_total_size.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_sst_file_manager_get_total_size", sfm);
+            }
+            return (long)mh$.invokeExact(sfm);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_sst_file_manager_get_delete_rate_bytes_per_second {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_manager_get_delete_rate_bytes_per_second").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_manager_get_delete_rate_bytes_per_second"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_sst_file_manager_get_delete_rate_bytes_per_second(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_sst_file_manager_get_delete_rate_bytes_per_second$descriptor() {
+        return rocksdb_sst_file_manager_get_delete_rate_bytes_per_second.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_sst_file_manager_get_delete_rate_bytes_per_second(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static MethodHandle rocksdb_sst_file_manager_get_delete_rate_bytes_per_second$handle() {
+        return rocksdb_sst_file_manager_get_delete_rate_bytes_per_second.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_sst_file_manager_get_delete_rate_bytes_per_second(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static MemorySegment rocksdb_sst_file_manager_get_delete_rate_bytes_per_second$address() {
+        return rocksdb_sst_file_manager_get_delete_rate_bytes_per_second.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_sst_file_manager_get_delete_rate_bytes_per_second(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static long rocksdb_sst_file_manager_get_delete_rate_bytes_per_second(MemorySegment sfm) {
+        var mh$ = rocksdb_sst_file_manager_get_delete_rate_bytes_per_second.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_sst_file_manager_get_delete_rate_bytes_per_second", sfm);
+            }
+            return (long)mh$.invokeExact(sfm);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_sst_file_manager_set_delete_rate_bytes_per_second {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_manager_set_delete_rate_bytes_per_second").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_manager_set_delete_rate_bytes_per_second"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_sst_file_manager_set_delete_rate_bytes_per_second(rocksdb_sst_file_manager_t *sfm, int64_t delete_rate)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_sst_file_manager_set_delete_rate_bytes_per_second$descriptor() {
+        return rocksdb_sst_file_manager_set_delete_rate_bytes_per_second.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_sst_file_manager_set_delete_rate_bytes_per_second(rocksdb_sst_file_manager_t *sfm, int64_t delete_rate)
+     * }
+     */
+    public static MethodHandle rocksdb_sst_file_manager_set_delete_rate_bytes_per_second$handle() {
+        return rocksdb_sst_file_manager_set_delete_rate_bytes_per_second.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_sst_file_manager_set_delete_rate_bytes_per_second(rocksdb_sst_file_manager_t *sfm, int64_t delete_rate)
+     * }
+     */
+    public static MemorySegment rocksdb_sst_file_manager_set_delete_rate_bytes_per_second$address() {
+        return rocksdb_sst_file_manager_set_delete_rate_bytes_per_second.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_sst_file_manager_set_delete_rate_bytes_per_second(rocksdb_sst_file_manager_t *sfm, int64_t delete_rate)
+     * }
+     */
+    public static void rocksdb_sst_file_manager_set_delete_rate_bytes_per_second(MemorySegment sfm, long delete_rate) {
+        var mh$ = rocksdb_sst_file_manager_set_delete_rate_bytes_per_second.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_sst_file_manager_set_delete_rate_bytes_per_second", sfm, delete_rate);
+            }
+            mh$.invokeExact(sfm, delete_rate);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_sst_file_manager_get_max_trash_db_ratio {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_DOUBLE,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_manager_get_max_trash_db_ratio").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_manager_get_max_trash_db_ratio"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern double rocksdb_sst_file_manager_get_max_trash_db_ratio(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_sst_file_manager_get_max_trash_db_ratio$descriptor() {
+        return rocksdb_sst_file_manager_get_max_trash_db_ratio.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern double rocksdb_sst_file_manager_get_max_trash_db_ratio(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static MethodHandle rocksdb_sst_file_manager_get_max_trash_db_ratio$handle() {
+        return rocksdb_sst_file_manager_get_max_trash_db_ratio.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern double rocksdb_sst_file_manager_get_max_trash_db_ratio(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static MemorySegment rocksdb_sst_file_manager_get_max_trash_db_ratio$address() {
+        return rocksdb_sst_file_manager_get_max_trash_db_ratio.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern double rocksdb_sst_file_manager_get_max_trash_db_ratio(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static double rocksdb_sst_file_manager_get_max_trash_db_ratio(MemorySegment sfm) {
+        var mh$ = rocksdb_sst_file_manager_get_max_trash_db_ratio.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_sst_file_manager_get_max_trash_db_ratio", sfm);
+            }
+            return (double)mh$.invokeExact(sfm);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_sst_file_manager_set_max_trash_db_ratio {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_DOUBLE
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_manager_set_max_trash_db_ratio").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_manager_set_max_trash_db_ratio"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_sst_file_manager_set_max_trash_db_ratio(rocksdb_sst_file_manager_t *sfm, double ratio)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_sst_file_manager_set_max_trash_db_ratio$descriptor() {
+        return rocksdb_sst_file_manager_set_max_trash_db_ratio.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_sst_file_manager_set_max_trash_db_ratio(rocksdb_sst_file_manager_t *sfm, double ratio)
+     * }
+     */
+    public static MethodHandle rocksdb_sst_file_manager_set_max_trash_db_ratio$handle() {
+        return rocksdb_sst_file_manager_set_max_trash_db_ratio.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_sst_file_manager_set_max_trash_db_ratio(rocksdb_sst_file_manager_t *sfm, double ratio)
+     * }
+     */
+    public static MemorySegment rocksdb_sst_file_manager_set_max_trash_db_ratio$address() {
+        return rocksdb_sst_file_manager_set_max_trash_db_ratio.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_sst_file_manager_set_max_trash_db_ratio(rocksdb_sst_file_manager_t *sfm, double ratio)
+     * }
+     */
+    public static void rocksdb_sst_file_manager_set_max_trash_db_ratio(MemorySegment sfm, double ratio) {
+        var mh$ = rocksdb_sst_file_manager_set_max_trash_db_ratio.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_sst_file_manager_set_max_trash_db_ratio", sfm, ratio);
+            }
+            mh$.invokeExact(sfm, ratio);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_sst_file_manager_get_total_trash_size {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_manager_get_total_trash_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_manager_get_total_trash_size"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_sst_file_manager_get_total_trash_size(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_sst_file_manager_get_total_trash_size$descriptor() {
+        return rocksdb_sst_file_manager_get_total_trash_size.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_sst_file_manager_get_total_trash_size(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static MethodHandle rocksdb_sst_file_manager_get_total_trash_size$handle() {
+        return rocksdb_sst_file_manager_get_total_trash_size.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_sst_file_manager_get_total_trash_size(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static MemorySegment rocksdb_sst_file_manager_get_total_trash_size$address() {
+        return rocksdb_sst_file_manager_get_total_trash_size.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_sst_file_manager_get_total_trash_size(rocksdb_sst_file_manager_t *sfm)
+     * }
+     */
+    public static long rocksdb_sst_file_manager_get_total_trash_size(MemorySegment sfm) {
+        var mh$ = rocksdb_sst_file_manager_get_total_trash_size.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_sst_file_manager_get_total_trash_size", sfm);
+            }
+            return (long)mh$.invokeExact(sfm);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_hyper_clock_cache_options_create {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG,
+            RocksDBC.C_LONG
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_hyper_clock_cache_options_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_hyper_clock_cache_options_create"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_hyper_clock_cache_options_t *rocksdb_hyper_clock_cache_options_create(size_t capacity, size_t estimated_entry_charge)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_hyper_clock_cache_options_create$descriptor() {
+        return rocksdb_hyper_clock_cache_options_create.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_hyper_clock_cache_options_t *rocksdb_hyper_clock_cache_options_create(size_t capacity, size_t estimated_entry_charge)
+     * }
+     */
+    public static MethodHandle rocksdb_hyper_clock_cache_options_create$handle() {
+        return rocksdb_hyper_clock_cache_options_create.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_hyper_clock_cache_options_t *rocksdb_hyper_clock_cache_options_create(size_t capacity, size_t estimated_entry_charge)
+     * }
+     */
+    public static MemorySegment rocksdb_hyper_clock_cache_options_create$address() {
+        return rocksdb_hyper_clock_cache_options_create.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_hyper_clock_cache_options_t *rocksdb_hyper_clock_cache_options_create(size_t capacity, size_t estimated_entry_charge)
+     * }
+     */
+    public static MemorySegment rocksdb_hyper_clock_cache_options_create(long capacity, long estimated_entry_charge) {
+        var mh$ = rocksdb_hyper_clock_cache_options_create.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_hyper_clock_cache_options_create", capacity, estimated_entry_charge);
+            }
+            return (MemorySegment)mh$.invokeExact(capacity, estimated_entry_charge);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_hyper_clock_cache_options_destroy {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_hyper_clock_cache_options_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_hyper_clock_cache_options_destroy"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_hyper_clock_cache_options_destroy(rocksdb_hyper_clock_cache_options_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_hyper_clock_cache_options_destroy$descriptor() {
+        return rocksdb_hyper_clock_cache_options_destroy.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_hyper_clock_cache_options_destroy(rocksdb_hyper_clock_cache_options_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_hyper_clock_cache_options_destroy$handle() {
+        return rocksdb_hyper_clock_cache_options_destroy.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_hyper_clock_cache_options_destroy(rocksdb_hyper_clock_cache_options_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_hyper_clock_cache_options_destroy$address() {
+        return rocksdb_hyper_clock_cache_options_destroy.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_hyper_clock_cache_options_destroy(rocksdb_hyper_clock_cache_options_t *)
+     * }
+     */
+    public static void rocksdb_hyper_clock_cache_options_destroy(MemorySegment x0) {
+        var mh$ = rocksdb_hyper_clock_cache_options_destroy.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_hyper_clock_cache_options_destroy", x0);
+            }
+            mh$.invokeExact(x0);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_hyper_clock_cache_options_set_capacity {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_hyper_clock_cache_options_set_capacity").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_hyper_clock_cache_options_set_capacity"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_hyper_clock_cache_options_set_capacity(rocksdb_hyper_clock_cache_options_t *, size_t)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_hyper_clock_cache_options_set_capacity$descriptor() {
+        return rocksdb_hyper_clock_cache_options_set_capacity.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_hyper_clock_cache_options_set_capacity(rocksdb_hyper_clock_cache_options_t *, size_t)
+     * }
+     */
+    public static MethodHandle rocksdb_hyper_clock_cache_options_set_capacity$handle() {
+        return rocksdb_hyper_clock_cache_options_set_capacity.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_hyper_clock_cache_options_set_capacity(rocksdb_hyper_clock_cache_options_t *, size_t)
+     * }
+     */
+    public static MemorySegment rocksdb_hyper_clock_cache_options_set_capacity$address() {
+        return rocksdb_hyper_clock_cache_options_set_capacity.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_hyper_clock_cache_options_set_capacity(rocksdb_hyper_clock_cache_options_t *, size_t)
+     * }
+     */
+    public static void rocksdb_hyper_clock_cache_options_set_capacity(MemorySegment x0, long x1) {
+        var mh$ = rocksdb_hyper_clock_cache_options_set_capacity.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_hyper_clock_cache_options_set_capacity", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_hyper_clock_cache_options_set_estimated_entry_charge {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_hyper_clock_cache_options_set_estimated_entry_charge").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_hyper_clock_cache_options_set_estimated_entry_charge"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_hyper_clock_cache_options_set_estimated_entry_charge(rocksdb_hyper_clock_cache_options_t *, size_t)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_hyper_clock_cache_options_set_estimated_entry_charge$descriptor() {
+        return rocksdb_hyper_clock_cache_options_set_estimated_entry_charge.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_hyper_clock_cache_options_set_estimated_entry_charge(rocksdb_hyper_clock_cache_options_t *, size_t)
+     * }
+     */
+    public static MethodHandle rocksdb_hyper_clock_cache_options_set_estimated_entry_charge$handle() {
+        return rocksdb_hyper_clock_cache_options_set_estimated_entry_charge.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_hyper_clock_cache_options_set_estimated_entry_charge(rocksdb_hyper_clock_cache_options_t *, size_t)
+     * }
+     */
+    public static MemorySegment rocksdb_hyper_clock_cache_options_set_estimated_entry_charge$address() {
+        return rocksdb_hyper_clock_cache_options_set_estimated_entry_charge.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_hyper_clock_cache_options_set_estimated_entry_charge(rocksdb_hyper_clock_cache_options_t *, size_t)
+     * }
+     */
+    public static void rocksdb_hyper_clock_cache_options_set_estimated_entry_charge(MemorySegment x0, long x1) {
+        var mh$ = rocksdb_hyper_clock_cache_options_set_estimated_entry_charge.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_hyper_clock_cache_options_set_estimated_entry_charge", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_hyper_clock_cache_options_set_num_shard_bits {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_INT
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_hyper_clock_cache_options_set_num_shard_bits").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_hyper_clock_cache_options_set_num_shard_bits"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_hyper_clock_cache_options_set_num_shard_bits(rocksdb_hyper_clock_cache_options_t *, int)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_hyper_clock_cache_options_set_num_shard_bits$descriptor() {
+        return rocksdb_hyper_clock_cache_options_set_num_shard_bits.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_hyper_clock_cache_options_set_num_shard_bits(rocksdb_hyper_clock_cache_options_t *, int)
+     * }
+     */
+    public static MethodHandle rocksdb_hyper_clock_cache_options_set_num_shard_bits$handle() {
+        return rocksdb_hyper_clock_cache_options_set_num_shard_bits.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_hyper_clock_cache_options_set_num_shard_bits(rocksdb_hyper_clock_cache_options_t *, int)
+     * }
+     */
+    public static MemorySegment rocksdb_hyper_clock_cache_options_set_num_shard_bits$address() {
+        return rocksdb_hyper_clock_cache_options_set_num_shard_bits.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_hyper_clock_cache_options_set_num_shard_bits(rocksdb_hyper_clock_cache_options_t *, int)
+     * }
+     */
+    public static void rocksdb_hyper_clock_cache_options_set_num_shard_bits(MemorySegment x0, int x1) {
+        var mh$ = rocksdb_hyper_clock_cache_options_set_num_shard_bits.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_hyper_clock_cache_options_set_num_shard_bits", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_hyper_clock_cache_options_set_memory_allocator {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_hyper_clock_cache_options_set_memory_allocator").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_hyper_clock_cache_options_set_memory_allocator"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_hyper_clock_cache_options_set_memory_allocator(rocksdb_hyper_clock_cache_options_t *, rocksdb_memory_allocator_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_hyper_clock_cache_options_set_memory_allocator$descriptor() {
+        return rocksdb_hyper_clock_cache_options_set_memory_allocator.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_hyper_clock_cache_options_set_memory_allocator(rocksdb_hyper_clock_cache_options_t *, rocksdb_memory_allocator_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_hyper_clock_cache_options_set_memory_allocator$handle() {
+        return rocksdb_hyper_clock_cache_options_set_memory_allocator.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_hyper_clock_cache_options_set_memory_allocator(rocksdb_hyper_clock_cache_options_t *, rocksdb_memory_allocator_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_hyper_clock_cache_options_set_memory_allocator$address() {
+        return rocksdb_hyper_clock_cache_options_set_memory_allocator.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_hyper_clock_cache_options_set_memory_allocator(rocksdb_hyper_clock_cache_options_t *, rocksdb_memory_allocator_t *)
+     * }
+     */
+    public static void rocksdb_hyper_clock_cache_options_set_memory_allocator(MemorySegment x0, MemorySegment x1) {
+        var mh$ = rocksdb_hyper_clock_cache_options_set_memory_allocator.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_hyper_clock_cache_options_set_memory_allocator", x0, x1);
+            }
+            mh$.invokeExact(x0, x1);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_cache_create_hyper_clock {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG,
+            RocksDBC.C_LONG
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_cache_create_hyper_clock").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_cache_create_hyper_clock"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_cache_t *rocksdb_cache_create_hyper_clock(size_t capacity, size_t estimated_entry_charge)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_cache_create_hyper_clock$descriptor() {
+        return rocksdb_cache_create_hyper_clock.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_cache_t *rocksdb_cache_create_hyper_clock(size_t capacity, size_t estimated_entry_charge)
+     * }
+     */
+    public static MethodHandle rocksdb_cache_create_hyper_clock$handle() {
+        return rocksdb_cache_create_hyper_clock.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_cache_t *rocksdb_cache_create_hyper_clock(size_t capacity, size_t estimated_entry_charge)
+     * }
+     */
+    public static MemorySegment rocksdb_cache_create_hyper_clock$address() {
+        return rocksdb_cache_create_hyper_clock.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_cache_t *rocksdb_cache_create_hyper_clock(size_t capacity, size_t estimated_entry_charge)
+     * }
+     */
+    public static MemorySegment rocksdb_cache_create_hyper_clock(long capacity, long estimated_entry_charge) {
+        var mh$ = rocksdb_cache_create_hyper_clock.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_cache_create_hyper_clock", capacity, estimated_entry_charge);
+            }
+            return (MemorySegment)mh$.invokeExact(capacity, estimated_entry_charge);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_cache_create_hyper_clock_opts {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_cache_create_hyper_clock_opts").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_cache_create_hyper_clock_opts"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern rocksdb_cache_t *rocksdb_cache_create_hyper_clock_opts(const rocksdb_hyper_clock_cache_options_t *)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_cache_create_hyper_clock_opts$descriptor() {
+        return rocksdb_cache_create_hyper_clock_opts.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern rocksdb_cache_t *rocksdb_cache_create_hyper_clock_opts(const rocksdb_hyper_clock_cache_options_t *)
+     * }
+     */
+    public static MethodHandle rocksdb_cache_create_hyper_clock_opts$handle() {
+        return rocksdb_cache_create_hyper_clock_opts.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern rocksdb_cache_t *rocksdb_cache_create_hyper_clock_opts(const rocksdb_hyper_clock_cache_options_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_cache_create_hyper_clock_opts$address() {
+        return rocksdb_cache_create_hyper_clock_opts.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern rocksdb_cache_t *rocksdb_cache_create_hyper_clock_opts(const rocksdb_hyper_clock_cache_options_t *)
+     * }
+     */
+    public static MemorySegment rocksdb_cache_create_hyper_clock_opts(MemorySegment x0) {
+        var mh$ = rocksdb_cache_create_hyper_clock_opts.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_cache_create_hyper_clock_opts", x0);
+            }
+            return (MemorySegment)mh$.invokeExact(x0);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -37685,9678 +46311,6 @@ class RocksDBC_1 extends RocksDBC$shared {
                 traceDowncall("rocksdb_env_set_low_priority_background_threads", env, n);
             }
             mh$.invokeExact(env, n);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_env_get_low_priority_background_threads {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_env_get_low_priority_background_threads").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_env_get_low_priority_background_threads"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_env_get_low_priority_background_threads(rocksdb_env_t *env)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_env_get_low_priority_background_threads$descriptor() {
-        return rocksdb_env_get_low_priority_background_threads.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_env_get_low_priority_background_threads(rocksdb_env_t *env)
-     * }
-     */
-    public static MethodHandle rocksdb_env_get_low_priority_background_threads$handle() {
-        return rocksdb_env_get_low_priority_background_threads.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_env_get_low_priority_background_threads(rocksdb_env_t *env)
-     * }
-     */
-    public static MemorySegment rocksdb_env_get_low_priority_background_threads$address() {
-        return rocksdb_env_get_low_priority_background_threads.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_env_get_low_priority_background_threads(rocksdb_env_t *env)
-     * }
-     */
-    public static int rocksdb_env_get_low_priority_background_threads(MemorySegment env) {
-        var mh$ = rocksdb_env_get_low_priority_background_threads.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_env_get_low_priority_background_threads", env);
-            }
-            return (int)mh$.invokeExact(env);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_env_set_bottom_priority_background_threads {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_env_set_bottom_priority_background_threads").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_env_set_bottom_priority_background_threads"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_set_bottom_priority_background_threads(rocksdb_env_t *env, int n)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_env_set_bottom_priority_background_threads$descriptor() {
-        return rocksdb_env_set_bottom_priority_background_threads.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_set_bottom_priority_background_threads(rocksdb_env_t *env, int n)
-     * }
-     */
-    public static MethodHandle rocksdb_env_set_bottom_priority_background_threads$handle() {
-        return rocksdb_env_set_bottom_priority_background_threads.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_set_bottom_priority_background_threads(rocksdb_env_t *env, int n)
-     * }
-     */
-    public static MemorySegment rocksdb_env_set_bottom_priority_background_threads$address() {
-        return rocksdb_env_set_bottom_priority_background_threads.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_env_set_bottom_priority_background_threads(rocksdb_env_t *env, int n)
-     * }
-     */
-    public static void rocksdb_env_set_bottom_priority_background_threads(MemorySegment env, int n) {
-        var mh$ = rocksdb_env_set_bottom_priority_background_threads.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_env_set_bottom_priority_background_threads", env, n);
-            }
-            mh$.invokeExact(env, n);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_env_get_bottom_priority_background_threads {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_env_get_bottom_priority_background_threads").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_env_get_bottom_priority_background_threads"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_env_get_bottom_priority_background_threads(rocksdb_env_t *env)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_env_get_bottom_priority_background_threads$descriptor() {
-        return rocksdb_env_get_bottom_priority_background_threads.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_env_get_bottom_priority_background_threads(rocksdb_env_t *env)
-     * }
-     */
-    public static MethodHandle rocksdb_env_get_bottom_priority_background_threads$handle() {
-        return rocksdb_env_get_bottom_priority_background_threads.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_env_get_bottom_priority_background_threads(rocksdb_env_t *env)
-     * }
-     */
-    public static MemorySegment rocksdb_env_get_bottom_priority_background_threads$address() {
-        return rocksdb_env_get_bottom_priority_background_threads.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_env_get_bottom_priority_background_threads(rocksdb_env_t *env)
-     * }
-     */
-    public static int rocksdb_env_get_bottom_priority_background_threads(MemorySegment env) {
-        var mh$ = rocksdb_env_get_bottom_priority_background_threads.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_env_get_bottom_priority_background_threads", env);
-            }
-            return (int)mh$.invokeExact(env);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_env_join_all_threads {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_env_join_all_threads").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_env_join_all_threads"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_join_all_threads(rocksdb_env_t *env)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_env_join_all_threads$descriptor() {
-        return rocksdb_env_join_all_threads.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_join_all_threads(rocksdb_env_t *env)
-     * }
-     */
-    public static MethodHandle rocksdb_env_join_all_threads$handle() {
-        return rocksdb_env_join_all_threads.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_join_all_threads(rocksdb_env_t *env)
-     * }
-     */
-    public static MemorySegment rocksdb_env_join_all_threads$address() {
-        return rocksdb_env_join_all_threads.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_env_join_all_threads(rocksdb_env_t *env)
-     * }
-     */
-    public static void rocksdb_env_join_all_threads(MemorySegment env) {
-        var mh$ = rocksdb_env_join_all_threads.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_env_join_all_threads", env);
-            }
-            mh$.invokeExact(env);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_env_lower_thread_pool_io_priority {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_env_lower_thread_pool_io_priority").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_env_lower_thread_pool_io_priority"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_thread_pool_io_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_env_lower_thread_pool_io_priority$descriptor() {
-        return rocksdb_env_lower_thread_pool_io_priority.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_thread_pool_io_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static MethodHandle rocksdb_env_lower_thread_pool_io_priority$handle() {
-        return rocksdb_env_lower_thread_pool_io_priority.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_thread_pool_io_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static MemorySegment rocksdb_env_lower_thread_pool_io_priority$address() {
-        return rocksdb_env_lower_thread_pool_io_priority.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_thread_pool_io_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static void rocksdb_env_lower_thread_pool_io_priority(MemorySegment env) {
-        var mh$ = rocksdb_env_lower_thread_pool_io_priority.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_env_lower_thread_pool_io_priority", env);
-            }
-            mh$.invokeExact(env);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_env_lower_high_priority_thread_pool_io_priority {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_env_lower_high_priority_thread_pool_io_priority").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_env_lower_high_priority_thread_pool_io_priority"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_high_priority_thread_pool_io_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_env_lower_high_priority_thread_pool_io_priority$descriptor() {
-        return rocksdb_env_lower_high_priority_thread_pool_io_priority.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_high_priority_thread_pool_io_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static MethodHandle rocksdb_env_lower_high_priority_thread_pool_io_priority$handle() {
-        return rocksdb_env_lower_high_priority_thread_pool_io_priority.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_high_priority_thread_pool_io_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static MemorySegment rocksdb_env_lower_high_priority_thread_pool_io_priority$address() {
-        return rocksdb_env_lower_high_priority_thread_pool_io_priority.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_high_priority_thread_pool_io_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static void rocksdb_env_lower_high_priority_thread_pool_io_priority(MemorySegment env) {
-        var mh$ = rocksdb_env_lower_high_priority_thread_pool_io_priority.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_env_lower_high_priority_thread_pool_io_priority", env);
-            }
-            mh$.invokeExact(env);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_env_lower_thread_pool_cpu_priority {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_env_lower_thread_pool_cpu_priority").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_env_lower_thread_pool_cpu_priority"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_thread_pool_cpu_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_env_lower_thread_pool_cpu_priority$descriptor() {
-        return rocksdb_env_lower_thread_pool_cpu_priority.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_thread_pool_cpu_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static MethodHandle rocksdb_env_lower_thread_pool_cpu_priority$handle() {
-        return rocksdb_env_lower_thread_pool_cpu_priority.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_thread_pool_cpu_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static MemorySegment rocksdb_env_lower_thread_pool_cpu_priority$address() {
-        return rocksdb_env_lower_thread_pool_cpu_priority.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_thread_pool_cpu_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static void rocksdb_env_lower_thread_pool_cpu_priority(MemorySegment env) {
-        var mh$ = rocksdb_env_lower_thread_pool_cpu_priority.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_env_lower_thread_pool_cpu_priority", env);
-            }
-            mh$.invokeExact(env);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_env_lower_high_priority_thread_pool_cpu_priority {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_env_lower_high_priority_thread_pool_cpu_priority").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_env_lower_high_priority_thread_pool_cpu_priority"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_high_priority_thread_pool_cpu_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_env_lower_high_priority_thread_pool_cpu_priority$descriptor() {
-        return rocksdb_env_lower_high_priority_thread_pool_cpu_priority.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_high_priority_thread_pool_cpu_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static MethodHandle rocksdb_env_lower_high_priority_thread_pool_cpu_priority$handle() {
-        return rocksdb_env_lower_high_priority_thread_pool_cpu_priority.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_high_priority_thread_pool_cpu_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static MemorySegment rocksdb_env_lower_high_priority_thread_pool_cpu_priority$address() {
-        return rocksdb_env_lower_high_priority_thread_pool_cpu_priority.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_high_priority_thread_pool_cpu_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static void rocksdb_env_lower_high_priority_thread_pool_cpu_priority(MemorySegment env) {
-        var mh$ = rocksdb_env_lower_high_priority_thread_pool_cpu_priority.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_env_lower_high_priority_thread_pool_cpu_priority", env);
-            }
-            mh$.invokeExact(env);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_env_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_env_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_env_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_destroy(rocksdb_env_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_env_destroy$descriptor() {
-        return rocksdb_env_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_destroy(rocksdb_env_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_env_destroy$handle() {
-        return rocksdb_env_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_destroy(rocksdb_env_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_env_destroy$address() {
-        return rocksdb_env_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_env_destroy(rocksdb_env_t *)
-     * }
-     */
-    public static void rocksdb_env_destroy(MemorySegment x0) {
-        var mh$ = rocksdb_env_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_env_destroy", x0);
-            }
-            mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_envoptions_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_envoptions_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_envoptions_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_envoptions_t *rocksdb_envoptions_create()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_envoptions_create$descriptor() {
-        return rocksdb_envoptions_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_envoptions_t *rocksdb_envoptions_create()
-     * }
-     */
-    public static MethodHandle rocksdb_envoptions_create$handle() {
-        return rocksdb_envoptions_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_envoptions_t *rocksdb_envoptions_create()
-     * }
-     */
-    public static MemorySegment rocksdb_envoptions_create$address() {
-        return rocksdb_envoptions_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_envoptions_t *rocksdb_envoptions_create()
-     * }
-     */
-    public static MemorySegment rocksdb_envoptions_create() {
-        var mh$ = rocksdb_envoptions_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_envoptions_create");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_envoptions_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_envoptions_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_envoptions_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_envoptions_destroy(rocksdb_envoptions_t *opt)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_envoptions_destroy$descriptor() {
-        return rocksdb_envoptions_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_envoptions_destroy(rocksdb_envoptions_t *opt)
-     * }
-     */
-    public static MethodHandle rocksdb_envoptions_destroy$handle() {
-        return rocksdb_envoptions_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_envoptions_destroy(rocksdb_envoptions_t *opt)
-     * }
-     */
-    public static MemorySegment rocksdb_envoptions_destroy$address() {
-        return rocksdb_envoptions_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_envoptions_destroy(rocksdb_envoptions_t *opt)
-     * }
-     */
-    public static void rocksdb_envoptions_destroy(MemorySegment opt) {
-        var mh$ = rocksdb_envoptions_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_envoptions_destroy", opt);
-            }
-            mh$.invokeExact(opt);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_create_dir_if_missing {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_create_dir_if_missing").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_create_dir_if_missing"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_create_dir_if_missing(rocksdb_env_t *env, const char *path, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_create_dir_if_missing$descriptor() {
-        return rocksdb_create_dir_if_missing.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_create_dir_if_missing(rocksdb_env_t *env, const char *path, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_create_dir_if_missing$handle() {
-        return rocksdb_create_dir_if_missing.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_create_dir_if_missing(rocksdb_env_t *env, const char *path, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_create_dir_if_missing$address() {
-        return rocksdb_create_dir_if_missing.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_create_dir_if_missing(rocksdb_env_t *env, const char *path, char **errptr)
-     * }
-     */
-    public static void rocksdb_create_dir_if_missing(MemorySegment env, MemorySegment path, MemorySegment errptr) {
-        var mh$ = rocksdb_create_dir_if_missing.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_create_dir_if_missing", env, path, errptr);
-            }
-            mh$.invokeExact(env, path, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_sstfilewriter_t *rocksdb_sstfilewriter_create(const rocksdb_envoptions_t *env, const rocksdb_options_t *io_options)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_create$descriptor() {
-        return rocksdb_sstfilewriter_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_sstfilewriter_t *rocksdb_sstfilewriter_create(const rocksdb_envoptions_t *env, const rocksdb_options_t *io_options)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_create$handle() {
-        return rocksdb_sstfilewriter_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_sstfilewriter_t *rocksdb_sstfilewriter_create(const rocksdb_envoptions_t *env, const rocksdb_options_t *io_options)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_create$address() {
-        return rocksdb_sstfilewriter_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_sstfilewriter_t *rocksdb_sstfilewriter_create(const rocksdb_envoptions_t *env, const rocksdb_options_t *io_options)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_create(MemorySegment env, MemorySegment io_options) {
-        var mh$ = rocksdb_sstfilewriter_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_create", env, io_options);
-            }
-            return (MemorySegment)mh$.invokeExact(env, io_options);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_create_with_comparator {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_create_with_comparator").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_create_with_comparator"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_sstfilewriter_t *rocksdb_sstfilewriter_create_with_comparator(const rocksdb_envoptions_t *env, const rocksdb_options_t *io_options, const rocksdb_comparator_t *comparator)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_create_with_comparator$descriptor() {
-        return rocksdb_sstfilewriter_create_with_comparator.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_sstfilewriter_t *rocksdb_sstfilewriter_create_with_comparator(const rocksdb_envoptions_t *env, const rocksdb_options_t *io_options, const rocksdb_comparator_t *comparator)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_create_with_comparator$handle() {
-        return rocksdb_sstfilewriter_create_with_comparator.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_sstfilewriter_t *rocksdb_sstfilewriter_create_with_comparator(const rocksdb_envoptions_t *env, const rocksdb_options_t *io_options, const rocksdb_comparator_t *comparator)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_create_with_comparator$address() {
-        return rocksdb_sstfilewriter_create_with_comparator.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_sstfilewriter_t *rocksdb_sstfilewriter_create_with_comparator(const rocksdb_envoptions_t *env, const rocksdb_options_t *io_options, const rocksdb_comparator_t *comparator)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_create_with_comparator(MemorySegment env, MemorySegment io_options, MemorySegment comparator) {
-        var mh$ = rocksdb_sstfilewriter_create_with_comparator.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_create_with_comparator", env, io_options, comparator);
-            }
-            return (MemorySegment)mh$.invokeExact(env, io_options, comparator);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_open {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_open").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_open"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_open(rocksdb_sstfilewriter_t *writer, const char *name, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_open$descriptor() {
-        return rocksdb_sstfilewriter_open.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_open(rocksdb_sstfilewriter_t *writer, const char *name, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_open$handle() {
-        return rocksdb_sstfilewriter_open.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_open(rocksdb_sstfilewriter_t *writer, const char *name, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_open$address() {
-        return rocksdb_sstfilewriter_open.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_open(rocksdb_sstfilewriter_t *writer, const char *name, char **errptr)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_open(MemorySegment writer, MemorySegment name, MemorySegment errptr) {
-        var mh$ = rocksdb_sstfilewriter_open.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_open", writer, name, errptr);
-            }
-            mh$.invokeExact(writer, name, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_add {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_add").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_add"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_add(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_add$descriptor() {
-        return rocksdb_sstfilewriter_add.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_add(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_add$handle() {
-        return rocksdb_sstfilewriter_add.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_add(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_add$address() {
-        return rocksdb_sstfilewriter_add.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_add(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_add(MemorySegment writer, MemorySegment key, long keylen, MemorySegment val, long vallen, MemorySegment errptr) {
-        var mh$ = rocksdb_sstfilewriter_add.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_add", writer, key, keylen, val, vallen, errptr);
-            }
-            mh$.invokeExact(writer, key, keylen, val, vallen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_put {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_put").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_put"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_put(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_put$descriptor() {
-        return rocksdb_sstfilewriter_put.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_put(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_put$handle() {
-        return rocksdb_sstfilewriter_put.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_put(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_put$address() {
-        return rocksdb_sstfilewriter_put.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_put(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_put(MemorySegment writer, MemorySegment key, long keylen, MemorySegment val, long vallen, MemorySegment errptr) {
-        var mh$ = rocksdb_sstfilewriter_put.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_put", writer, key, keylen, val, vallen, errptr);
-            }
-            mh$.invokeExact(writer, key, keylen, val, vallen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_put_with_ts {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_put_with_ts").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_put_with_ts"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_put_with_ts(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *ts, size_t tslen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_put_with_ts$descriptor() {
-        return rocksdb_sstfilewriter_put_with_ts.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_put_with_ts(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *ts, size_t tslen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_put_with_ts$handle() {
-        return rocksdb_sstfilewriter_put_with_ts.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_put_with_ts(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *ts, size_t tslen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_put_with_ts$address() {
-        return rocksdb_sstfilewriter_put_with_ts.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_put_with_ts(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *ts, size_t tslen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_put_with_ts(MemorySegment writer, MemorySegment key, long keylen, MemorySegment ts, long tslen, MemorySegment val, long vallen, MemorySegment errptr) {
-        var mh$ = rocksdb_sstfilewriter_put_with_ts.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_put_with_ts", writer, key, keylen, ts, tslen, val, vallen, errptr);
-            }
-            mh$.invokeExact(writer, key, keylen, ts, tslen, val, vallen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_merge {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_merge").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_merge"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_merge(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_merge$descriptor() {
-        return rocksdb_sstfilewriter_merge.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_merge(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_merge$handle() {
-        return rocksdb_sstfilewriter_merge.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_merge(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_merge$address() {
-        return rocksdb_sstfilewriter_merge.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_merge(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_merge(MemorySegment writer, MemorySegment key, long keylen, MemorySegment val, long vallen, MemorySegment errptr) {
-        var mh$ = rocksdb_sstfilewriter_merge.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_merge", writer, key, keylen, val, vallen, errptr);
-            }
-            mh$.invokeExact(writer, key, keylen, val, vallen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_delete {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_delete").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_delete"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_delete$descriptor() {
-        return rocksdb_sstfilewriter_delete.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_delete$handle() {
-        return rocksdb_sstfilewriter_delete.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_delete$address() {
-        return rocksdb_sstfilewriter_delete.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_delete(MemorySegment writer, MemorySegment key, long keylen, MemorySegment errptr) {
-        var mh$ = rocksdb_sstfilewriter_delete.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_delete", writer, key, keylen, errptr);
-            }
-            mh$.invokeExact(writer, key, keylen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_delete_with_ts {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_delete_with_ts").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_delete_with_ts"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete_with_ts(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *ts, size_t tslen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_delete_with_ts$descriptor() {
-        return rocksdb_sstfilewriter_delete_with_ts.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete_with_ts(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *ts, size_t tslen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_delete_with_ts$handle() {
-        return rocksdb_sstfilewriter_delete_with_ts.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete_with_ts(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *ts, size_t tslen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_delete_with_ts$address() {
-        return rocksdb_sstfilewriter_delete_with_ts.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete_with_ts(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *ts, size_t tslen, char **errptr)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_delete_with_ts(MemorySegment writer, MemorySegment key, long keylen, MemorySegment ts, long tslen, MemorySegment errptr) {
-        var mh$ = rocksdb_sstfilewriter_delete_with_ts.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_delete_with_ts", writer, key, keylen, ts, tslen, errptr);
-            }
-            mh$.invokeExact(writer, key, keylen, ts, tslen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_delete_range {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_delete_range").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_delete_range"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete_range(rocksdb_sstfilewriter_t *writer, const char *begin_key, size_t begin_keylen, const char *end_key, size_t end_keylen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_delete_range$descriptor() {
-        return rocksdb_sstfilewriter_delete_range.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete_range(rocksdb_sstfilewriter_t *writer, const char *begin_key, size_t begin_keylen, const char *end_key, size_t end_keylen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_delete_range$handle() {
-        return rocksdb_sstfilewriter_delete_range.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete_range(rocksdb_sstfilewriter_t *writer, const char *begin_key, size_t begin_keylen, const char *end_key, size_t end_keylen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_delete_range$address() {
-        return rocksdb_sstfilewriter_delete_range.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete_range(rocksdb_sstfilewriter_t *writer, const char *begin_key, size_t begin_keylen, const char *end_key, size_t end_keylen, char **errptr)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_delete_range(MemorySegment writer, MemorySegment begin_key, long begin_keylen, MemorySegment end_key, long end_keylen, MemorySegment errptr) {
-        var mh$ = rocksdb_sstfilewriter_delete_range.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_delete_range", writer, begin_key, begin_keylen, end_key, end_keylen, errptr);
-            }
-            mh$.invokeExact(writer, begin_key, begin_keylen, end_key, end_keylen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_finish {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_finish").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_finish"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_finish(rocksdb_sstfilewriter_t *writer, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_finish$descriptor() {
-        return rocksdb_sstfilewriter_finish.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_finish(rocksdb_sstfilewriter_t *writer, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_finish$handle() {
-        return rocksdb_sstfilewriter_finish.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_finish(rocksdb_sstfilewriter_t *writer, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_finish$address() {
-        return rocksdb_sstfilewriter_finish.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_finish(rocksdb_sstfilewriter_t *writer, char **errptr)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_finish(MemorySegment writer, MemorySegment errptr) {
-        var mh$ = rocksdb_sstfilewriter_finish.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_finish", writer, errptr);
-            }
-            mh$.invokeExact(writer, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_file_size {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_file_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_file_size"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_file_size(rocksdb_sstfilewriter_t *writer, uint64_t *file_size)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_file_size$descriptor() {
-        return rocksdb_sstfilewriter_file_size.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_file_size(rocksdb_sstfilewriter_t *writer, uint64_t *file_size)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_file_size$handle() {
-        return rocksdb_sstfilewriter_file_size.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_file_size(rocksdb_sstfilewriter_t *writer, uint64_t *file_size)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_file_size$address() {
-        return rocksdb_sstfilewriter_file_size.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_file_size(rocksdb_sstfilewriter_t *writer, uint64_t *file_size)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_file_size(MemorySegment writer, MemorySegment file_size) {
-        var mh$ = rocksdb_sstfilewriter_file_size.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_file_size", writer, file_size);
-            }
-            mh$.invokeExact(writer, file_size);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_destroy(rocksdb_sstfilewriter_t *writer)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_destroy$descriptor() {
-        return rocksdb_sstfilewriter_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_destroy(rocksdb_sstfilewriter_t *writer)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_destroy$handle() {
-        return rocksdb_sstfilewriter_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_destroy(rocksdb_sstfilewriter_t *writer)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_destroy$address() {
-        return rocksdb_sstfilewriter_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_destroy(rocksdb_sstfilewriter_t *writer)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_destroy(MemorySegment writer) {
-        var mh$ = rocksdb_sstfilewriter_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_destroy", writer);
-            }
-            mh$.invokeExact(writer);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_ingestexternalfileoptions_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_ingestexternalfileoptions_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_ingestexternalfileoptions_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_ingestexternalfileoptions_t *rocksdb_ingestexternalfileoptions_create()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_ingestexternalfileoptions_create$descriptor() {
-        return rocksdb_ingestexternalfileoptions_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_ingestexternalfileoptions_t *rocksdb_ingestexternalfileoptions_create()
-     * }
-     */
-    public static MethodHandle rocksdb_ingestexternalfileoptions_create$handle() {
-        return rocksdb_ingestexternalfileoptions_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_ingestexternalfileoptions_t *rocksdb_ingestexternalfileoptions_create()
-     * }
-     */
-    public static MemorySegment rocksdb_ingestexternalfileoptions_create$address() {
-        return rocksdb_ingestexternalfileoptions_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_ingestexternalfileoptions_t *rocksdb_ingestexternalfileoptions_create()
-     * }
-     */
-    public static MemorySegment rocksdb_ingestexternalfileoptions_create() {
-        var mh$ = rocksdb_ingestexternalfileoptions_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_ingestexternalfileoptions_create");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_ingestexternalfileoptions_set_move_files {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_ingestexternalfileoptions_set_move_files").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_ingestexternalfileoptions_set_move_files"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_move_files(rocksdb_ingestexternalfileoptions_t *opt, unsigned char move_files)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_ingestexternalfileoptions_set_move_files$descriptor() {
-        return rocksdb_ingestexternalfileoptions_set_move_files.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_move_files(rocksdb_ingestexternalfileoptions_t *opt, unsigned char move_files)
-     * }
-     */
-    public static MethodHandle rocksdb_ingestexternalfileoptions_set_move_files$handle() {
-        return rocksdb_ingestexternalfileoptions_set_move_files.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_move_files(rocksdb_ingestexternalfileoptions_t *opt, unsigned char move_files)
-     * }
-     */
-    public static MemorySegment rocksdb_ingestexternalfileoptions_set_move_files$address() {
-        return rocksdb_ingestexternalfileoptions_set_move_files.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_move_files(rocksdb_ingestexternalfileoptions_t *opt, unsigned char move_files)
-     * }
-     */
-    public static void rocksdb_ingestexternalfileoptions_set_move_files(MemorySegment opt, byte move_files) {
-        var mh$ = rocksdb_ingestexternalfileoptions_set_move_files.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_ingestexternalfileoptions_set_move_files", opt, move_files);
-            }
-            mh$.invokeExact(opt, move_files);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_ingestexternalfileoptions_set_snapshot_consistency {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_ingestexternalfileoptions_set_snapshot_consistency").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_ingestexternalfileoptions_set_snapshot_consistency"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_snapshot_consistency(rocksdb_ingestexternalfileoptions_t *opt, unsigned char snapshot_consistency)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_ingestexternalfileoptions_set_snapshot_consistency$descriptor() {
-        return rocksdb_ingestexternalfileoptions_set_snapshot_consistency.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_snapshot_consistency(rocksdb_ingestexternalfileoptions_t *opt, unsigned char snapshot_consistency)
-     * }
-     */
-    public static MethodHandle rocksdb_ingestexternalfileoptions_set_snapshot_consistency$handle() {
-        return rocksdb_ingestexternalfileoptions_set_snapshot_consistency.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_snapshot_consistency(rocksdb_ingestexternalfileoptions_t *opt, unsigned char snapshot_consistency)
-     * }
-     */
-    public static MemorySegment rocksdb_ingestexternalfileoptions_set_snapshot_consistency$address() {
-        return rocksdb_ingestexternalfileoptions_set_snapshot_consistency.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_snapshot_consistency(rocksdb_ingestexternalfileoptions_t *opt, unsigned char snapshot_consistency)
-     * }
-     */
-    public static void rocksdb_ingestexternalfileoptions_set_snapshot_consistency(MemorySegment opt, byte snapshot_consistency) {
-        var mh$ = rocksdb_ingestexternalfileoptions_set_snapshot_consistency.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_ingestexternalfileoptions_set_snapshot_consistency", opt, snapshot_consistency);
-            }
-            mh$.invokeExact(opt, snapshot_consistency);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_ingestexternalfileoptions_set_allow_global_seqno {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_ingestexternalfileoptions_set_allow_global_seqno").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_ingestexternalfileoptions_set_allow_global_seqno"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_allow_global_seqno(rocksdb_ingestexternalfileoptions_t *opt, unsigned char allow_global_seqno)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_ingestexternalfileoptions_set_allow_global_seqno$descriptor() {
-        return rocksdb_ingestexternalfileoptions_set_allow_global_seqno.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_allow_global_seqno(rocksdb_ingestexternalfileoptions_t *opt, unsigned char allow_global_seqno)
-     * }
-     */
-    public static MethodHandle rocksdb_ingestexternalfileoptions_set_allow_global_seqno$handle() {
-        return rocksdb_ingestexternalfileoptions_set_allow_global_seqno.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_allow_global_seqno(rocksdb_ingestexternalfileoptions_t *opt, unsigned char allow_global_seqno)
-     * }
-     */
-    public static MemorySegment rocksdb_ingestexternalfileoptions_set_allow_global_seqno$address() {
-        return rocksdb_ingestexternalfileoptions_set_allow_global_seqno.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_allow_global_seqno(rocksdb_ingestexternalfileoptions_t *opt, unsigned char allow_global_seqno)
-     * }
-     */
-    public static void rocksdb_ingestexternalfileoptions_set_allow_global_seqno(MemorySegment opt, byte allow_global_seqno) {
-        var mh$ = rocksdb_ingestexternalfileoptions_set_allow_global_seqno.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_ingestexternalfileoptions_set_allow_global_seqno", opt, allow_global_seqno);
-            }
-            mh$.invokeExact(opt, allow_global_seqno);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_ingestexternalfileoptions_set_allow_blocking_flush {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_ingestexternalfileoptions_set_allow_blocking_flush").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_ingestexternalfileoptions_set_allow_blocking_flush"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_allow_blocking_flush(rocksdb_ingestexternalfileoptions_t *opt, unsigned char allow_blocking_flush)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_ingestexternalfileoptions_set_allow_blocking_flush$descriptor() {
-        return rocksdb_ingestexternalfileoptions_set_allow_blocking_flush.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_allow_blocking_flush(rocksdb_ingestexternalfileoptions_t *opt, unsigned char allow_blocking_flush)
-     * }
-     */
-    public static MethodHandle rocksdb_ingestexternalfileoptions_set_allow_blocking_flush$handle() {
-        return rocksdb_ingestexternalfileoptions_set_allow_blocking_flush.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_allow_blocking_flush(rocksdb_ingestexternalfileoptions_t *opt, unsigned char allow_blocking_flush)
-     * }
-     */
-    public static MemorySegment rocksdb_ingestexternalfileoptions_set_allow_blocking_flush$address() {
-        return rocksdb_ingestexternalfileoptions_set_allow_blocking_flush.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_allow_blocking_flush(rocksdb_ingestexternalfileoptions_t *opt, unsigned char allow_blocking_flush)
-     * }
-     */
-    public static void rocksdb_ingestexternalfileoptions_set_allow_blocking_flush(MemorySegment opt, byte allow_blocking_flush) {
-        var mh$ = rocksdb_ingestexternalfileoptions_set_allow_blocking_flush.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_ingestexternalfileoptions_set_allow_blocking_flush", opt, allow_blocking_flush);
-            }
-            mh$.invokeExact(opt, allow_blocking_flush);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_ingestexternalfileoptions_set_ingest_behind {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_ingestexternalfileoptions_set_ingest_behind").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_ingestexternalfileoptions_set_ingest_behind"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_ingest_behind(rocksdb_ingestexternalfileoptions_t *opt, unsigned char ingest_behind)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_ingestexternalfileoptions_set_ingest_behind$descriptor() {
-        return rocksdb_ingestexternalfileoptions_set_ingest_behind.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_ingest_behind(rocksdb_ingestexternalfileoptions_t *opt, unsigned char ingest_behind)
-     * }
-     */
-    public static MethodHandle rocksdb_ingestexternalfileoptions_set_ingest_behind$handle() {
-        return rocksdb_ingestexternalfileoptions_set_ingest_behind.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_ingest_behind(rocksdb_ingestexternalfileoptions_t *opt, unsigned char ingest_behind)
-     * }
-     */
-    public static MemorySegment rocksdb_ingestexternalfileoptions_set_ingest_behind$address() {
-        return rocksdb_ingestexternalfileoptions_set_ingest_behind.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_ingest_behind(rocksdb_ingestexternalfileoptions_t *opt, unsigned char ingest_behind)
-     * }
-     */
-    public static void rocksdb_ingestexternalfileoptions_set_ingest_behind(MemorySegment opt, byte ingest_behind) {
-        var mh$ = rocksdb_ingestexternalfileoptions_set_ingest_behind.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_ingestexternalfileoptions_set_ingest_behind", opt, ingest_behind);
-            }
-            mh$.invokeExact(opt, ingest_behind);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_ingestexternalfileoptions_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_ingestexternalfileoptions_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_ingestexternalfileoptions_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_destroy(rocksdb_ingestexternalfileoptions_t *opt)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_ingestexternalfileoptions_destroy$descriptor() {
-        return rocksdb_ingestexternalfileoptions_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_destroy(rocksdb_ingestexternalfileoptions_t *opt)
-     * }
-     */
-    public static MethodHandle rocksdb_ingestexternalfileoptions_destroy$handle() {
-        return rocksdb_ingestexternalfileoptions_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_destroy(rocksdb_ingestexternalfileoptions_t *opt)
-     * }
-     */
-    public static MemorySegment rocksdb_ingestexternalfileoptions_destroy$address() {
-        return rocksdb_ingestexternalfileoptions_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_destroy(rocksdb_ingestexternalfileoptions_t *opt)
-     * }
-     */
-    public static void rocksdb_ingestexternalfileoptions_destroy(MemorySegment opt) {
-        var mh$ = rocksdb_ingestexternalfileoptions_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_ingestexternalfileoptions_destroy", opt);
-            }
-            mh$.invokeExact(opt);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_ingest_external_file {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_ingest_external_file").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_ingest_external_file"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingest_external_file(rocksdb_t *db, const char *const *file_list, const size_t list_len, const rocksdb_ingestexternalfileoptions_t *opt, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_ingest_external_file$descriptor() {
-        return rocksdb_ingest_external_file.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingest_external_file(rocksdb_t *db, const char *const *file_list, const size_t list_len, const rocksdb_ingestexternalfileoptions_t *opt, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_ingest_external_file$handle() {
-        return rocksdb_ingest_external_file.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingest_external_file(rocksdb_t *db, const char *const *file_list, const size_t list_len, const rocksdb_ingestexternalfileoptions_t *opt, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_ingest_external_file$address() {
-        return rocksdb_ingest_external_file.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_ingest_external_file(rocksdb_t *db, const char *const *file_list, const size_t list_len, const rocksdb_ingestexternalfileoptions_t *opt, char **errptr)
-     * }
-     */
-    public static void rocksdb_ingest_external_file(MemorySegment db, MemorySegment file_list, long list_len, MemorySegment opt, MemorySegment errptr) {
-        var mh$ = rocksdb_ingest_external_file.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_ingest_external_file", db, file_list, list_len, opt, errptr);
-            }
-            mh$.invokeExact(db, file_list, list_len, opt, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_ingest_external_file_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_ingest_external_file_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_ingest_external_file_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingest_external_file_cf(rocksdb_t *db, rocksdb_column_family_handle_t *handle, const char *const *file_list, const size_t list_len, const rocksdb_ingestexternalfileoptions_t *opt, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_ingest_external_file_cf$descriptor() {
-        return rocksdb_ingest_external_file_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingest_external_file_cf(rocksdb_t *db, rocksdb_column_family_handle_t *handle, const char *const *file_list, const size_t list_len, const rocksdb_ingestexternalfileoptions_t *opt, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_ingest_external_file_cf$handle() {
-        return rocksdb_ingest_external_file_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingest_external_file_cf(rocksdb_t *db, rocksdb_column_family_handle_t *handle, const char *const *file_list, const size_t list_len, const rocksdb_ingestexternalfileoptions_t *opt, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_ingest_external_file_cf$address() {
-        return rocksdb_ingest_external_file_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_ingest_external_file_cf(rocksdb_t *db, rocksdb_column_family_handle_t *handle, const char *const *file_list, const size_t list_len, const rocksdb_ingestexternalfileoptions_t *opt, char **errptr)
-     * }
-     */
-    public static void rocksdb_ingest_external_file_cf(MemorySegment db, MemorySegment handle, MemorySegment file_list, long list_len, MemorySegment opt, MemorySegment errptr) {
-        var mh$ = rocksdb_ingest_external_file_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_ingest_external_file_cf", db, handle, file_list, list_len, opt, errptr);
-            }
-            mh$.invokeExact(db, handle, file_list, list_len, opt, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_try_catch_up_with_primary {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_try_catch_up_with_primary").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_try_catch_up_with_primary"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_try_catch_up_with_primary(rocksdb_t *db, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_try_catch_up_with_primary$descriptor() {
-        return rocksdb_try_catch_up_with_primary.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_try_catch_up_with_primary(rocksdb_t *db, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_try_catch_up_with_primary$handle() {
-        return rocksdb_try_catch_up_with_primary.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_try_catch_up_with_primary(rocksdb_t *db, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_try_catch_up_with_primary$address() {
-        return rocksdb_try_catch_up_with_primary.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_try_catch_up_with_primary(rocksdb_t *db, char **errptr)
-     * }
-     */
-    public static void rocksdb_try_catch_up_with_primary(MemorySegment db, MemorySegment errptr) {
-        var mh$ = rocksdb_try_catch_up_with_primary.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_try_catch_up_with_primary", db, errptr);
-            }
-            mh$.invokeExact(db, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_slicetransform_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_slicetransform_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_slicetransform_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create(void *state, void (*destructor)(void *), char *(*transform)(void *, const char *, size_t, size_t *), unsigned char (*in_domain)(void *, const char *, size_t), unsigned char (*in_range)(void *, const char *, size_t), const char *(*name)(void *))
-     * }
-     */
-    public static FunctionDescriptor rocksdb_slicetransform_create$descriptor() {
-        return rocksdb_slicetransform_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create(void *state, void (*destructor)(void *), char *(*transform)(void *, const char *, size_t, size_t *), unsigned char (*in_domain)(void *, const char *, size_t), unsigned char (*in_range)(void *, const char *, size_t), const char *(*name)(void *))
-     * }
-     */
-    public static MethodHandle rocksdb_slicetransform_create$handle() {
-        return rocksdb_slicetransform_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create(void *state, void (*destructor)(void *), char *(*transform)(void *, const char *, size_t, size_t *), unsigned char (*in_domain)(void *, const char *, size_t), unsigned char (*in_range)(void *, const char *, size_t), const char *(*name)(void *))
-     * }
-     */
-    public static MemorySegment rocksdb_slicetransform_create$address() {
-        return rocksdb_slicetransform_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create(void *state, void (*destructor)(void *), char *(*transform)(void *, const char *, size_t, size_t *), unsigned char (*in_domain)(void *, const char *, size_t), unsigned char (*in_range)(void *, const char *, size_t), const char *(*name)(void *))
-     * }
-     */
-    public static MemorySegment rocksdb_slicetransform_create(MemorySegment state, MemorySegment destructor, MemorySegment transform, MemorySegment in_domain, MemorySegment in_range, MemorySegment name) {
-        var mh$ = rocksdb_slicetransform_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_slicetransform_create", state, destructor, transform, in_domain, in_range, name);
-            }
-            return (MemorySegment)mh$.invokeExact(state, destructor, transform, in_domain, in_range, name);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_slicetransform_create_fixed_prefix {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_slicetransform_create_fixed_prefix").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_slicetransform_create_fixed_prefix"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create_fixed_prefix(size_t)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_slicetransform_create_fixed_prefix$descriptor() {
-        return rocksdb_slicetransform_create_fixed_prefix.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create_fixed_prefix(size_t)
-     * }
-     */
-    public static MethodHandle rocksdb_slicetransform_create_fixed_prefix$handle() {
-        return rocksdb_slicetransform_create_fixed_prefix.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create_fixed_prefix(size_t)
-     * }
-     */
-    public static MemorySegment rocksdb_slicetransform_create_fixed_prefix$address() {
-        return rocksdb_slicetransform_create_fixed_prefix.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create_fixed_prefix(size_t)
-     * }
-     */
-    public static MemorySegment rocksdb_slicetransform_create_fixed_prefix(long x0) {
-        var mh$ = rocksdb_slicetransform_create_fixed_prefix.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_slicetransform_create_fixed_prefix", x0);
-            }
-            return (MemorySegment)mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_slicetransform_create_noop {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_slicetransform_create_noop").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_slicetransform_create_noop"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create_noop()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_slicetransform_create_noop$descriptor() {
-        return rocksdb_slicetransform_create_noop.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create_noop()
-     * }
-     */
-    public static MethodHandle rocksdb_slicetransform_create_noop$handle() {
-        return rocksdb_slicetransform_create_noop.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create_noop()
-     * }
-     */
-    public static MemorySegment rocksdb_slicetransform_create_noop$address() {
-        return rocksdb_slicetransform_create_noop.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create_noop()
-     * }
-     */
-    public static MemorySegment rocksdb_slicetransform_create_noop() {
-        var mh$ = rocksdb_slicetransform_create_noop.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_slicetransform_create_noop");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_slicetransform_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_slicetransform_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_slicetransform_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_slicetransform_destroy(rocksdb_slicetransform_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_slicetransform_destroy$descriptor() {
-        return rocksdb_slicetransform_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_slicetransform_destroy(rocksdb_slicetransform_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_slicetransform_destroy$handle() {
-        return rocksdb_slicetransform_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_slicetransform_destroy(rocksdb_slicetransform_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_slicetransform_destroy$address() {
-        return rocksdb_slicetransform_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_slicetransform_destroy(rocksdb_slicetransform_t *)
-     * }
-     */
-    public static void rocksdb_slicetransform_destroy(MemorySegment x0) {
-        var mh$ = rocksdb_slicetransform_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_slicetransform_destroy", x0);
-            }
-            mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-    private static final int rocksdb_similar_size_compaction_stop_style = (int)0L;
-    /**
-     * {@snippet lang=c :
-     * enum <anonymous>.rocksdb_similar_size_compaction_stop_style = 0
-     * }
-     */
-    public static int rocksdb_similar_size_compaction_stop_style() {
-        return rocksdb_similar_size_compaction_stop_style;
-    }
-    private static final int rocksdb_total_size_compaction_stop_style = (int)1L;
-    /**
-     * {@snippet lang=c :
-     * enum <anonymous>.rocksdb_total_size_compaction_stop_style = 1
-     * }
-     */
-    public static int rocksdb_total_size_compaction_stop_style() {
-        return rocksdb_total_size_compaction_stop_style;
-    }
-
-    private static class rocksdb_universal_compaction_options_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_universal_compaction_options_t *rocksdb_universal_compaction_options_create()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_create$descriptor() {
-        return rocksdb_universal_compaction_options_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_universal_compaction_options_t *rocksdb_universal_compaction_options_create()
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_create$handle() {
-        return rocksdb_universal_compaction_options_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_universal_compaction_options_t *rocksdb_universal_compaction_options_create()
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_create$address() {
-        return rocksdb_universal_compaction_options_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_universal_compaction_options_t *rocksdb_universal_compaction_options_create()
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_create() {
-        var mh$ = rocksdb_universal_compaction_options_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_create");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_set_size_ratio {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_set_size_ratio").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_set_size_ratio"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_size_ratio(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_set_size_ratio$descriptor() {
-        return rocksdb_universal_compaction_options_set_size_ratio.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_size_ratio(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_set_size_ratio$handle() {
-        return rocksdb_universal_compaction_options_set_size_ratio.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_size_ratio(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_set_size_ratio$address() {
-        return rocksdb_universal_compaction_options_set_size_ratio.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_size_ratio(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static void rocksdb_universal_compaction_options_set_size_ratio(MemorySegment x0, int x1) {
-        var mh$ = rocksdb_universal_compaction_options_set_size_ratio.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_set_size_ratio", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_get_size_ratio {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_get_size_ratio").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_get_size_ratio"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_size_ratio(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_get_size_ratio$descriptor() {
-        return rocksdb_universal_compaction_options_get_size_ratio.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_size_ratio(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_get_size_ratio$handle() {
-        return rocksdb_universal_compaction_options_get_size_ratio.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_size_ratio(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_get_size_ratio$address() {
-        return rocksdb_universal_compaction_options_get_size_ratio.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_size_ratio(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static int rocksdb_universal_compaction_options_get_size_ratio(MemorySegment x0) {
-        var mh$ = rocksdb_universal_compaction_options_get_size_ratio.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_get_size_ratio", x0);
-            }
-            return (int)mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_set_min_merge_width {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_set_min_merge_width").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_set_min_merge_width"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_min_merge_width(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_set_min_merge_width$descriptor() {
-        return rocksdb_universal_compaction_options_set_min_merge_width.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_min_merge_width(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_set_min_merge_width$handle() {
-        return rocksdb_universal_compaction_options_set_min_merge_width.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_min_merge_width(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_set_min_merge_width$address() {
-        return rocksdb_universal_compaction_options_set_min_merge_width.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_min_merge_width(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static void rocksdb_universal_compaction_options_set_min_merge_width(MemorySegment x0, int x1) {
-        var mh$ = rocksdb_universal_compaction_options_set_min_merge_width.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_set_min_merge_width", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_get_min_merge_width {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_get_min_merge_width").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_get_min_merge_width"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_min_merge_width(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_get_min_merge_width$descriptor() {
-        return rocksdb_universal_compaction_options_get_min_merge_width.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_min_merge_width(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_get_min_merge_width$handle() {
-        return rocksdb_universal_compaction_options_get_min_merge_width.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_min_merge_width(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_get_min_merge_width$address() {
-        return rocksdb_universal_compaction_options_get_min_merge_width.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_min_merge_width(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static int rocksdb_universal_compaction_options_get_min_merge_width(MemorySegment x0) {
-        var mh$ = rocksdb_universal_compaction_options_get_min_merge_width.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_get_min_merge_width", x0);
-            }
-            return (int)mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_set_max_merge_width {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_set_max_merge_width").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_set_max_merge_width"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_max_merge_width(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_set_max_merge_width$descriptor() {
-        return rocksdb_universal_compaction_options_set_max_merge_width.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_max_merge_width(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_set_max_merge_width$handle() {
-        return rocksdb_universal_compaction_options_set_max_merge_width.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_max_merge_width(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_set_max_merge_width$address() {
-        return rocksdb_universal_compaction_options_set_max_merge_width.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_max_merge_width(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static void rocksdb_universal_compaction_options_set_max_merge_width(MemorySegment x0, int x1) {
-        var mh$ = rocksdb_universal_compaction_options_set_max_merge_width.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_set_max_merge_width", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_get_max_merge_width {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_get_max_merge_width").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_get_max_merge_width"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_max_merge_width(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_get_max_merge_width$descriptor() {
-        return rocksdb_universal_compaction_options_get_max_merge_width.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_max_merge_width(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_get_max_merge_width$handle() {
-        return rocksdb_universal_compaction_options_get_max_merge_width.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_max_merge_width(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_get_max_merge_width$address() {
-        return rocksdb_universal_compaction_options_get_max_merge_width.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_max_merge_width(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static int rocksdb_universal_compaction_options_get_max_merge_width(MemorySegment x0) {
-        var mh$ = rocksdb_universal_compaction_options_get_max_merge_width.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_get_max_merge_width", x0);
-            }
-            return (int)mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_set_max_size_amplification_percent {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_set_max_size_amplification_percent").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_set_max_size_amplification_percent"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_max_size_amplification_percent(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_set_max_size_amplification_percent$descriptor() {
-        return rocksdb_universal_compaction_options_set_max_size_amplification_percent.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_max_size_amplification_percent(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_set_max_size_amplification_percent$handle() {
-        return rocksdb_universal_compaction_options_set_max_size_amplification_percent.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_max_size_amplification_percent(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_set_max_size_amplification_percent$address() {
-        return rocksdb_universal_compaction_options_set_max_size_amplification_percent.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_max_size_amplification_percent(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static void rocksdb_universal_compaction_options_set_max_size_amplification_percent(MemorySegment x0, int x1) {
-        var mh$ = rocksdb_universal_compaction_options_set_max_size_amplification_percent.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_set_max_size_amplification_percent", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_get_max_size_amplification_percent {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_get_max_size_amplification_percent").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_get_max_size_amplification_percent"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_max_size_amplification_percent(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_get_max_size_amplification_percent$descriptor() {
-        return rocksdb_universal_compaction_options_get_max_size_amplification_percent.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_max_size_amplification_percent(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_get_max_size_amplification_percent$handle() {
-        return rocksdb_universal_compaction_options_get_max_size_amplification_percent.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_max_size_amplification_percent(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_get_max_size_amplification_percent$address() {
-        return rocksdb_universal_compaction_options_get_max_size_amplification_percent.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_max_size_amplification_percent(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static int rocksdb_universal_compaction_options_get_max_size_amplification_percent(MemorySegment x0) {
-        var mh$ = rocksdb_universal_compaction_options_get_max_size_amplification_percent.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_get_max_size_amplification_percent", x0);
-            }
-            return (int)mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_set_compression_size_percent {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_set_compression_size_percent").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_set_compression_size_percent"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_compression_size_percent(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_set_compression_size_percent$descriptor() {
-        return rocksdb_universal_compaction_options_set_compression_size_percent.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_compression_size_percent(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_set_compression_size_percent$handle() {
-        return rocksdb_universal_compaction_options_set_compression_size_percent.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_compression_size_percent(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_set_compression_size_percent$address() {
-        return rocksdb_universal_compaction_options_set_compression_size_percent.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_compression_size_percent(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static void rocksdb_universal_compaction_options_set_compression_size_percent(MemorySegment x0, int x1) {
-        var mh$ = rocksdb_universal_compaction_options_set_compression_size_percent.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_set_compression_size_percent", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_get_compression_size_percent {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_get_compression_size_percent").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_get_compression_size_percent"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_compression_size_percent(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_get_compression_size_percent$descriptor() {
-        return rocksdb_universal_compaction_options_get_compression_size_percent.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_compression_size_percent(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_get_compression_size_percent$handle() {
-        return rocksdb_universal_compaction_options_get_compression_size_percent.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_compression_size_percent(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_get_compression_size_percent$address() {
-        return rocksdb_universal_compaction_options_get_compression_size_percent.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_compression_size_percent(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static int rocksdb_universal_compaction_options_get_compression_size_percent(MemorySegment x0) {
-        var mh$ = rocksdb_universal_compaction_options_get_compression_size_percent.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_get_compression_size_percent", x0);
-            }
-            return (int)mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_set_stop_style {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_set_stop_style").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_set_stop_style"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_stop_style(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_set_stop_style$descriptor() {
-        return rocksdb_universal_compaction_options_set_stop_style.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_stop_style(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_set_stop_style$handle() {
-        return rocksdb_universal_compaction_options_set_stop_style.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_stop_style(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_set_stop_style$address() {
-        return rocksdb_universal_compaction_options_set_stop_style.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_stop_style(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static void rocksdb_universal_compaction_options_set_stop_style(MemorySegment x0, int x1) {
-        var mh$ = rocksdb_universal_compaction_options_set_stop_style.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_set_stop_style", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_get_stop_style {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_get_stop_style").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_get_stop_style"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_stop_style(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_get_stop_style$descriptor() {
-        return rocksdb_universal_compaction_options_get_stop_style.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_stop_style(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_get_stop_style$handle() {
-        return rocksdb_universal_compaction_options_get_stop_style.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_stop_style(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_get_stop_style$address() {
-        return rocksdb_universal_compaction_options_get_stop_style.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_stop_style(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static int rocksdb_universal_compaction_options_get_stop_style(MemorySegment x0) {
-        var mh$ = rocksdb_universal_compaction_options_get_stop_style.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_get_stop_style", x0);
-            }
-            return (int)mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_destroy(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_destroy$descriptor() {
-        return rocksdb_universal_compaction_options_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_destroy(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_destroy$handle() {
-        return rocksdb_universal_compaction_options_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_destroy(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_destroy$address() {
-        return rocksdb_universal_compaction_options_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_destroy(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static void rocksdb_universal_compaction_options_destroy(MemorySegment x0) {
-        var mh$ = rocksdb_universal_compaction_options_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_destroy", x0);
-            }
-            mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_fifo_compaction_options_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_fifo_compaction_options_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_fifo_compaction_options_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_fifo_compaction_options_t *rocksdb_fifo_compaction_options_create()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_fifo_compaction_options_create$descriptor() {
-        return rocksdb_fifo_compaction_options_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_fifo_compaction_options_t *rocksdb_fifo_compaction_options_create()
-     * }
-     */
-    public static MethodHandle rocksdb_fifo_compaction_options_create$handle() {
-        return rocksdb_fifo_compaction_options_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_fifo_compaction_options_t *rocksdb_fifo_compaction_options_create()
-     * }
-     */
-    public static MemorySegment rocksdb_fifo_compaction_options_create$address() {
-        return rocksdb_fifo_compaction_options_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_fifo_compaction_options_t *rocksdb_fifo_compaction_options_create()
-     * }
-     */
-    public static MemorySegment rocksdb_fifo_compaction_options_create() {
-        var mh$ = rocksdb_fifo_compaction_options_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_fifo_compaction_options_create");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_fifo_compaction_options_set_max_table_files_size {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_fifo_compaction_options_set_max_table_files_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_fifo_compaction_options_set_max_table_files_size"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_fifo_compaction_options_set_max_table_files_size(rocksdb_fifo_compaction_options_t *fifo_opts, uint64_t size)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_fifo_compaction_options_set_max_table_files_size$descriptor() {
-        return rocksdb_fifo_compaction_options_set_max_table_files_size.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_fifo_compaction_options_set_max_table_files_size(rocksdb_fifo_compaction_options_t *fifo_opts, uint64_t size)
-     * }
-     */
-    public static MethodHandle rocksdb_fifo_compaction_options_set_max_table_files_size$handle() {
-        return rocksdb_fifo_compaction_options_set_max_table_files_size.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_fifo_compaction_options_set_max_table_files_size(rocksdb_fifo_compaction_options_t *fifo_opts, uint64_t size)
-     * }
-     */
-    public static MemorySegment rocksdb_fifo_compaction_options_set_max_table_files_size$address() {
-        return rocksdb_fifo_compaction_options_set_max_table_files_size.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_fifo_compaction_options_set_max_table_files_size(rocksdb_fifo_compaction_options_t *fifo_opts, uint64_t size)
-     * }
-     */
-    public static void rocksdb_fifo_compaction_options_set_max_table_files_size(MemorySegment fifo_opts, long size) {
-        var mh$ = rocksdb_fifo_compaction_options_set_max_table_files_size.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_fifo_compaction_options_set_max_table_files_size", fifo_opts, size);
-            }
-            mh$.invokeExact(fifo_opts, size);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_fifo_compaction_options_get_max_table_files_size {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_fifo_compaction_options_get_max_table_files_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_fifo_compaction_options_get_max_table_files_size"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_fifo_compaction_options_get_max_table_files_size(rocksdb_fifo_compaction_options_t *fifo_opts)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_fifo_compaction_options_get_max_table_files_size$descriptor() {
-        return rocksdb_fifo_compaction_options_get_max_table_files_size.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_fifo_compaction_options_get_max_table_files_size(rocksdb_fifo_compaction_options_t *fifo_opts)
-     * }
-     */
-    public static MethodHandle rocksdb_fifo_compaction_options_get_max_table_files_size$handle() {
-        return rocksdb_fifo_compaction_options_get_max_table_files_size.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_fifo_compaction_options_get_max_table_files_size(rocksdb_fifo_compaction_options_t *fifo_opts)
-     * }
-     */
-    public static MemorySegment rocksdb_fifo_compaction_options_get_max_table_files_size$address() {
-        return rocksdb_fifo_compaction_options_get_max_table_files_size.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_fifo_compaction_options_get_max_table_files_size(rocksdb_fifo_compaction_options_t *fifo_opts)
-     * }
-     */
-    public static long rocksdb_fifo_compaction_options_get_max_table_files_size(MemorySegment fifo_opts) {
-        var mh$ = rocksdb_fifo_compaction_options_get_max_table_files_size.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_fifo_compaction_options_get_max_table_files_size", fifo_opts);
-            }
-            return (long)mh$.invokeExact(fifo_opts);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_fifo_compaction_options_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_fifo_compaction_options_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_fifo_compaction_options_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_fifo_compaction_options_destroy(rocksdb_fifo_compaction_options_t *fifo_opts)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_fifo_compaction_options_destroy$descriptor() {
-        return rocksdb_fifo_compaction_options_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_fifo_compaction_options_destroy(rocksdb_fifo_compaction_options_t *fifo_opts)
-     * }
-     */
-    public static MethodHandle rocksdb_fifo_compaction_options_destroy$handle() {
-        return rocksdb_fifo_compaction_options_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_fifo_compaction_options_destroy(rocksdb_fifo_compaction_options_t *fifo_opts)
-     * }
-     */
-    public static MemorySegment rocksdb_fifo_compaction_options_destroy$address() {
-        return rocksdb_fifo_compaction_options_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_fifo_compaction_options_destroy(rocksdb_fifo_compaction_options_t *fifo_opts)
-     * }
-     */
-    public static void rocksdb_fifo_compaction_options_destroy(MemorySegment fifo_opts) {
-        var mh$ = rocksdb_fifo_compaction_options_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_fifo_compaction_options_destroy", fifo_opts);
-            }
-            mh$.invokeExact(fifo_opts);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_count {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_count").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_count"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_livefiles_count(const rocksdb_livefiles_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_count$descriptor() {
-        return rocksdb_livefiles_count.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_livefiles_count(const rocksdb_livefiles_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_count$handle() {
-        return rocksdb_livefiles_count.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_livefiles_count(const rocksdb_livefiles_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_count$address() {
-        return rocksdb_livefiles_count.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_livefiles_count(const rocksdb_livefiles_t *)
-     * }
-     */
-    public static int rocksdb_livefiles_count(MemorySegment x0) {
-        var mh$ = rocksdb_livefiles_count.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_count", x0);
-            }
-            return (int)mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_column_family_name {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_column_family_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_column_family_name"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_column_family_name(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_column_family_name$descriptor() {
-        return rocksdb_livefiles_column_family_name.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_column_family_name(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_column_family_name$handle() {
-        return rocksdb_livefiles_column_family_name.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_column_family_name(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_column_family_name$address() {
-        return rocksdb_livefiles_column_family_name.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_column_family_name(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_column_family_name(MemorySegment x0, int index) {
-        var mh$ = rocksdb_livefiles_column_family_name.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_column_family_name", x0, index);
-            }
-            return (MemorySegment)mh$.invokeExact(x0, index);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_name {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_name"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_name(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_name$descriptor() {
-        return rocksdb_livefiles_name.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_name(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_name$handle() {
-        return rocksdb_livefiles_name.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_name(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_name$address() {
-        return rocksdb_livefiles_name.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_name(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_name(MemorySegment x0, int index) {
-        var mh$ = rocksdb_livefiles_name.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_name", x0, index);
-            }
-            return (MemorySegment)mh$.invokeExact(x0, index);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_level {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_level").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_level"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_livefiles_level(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_level$descriptor() {
-        return rocksdb_livefiles_level.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_livefiles_level(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_level$handle() {
-        return rocksdb_livefiles_level.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_livefiles_level(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_level$address() {
-        return rocksdb_livefiles_level.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_livefiles_level(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static int rocksdb_livefiles_level(MemorySegment x0, int index) {
-        var mh$ = rocksdb_livefiles_level.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_level", x0, index);
-            }
-            return (int)mh$.invokeExact(x0, index);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_size {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_size"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_livefiles_size(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_size$descriptor() {
-        return rocksdb_livefiles_size.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_livefiles_size(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_size$handle() {
-        return rocksdb_livefiles_size.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_livefiles_size(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_size$address() {
-        return rocksdb_livefiles_size.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern size_t rocksdb_livefiles_size(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static long rocksdb_livefiles_size(MemorySegment x0, int index) {
-        var mh$ = rocksdb_livefiles_size.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_size", x0, index);
-            }
-            return (long)mh$.invokeExact(x0, index);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_smallestkey {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_smallestkey").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_smallestkey"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_smallestkey(const rocksdb_livefiles_t *, int index, size_t *size)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_smallestkey$descriptor() {
-        return rocksdb_livefiles_smallestkey.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_smallestkey(const rocksdb_livefiles_t *, int index, size_t *size)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_smallestkey$handle() {
-        return rocksdb_livefiles_smallestkey.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_smallestkey(const rocksdb_livefiles_t *, int index, size_t *size)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_smallestkey$address() {
-        return rocksdb_livefiles_smallestkey.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_smallestkey(const rocksdb_livefiles_t *, int index, size_t *size)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_smallestkey(MemorySegment x0, int index, MemorySegment size) {
-        var mh$ = rocksdb_livefiles_smallestkey.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_smallestkey", x0, index, size);
-            }
-            return (MemorySegment)mh$.invokeExact(x0, index, size);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_largestkey {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_largestkey").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_largestkey"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_largestkey(const rocksdb_livefiles_t *, int index, size_t *size)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_largestkey$descriptor() {
-        return rocksdb_livefiles_largestkey.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_largestkey(const rocksdb_livefiles_t *, int index, size_t *size)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_largestkey$handle() {
-        return rocksdb_livefiles_largestkey.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_largestkey(const rocksdb_livefiles_t *, int index, size_t *size)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_largestkey$address() {
-        return rocksdb_livefiles_largestkey.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_largestkey(const rocksdb_livefiles_t *, int index, size_t *size)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_largestkey(MemorySegment x0, int index, MemorySegment size) {
-        var mh$ = rocksdb_livefiles_largestkey.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_largestkey", x0, index, size);
-            }
-            return (MemorySegment)mh$.invokeExact(x0, index, size);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_entries {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_entries").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_entries"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_entries(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_entries$descriptor() {
-        return rocksdb_livefiles_entries.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_entries(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_entries$handle() {
-        return rocksdb_livefiles_entries.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_entries(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_entries$address() {
-        return rocksdb_livefiles_entries.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_entries(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static long rocksdb_livefiles_entries(MemorySegment x0, int index) {
-        var mh$ = rocksdb_livefiles_entries.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_entries", x0, index);
-            }
-            return (long)mh$.invokeExact(x0, index);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_deletions {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_deletions").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_deletions"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_deletions(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_deletions$descriptor() {
-        return rocksdb_livefiles_deletions.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_deletions(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_deletions$handle() {
-        return rocksdb_livefiles_deletions.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_deletions(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_deletions$address() {
-        return rocksdb_livefiles_deletions.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_deletions(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static long rocksdb_livefiles_deletions(MemorySegment x0, int index) {
-        var mh$ = rocksdb_livefiles_deletions.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_deletions", x0, index);
-            }
-            return (long)mh$.invokeExact(x0, index);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefiles_destroy(const rocksdb_livefiles_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_destroy$descriptor() {
-        return rocksdb_livefiles_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefiles_destroy(const rocksdb_livefiles_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_destroy$handle() {
-        return rocksdb_livefiles_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefiles_destroy(const rocksdb_livefiles_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_destroy$address() {
-        return rocksdb_livefiles_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_livefiles_destroy(const rocksdb_livefiles_t *)
-     * }
-     */
-    public static void rocksdb_livefiles_destroy(MemorySegment x0) {
-        var mh$ = rocksdb_livefiles_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_destroy", x0);
-            }
-            mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_get_options_from_string {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_get_options_from_string").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_get_options_from_string"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_get_options_from_string(const rocksdb_options_t *base_options, const char *opts_str, rocksdb_options_t *new_options, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_get_options_from_string$descriptor() {
-        return rocksdb_get_options_from_string.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_get_options_from_string(const rocksdb_options_t *base_options, const char *opts_str, rocksdb_options_t *new_options, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_get_options_from_string$handle() {
-        return rocksdb_get_options_from_string.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_get_options_from_string(const rocksdb_options_t *base_options, const char *opts_str, rocksdb_options_t *new_options, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_get_options_from_string$address() {
-        return rocksdb_get_options_from_string.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_get_options_from_string(const rocksdb_options_t *base_options, const char *opts_str, rocksdb_options_t *new_options, char **errptr)
-     * }
-     */
-    public static void rocksdb_get_options_from_string(MemorySegment base_options, MemorySegment opts_str, MemorySegment new_options, MemorySegment errptr) {
-        var mh$ = rocksdb_get_options_from_string.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_get_options_from_string", base_options, opts_str, new_options, errptr);
-            }
-            mh$.invokeExact(base_options, opts_str, new_options, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_delete_file_in_range {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_delete_file_in_range").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_delete_file_in_range"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_delete_file_in_range(rocksdb_t *db, const char *start_key, size_t start_key_len, const char *limit_key, size_t limit_key_len, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_delete_file_in_range$descriptor() {
-        return rocksdb_delete_file_in_range.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_delete_file_in_range(rocksdb_t *db, const char *start_key, size_t start_key_len, const char *limit_key, size_t limit_key_len, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_delete_file_in_range$handle() {
-        return rocksdb_delete_file_in_range.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_delete_file_in_range(rocksdb_t *db, const char *start_key, size_t start_key_len, const char *limit_key, size_t limit_key_len, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_delete_file_in_range$address() {
-        return rocksdb_delete_file_in_range.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_delete_file_in_range(rocksdb_t *db, const char *start_key, size_t start_key_len, const char *limit_key, size_t limit_key_len, char **errptr)
-     * }
-     */
-    public static void rocksdb_delete_file_in_range(MemorySegment db, MemorySegment start_key, long start_key_len, MemorySegment limit_key, long limit_key_len, MemorySegment errptr) {
-        var mh$ = rocksdb_delete_file_in_range.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_delete_file_in_range", db, start_key, start_key_len, limit_key, limit_key_len, errptr);
-            }
-            mh$.invokeExact(db, start_key, start_key_len, limit_key, limit_key_len, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_delete_file_in_range_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_delete_file_in_range_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_delete_file_in_range_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_delete_file_in_range_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family, const char *start_key, size_t start_key_len, const char *limit_key, size_t limit_key_len, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_delete_file_in_range_cf$descriptor() {
-        return rocksdb_delete_file_in_range_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_delete_file_in_range_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family, const char *start_key, size_t start_key_len, const char *limit_key, size_t limit_key_len, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_delete_file_in_range_cf$handle() {
-        return rocksdb_delete_file_in_range_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_delete_file_in_range_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family, const char *start_key, size_t start_key_len, const char *limit_key, size_t limit_key_len, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_delete_file_in_range_cf$address() {
-        return rocksdb_delete_file_in_range_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_delete_file_in_range_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family, const char *start_key, size_t start_key_len, const char *limit_key, size_t limit_key_len, char **errptr)
-     * }
-     */
-    public static void rocksdb_delete_file_in_range_cf(MemorySegment db, MemorySegment column_family, MemorySegment start_key, long start_key_len, MemorySegment limit_key, long limit_key_len, MemorySegment errptr) {
-        var mh$ = rocksdb_delete_file_in_range_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_delete_file_in_range_cf", db, column_family, start_key, start_key_len, limit_key, limit_key_len, errptr);
-            }
-            mh$.invokeExact(db, column_family, start_key, start_key_len, limit_key, limit_key_len, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_get_column_family_metadata {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_get_column_family_metadata").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_get_column_family_metadata"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_metadata_t *rocksdb_get_column_family_metadata(rocksdb_t *db)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_get_column_family_metadata$descriptor() {
-        return rocksdb_get_column_family_metadata.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_metadata_t *rocksdb_get_column_family_metadata(rocksdb_t *db)
-     * }
-     */
-    public static MethodHandle rocksdb_get_column_family_metadata$handle() {
-        return rocksdb_get_column_family_metadata.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_metadata_t *rocksdb_get_column_family_metadata(rocksdb_t *db)
-     * }
-     */
-    public static MemorySegment rocksdb_get_column_family_metadata$address() {
-        return rocksdb_get_column_family_metadata.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_metadata_t *rocksdb_get_column_family_metadata(rocksdb_t *db)
-     * }
-     */
-    public static MemorySegment rocksdb_get_column_family_metadata(MemorySegment db) {
-        var mh$ = rocksdb_get_column_family_metadata.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_get_column_family_metadata", db);
-            }
-            return (MemorySegment)mh$.invokeExact(db);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_get_column_family_metadata_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_get_column_family_metadata_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_get_column_family_metadata_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_metadata_t *rocksdb_get_column_family_metadata_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_get_column_family_metadata_cf$descriptor() {
-        return rocksdb_get_column_family_metadata_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_metadata_t *rocksdb_get_column_family_metadata_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static MethodHandle rocksdb_get_column_family_metadata_cf$handle() {
-        return rocksdb_get_column_family_metadata_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_metadata_t *rocksdb_get_column_family_metadata_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static MemorySegment rocksdb_get_column_family_metadata_cf$address() {
-        return rocksdb_get_column_family_metadata_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_metadata_t *rocksdb_get_column_family_metadata_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static MemorySegment rocksdb_get_column_family_metadata_cf(MemorySegment db, MemorySegment column_family) {
-        var mh$ = rocksdb_get_column_family_metadata_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_get_column_family_metadata_cf", db, column_family);
-            }
-            return (MemorySegment)mh$.invokeExact(db, column_family);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_column_family_metadata_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_column_family_metadata_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_column_family_metadata_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_column_family_metadata_destroy(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_column_family_metadata_destroy$descriptor() {
-        return rocksdb_column_family_metadata_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_column_family_metadata_destroy(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_column_family_metadata_destroy$handle() {
-        return rocksdb_column_family_metadata_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_column_family_metadata_destroy(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_column_family_metadata_destroy$address() {
-        return rocksdb_column_family_metadata_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_column_family_metadata_destroy(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static void rocksdb_column_family_metadata_destroy(MemorySegment cf_meta) {
-        var mh$ = rocksdb_column_family_metadata_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_column_family_metadata_destroy", cf_meta);
-            }
-            mh$.invokeExact(cf_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_column_family_metadata_get_size {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_column_family_metadata_get_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_column_family_metadata_get_size"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_column_family_metadata_get_size(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_column_family_metadata_get_size$descriptor() {
-        return rocksdb_column_family_metadata_get_size.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_column_family_metadata_get_size(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_column_family_metadata_get_size$handle() {
-        return rocksdb_column_family_metadata_get_size.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_column_family_metadata_get_size(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_column_family_metadata_get_size$address() {
-        return rocksdb_column_family_metadata_get_size.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_column_family_metadata_get_size(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static long rocksdb_column_family_metadata_get_size(MemorySegment cf_meta) {
-        var mh$ = rocksdb_column_family_metadata_get_size.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_column_family_metadata_get_size", cf_meta);
-            }
-            return (long)mh$.invokeExact(cf_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_column_family_metadata_get_file_count {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_column_family_metadata_get_file_count").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_column_family_metadata_get_file_count"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_column_family_metadata_get_file_count(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_column_family_metadata_get_file_count$descriptor() {
-        return rocksdb_column_family_metadata_get_file_count.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_column_family_metadata_get_file_count(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_column_family_metadata_get_file_count$handle() {
-        return rocksdb_column_family_metadata_get_file_count.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_column_family_metadata_get_file_count(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_column_family_metadata_get_file_count$address() {
-        return rocksdb_column_family_metadata_get_file_count.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern size_t rocksdb_column_family_metadata_get_file_count(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static long rocksdb_column_family_metadata_get_file_count(MemorySegment cf_meta) {
-        var mh$ = rocksdb_column_family_metadata_get_file_count.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_column_family_metadata_get_file_count", cf_meta);
-            }
-            return (long)mh$.invokeExact(cf_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_column_family_metadata_get_name {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_column_family_metadata_get_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_column_family_metadata_get_name"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_column_family_metadata_get_name(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_column_family_metadata_get_name$descriptor() {
-        return rocksdb_column_family_metadata_get_name.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_column_family_metadata_get_name(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_column_family_metadata_get_name$handle() {
-        return rocksdb_column_family_metadata_get_name.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_column_family_metadata_get_name(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_column_family_metadata_get_name$address() {
-        return rocksdb_column_family_metadata_get_name.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_column_family_metadata_get_name(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_column_family_metadata_get_name(MemorySegment cf_meta) {
-        var mh$ = rocksdb_column_family_metadata_get_name.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_column_family_metadata_get_name", cf_meta);
-            }
-            return (MemorySegment)mh$.invokeExact(cf_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_column_family_metadata_get_level_count {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_column_family_metadata_get_level_count").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_column_family_metadata_get_level_count"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_column_family_metadata_get_level_count(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_column_family_metadata_get_level_count$descriptor() {
-        return rocksdb_column_family_metadata_get_level_count.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_column_family_metadata_get_level_count(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_column_family_metadata_get_level_count$handle() {
-        return rocksdb_column_family_metadata_get_level_count.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_column_family_metadata_get_level_count(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_column_family_metadata_get_level_count$address() {
-        return rocksdb_column_family_metadata_get_level_count.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern size_t rocksdb_column_family_metadata_get_level_count(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static long rocksdb_column_family_metadata_get_level_count(MemorySegment cf_meta) {
-        var mh$ = rocksdb_column_family_metadata_get_level_count.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_column_family_metadata_get_level_count", cf_meta);
-            }
-            return (long)mh$.invokeExact(cf_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_column_family_metadata_get_level_metadata {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_column_family_metadata_get_level_metadata").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_column_family_metadata_get_level_metadata"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_level_metadata_t *rocksdb_column_family_metadata_get_level_metadata(rocksdb_column_family_metadata_t *cf_meta, size_t i)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_column_family_metadata_get_level_metadata$descriptor() {
-        return rocksdb_column_family_metadata_get_level_metadata.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_level_metadata_t *rocksdb_column_family_metadata_get_level_metadata(rocksdb_column_family_metadata_t *cf_meta, size_t i)
-     * }
-     */
-    public static MethodHandle rocksdb_column_family_metadata_get_level_metadata$handle() {
-        return rocksdb_column_family_metadata_get_level_metadata.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_level_metadata_t *rocksdb_column_family_metadata_get_level_metadata(rocksdb_column_family_metadata_t *cf_meta, size_t i)
-     * }
-     */
-    public static MemorySegment rocksdb_column_family_metadata_get_level_metadata$address() {
-        return rocksdb_column_family_metadata_get_level_metadata.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_level_metadata_t *rocksdb_column_family_metadata_get_level_metadata(rocksdb_column_family_metadata_t *cf_meta, size_t i)
-     * }
-     */
-    public static MemorySegment rocksdb_column_family_metadata_get_level_metadata(MemorySegment cf_meta, long i) {
-        var mh$ = rocksdb_column_family_metadata_get_level_metadata.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_column_family_metadata_get_level_metadata", cf_meta, i);
-            }
-            return (MemorySegment)mh$.invokeExact(cf_meta, i);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_level_metadata_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_level_metadata_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_level_metadata_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_level_metadata_destroy(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_level_metadata_destroy$descriptor() {
-        return rocksdb_level_metadata_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_level_metadata_destroy(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_level_metadata_destroy$handle() {
-        return rocksdb_level_metadata_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_level_metadata_destroy(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_level_metadata_destroy$address() {
-        return rocksdb_level_metadata_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_level_metadata_destroy(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static void rocksdb_level_metadata_destroy(MemorySegment level_meta) {
-        var mh$ = rocksdb_level_metadata_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_level_metadata_destroy", level_meta);
-            }
-            mh$.invokeExact(level_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_level_metadata_get_level {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_level_metadata_get_level").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_level_metadata_get_level"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_level_metadata_get_level(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_level_metadata_get_level$descriptor() {
-        return rocksdb_level_metadata_get_level.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_level_metadata_get_level(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_level_metadata_get_level$handle() {
-        return rocksdb_level_metadata_get_level.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_level_metadata_get_level(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_level_metadata_get_level$address() {
-        return rocksdb_level_metadata_get_level.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_level_metadata_get_level(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static int rocksdb_level_metadata_get_level(MemorySegment level_meta) {
-        var mh$ = rocksdb_level_metadata_get_level.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_level_metadata_get_level", level_meta);
-            }
-            return (int)mh$.invokeExact(level_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_level_metadata_get_size {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_level_metadata_get_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_level_metadata_get_size"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_level_metadata_get_size(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_level_metadata_get_size$descriptor() {
-        return rocksdb_level_metadata_get_size.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_level_metadata_get_size(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_level_metadata_get_size$handle() {
-        return rocksdb_level_metadata_get_size.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_level_metadata_get_size(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_level_metadata_get_size$address() {
-        return rocksdb_level_metadata_get_size.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_level_metadata_get_size(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static long rocksdb_level_metadata_get_size(MemorySegment level_meta) {
-        var mh$ = rocksdb_level_metadata_get_size.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_level_metadata_get_size", level_meta);
-            }
-            return (long)mh$.invokeExact(level_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_level_metadata_get_file_count {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_level_metadata_get_file_count").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_level_metadata_get_file_count"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_level_metadata_get_file_count(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_level_metadata_get_file_count$descriptor() {
-        return rocksdb_level_metadata_get_file_count.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_level_metadata_get_file_count(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_level_metadata_get_file_count$handle() {
-        return rocksdb_level_metadata_get_file_count.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_level_metadata_get_file_count(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_level_metadata_get_file_count$address() {
-        return rocksdb_level_metadata_get_file_count.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern size_t rocksdb_level_metadata_get_file_count(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static long rocksdb_level_metadata_get_file_count(MemorySegment level_meta) {
-        var mh$ = rocksdb_level_metadata_get_file_count.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_level_metadata_get_file_count", level_meta);
-            }
-            return (long)mh$.invokeExact(level_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_level_metadata_get_sst_file_metadata {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_level_metadata_get_sst_file_metadata").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_level_metadata_get_sst_file_metadata"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_sst_file_metadata_t *rocksdb_level_metadata_get_sst_file_metadata(rocksdb_level_metadata_t *level_meta, size_t i)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_level_metadata_get_sst_file_metadata$descriptor() {
-        return rocksdb_level_metadata_get_sst_file_metadata.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_sst_file_metadata_t *rocksdb_level_metadata_get_sst_file_metadata(rocksdb_level_metadata_t *level_meta, size_t i)
-     * }
-     */
-    public static MethodHandle rocksdb_level_metadata_get_sst_file_metadata$handle() {
-        return rocksdb_level_metadata_get_sst_file_metadata.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_sst_file_metadata_t *rocksdb_level_metadata_get_sst_file_metadata(rocksdb_level_metadata_t *level_meta, size_t i)
-     * }
-     */
-    public static MemorySegment rocksdb_level_metadata_get_sst_file_metadata$address() {
-        return rocksdb_level_metadata_get_sst_file_metadata.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_sst_file_metadata_t *rocksdb_level_metadata_get_sst_file_metadata(rocksdb_level_metadata_t *level_meta, size_t i)
-     * }
-     */
-    public static MemorySegment rocksdb_level_metadata_get_sst_file_metadata(MemorySegment level_meta, long i) {
-        var mh$ = rocksdb_level_metadata_get_sst_file_metadata.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_level_metadata_get_sst_file_metadata", level_meta, i);
-            }
-            return (MemorySegment)mh$.invokeExact(level_meta, i);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sst_file_metadata_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_metadata_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_metadata_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sst_file_metadata_destroy(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sst_file_metadata_destroy$descriptor() {
-        return rocksdb_sst_file_metadata_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sst_file_metadata_destroy(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_sst_file_metadata_destroy$handle() {
-        return rocksdb_sst_file_metadata_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sst_file_metadata_destroy(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_sst_file_metadata_destroy$address() {
-        return rocksdb_sst_file_metadata_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sst_file_metadata_destroy(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static void rocksdb_sst_file_metadata_destroy(MemorySegment file_meta) {
-        var mh$ = rocksdb_sst_file_metadata_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sst_file_metadata_destroy", file_meta);
-            }
-            mh$.invokeExact(file_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sst_file_metadata_get_relative_filename {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_metadata_get_relative_filename").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_metadata_get_relative_filename"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_relative_filename(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sst_file_metadata_get_relative_filename$descriptor() {
-        return rocksdb_sst_file_metadata_get_relative_filename.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_relative_filename(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_sst_file_metadata_get_relative_filename$handle() {
-        return rocksdb_sst_file_metadata_get_relative_filename.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_relative_filename(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_sst_file_metadata_get_relative_filename$address() {
-        return rocksdb_sst_file_metadata_get_relative_filename.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_relative_filename(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_sst_file_metadata_get_relative_filename(MemorySegment file_meta) {
-        var mh$ = rocksdb_sst_file_metadata_get_relative_filename.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sst_file_metadata_get_relative_filename", file_meta);
-            }
-            return (MemorySegment)mh$.invokeExact(file_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sst_file_metadata_get_size {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_metadata_get_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_metadata_get_size"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_sst_file_metadata_get_size(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sst_file_metadata_get_size$descriptor() {
-        return rocksdb_sst_file_metadata_get_size.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_sst_file_metadata_get_size(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_sst_file_metadata_get_size$handle() {
-        return rocksdb_sst_file_metadata_get_size.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_sst_file_metadata_get_size(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_sst_file_metadata_get_size$address() {
-        return rocksdb_sst_file_metadata_get_size.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_sst_file_metadata_get_size(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static long rocksdb_sst_file_metadata_get_size(MemorySegment file_meta) {
-        var mh$ = rocksdb_sst_file_metadata_get_size.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sst_file_metadata_get_size", file_meta);
-            }
-            return (long)mh$.invokeExact(file_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sst_file_metadata_get_smallestkey {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_metadata_get_smallestkey").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_metadata_get_smallestkey"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_smallestkey(rocksdb_sst_file_metadata_t *file_meta, size_t *len)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sst_file_metadata_get_smallestkey$descriptor() {
-        return rocksdb_sst_file_metadata_get_smallestkey.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_smallestkey(rocksdb_sst_file_metadata_t *file_meta, size_t *len)
-     * }
-     */
-    public static MethodHandle rocksdb_sst_file_metadata_get_smallestkey$handle() {
-        return rocksdb_sst_file_metadata_get_smallestkey.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_smallestkey(rocksdb_sst_file_metadata_t *file_meta, size_t *len)
-     * }
-     */
-    public static MemorySegment rocksdb_sst_file_metadata_get_smallestkey$address() {
-        return rocksdb_sst_file_metadata_get_smallestkey.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_smallestkey(rocksdb_sst_file_metadata_t *file_meta, size_t *len)
-     * }
-     */
-    public static MemorySegment rocksdb_sst_file_metadata_get_smallestkey(MemorySegment file_meta, MemorySegment len) {
-        var mh$ = rocksdb_sst_file_metadata_get_smallestkey.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sst_file_metadata_get_smallestkey", file_meta, len);
-            }
-            return (MemorySegment)mh$.invokeExact(file_meta, len);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sst_file_metadata_get_largestkey {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_metadata_get_largestkey").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_metadata_get_largestkey"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_largestkey(rocksdb_sst_file_metadata_t *file_meta, size_t *len)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sst_file_metadata_get_largestkey$descriptor() {
-        return rocksdb_sst_file_metadata_get_largestkey.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_largestkey(rocksdb_sst_file_metadata_t *file_meta, size_t *len)
-     * }
-     */
-    public static MethodHandle rocksdb_sst_file_metadata_get_largestkey$handle() {
-        return rocksdb_sst_file_metadata_get_largestkey.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_largestkey(rocksdb_sst_file_metadata_t *file_meta, size_t *len)
-     * }
-     */
-    public static MemorySegment rocksdb_sst_file_metadata_get_largestkey$address() {
-        return rocksdb_sst_file_metadata_get_largestkey.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_largestkey(rocksdb_sst_file_metadata_t *file_meta, size_t *len)
-     * }
-     */
-    public static MemorySegment rocksdb_sst_file_metadata_get_largestkey(MemorySegment file_meta, MemorySegment len) {
-        var mh$ = rocksdb_sst_file_metadata_get_largestkey.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sst_file_metadata_get_largestkey", file_meta, len);
-            }
-            return (MemorySegment)mh$.invokeExact(file_meta, len);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_create_column_family {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_create_column_family").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_create_column_family"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_handle_t *rocksdb_transactiondb_create_column_family(rocksdb_transactiondb_t *txn_db, const rocksdb_options_t *column_family_options, const char *column_family_name, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_create_column_family$descriptor() {
-        return rocksdb_transactiondb_create_column_family.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_handle_t *rocksdb_transactiondb_create_column_family(rocksdb_transactiondb_t *txn_db, const rocksdb_options_t *column_family_options, const char *column_family_name, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_create_column_family$handle() {
-        return rocksdb_transactiondb_create_column_family.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_handle_t *rocksdb_transactiondb_create_column_family(rocksdb_transactiondb_t *txn_db, const rocksdb_options_t *column_family_options, const char *column_family_name, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_create_column_family$address() {
-        return rocksdb_transactiondb_create_column_family.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_handle_t *rocksdb_transactiondb_create_column_family(rocksdb_transactiondb_t *txn_db, const rocksdb_options_t *column_family_options, const char *column_family_name, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_create_column_family(MemorySegment txn_db, MemorySegment column_family_options, MemorySegment column_family_name, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_create_column_family.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_create_column_family", txn_db, column_family_options, column_family_name, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db, column_family_options, column_family_name, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_open {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_open").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_open"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_transactiondb_t *rocksdb_transactiondb_open(const rocksdb_options_t *options, const rocksdb_transactiondb_options_t *txn_db_options, const char *name, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_open$descriptor() {
-        return rocksdb_transactiondb_open.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_transactiondb_t *rocksdb_transactiondb_open(const rocksdb_options_t *options, const rocksdb_transactiondb_options_t *txn_db_options, const char *name, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_open$handle() {
-        return rocksdb_transactiondb_open.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_transactiondb_t *rocksdb_transactiondb_open(const rocksdb_options_t *options, const rocksdb_transactiondb_options_t *txn_db_options, const char *name, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_open$address() {
-        return rocksdb_transactiondb_open.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_transactiondb_t *rocksdb_transactiondb_open(const rocksdb_options_t *options, const rocksdb_transactiondb_options_t *txn_db_options, const char *name, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_open(MemorySegment options, MemorySegment txn_db_options, MemorySegment name, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_open.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_open", options, txn_db_options, name, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(options, txn_db_options, name, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_open_column_families {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_open_column_families").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_open_column_families"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_transactiondb_t *rocksdb_transactiondb_open_column_families(const rocksdb_options_t *options, const rocksdb_transactiondb_options_t *txn_db_options, const char *name, int num_column_families, const char *const *column_family_names, const rocksdb_options_t *const *column_family_options, rocksdb_column_family_handle_t **column_family_handles, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_open_column_families$descriptor() {
-        return rocksdb_transactiondb_open_column_families.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_transactiondb_t *rocksdb_transactiondb_open_column_families(const rocksdb_options_t *options, const rocksdb_transactiondb_options_t *txn_db_options, const char *name, int num_column_families, const char *const *column_family_names, const rocksdb_options_t *const *column_family_options, rocksdb_column_family_handle_t **column_family_handles, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_open_column_families$handle() {
-        return rocksdb_transactiondb_open_column_families.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_transactiondb_t *rocksdb_transactiondb_open_column_families(const rocksdb_options_t *options, const rocksdb_transactiondb_options_t *txn_db_options, const char *name, int num_column_families, const char *const *column_family_names, const rocksdb_options_t *const *column_family_options, rocksdb_column_family_handle_t **column_family_handles, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_open_column_families$address() {
-        return rocksdb_transactiondb_open_column_families.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_transactiondb_t *rocksdb_transactiondb_open_column_families(const rocksdb_options_t *options, const rocksdb_transactiondb_options_t *txn_db_options, const char *name, int num_column_families, const char *const *column_family_names, const rocksdb_options_t *const *column_family_options, rocksdb_column_family_handle_t **column_family_handles, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_open_column_families(MemorySegment options, MemorySegment txn_db_options, MemorySegment name, int num_column_families, MemorySegment column_family_names, MemorySegment column_family_options, MemorySegment column_family_handles, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_open_column_families.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_open_column_families", options, txn_db_options, name, num_column_families, column_family_names, column_family_options, column_family_handles, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(options, txn_db_options, name, num_column_families, column_family_names, column_family_options, column_family_handles, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_create_snapshot {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_create_snapshot").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_create_snapshot"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern const rocksdb_snapshot_t *rocksdb_transactiondb_create_snapshot(rocksdb_transactiondb_t *txn_db)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_create_snapshot$descriptor() {
-        return rocksdb_transactiondb_create_snapshot.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern const rocksdb_snapshot_t *rocksdb_transactiondb_create_snapshot(rocksdb_transactiondb_t *txn_db)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_create_snapshot$handle() {
-        return rocksdb_transactiondb_create_snapshot.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern const rocksdb_snapshot_t *rocksdb_transactiondb_create_snapshot(rocksdb_transactiondb_t *txn_db)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_create_snapshot$address() {
-        return rocksdb_transactiondb_create_snapshot.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern const rocksdb_snapshot_t *rocksdb_transactiondb_create_snapshot(rocksdb_transactiondb_t *txn_db)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_create_snapshot(MemorySegment txn_db) {
-        var mh$ = rocksdb_transactiondb_create_snapshot.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_create_snapshot", txn_db);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_release_snapshot {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_release_snapshot").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_release_snapshot"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_release_snapshot(rocksdb_transactiondb_t *txn_db, const rocksdb_snapshot_t *snapshot)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_release_snapshot$descriptor() {
-        return rocksdb_transactiondb_release_snapshot.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_release_snapshot(rocksdb_transactiondb_t *txn_db, const rocksdb_snapshot_t *snapshot)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_release_snapshot$handle() {
-        return rocksdb_transactiondb_release_snapshot.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_release_snapshot(rocksdb_transactiondb_t *txn_db, const rocksdb_snapshot_t *snapshot)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_release_snapshot$address() {
-        return rocksdb_transactiondb_release_snapshot.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_release_snapshot(rocksdb_transactiondb_t *txn_db, const rocksdb_snapshot_t *snapshot)
-     * }
-     */
-    public static void rocksdb_transactiondb_release_snapshot(MemorySegment txn_db, MemorySegment snapshot) {
-        var mh$ = rocksdb_transactiondb_release_snapshot.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_release_snapshot", txn_db, snapshot);
-            }
-            mh$.invokeExact(txn_db, snapshot);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_property_value {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_property_value").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_property_value"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_property_value(rocksdb_transactiondb_t *db, const char *propname)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_property_value$descriptor() {
-        return rocksdb_transactiondb_property_value.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_property_value(rocksdb_transactiondb_t *db, const char *propname)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_property_value$handle() {
-        return rocksdb_transactiondb_property_value.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_property_value(rocksdb_transactiondb_t *db, const char *propname)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_property_value$address() {
-        return rocksdb_transactiondb_property_value.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_property_value(rocksdb_transactiondb_t *db, const char *propname)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_property_value(MemorySegment db, MemorySegment propname) {
-        var mh$ = rocksdb_transactiondb_property_value.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_property_value", db, propname);
-            }
-            return (MemorySegment)mh$.invokeExact(db, propname);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_property_int {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_property_int").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_property_int"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_transactiondb_property_int(rocksdb_transactiondb_t *db, const char *propname, uint64_t *out_val)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_property_int$descriptor() {
-        return rocksdb_transactiondb_property_int.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_transactiondb_property_int(rocksdb_transactiondb_t *db, const char *propname, uint64_t *out_val)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_property_int$handle() {
-        return rocksdb_transactiondb_property_int.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_transactiondb_property_int(rocksdb_transactiondb_t *db, const char *propname, uint64_t *out_val)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_property_int$address() {
-        return rocksdb_transactiondb_property_int.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_transactiondb_property_int(rocksdb_transactiondb_t *db, const char *propname, uint64_t *out_val)
-     * }
-     */
-    public static int rocksdb_transactiondb_property_int(MemorySegment db, MemorySegment propname, MemorySegment out_val) {
-        var mh$ = rocksdb_transactiondb_property_int.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_property_int", db, propname, out_val);
-            }
-            return (int)mh$.invokeExact(db, propname, out_val);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_begin {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_begin").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_begin"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t *rocksdb_transaction_begin(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *write_options, const rocksdb_transaction_options_t *txn_options, rocksdb_transaction_t *old_txn)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_begin$descriptor() {
-        return rocksdb_transaction_begin.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t *rocksdb_transaction_begin(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *write_options, const rocksdb_transaction_options_t *txn_options, rocksdb_transaction_t *old_txn)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_begin$handle() {
-        return rocksdb_transaction_begin.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t *rocksdb_transaction_begin(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *write_options, const rocksdb_transaction_options_t *txn_options, rocksdb_transaction_t *old_txn)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_begin$address() {
-        return rocksdb_transaction_begin.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t *rocksdb_transaction_begin(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *write_options, const rocksdb_transaction_options_t *txn_options, rocksdb_transaction_t *old_txn)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_begin(MemorySegment txn_db, MemorySegment write_options, MemorySegment txn_options, MemorySegment old_txn) {
-        var mh$ = rocksdb_transaction_begin.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_begin", txn_db, write_options, txn_options, old_txn);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db, write_options, txn_options, old_txn);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_get_prepared_transactions {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_get_prepared_transactions").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_get_prepared_transactions"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t **rocksdb_transactiondb_get_prepared_transactions(rocksdb_transactiondb_t *txn_db, size_t *cnt)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_get_prepared_transactions$descriptor() {
-        return rocksdb_transactiondb_get_prepared_transactions.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t **rocksdb_transactiondb_get_prepared_transactions(rocksdb_transactiondb_t *txn_db, size_t *cnt)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_get_prepared_transactions$handle() {
-        return rocksdb_transactiondb_get_prepared_transactions.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t **rocksdb_transactiondb_get_prepared_transactions(rocksdb_transactiondb_t *txn_db, size_t *cnt)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get_prepared_transactions$address() {
-        return rocksdb_transactiondb_get_prepared_transactions.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t **rocksdb_transactiondb_get_prepared_transactions(rocksdb_transactiondb_t *txn_db, size_t *cnt)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get_prepared_transactions(MemorySegment txn_db, MemorySegment cnt) {
-        var mh$ = rocksdb_transactiondb_get_prepared_transactions.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_get_prepared_transactions", txn_db, cnt);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db, cnt);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_set_name {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_set_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_set_name"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_name(rocksdb_transaction_t *txn, const char *name, size_t name_len, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_set_name$descriptor() {
-        return rocksdb_transaction_set_name.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_name(rocksdb_transaction_t *txn, const char *name, size_t name_len, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_set_name$handle() {
-        return rocksdb_transaction_set_name.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_name(rocksdb_transaction_t *txn, const char *name, size_t name_len, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_set_name$address() {
-        return rocksdb_transaction_set_name.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_name(rocksdb_transaction_t *txn, const char *name, size_t name_len, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_set_name(MemorySegment txn, MemorySegment name, long name_len, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_set_name.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_set_name", txn, name, name_len, errptr);
-            }
-            mh$.invokeExact(txn, name, name_len, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get_name {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get_name"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_name(rocksdb_transaction_t *txn, size_t *name_len)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get_name$descriptor() {
-        return rocksdb_transaction_get_name.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_name(rocksdb_transaction_t *txn, size_t *name_len)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get_name$handle() {
-        return rocksdb_transaction_get_name.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_name(rocksdb_transaction_t *txn, size_t *name_len)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_name$address() {
-        return rocksdb_transaction_get_name.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_name(rocksdb_transaction_t *txn, size_t *name_len)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_name(MemorySegment txn, MemorySegment name_len) {
-        var mh$ = rocksdb_transaction_get_name.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get_name", txn, name_len);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, name_len);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_prepare {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_prepare").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_prepare"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_prepare(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_prepare$descriptor() {
-        return rocksdb_transaction_prepare.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_prepare(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_prepare$handle() {
-        return rocksdb_transaction_prepare.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_prepare(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_prepare$address() {
-        return rocksdb_transaction_prepare.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_prepare(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_prepare(MemorySegment txn, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_prepare.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_prepare", txn, errptr);
-            }
-            mh$.invokeExact(txn, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_commit {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_commit").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_commit"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_commit(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_commit$descriptor() {
-        return rocksdb_transaction_commit.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_commit(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_commit$handle() {
-        return rocksdb_transaction_commit.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_commit(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_commit$address() {
-        return rocksdb_transaction_commit.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_commit(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_commit(MemorySegment txn, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_commit.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_commit", txn, errptr);
-            }
-            mh$.invokeExact(txn, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_rollback {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_rollback").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_rollback"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rollback(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_rollback$descriptor() {
-        return rocksdb_transaction_rollback.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rollback(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_rollback$handle() {
-        return rocksdb_transaction_rollback.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rollback(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_rollback$address() {
-        return rocksdb_transaction_rollback.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rollback(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_rollback(MemorySegment txn, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_rollback.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_rollback", txn, errptr);
-            }
-            mh$.invokeExact(txn, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_set_savepoint {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_set_savepoint").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_set_savepoint"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_savepoint(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_set_savepoint$descriptor() {
-        return rocksdb_transaction_set_savepoint.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_savepoint(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_set_savepoint$handle() {
-        return rocksdb_transaction_set_savepoint.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_savepoint(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_set_savepoint$address() {
-        return rocksdb_transaction_set_savepoint.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_savepoint(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static void rocksdb_transaction_set_savepoint(MemorySegment txn) {
-        var mh$ = rocksdb_transaction_set_savepoint.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_set_savepoint", txn);
-            }
-            mh$.invokeExact(txn);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_rollback_to_savepoint {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_rollback_to_savepoint").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_rollback_to_savepoint"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rollback_to_savepoint(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_rollback_to_savepoint$descriptor() {
-        return rocksdb_transaction_rollback_to_savepoint.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rollback_to_savepoint(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_rollback_to_savepoint$handle() {
-        return rocksdb_transaction_rollback_to_savepoint.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rollback_to_savepoint(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_rollback_to_savepoint$address() {
-        return rocksdb_transaction_rollback_to_savepoint.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rollback_to_savepoint(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_rollback_to_savepoint(MemorySegment txn, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_rollback_to_savepoint.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_rollback_to_savepoint", txn, errptr);
-            }
-            mh$.invokeExact(txn, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_destroy(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_destroy$descriptor() {
-        return rocksdb_transaction_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_destroy(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_destroy$handle() {
-        return rocksdb_transaction_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_destroy(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_destroy$address() {
-        return rocksdb_transaction_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_destroy(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static void rocksdb_transaction_destroy(MemorySegment txn) {
-        var mh$ = rocksdb_transaction_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_destroy", txn);
-            }
-            mh$.invokeExact(txn);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get_writebatch_wi {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get_writebatch_wi").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get_writebatch_wi"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_writebatch_wi_t *rocksdb_transaction_get_writebatch_wi(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get_writebatch_wi$descriptor() {
-        return rocksdb_transaction_get_writebatch_wi.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_writebatch_wi_t *rocksdb_transaction_get_writebatch_wi(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get_writebatch_wi$handle() {
-        return rocksdb_transaction_get_writebatch_wi.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_writebatch_wi_t *rocksdb_transaction_get_writebatch_wi(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_writebatch_wi$address() {
-        return rocksdb_transaction_get_writebatch_wi.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_writebatch_wi_t *rocksdb_transaction_get_writebatch_wi(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_writebatch_wi(MemorySegment txn) {
-        var mh$ = rocksdb_transaction_get_writebatch_wi.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get_writebatch_wi", txn);
-            }
-            return (MemorySegment)mh$.invokeExact(txn);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_rebuild_from_writebatch {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_rebuild_from_writebatch").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_rebuild_from_writebatch"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rebuild_from_writebatch(rocksdb_transaction_t *txn, rocksdb_writebatch_t *writebatch, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_rebuild_from_writebatch$descriptor() {
-        return rocksdb_transaction_rebuild_from_writebatch.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rebuild_from_writebatch(rocksdb_transaction_t *txn, rocksdb_writebatch_t *writebatch, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_rebuild_from_writebatch$handle() {
-        return rocksdb_transaction_rebuild_from_writebatch.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rebuild_from_writebatch(rocksdb_transaction_t *txn, rocksdb_writebatch_t *writebatch, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_rebuild_from_writebatch$address() {
-        return rocksdb_transaction_rebuild_from_writebatch.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rebuild_from_writebatch(rocksdb_transaction_t *txn, rocksdb_writebatch_t *writebatch, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_rebuild_from_writebatch(MemorySegment txn, MemorySegment writebatch, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_rebuild_from_writebatch.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_rebuild_from_writebatch", txn, writebatch, errptr);
-            }
-            mh$.invokeExact(txn, writebatch, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_rebuild_from_writebatch_wi {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_rebuild_from_writebatch_wi").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_rebuild_from_writebatch_wi"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rebuild_from_writebatch_wi(rocksdb_transaction_t *txn, rocksdb_writebatch_wi_t *wi, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_rebuild_from_writebatch_wi$descriptor() {
-        return rocksdb_transaction_rebuild_from_writebatch_wi.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rebuild_from_writebatch_wi(rocksdb_transaction_t *txn, rocksdb_writebatch_wi_t *wi, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_rebuild_from_writebatch_wi$handle() {
-        return rocksdb_transaction_rebuild_from_writebatch_wi.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rebuild_from_writebatch_wi(rocksdb_transaction_t *txn, rocksdb_writebatch_wi_t *wi, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_rebuild_from_writebatch_wi$address() {
-        return rocksdb_transaction_rebuild_from_writebatch_wi.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rebuild_from_writebatch_wi(rocksdb_transaction_t *txn, rocksdb_writebatch_wi_t *wi, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_rebuild_from_writebatch_wi(MemorySegment txn, MemorySegment wi, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_rebuild_from_writebatch_wi.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_rebuild_from_writebatch_wi", txn, wi, errptr);
-            }
-            mh$.invokeExact(txn, wi, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_set_commit_timestamp {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_set_commit_timestamp").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_set_commit_timestamp"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_commit_timestamp(rocksdb_transaction_t *txn, uint64_t commit_timestamp)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_set_commit_timestamp$descriptor() {
-        return rocksdb_transaction_set_commit_timestamp.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_commit_timestamp(rocksdb_transaction_t *txn, uint64_t commit_timestamp)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_set_commit_timestamp$handle() {
-        return rocksdb_transaction_set_commit_timestamp.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_commit_timestamp(rocksdb_transaction_t *txn, uint64_t commit_timestamp)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_set_commit_timestamp$address() {
-        return rocksdb_transaction_set_commit_timestamp.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_commit_timestamp(rocksdb_transaction_t *txn, uint64_t commit_timestamp)
-     * }
-     */
-    public static void rocksdb_transaction_set_commit_timestamp(MemorySegment txn, long commit_timestamp) {
-        var mh$ = rocksdb_transaction_set_commit_timestamp.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_set_commit_timestamp", txn, commit_timestamp);
-            }
-            mh$.invokeExact(txn, commit_timestamp);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_set_read_timestamp_for_validation {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_set_read_timestamp_for_validation").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_set_read_timestamp_for_validation"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_read_timestamp_for_validation(rocksdb_transaction_t *txn, uint64_t read_timestamp)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_set_read_timestamp_for_validation$descriptor() {
-        return rocksdb_transaction_set_read_timestamp_for_validation.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_read_timestamp_for_validation(rocksdb_transaction_t *txn, uint64_t read_timestamp)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_set_read_timestamp_for_validation$handle() {
-        return rocksdb_transaction_set_read_timestamp_for_validation.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_read_timestamp_for_validation(rocksdb_transaction_t *txn, uint64_t read_timestamp)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_set_read_timestamp_for_validation$address() {
-        return rocksdb_transaction_set_read_timestamp_for_validation.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_read_timestamp_for_validation(rocksdb_transaction_t *txn, uint64_t read_timestamp)
-     * }
-     */
-    public static void rocksdb_transaction_set_read_timestamp_for_validation(MemorySegment txn, long read_timestamp) {
-        var mh$ = rocksdb_transaction_set_read_timestamp_for_validation.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_set_read_timestamp_for_validation", txn, read_timestamp);
-            }
-            mh$.invokeExact(txn, read_timestamp);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get_snapshot {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get_snapshot").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get_snapshot"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern const rocksdb_snapshot_t *rocksdb_transaction_get_snapshot(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get_snapshot$descriptor() {
-        return rocksdb_transaction_get_snapshot.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern const rocksdb_snapshot_t *rocksdb_transaction_get_snapshot(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get_snapshot$handle() {
-        return rocksdb_transaction_get_snapshot.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern const rocksdb_snapshot_t *rocksdb_transaction_get_snapshot(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_snapshot$address() {
-        return rocksdb_transaction_get_snapshot.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern const rocksdb_snapshot_t *rocksdb_transaction_get_snapshot(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_snapshot(MemorySegment txn) {
-        var mh$ = rocksdb_transaction_get_snapshot.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get_snapshot", txn);
-            }
-            return (MemorySegment)mh$.invokeExact(txn);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get$descriptor() {
-        return rocksdb_transaction_get.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get$handle() {
-        return rocksdb_transaction_get.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get$address() {
-        return rocksdb_transaction_get.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get(MemorySegment txn, MemorySegment options, MemorySegment key, long klen, MemorySegment vlen, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_get.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get", txn, options, key, klen, vlen, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, options, key, klen, vlen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get_pinned {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get_pinned").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get_pinned"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get_pinned$descriptor() {
-        return rocksdb_transaction_get_pinned.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get_pinned$handle() {
-        return rocksdb_transaction_get_pinned.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_pinned$address() {
-        return rocksdb_transaction_get_pinned.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_pinned(MemorySegment txn, MemorySegment options, MemorySegment key, long klen, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_get_pinned.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get_pinned", txn, options, key, klen, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, options, key, klen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get_cf$descriptor() {
-        return rocksdb_transaction_get_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get_cf$handle() {
-        return rocksdb_transaction_get_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_cf$address() {
-        return rocksdb_transaction_get_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_cf(MemorySegment txn, MemorySegment options, MemorySegment column_family, MemorySegment key, long klen, MemorySegment vlen, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_get_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get_cf", txn, options, column_family, key, klen, vlen, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, options, column_family, key, klen, vlen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get_pinned_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get_pinned_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get_pinned_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get_pinned_cf$descriptor() {
-        return rocksdb_transaction_get_pinned_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get_pinned_cf$handle() {
-        return rocksdb_transaction_get_pinned_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_pinned_cf$address() {
-        return rocksdb_transaction_get_pinned_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_pinned_cf(MemorySegment txn, MemorySegment options, MemorySegment column_family, MemorySegment key, long klen, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_get_pinned_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get_pinned_cf", txn, options, column_family, key, klen, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, options, column_family, key, klen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get_for_update {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get_for_update").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get_for_update"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_for_update(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get_for_update$descriptor() {
-        return rocksdb_transaction_get_for_update.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_for_update(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get_for_update$handle() {
-        return rocksdb_transaction_get_for_update.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_for_update(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_for_update$address() {
-        return rocksdb_transaction_get_for_update.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_for_update(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_for_update(MemorySegment txn, MemorySegment options, MemorySegment key, long klen, MemorySegment vlen, byte exclusive, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_get_for_update.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get_for_update", txn, options, key, klen, vlen, exclusive, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, options, key, klen, vlen, exclusive, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get_pinned_for_update {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_CHAR,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get_pinned_for_update").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get_pinned_for_update"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_for_update(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get_pinned_for_update$descriptor() {
-        return rocksdb_transaction_get_pinned_for_update.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_for_update(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get_pinned_for_update$handle() {
-        return rocksdb_transaction_get_pinned_for_update.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_for_update(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_pinned_for_update$address() {
-        return rocksdb_transaction_get_pinned_for_update.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_for_update(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_pinned_for_update(MemorySegment txn, MemorySegment options, MemorySegment key, long klen, byte exclusive, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_get_pinned_for_update.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get_pinned_for_update", txn, options, key, klen, exclusive, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, options, key, klen, exclusive, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get_for_update_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get_for_update_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get_for_update_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_for_update_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, size_t *vlen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get_for_update_cf$descriptor() {
-        return rocksdb_transaction_get_for_update_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_for_update_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, size_t *vlen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get_for_update_cf$handle() {
-        return rocksdb_transaction_get_for_update_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_for_update_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, size_t *vlen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_for_update_cf$address() {
-        return rocksdb_transaction_get_for_update_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_for_update_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, size_t *vlen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_for_update_cf(MemorySegment txn, MemorySegment options, MemorySegment column_family, MemorySegment key, long klen, MemorySegment vlen, byte exclusive, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_get_for_update_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get_for_update_cf", txn, options, column_family, key, klen, vlen, exclusive, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, options, column_family, key, klen, vlen, exclusive, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get_pinned_for_update_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_CHAR,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get_pinned_for_update_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get_pinned_for_update_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_for_update_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get_pinned_for_update_cf$descriptor() {
-        return rocksdb_transaction_get_pinned_for_update_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_for_update_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get_pinned_for_update_cf$handle() {
-        return rocksdb_transaction_get_pinned_for_update_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_for_update_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_pinned_for_update_cf$address() {
-        return rocksdb_transaction_get_pinned_for_update_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_for_update_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_pinned_for_update_cf(MemorySegment txn, MemorySegment options, MemorySegment column_family, MemorySegment key, long klen, byte exclusive, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_get_pinned_for_update_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get_pinned_for_update_cf", txn, options, column_family, key, klen, exclusive, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, options, column_family, key, klen, exclusive, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_multi_get {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_multi_get").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_multi_get"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_multi_get$descriptor() {
-        return rocksdb_transaction_multi_get.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_multi_get$handle() {
-        return rocksdb_transaction_multi_get.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_multi_get$address() {
-        return rocksdb_transaction_multi_get.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static void rocksdb_transaction_multi_get(MemorySegment txn, MemorySegment options, long num_keys, MemorySegment keys_list, MemorySegment keys_list_sizes, MemorySegment values_list, MemorySegment values_list_sizes, MemorySegment errs) {
-        var mh$ = rocksdb_transaction_multi_get.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_multi_get", txn, options, num_keys, keys_list, keys_list_sizes, values_list, values_list_sizes, errs);
-            }
-            mh$.invokeExact(txn, options, num_keys, keys_list, keys_list_sizes, values_list, values_list_sizes, errs);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_multi_get_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_multi_get_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_multi_get_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const rocksdb_column_family_handle_t *const *column_families, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_multi_get_cf$descriptor() {
-        return rocksdb_transaction_multi_get_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const rocksdb_column_family_handle_t *const *column_families, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_multi_get_cf$handle() {
-        return rocksdb_transaction_multi_get_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const rocksdb_column_family_handle_t *const *column_families, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_multi_get_cf$address() {
-        return rocksdb_transaction_multi_get_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const rocksdb_column_family_handle_t *const *column_families, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static void rocksdb_transaction_multi_get_cf(MemorySegment txn, MemorySegment options, MemorySegment column_families, long num_keys, MemorySegment keys_list, MemorySegment keys_list_sizes, MemorySegment values_list, MemorySegment values_list_sizes, MemorySegment errs) {
-        var mh$ = rocksdb_transaction_multi_get_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_multi_get_cf", txn, options, column_families, num_keys, keys_list, keys_list_sizes, values_list, values_list_sizes, errs);
-            }
-            mh$.invokeExact(txn, options, column_families, num_keys, keys_list, keys_list_sizes, values_list, values_list_sizes, errs);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_get {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_get").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_get"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_get(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_get$descriptor() {
-        return rocksdb_transactiondb_get.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_get(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_get$handle() {
-        return rocksdb_transactiondb_get.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_get(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get$address() {
-        return rocksdb_transactiondb_get.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_get(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get(MemorySegment txn_db, MemorySegment options, MemorySegment key, long klen, MemorySegment vlen, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_get.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_get", txn_db, options, key, klen, vlen, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db, options, key, klen, vlen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_get_pinned {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_get_pinned").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_get_pinned"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transactiondb_get_pinned(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_get_pinned$descriptor() {
-        return rocksdb_transactiondb_get_pinned.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transactiondb_get_pinned(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_get_pinned$handle() {
-        return rocksdb_transactiondb_get_pinned.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transactiondb_get_pinned(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get_pinned$address() {
-        return rocksdb_transactiondb_get_pinned.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transactiondb_get_pinned(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get_pinned(MemorySegment txn_db, MemorySegment options, MemorySegment key, long klen, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_get_pinned.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_get_pinned", txn_db, options, key, klen, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db, options, key, klen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_get_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_get_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_get_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_get_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, size_t *vallen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_get_cf$descriptor() {
-        return rocksdb_transactiondb_get_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_get_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, size_t *vallen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_get_cf$handle() {
-        return rocksdb_transactiondb_get_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_get_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, size_t *vallen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get_cf$address() {
-        return rocksdb_transactiondb_get_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_get_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, size_t *vallen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get_cf(MemorySegment txn_db, MemorySegment options, MemorySegment column_family, MemorySegment key, long keylen, MemorySegment vallen, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_get_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_get_cf", txn_db, options, column_family, key, keylen, vallen, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db, options, column_family, key, keylen, vallen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_get_pinned_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_get_pinned_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_get_pinned_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transactiondb_get_pinned_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_get_pinned_cf$descriptor() {
-        return rocksdb_transactiondb_get_pinned_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transactiondb_get_pinned_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_get_pinned_cf$handle() {
-        return rocksdb_transactiondb_get_pinned_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transactiondb_get_pinned_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get_pinned_cf$address() {
-        return rocksdb_transactiondb_get_pinned_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transactiondb_get_pinned_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get_pinned_cf(MemorySegment txn_db, MemorySegment options, MemorySegment column_family, MemorySegment key, long keylen, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_get_pinned_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_get_pinned_cf", txn_db, options, column_family, key, keylen, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db, options, column_family, key, keylen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_multi_get {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_multi_get").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_multi_get"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_multi_get(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_multi_get$descriptor() {
-        return rocksdb_transactiondb_multi_get.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_multi_get(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_multi_get$handle() {
-        return rocksdb_transactiondb_multi_get.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_multi_get(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_multi_get$address() {
-        return rocksdb_transactiondb_multi_get.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_multi_get(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static void rocksdb_transactiondb_multi_get(MemorySegment txn_db, MemorySegment options, long num_keys, MemorySegment keys_list, MemorySegment keys_list_sizes, MemorySegment values_list, MemorySegment values_list_sizes, MemorySegment errs) {
-        var mh$ = rocksdb_transactiondb_multi_get.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_multi_get", txn_db, options, num_keys, keys_list, keys_list_sizes, values_list, values_list_sizes, errs);
-            }
-            mh$.invokeExact(txn_db, options, num_keys, keys_list, keys_list_sizes, values_list, values_list_sizes, errs);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_multi_get_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_multi_get_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_multi_get_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_multi_get_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const rocksdb_column_family_handle_t *const *column_families, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_multi_get_cf$descriptor() {
-        return rocksdb_transactiondb_multi_get_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_multi_get_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const rocksdb_column_family_handle_t *const *column_families, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_multi_get_cf$handle() {
-        return rocksdb_transactiondb_multi_get_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_multi_get_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const rocksdb_column_family_handle_t *const *column_families, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_multi_get_cf$address() {
-        return rocksdb_transactiondb_multi_get_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_multi_get_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const rocksdb_column_family_handle_t *const *column_families, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static void rocksdb_transactiondb_multi_get_cf(MemorySegment txn_db, MemorySegment options, MemorySegment column_families, long num_keys, MemorySegment keys_list, MemorySegment keys_list_sizes, MemorySegment values_list, MemorySegment values_list_sizes, MemorySegment errs) {
-        var mh$ = rocksdb_transactiondb_multi_get_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_multi_get_cf", txn_db, options, column_families, num_keys, keys_list, keys_list_sizes, values_list, values_list_sizes, errs);
-            }
-            mh$.invokeExact(txn_db, options, column_families, num_keys, keys_list, keys_list_sizes, values_list, values_list_sizes, errs);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_put {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_put").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_put"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_put(rocksdb_transaction_t *txn, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_put$descriptor() {
-        return rocksdb_transaction_put.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_put(rocksdb_transaction_t *txn, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_put$handle() {
-        return rocksdb_transaction_put.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_put(rocksdb_transaction_t *txn, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_put$address() {
-        return rocksdb_transaction_put.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_put(rocksdb_transaction_t *txn, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_put(MemorySegment txn, MemorySegment key, long klen, MemorySegment val, long vlen, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_put.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_put", txn, key, klen, val, vlen, errptr);
-            }
-            mh$.invokeExact(txn, key, klen, val, vlen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_put_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_put_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_put_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_put_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_put_cf$descriptor() {
-        return rocksdb_transaction_put_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_put_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_put_cf$handle() {
-        return rocksdb_transaction_put_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_put_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_put_cf$address() {
-        return rocksdb_transaction_put_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_put_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_put_cf(MemorySegment txn, MemorySegment column_family, MemorySegment key, long klen, MemorySegment val, long vlen, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_put_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_put_cf", txn, column_family, key, klen, val, vlen, errptr);
-            }
-            mh$.invokeExact(txn, column_family, key, klen, val, vlen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_put {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_put").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_put"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_put(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_put$descriptor() {
-        return rocksdb_transactiondb_put.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_put(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_put$handle() {
-        return rocksdb_transactiondb_put.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_put(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_put$address() {
-        return rocksdb_transactiondb_put.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_put(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transactiondb_put(MemorySegment txn_db, MemorySegment options, MemorySegment key, long klen, MemorySegment val, long vlen, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_put.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_put", txn_db, options, key, klen, val, vlen, errptr);
-            }
-            mh$.invokeExact(txn_db, options, key, klen, val, vlen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_put_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_put_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_put_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_put_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_put_cf$descriptor() {
-        return rocksdb_transactiondb_put_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_put_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_put_cf$handle() {
-        return rocksdb_transactiondb_put_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_put_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_put_cf$address() {
-        return rocksdb_transactiondb_put_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_put_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transactiondb_put_cf(MemorySegment txn_db, MemorySegment options, MemorySegment column_family, MemorySegment key, long keylen, MemorySegment val, long vallen, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_put_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_put_cf", txn_db, options, column_family, key, keylen, val, vallen, errptr);
-            }
-            mh$.invokeExact(txn_db, options, column_family, key, keylen, val, vallen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_write {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_write").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_write"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_write(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_writebatch_t *batch, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_write$descriptor() {
-        return rocksdb_transactiondb_write.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_write(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_writebatch_t *batch, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_write$handle() {
-        return rocksdb_transactiondb_write.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_write(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_writebatch_t *batch, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_write$address() {
-        return rocksdb_transactiondb_write.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_write(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_writebatch_t *batch, char **errptr)
-     * }
-     */
-    public static void rocksdb_transactiondb_write(MemorySegment txn_db, MemorySegment options, MemorySegment batch, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_write.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_write", txn_db, options, batch, errptr);
-            }
-            mh$.invokeExact(txn_db, options, batch, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_merge {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_merge").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_merge"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_merge(rocksdb_transaction_t *txn, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_merge$descriptor() {
-        return rocksdb_transaction_merge.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_merge(rocksdb_transaction_t *txn, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_merge$handle() {
-        return rocksdb_transaction_merge.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_merge(rocksdb_transaction_t *txn, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_merge$address() {
-        return rocksdb_transaction_merge.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_merge(rocksdb_transaction_t *txn, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_merge(MemorySegment txn, MemorySegment key, long klen, MemorySegment val, long vlen, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_merge.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_merge", txn, key, klen, val, vlen, errptr);
-            }
-            mh$.invokeExact(txn, key, klen, val, vlen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_merge_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_merge_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_merge_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_merge_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_merge_cf$descriptor() {
-        return rocksdb_transaction_merge_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_merge_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_merge_cf$handle() {
-        return rocksdb_transaction_merge_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_merge_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_merge_cf$address() {
-        return rocksdb_transaction_merge_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_merge_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_merge_cf(MemorySegment txn, MemorySegment column_family, MemorySegment key, long klen, MemorySegment val, long vlen, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_merge_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_merge_cf", txn, column_family, key, klen, val, vlen, errptr);
-            }
-            mh$.invokeExact(txn, column_family, key, klen, val, vlen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_merge {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_merge").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_merge"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_merge(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_merge$descriptor() {
-        return rocksdb_transactiondb_merge.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_merge(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_merge$handle() {
-        return rocksdb_transactiondb_merge.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_merge(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_merge$address() {
-        return rocksdb_transactiondb_merge.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_merge(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transactiondb_merge(MemorySegment txn_db, MemorySegment options, MemorySegment key, long klen, MemorySegment val, long vlen, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_merge.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_merge", txn_db, options, key, klen, val, vlen, errptr);
-            }
-            mh$.invokeExact(txn_db, options, key, klen, val, vlen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_merge_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_merge_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_merge_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_merge_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_merge_cf$descriptor() {
-        return rocksdb_transactiondb_merge_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_merge_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_merge_cf$handle() {
-        return rocksdb_transactiondb_merge_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_merge_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_merge_cf$address() {
-        return rocksdb_transactiondb_merge_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_merge_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transactiondb_merge_cf(MemorySegment txn_db, MemorySegment options, MemorySegment column_family, MemorySegment key, long klen, MemorySegment val, long vlen, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_merge_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_merge_cf", txn_db, options, column_family, key, klen, val, vlen, errptr);
-            }
-            mh$.invokeExact(txn_db, options, column_family, key, klen, val, vlen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_delete {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_delete").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_delete"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_delete(rocksdb_transaction_t *txn, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_delete$descriptor() {
-        return rocksdb_transaction_delete.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_delete(rocksdb_transaction_t *txn, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_delete$handle() {
-        return rocksdb_transaction_delete.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_delete(rocksdb_transaction_t *txn, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_delete$address() {
-        return rocksdb_transaction_delete.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_delete(rocksdb_transaction_t *txn, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_delete(MemorySegment txn, MemorySegment key, long klen, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_delete.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_delete", txn, key, klen, errptr);
-            }
-            mh$.invokeExact(txn, key, klen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_delete_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_delete_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_delete_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_delete_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_delete_cf$descriptor() {
-        return rocksdb_transaction_delete_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_delete_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_delete_cf$handle() {
-        return rocksdb_transaction_delete_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_delete_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_delete_cf$address() {
-        return rocksdb_transaction_delete_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_delete_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_delete_cf(MemorySegment txn, MemorySegment column_family, MemorySegment key, long klen, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_delete_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_delete_cf", txn, column_family, key, klen, errptr);
-            }
-            mh$.invokeExact(txn, column_family, key, klen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_delete {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_delete").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_delete"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_delete(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_delete$descriptor() {
-        return rocksdb_transactiondb_delete.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_delete(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_delete$handle() {
-        return rocksdb_transactiondb_delete.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_delete(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_delete$address() {
-        return rocksdb_transactiondb_delete.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_delete(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transactiondb_delete(MemorySegment txn_db, MemorySegment options, MemorySegment key, long klen, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_delete.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_delete", txn_db, options, key, klen, errptr);
-            }
-            mh$.invokeExact(txn_db, options, key, klen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_delete_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_delete_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_delete_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_delete_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_delete_cf$descriptor() {
-        return rocksdb_transactiondb_delete_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_delete_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_delete_cf$handle() {
-        return rocksdb_transactiondb_delete_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_delete_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_delete_cf$address() {
-        return rocksdb_transactiondb_delete_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_delete_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transactiondb_delete_cf(MemorySegment txn_db, MemorySegment options, MemorySegment column_family, MemorySegment key, long keylen, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_delete_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_delete_cf", txn_db, options, column_family, key, keylen, errptr);
-            }
-            mh$.invokeExact(txn_db, options, column_family, key, keylen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_create_iterator {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_create_iterator").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_create_iterator"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transaction_create_iterator(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_create_iterator$descriptor() {
-        return rocksdb_transaction_create_iterator.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transaction_create_iterator(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_create_iterator$handle() {
-        return rocksdb_transaction_create_iterator.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transaction_create_iterator(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_create_iterator$address() {
-        return rocksdb_transaction_create_iterator.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transaction_create_iterator(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_create_iterator(MemorySegment txn, MemorySegment options) {
-        var mh$ = rocksdb_transaction_create_iterator.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_create_iterator", txn, options);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, options);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_create_iterator_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_create_iterator_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_create_iterator_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transaction_create_iterator_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_create_iterator_cf$descriptor() {
-        return rocksdb_transaction_create_iterator_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transaction_create_iterator_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_create_iterator_cf$handle() {
-        return rocksdb_transaction_create_iterator_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transaction_create_iterator_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_create_iterator_cf$address() {
-        return rocksdb_transaction_create_iterator_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transaction_create_iterator_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_create_iterator_cf(MemorySegment txn, MemorySegment options, MemorySegment column_family) {
-        var mh$ = rocksdb_transaction_create_iterator_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_create_iterator_cf", txn, options, column_family);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, options, column_family);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_create_iterator {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_create_iterator").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_create_iterator"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transactiondb_create_iterator(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_create_iterator$descriptor() {
-        return rocksdb_transactiondb_create_iterator.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transactiondb_create_iterator(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_create_iterator$handle() {
-        return rocksdb_transactiondb_create_iterator.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transactiondb_create_iterator(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_create_iterator$address() {
-        return rocksdb_transactiondb_create_iterator.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transactiondb_create_iterator(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_create_iterator(MemorySegment txn_db, MemorySegment options) {
-        var mh$ = rocksdb_transactiondb_create_iterator.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_create_iterator", txn_db, options);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db, options);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_create_iterator_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_create_iterator_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_create_iterator_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transactiondb_create_iterator_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_create_iterator_cf$descriptor() {
-        return rocksdb_transactiondb_create_iterator_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transactiondb_create_iterator_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_create_iterator_cf$handle() {
-        return rocksdb_transactiondb_create_iterator_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transactiondb_create_iterator_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_create_iterator_cf$address() {
-        return rocksdb_transactiondb_create_iterator_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transactiondb_create_iterator_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_create_iterator_cf(MemorySegment txn_db, MemorySegment options, MemorySegment column_family) {
-        var mh$ = rocksdb_transactiondb_create_iterator_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_create_iterator_cf", txn_db, options, column_family);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db, options, column_family);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_close {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_close").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_close"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_close(rocksdb_transactiondb_t *txn_db)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_close$descriptor() {
-        return rocksdb_transactiondb_close.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_close(rocksdb_transactiondb_t *txn_db)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_close$handle() {
-        return rocksdb_transactiondb_close.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_close(rocksdb_transactiondb_t *txn_db)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_close$address() {
-        return rocksdb_transactiondb_close.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_close(rocksdb_transactiondb_t *txn_db)
-     * }
-     */
-    public static void rocksdb_transactiondb_close(MemorySegment txn_db) {
-        var mh$ = rocksdb_transactiondb_close.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_close", txn_db);
-            }
-            mh$.invokeExact(txn_db);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_flush {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_flush").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_flush"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush(rocksdb_transactiondb_t *txn_db, const rocksdb_flushoptions_t *options, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_flush$descriptor() {
-        return rocksdb_transactiondb_flush.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush(rocksdb_transactiondb_t *txn_db, const rocksdb_flushoptions_t *options, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_flush$handle() {
-        return rocksdb_transactiondb_flush.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush(rocksdb_transactiondb_t *txn_db, const rocksdb_flushoptions_t *options, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_flush$address() {
-        return rocksdb_transactiondb_flush.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush(rocksdb_transactiondb_t *txn_db, const rocksdb_flushoptions_t *options, char **errptr)
-     * }
-     */
-    public static void rocksdb_transactiondb_flush(MemorySegment txn_db, MemorySegment options, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_flush.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_flush", txn_db, options, errptr);
-            }
-            mh$.invokeExact(txn_db, options, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_flush_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_flush_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_flush_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_flushoptions_t *options, rocksdb_column_family_handle_t *column_family, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_flush_cf$descriptor() {
-        return rocksdb_transactiondb_flush_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_flushoptions_t *options, rocksdb_column_family_handle_t *column_family, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_flush_cf$handle() {
-        return rocksdb_transactiondb_flush_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_flushoptions_t *options, rocksdb_column_family_handle_t *column_family, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_flush_cf$address() {
-        return rocksdb_transactiondb_flush_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_flushoptions_t *options, rocksdb_column_family_handle_t *column_family, char **errptr)
-     * }
-     */
-    public static void rocksdb_transactiondb_flush_cf(MemorySegment txn_db, MemorySegment options, MemorySegment column_family, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_flush_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_flush_cf", txn_db, options, column_family, errptr);
-            }
-            mh$.invokeExact(txn_db, options, column_family, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_flush_wal {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_flush_wal").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_flush_wal"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush_wal(rocksdb_transactiondb_t *txn_db, unsigned char sync, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_flush_wal$descriptor() {
-        return rocksdb_transactiondb_flush_wal.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush_wal(rocksdb_transactiondb_t *txn_db, unsigned char sync, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_flush_wal$handle() {
-        return rocksdb_transactiondb_flush_wal.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush_wal(rocksdb_transactiondb_t *txn_db, unsigned char sync, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_flush_wal$address() {
-        return rocksdb_transactiondb_flush_wal.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush_wal(rocksdb_transactiondb_t *txn_db, unsigned char sync, char **errptr)
-     * }
-     */
-    public static void rocksdb_transactiondb_flush_wal(MemorySegment txn_db, byte sync, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_flush_wal.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_flush_wal", txn_db, sync, errptr);
-            }
-            mh$.invokeExact(txn_db, sync, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_checkpoint_object_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_checkpoint_object_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_checkpoint_object_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_checkpoint_t *rocksdb_transactiondb_checkpoint_object_create(rocksdb_transactiondb_t *txn_db, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_checkpoint_object_create$descriptor() {
-        return rocksdb_transactiondb_checkpoint_object_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_checkpoint_t *rocksdb_transactiondb_checkpoint_object_create(rocksdb_transactiondb_t *txn_db, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_checkpoint_object_create$handle() {
-        return rocksdb_transactiondb_checkpoint_object_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_checkpoint_t *rocksdb_transactiondb_checkpoint_object_create(rocksdb_transactiondb_t *txn_db, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_checkpoint_object_create$address() {
-        return rocksdb_transactiondb_checkpoint_object_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_checkpoint_t *rocksdb_transactiondb_checkpoint_object_create(rocksdb_transactiondb_t *txn_db, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_checkpoint_object_create(MemorySegment txn_db, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_checkpoint_object_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_checkpoint_object_create", txn_db, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_optimistictransactiondb_open {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransactiondb_open").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransactiondb_open"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_optimistictransactiondb_t *rocksdb_optimistictransactiondb_open(const rocksdb_options_t *options, const char *name, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_optimistictransactiondb_open$descriptor() {
-        return rocksdb_optimistictransactiondb_open.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_optimistictransactiondb_t *rocksdb_optimistictransactiondb_open(const rocksdb_options_t *options, const char *name, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_optimistictransactiondb_open$handle() {
-        return rocksdb_optimistictransactiondb_open.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_optimistictransactiondb_t *rocksdb_optimistictransactiondb_open(const rocksdb_options_t *options, const char *name, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_open$address() {
-        return rocksdb_optimistictransactiondb_open.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_optimistictransactiondb_t *rocksdb_optimistictransactiondb_open(const rocksdb_options_t *options, const char *name, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_open(MemorySegment options, MemorySegment name, MemorySegment errptr) {
-        var mh$ = rocksdb_optimistictransactiondb_open.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_optimistictransactiondb_open", options, name, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(options, name, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_optimistictransactiondb_open_column_families {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransactiondb_open_column_families").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransactiondb_open_column_families"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_optimistictransactiondb_t *rocksdb_optimistictransactiondb_open_column_families(const rocksdb_options_t *options, const char *name, int num_column_families, const char *const *column_family_names, const rocksdb_options_t *const *column_family_options, rocksdb_column_family_handle_t **column_family_handles, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_optimistictransactiondb_open_column_families$descriptor() {
-        return rocksdb_optimistictransactiondb_open_column_families.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_optimistictransactiondb_t *rocksdb_optimistictransactiondb_open_column_families(const rocksdb_options_t *options, const char *name, int num_column_families, const char *const *column_family_names, const rocksdb_options_t *const *column_family_options, rocksdb_column_family_handle_t **column_family_handles, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_optimistictransactiondb_open_column_families$handle() {
-        return rocksdb_optimistictransactiondb_open_column_families.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_optimistictransactiondb_t *rocksdb_optimistictransactiondb_open_column_families(const rocksdb_options_t *options, const char *name, int num_column_families, const char *const *column_family_names, const rocksdb_options_t *const *column_family_options, rocksdb_column_family_handle_t **column_family_handles, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_open_column_families$address() {
-        return rocksdb_optimistictransactiondb_open_column_families.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_optimistictransactiondb_t *rocksdb_optimistictransactiondb_open_column_families(const rocksdb_options_t *options, const char *name, int num_column_families, const char *const *column_family_names, const rocksdb_options_t *const *column_family_options, rocksdb_column_family_handle_t **column_family_handles, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_open_column_families(MemorySegment options, MemorySegment name, int num_column_families, MemorySegment column_family_names, MemorySegment column_family_options, MemorySegment column_family_handles, MemorySegment errptr) {
-        var mh$ = rocksdb_optimistictransactiondb_open_column_families.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_optimistictransactiondb_open_column_families", options, name, num_column_families, column_family_names, column_family_options, column_family_handles, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(options, name, num_column_families, column_family_names, column_family_options, column_family_handles, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_optimistictransactiondb_get_base_db {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransactiondb_get_base_db").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransactiondb_get_base_db"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_t *rocksdb_optimistictransactiondb_get_base_db(rocksdb_optimistictransactiondb_t *otxn_db)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_optimistictransactiondb_get_base_db$descriptor() {
-        return rocksdb_optimistictransactiondb_get_base_db.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_t *rocksdb_optimistictransactiondb_get_base_db(rocksdb_optimistictransactiondb_t *otxn_db)
-     * }
-     */
-    public static MethodHandle rocksdb_optimistictransactiondb_get_base_db$handle() {
-        return rocksdb_optimistictransactiondb_get_base_db.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_t *rocksdb_optimistictransactiondb_get_base_db(rocksdb_optimistictransactiondb_t *otxn_db)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_get_base_db$address() {
-        return rocksdb_optimistictransactiondb_get_base_db.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_t *rocksdb_optimistictransactiondb_get_base_db(rocksdb_optimistictransactiondb_t *otxn_db)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_get_base_db(MemorySegment otxn_db) {
-        var mh$ = rocksdb_optimistictransactiondb_get_base_db.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_optimistictransactiondb_get_base_db", otxn_db);
-            }
-            return (MemorySegment)mh$.invokeExact(otxn_db);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_optimistictransactiondb_close_base_db {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransactiondb_close_base_db").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransactiondb_close_base_db"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_close_base_db(rocksdb_t *base_db)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_optimistictransactiondb_close_base_db$descriptor() {
-        return rocksdb_optimistictransactiondb_close_base_db.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_close_base_db(rocksdb_t *base_db)
-     * }
-     */
-    public static MethodHandle rocksdb_optimistictransactiondb_close_base_db$handle() {
-        return rocksdb_optimistictransactiondb_close_base_db.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_close_base_db(rocksdb_t *base_db)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_close_base_db$address() {
-        return rocksdb_optimistictransactiondb_close_base_db.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_close_base_db(rocksdb_t *base_db)
-     * }
-     */
-    public static void rocksdb_optimistictransactiondb_close_base_db(MemorySegment base_db) {
-        var mh$ = rocksdb_optimistictransactiondb_close_base_db.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_optimistictransactiondb_close_base_db", base_db);
-            }
-            mh$.invokeExact(base_db);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_optimistictransaction_begin {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransaction_begin").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransaction_begin"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t *rocksdb_optimistictransaction_begin(rocksdb_optimistictransactiondb_t *otxn_db, const rocksdb_writeoptions_t *write_options, const rocksdb_optimistictransaction_options_t *otxn_options, rocksdb_transaction_t *old_txn)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_optimistictransaction_begin$descriptor() {
-        return rocksdb_optimistictransaction_begin.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t *rocksdb_optimistictransaction_begin(rocksdb_optimistictransactiondb_t *otxn_db, const rocksdb_writeoptions_t *write_options, const rocksdb_optimistictransaction_options_t *otxn_options, rocksdb_transaction_t *old_txn)
-     * }
-     */
-    public static MethodHandle rocksdb_optimistictransaction_begin$handle() {
-        return rocksdb_optimistictransaction_begin.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t *rocksdb_optimistictransaction_begin(rocksdb_optimistictransactiondb_t *otxn_db, const rocksdb_writeoptions_t *write_options, const rocksdb_optimistictransaction_options_t *otxn_options, rocksdb_transaction_t *old_txn)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransaction_begin$address() {
-        return rocksdb_optimistictransaction_begin.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t *rocksdb_optimistictransaction_begin(rocksdb_optimistictransactiondb_t *otxn_db, const rocksdb_writeoptions_t *write_options, const rocksdb_optimistictransaction_options_t *otxn_options, rocksdb_transaction_t *old_txn)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransaction_begin(MemorySegment otxn_db, MemorySegment write_options, MemorySegment otxn_options, MemorySegment old_txn) {
-        var mh$ = rocksdb_optimistictransaction_begin.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_optimistictransaction_begin", otxn_db, write_options, otxn_options, old_txn);
-            }
-            return (MemorySegment)mh$.invokeExact(otxn_db, write_options, otxn_options, old_txn);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_optimistictransactiondb_write {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransactiondb_write").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransactiondb_write"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_write(rocksdb_optimistictransactiondb_t *otxn_db, const rocksdb_writeoptions_t *options, rocksdb_writebatch_t *batch, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_optimistictransactiondb_write$descriptor() {
-        return rocksdb_optimistictransactiondb_write.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_write(rocksdb_optimistictransactiondb_t *otxn_db, const rocksdb_writeoptions_t *options, rocksdb_writebatch_t *batch, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_optimistictransactiondb_write$handle() {
-        return rocksdb_optimistictransactiondb_write.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_write(rocksdb_optimistictransactiondb_t *otxn_db, const rocksdb_writeoptions_t *options, rocksdb_writebatch_t *batch, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_write$address() {
-        return rocksdb_optimistictransactiondb_write.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_write(rocksdb_optimistictransactiondb_t *otxn_db, const rocksdb_writeoptions_t *options, rocksdb_writebatch_t *batch, char **errptr)
-     * }
-     */
-    public static void rocksdb_optimistictransactiondb_write(MemorySegment otxn_db, MemorySegment options, MemorySegment batch, MemorySegment errptr) {
-        var mh$ = rocksdb_optimistictransactiondb_write.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_optimistictransactiondb_write", otxn_db, options, batch, errptr);
-            }
-            mh$.invokeExact(otxn_db, options, batch, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_optimistictransactiondb_close {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransactiondb_close").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransactiondb_close"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_close(rocksdb_optimistictransactiondb_t *otxn_db)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_optimistictransactiondb_close$descriptor() {
-        return rocksdb_optimistictransactiondb_close.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_close(rocksdb_optimistictransactiondb_t *otxn_db)
-     * }
-     */
-    public static MethodHandle rocksdb_optimistictransactiondb_close$handle() {
-        return rocksdb_optimistictransactiondb_close.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_close(rocksdb_optimistictransactiondb_t *otxn_db)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_close$address() {
-        return rocksdb_optimistictransactiondb_close.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_close(rocksdb_optimistictransactiondb_t *otxn_db)
-     * }
-     */
-    public static void rocksdb_optimistictransactiondb_close(MemorySegment otxn_db) {
-        var mh$ = rocksdb_optimistictransactiondb_close.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_optimistictransactiondb_close", otxn_db);
-            }
-            mh$.invokeExact(otxn_db);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_optimistictransactiondb_checkpoint_object_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransactiondb_checkpoint_object_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransactiondb_checkpoint_object_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_checkpoint_t *rocksdb_optimistictransactiondb_checkpoint_object_create(rocksdb_optimistictransactiondb_t *otxn_db, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_optimistictransactiondb_checkpoint_object_create$descriptor() {
-        return rocksdb_optimistictransactiondb_checkpoint_object_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_checkpoint_t *rocksdb_optimistictransactiondb_checkpoint_object_create(rocksdb_optimistictransactiondb_t *otxn_db, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_optimistictransactiondb_checkpoint_object_create$handle() {
-        return rocksdb_optimistictransactiondb_checkpoint_object_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_checkpoint_t *rocksdb_optimistictransactiondb_checkpoint_object_create(rocksdb_optimistictransactiondb_t *otxn_db, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_checkpoint_object_create$address() {
-        return rocksdb_optimistictransactiondb_checkpoint_object_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_checkpoint_t *rocksdb_optimistictransactiondb_checkpoint_object_create(rocksdb_optimistictransactiondb_t *otxn_db, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_checkpoint_object_create(MemorySegment otxn_db, MemorySegment errptr) {
-        var mh$ = rocksdb_optimistictransactiondb_checkpoint_object_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_optimistictransactiondb_checkpoint_object_create", otxn_db, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(otxn_db, errptr);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {

@@ -1,0 +1,146 @@
+package io.rocksffm.internal;
+
+import io.rocksffm.internal.capi.HeaderInfo;
+
+import java.lang.foreign.SymbolLookup;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Which of the generated bindings' C functions the loaded engine can be called through.
+ *
+ * <p>The bindings are generated from one header (RocksDB {@value #HEADER_VERSION}'s
+ * {@code rocksdb/c.h}); the engines rocksffm supports are older or newer builds of RocksDB. A
+ * generated function is <em>callable</em> on the loaded engine when the engine exports it and,
+ * for the few functions whose C signature changed between supported versions
+ * in how they are called ({@link #SIGNATURE_CHANGED}), the engine is at least the version where the header's signature
+ * took effect. Calling through a wrong signature is undefined behaviour, and calling a symbol the
+ * engine lacks makes the generated holder class fail to initialise, so every call of a function
+ * that some supported engine lacks goes through {@link #require} or {@link #callable} first.
+ *
+ * <p>{@code CapabilityTest} checks, on each engine, that every {@code rocksdb_*} function
+ * {@code src/main} names is either exported by that engine or listed in {@link #GATED}, and that
+ * {@link #SIGNATURE_CHANGED} and {@link #CONST_ONLY_CHANGES} equal the lists derived by comparing
+ * Debian's 7.8.3 header with the generated bindings.
+ */
+public final class Capabilities {
+    /** The RocksDB version of the header the bindings were generated from. */
+    public static final String HEADER_VERSION = HeaderInfo.ROCKSDB_VERSION;
+
+    /**
+     * Functions whose C signature in the generated bindings differs from Debian's 7.8.3 header in
+     * how they are called, each with the first RocksDB version whose signature the bindings match:
+     * calling them on an older engine would be undefined behaviour, so they are callable only from
+     * that version on. Derived by comparing the two headers (prototypes without parameter names);
+     * checked by {@code CapabilitiesTest}. The versions come from RocksDB's history of
+     * {@code c.h}: parameters added to the plain-table factory in 8.5, the {@code force}
+     * parameter of {@code rocksdb_enable_file_deletions} removed in 9.0.
+     */
+    public static final Map<String, String> SIGNATURE_CHANGED = Map.of(
+            "rocksdb_options_set_plain_table_factory", "8.5",
+            "rocksdb_enable_file_deletions", "9.0");
+
+    /**
+     * Functions whose prototype changed between 7.8.3 and the bindings' header only by
+     * {@code const} on a pointer parameter (RocksDB 8.3): the function descriptor, and so the call,
+     * is the same on every engine, so they are not gated. Checked by {@code CapabilitiesTest}.
+     */
+    public static final Set<String> CONST_ONLY_CHANGES = Set.of(
+            "rocksdb_cache_create_lru_opts",
+            "rocksdb_cache_get_capacity",
+            "rocksdb_cache_get_usage",
+            "rocksdb_cache_get_pinned_usage");
+
+    /**
+     * A function every engine of version {@value #MARKER_SINCE} or later exports: when the engine's
+     * version is unknown (a library loaded by path, without a version in its name) but it exports
+     * this, it is at least that version, which is after every change in {@link #SIGNATURE_CHANGED}.
+     */
+    private static final String MARKER = "rocksdb_get_into_buffer_cf";
+    private static final String MARKER_SINCE = "10.9";
+
+    /**
+     * Functions that {@code src/main} calls only behind {@link #require} or {@link #callable},
+     * because some supported engine lacks them (or has them with another signature).
+     */
+    public static final Set<String> GATED = Set.of(
+            "rocksdb_get_into_buffer_cf",
+            "rocksdb_options_set_plain_table_factory",
+            "rocksdb_enable_file_deletions");
+
+    private static final Map<String, Boolean> EXPORTED = new ConcurrentHashMap<>();
+
+    private Capabilities() {}
+
+    /** Whether the loaded engine exports the symbol {@code function}. */
+    public static boolean exports(String function) {
+        NativeLibrary.load();
+        return EXPORTED.computeIfAbsent(function, f -> SymbolLookup.loaderLookup().find(f).isPresent());
+    }
+
+    /**
+     * Whether {@code function} can be called through the generated bindings on the loaded
+     * engine: exported, and with the signature the bindings were generated with.
+     */
+    public static boolean callable(String function) {
+        return reason(function) == null;
+    }
+
+    /**
+     * Throws {@link UnsupportedOperationException} naming {@code function} and the engine unless
+     * {@link #callable(String) callable}.
+     */
+    public static void require(String function) {
+        String why = reason(function);
+        if (why != null) {
+            throw new UnsupportedOperationException(why);
+        }
+    }
+
+    /** Why {@code function} cannot be called on the loaded engine, or null if it can. */
+    private static String reason(String function) {
+        if (!exports(function)) {
+            return function + " is not available: the RocksDB engine " + describe() + " does not export it";
+        }
+        String since = SIGNATURE_CHANGED.get(function);
+        if (since == null) {
+            return null;
+        }
+        String version = NativeLibrary.load().version();
+        if (version == null && exports(MARKER)) {
+            version = MARKER_SINCE;
+        }
+        if (version == null) {
+            return function + " is not available: its C signature changed in RocksDB " + since
+                    + " and the version of the engine " + describe() + " is unknown";
+        }
+        if (compareVersions(version, since) < 0) {
+            return function + " is not available: the RocksDB engine " + describe()
+                    + " has it with the signature of versions before " + since;
+        }
+        return null;
+    }
+
+    private static String describe() {
+        NativeLibrary.Loaded l = NativeLibrary.load();
+        return (l.version() == null ? "of unknown version" : l.version()) + " (" + l.source()
+                + (l.path() == null ? "" : ", " + l.path()) + ")";
+    }
+
+    /**
+     * Compares dotted version strings numerically ({@code "10.10.1.1"} after {@code "10.9"}); a
+     * missing component counts as 0.
+     */
+    public static int compareVersions(String a, String b) {
+        String[] x = a.split("\\.");
+        String[] y = b.split("\\.");
+        for (int i = 0; i < Math.max(x.length, y.length); i++) {
+            int c = Integer.compare(i < x.length ? Integer.parseInt(x[i]) : 0, i < y.length ? Integer.parseInt(y[i]) : 0);
+            if (c != 0) {
+                return c;
+            }
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,197 @@
+package io.rocksffm.internal;
+
+import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.rocksffm.RocksDB;
+import io.rocksffm.internal.capi.HeaderInfo;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The capability gate: every C function rocksffm calls is either exported by the engine under
+ * test or gated, and the list of functions whose signature changed between the supported engines
+ * is the one the headers give.
+ */
+class CapabilitiesTest {
+    private static final Path MAIN = Path.of("src/main/java");
+    private static final Path GENERATED = Path.of("src/generated/java/io/rocksffm/internal/capi");
+    /** Debian's librocksdb-dev header: the 7.8.3 engine's own declarations. */
+    private static final Path OLD_HEADER = Path.of("/usr/include/rocksdb/c.h");
+
+    /** Prototypes of the generated bindings, from the snippets jextract writes: name -> prototype. */
+    private static Map<String, String> generatedPrototypes() throws IOException {
+        Pattern snippet = Pattern.compile("^\\s*\\*\\s*(extern .*\\brocksdb_\\w+\\s*\\(.*\\))\\s*$");
+        Map<String, String> out = new TreeMap<>();
+        try (Stream<Path> files = Files.list(GENERATED)) {
+            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("RocksDBC")).toList()) {
+                for (String line : Files.readAllLines(f)) {
+                    Matcher m = snippet.matcher(line);
+                    if (m.matches()) {
+                        String decl = m.group(1);
+                        out.put(Prototypes.name(decl), Prototypes.normalize(decl));
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The rocksdb_* functions src/main names (calls, $address or $descriptor uses, strings), but
+     * for the gate's own lists.
+     */
+    private static Set<String> functionsNamedInMain(Set<String> known) throws IOException {
+        Pattern ident = Pattern.compile("\\brocksdb_[a-z0-9_]+");
+        Set<String> out = new TreeSet<>();
+        try (Stream<Path> files = Files.walk(MAIN)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java"))
+                    .filter(p -> !p.getFileName().toString().equals("Capabilities.java")).toList()) {
+                Matcher m = ident.matcher(Files.readString(f));
+                while (m.find()) {
+                    if (known.contains(m.group())) {
+                        out.add(m.group());
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void everyFunctionSrcMainNamesIsExportedOrGated() throws IOException {
+        Map<String, String> generated = generatedPrototypes();
+        assertTrue(generated.size() > 1000, "the bindings declare " + generated.size() + " functions");
+        Set<String> used = functionsNamedInMain(generated.keySet());
+        assertTrue(used.size() > 50, "src/main names " + used.size() + " functions");
+        List<String> unsafe = new ArrayList<>();
+        int exported = 0;
+        for (String f : used) {
+            if (Capabilities.exports(f)) {
+                exported++;
+            } else if (!Capabilities.GATED.contains(f)) {
+                unsafe.add(f);
+            }
+        }
+        System.out.println("[rocksffm] engine " + RocksDB.engine().version() + ": src/main names " + used.size()
+                + " C functions, " + exported + " exported, gated and missing: "
+                + used.stream().filter(f -> !Capabilities.exports(f)).toList());
+        assertEquals(List.of(), unsafe, "called but neither exported by this engine nor behind the capability gate");
+        for (String f : used) {
+            if (Capabilities.SIGNATURE_CHANGED.containsKey(f)) {
+                assertTrue(Capabilities.GATED.contains(f), f + " changed its signature: it must be gated");
+            }
+        }
+    }
+
+    @Test
+    void gatedFunctionsAreDeclaredByTheBindings() throws IOException {
+        Set<String> generated = generatedPrototypes().keySet();
+        for (String f : Capabilities.GATED) {
+            assertTrue(generated.contains(f), f);
+        }
+        for (String f : Capabilities.SIGNATURE_CHANGED.keySet()) {
+            assertTrue(generated.contains(f), f);
+        }
+    }
+
+    @Test
+    void signatureChangesAreTheOnesTheHeadersShow() throws IOException {
+        assumeTrue(Files.isRegularFile(OLD_HEADER), "needs Debian's librocksdb-dev header at " + OLD_HEADER);
+        Map<String, String> old = Prototypes.parseHeader(Files.readString(OLD_HEADER));
+        Map<String, String> current = generatedPrototypes();
+        assertTrue(old.size() > 700, "7.8.3 declares " + old.size() + " functions");
+        Set<String> changed = new TreeSet<>();
+        Set<String> constOnly = new TreeSet<>();
+        for (Map.Entry<String, String> e : old.entrySet()) {
+            String now = current.get(e.getKey());
+            if (now == null || now.equals(e.getValue())) {
+                continue;
+            }
+            System.out.println("[rocksffm] signature changed: " + e.getValue() + "  ->  " + now);
+            if (Prototypes.withoutConst(now).equals(Prototypes.withoutConst(e.getValue()))) {
+                constOnly.add(e.getKey());
+            } else {
+                changed.add(e.getKey());
+            }
+        }
+        assertEquals(new TreeSet<>(Capabilities.SIGNATURE_CHANGED.keySet()), changed);
+        assertEquals(new TreeSet<>(Capabilities.CONST_ONLY_CHANGES), constOnly);
+        Set<String> removed = new TreeSet<>(old.keySet());
+        removed.removeAll(current.keySet());
+        System.out.println("[rocksffm] declared by 7.8.3 only: " + removed);
+    }
+
+    @Test
+    void bindingsComeFromTheHeaderTheGateAssumes() {
+        assertEquals("10.10.1", HeaderInfo.ROCKSDB_VERSION);
+        assertEquals(HeaderInfo.ROCKSDB_VERSION, Capabilities.HEADER_VERSION);
+        assertTrue(HeaderInfo.HEADER_SHA256.matches("[0-9a-f]{64}"));
+    }
+
+    @Test
+    void gateFollowsTheEngine() {
+        String version = RocksDB.engine().version();
+        boolean tenNine = Capabilities.compareVersions(version, "10.9") >= 0;
+        assertEquals(tenNine, Capabilities.exports("rocksdb_get_into_buffer_cf"), version);
+        assertEquals(tenNine, Capabilities.callable("rocksdb_get_into_buffer_cf"));
+        assertEquals(tenNine, Native.GET_INTO_BUFFER);
+        assertEquals(tenNine, RocksDB.engine().hasFunction("rocksdb_get_into_buffer_cf"));
+        assertTrue(RocksDB.engine().hasFunction("rocksdb_open"));
+        assertFalse(RocksDB.engine().hasFunction("rocksdb_no_such_function"));
+        // a changed signature is callable only from the version the bindings match
+        boolean nine = Capabilities.compareVersions(version, "9.0") >= 0;
+        assertTrue(Capabilities.exports("rocksdb_enable_file_deletions"));
+        assertEquals(nine, Capabilities.callable("rocksdb_enable_file_deletions"), version);
+        if (!nine) {
+            UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+                    () -> Capabilities.require("rocksdb_enable_file_deletions"));
+            assertTrue(e.getMessage().contains("rocksdb_enable_file_deletions") && e.getMessage().contains(version),
+                    e.getMessage());
+        }
+        if (!tenNine) {
+            UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+                    () -> Capabilities.require("rocksdb_get_into_buffer_cf"));
+            assertTrue(e.getMessage().contains("rocksdb_get_into_buffer_cf") && e.getMessage().contains(version),
+                    e.getMessage());
+        } else {
+            assertDoesNotThrow(() -> Capabilities.require("rocksdb_get_into_buffer_cf"));
+        }
+    }
+
+    @Test
+    void versionsCompareNumerically() {
+        assertTrue(Capabilities.compareVersions("10.10.1.1", "10.9") > 0);
+        assertTrue(Capabilities.compareVersions("7.8.3", "8.3") < 0);
+        assertEquals(0, Capabilities.compareVersions("9.0", "9"));
+        assertTrue(Capabilities.compareVersions("9.0.1", "9.0") > 0);
+    }
+
+    @Test
+    void prototypesNormalizeAwayNamesAndSpacing() {
+        String a = Prototypes.normalize("extern ROCKSDB_LIBRARY_API void rocksdb_enable_file_deletions(\n  rocksdb_t* db, unsigned char force, char** errptr)");
+        String b = Prototypes.normalize("extern void rocksdb_enable_file_deletions(rocksdb_t *db, unsigned char, char **errptr)");
+        assertEquals(a, b);
+        assertNotEquals(a, Prototypes.normalize("extern void rocksdb_enable_file_deletions(rocksdb_t *db, char **errptr)"));
+        String mutable = Prototypes.normalize("extern size_t rocksdb_f(rocksdb_cache_t *cache)");
+        String constant = Prototypes.normalize("extern size_t rocksdb_f(const rocksdb_cache_t *cache)");
+        assertNotEquals(mutable, constant);
+        assertEquals(Prototypes.withoutConst(mutable), Prototypes.withoutConst(constant));
+        assertEquals(Prototypes.normalize("extern void rocksdb_f(void (*cb)(void *, int x), size_t n)"),
+                Prototypes.normalize("extern void rocksdb_f(void (*)(void*, int), size_t)"));
+        assertEquals(Prototypes.normalize("rocksdb_t* rocksdb_f(void)"), Prototypes.normalize("extern rocksdb_t *rocksdb_f()"));
+        assertEquals(Prototypes.normalize("void rocksdb_f(bool b)"), Prototypes.normalize("void rocksdb_f(_Bool)"));
+    }
+}
