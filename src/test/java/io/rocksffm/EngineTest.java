@@ -26,6 +26,18 @@ class EngineTest {
     }
 
     @Test
+    void hasFunctionAnswersForTheBoundEngine() {
+        Engine e = RocksDB.engine();
+        assertTrue(e.hasFunction("rocksdb_open"));
+        assertTrue(e.hasFunction("rocksdb_get_pinned_cf"));
+        assertFalse(e.hasFunction("rocksdb_not_a_function"));
+        // rocksdb_get_into_buffer_cf came with RocksDB 10.9
+        boolean tenNine = e.version().matches("(1[1-9]|[2-9]\\d|10\\.(9|[1-9]\\d))(\\..*)?");
+        assertEquals(tenNine, e.hasFunction("rocksdb_get_into_buffer_cf"), e.version());
+        assertThrows(NullPointerException.class, () -> e.hasFunction(null));
+    }
+
+    @Test
     void engineIsStable() {
         assertEquals(RocksDB.engine(), RocksDB.engine());
     }
