@@ -113,6 +113,8 @@ public final class Options extends NativeObject {
 
     /**
      * Size of an LRU block cache for the block-based table format; 0 disables the block cache.
+     * A new cache each call: to share one cache between families or databases, give a
+     * {@link Cache} to a {@link BlockBasedTableConfig} and use {@link #setTableFormat}.
      *
      * @throws IllegalArgumentException if {@code bytes < 0}
      */
@@ -154,28 +156,35 @@ public final class Options extends NativeObject {
         return bloomBitsPerKey;
     }
 
+    /**
+     * Uses the block-based table format with {@code config}'s settings (copied: the configuration
+     * may be closed or changed afterwards without affecting these options). Replaces what
+     * {@link #setBlockCacheSize} and {@link #setBloomFilter} set.
+     *
+     * @param config the table settings
+     * @return these options
+     * @throws IllegalStateException if these options or {@code config} are closed
+     */
+    public Options setTableFormat(BlockBasedTableConfig config) {
+        java.util.Objects.requireNonNull(config, "config");
+        use(p -> config.use(t -> rocksdb_options_set_block_based_table_factory(p, t)));
+        return this;
+    }
+
     /** Rebuilds the block-based table factory from the Java-side settings. */
     private synchronized void applyTableOptions() {
-        use(p -> {
-            MemorySegment table = rocksdb_block_based_options_create();
-            try {
-                if (blockCacheSize == 0) {
-                    rocksdb_block_based_options_set_no_block_cache(table, flag(true));
-                } else if (blockCacheSize > 0) {
-                    MemorySegment cache = rocksdb_cache_create_lru(blockCacheSize);
-                    // the table options keep their own reference to the cache
-                    rocksdb_block_based_options_set_block_cache(table, cache);
-                    rocksdb_cache_destroy(cache);
+        try (BlockBasedTableConfig table = new BlockBasedTableConfig()) {
+            if (blockCacheSize == 0) {
+                table.setNoBlockCache(true);
+            } else if (blockCacheSize > 0) {
+                try (Cache cache = Cache.newLRUCache(blockCacheSize)) { // the table keeps its own reference
+                    table.setBlockCache(cache);
                 }
-                if (bloomBitsPerKey > 0) {
-                    // ownership of the policy passes to the table options
-                    rocksdb_block_based_options_set_filter_policy(table,
-                            rocksdb_filterpolicy_create_bloom_full(bloomBitsPerKey));
-                }
-                rocksdb_options_set_block_based_table_factory(p, table);
-            } finally {
-                rocksdb_block_based_options_destroy(table);
             }
-        });
+            if (bloomBitsPerKey > 0) {
+                table.setFilterPolicy(FilterPolicy.bloom(bloomBitsPerKey));
+            }
+            setTableFormat(table);
+        }
     }
 }

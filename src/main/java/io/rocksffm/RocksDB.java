@@ -116,7 +116,7 @@ public final class RocksDB extends NativeObject {
         return open(path, options, List.of(), true);
     }
 
-    private static String cPath(Path path) {
+    static String cPath(Path path) {
         String name = Objects.requireNonNull(path, "path").toAbsolutePath().toString();
         if (name.indexOf('\0') >= 0) {
             throw new IllegalArgumentException("path contains a NUL character: " + path);
@@ -209,7 +209,7 @@ public final class RocksDB extends NativeObject {
      */
     @Override
     public void close() {
-        lifecycle.close(() -> destroy(ptr), "pinned values, iterators or snapshots");
+        lifecycle.close(() -> destroy(ptr), "pinned values, iterators, snapshots or checkpoints");
     }
 
     /** The path this database was opened at. */
@@ -946,23 +946,35 @@ public final class RocksDB extends NativeObject {
     /**
      * Flushes {@code family}'s memtable to a table file.
      *
-     * @param wait whether to wait until the flush is done
+     * @param family  the column family
+     * @param options the flush options (whether to wait)
+     * @throws RocksDBException if the flush fails
+     * @throws IllegalStateException if this database, the family or the options are closed
      */
-    public void flush(ColumnFamilyHandle family, boolean wait) {
+    public void flush(ColumnFamilyHandle family, FlushOptions options) {
+        Objects.requireNonNull(options, "options");
         Scratch s = Scratch.get();
-        enterFamily(family);
+        enter(options, family);
         try {
-            MemorySegment fo = rocksdb_flushoptions_create();
-            try {
-                rocksdb_flushoptions_set_wait(fo, flag(wait));
-                rocksdb_flush_cf(ptr, fo, family.ptr, s.errptr);
-            } finally {
-                rocksdb_flushoptions_destroy(fo);
-            }
+            rocksdb_flush_cf(ptr, options.ptr, family.ptr, s.errptr);
         } finally {
-            exitFamily(family);
+            exit(options, family);
         }
         Native.check(s.errptr);
+    }
+
+    /**
+     * Flushes {@code family}'s memtable to a table file.
+     *
+     * @param family the column family
+     * @param wait   whether to wait until the flush is done
+     * @throws RocksDBException if the flush fails
+     */
+    public void flush(ColumnFamilyHandle family, boolean wait) {
+        checkFamily(family);
+        try (FlushOptions options = new FlushOptions().setWait(wait)) {
+            flush(family, options);
+        }
     }
 
     /** {@link #flush(ColumnFamilyHandle, boolean)} for the default family. */
@@ -1087,25 +1099,16 @@ public final class RocksDB extends NativeObject {
 
     /**
      * Creates a checkpoint: a consistent copy of the database (hard links where possible) in
-     * the new directory {@code target}, which can be opened as a database of its own.
+     * the new directory {@code target}, which can be opened as a database of its own. To make
+     * many, keep a {@link Checkpoint}.
      *
+     * @param target a directory that does not exist yet
      * @throws RocksDBException e.g. if {@code target} exists
      */
     public void createCheckpoint(Path target) {
-        String dir = cPath(target);
-        Scratch s = Scratch.get();
-        lifecycle.enter();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment cp = rocksdb_checkpoint_object_create(ptr, s.errptr);
-            Native.check(s.errptr);
-            try {
-                rocksdb_checkpoint_create(cp, arena.allocateFrom(dir), 0, s.errptr);
-            } finally {
-                rocksdb_checkpoint_object_destroy(cp);
-            }
-            Native.check(s.errptr);
-        } finally {
-            lifecycle.exit();
+        cPath(target);
+        try (Checkpoint checkpoint = Checkpoint.create(this)) {
+            checkpoint.createCheckpoint(target);
         }
     }
 }

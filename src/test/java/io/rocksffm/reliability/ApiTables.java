@@ -3,7 +3,12 @@ package io.rocksffm.reliability;
 import static io.rocksffm.TestSupport.bytes;
 import static org.junit.jupiter.api.Assertions.*;
 
+import io.rocksffm.BlockBasedTableConfig;
+import io.rocksffm.Cache;
+import io.rocksffm.Checkpoint;
 import io.rocksffm.ColumnFamilyHandle;
+import io.rocksffm.FilterPolicy;
+import io.rocksffm.FlushOptions;
 import io.rocksffm.Compression;
 import io.rocksffm.NativeWriteBatch;
 import io.rocksffm.Options;
@@ -52,6 +57,9 @@ final class ApiTables {
         ColumnFamilyHandle cf;
         /** A family other than the default one (dropColumnFamily refuses the default family first). */
         ColumnFamilyHandle otherCf;
+        FlushOptions flush;
+        BlockBasedTableConfig table;
+        Cache cache;
         final MemorySegment key;
         final MemorySegment value;
         final MemorySegment out;
@@ -73,6 +81,9 @@ final class ApiTables {
             c.snapshot = snapshot;
             c.cf = cf;
             c.otherCf = otherCf;
+            c.flush = flush;
+            c.table = table;
+            c.cache = cache;
             return c;
         }
 
@@ -92,6 +103,12 @@ final class ApiTables {
             } else if (type == ColumnFamilyHandle.class) {
                 c.cf = (ColumnFamilyHandle) closed;
                 c.otherCf = (ColumnFamilyHandle) closed;
+            } else if (type == FlushOptions.class) {
+                c.flush = (FlushOptions) closed;
+            } else if (type == BlockBasedTableConfig.class) {
+                c.table = (BlockBasedTableConfig) closed;
+            } else if (type == Cache.class) {
+                c.cache = (Cache) closed;
             } else {
                 throw new IllegalArgumentException(type.getName());
             }
@@ -101,7 +118,8 @@ final class ApiTables {
 
     /** The closeable types that appear as arguments of public methods. */
     static final List<Class<?>> CLOSEABLE_ARGUMENTS = List.of(ReadOptions.class, WriteOptions.class, WriteBatch.class,
-            Options.class, Snapshot.class, ColumnFamilyHandle.class);
+            Options.class, Snapshot.class, ColumnFamilyHandle.class, FlushOptions.class, BlockBasedTableConfig.class,
+            Cache.class);
 
     /** A method's signature as the tables spell it: {@code name(SimpleType,...)}. */
     static String signature(Method m) {
@@ -210,6 +228,7 @@ final class ApiTables {
                 })
                 .guarded("flush(ColumnFamilyHandle,boolean)", (db, c) -> db.flush(c.cf, true))
                 .guarded("flush(boolean)", (db, c) -> db.flush(true))
+                .guarded("flush(ColumnFamilyHandle,FlushOptions)", (db, c) -> db.flush(c.cf, c.flush))
                 .guarded("flushWal(boolean)", (db, c) -> db.flushWal(true))
                 .guarded("compactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)", (db, c) -> db.compactRange(c.cf, c.key, c.value))
                 .guarded("compactRange()", (db, c) -> db.compactRange())
@@ -240,7 +259,8 @@ final class ApiTables {
                 .guarded("setBlockCacheSize(long)", (o, c) -> o.setBlockCacheSize(1 << 20))
                 .guarded("blockCacheSize()", (o, c) -> o.blockCacheSize())
                 .guarded("setBloomFilter(double)", (o, c) -> o.setBloomFilter(10))
-                .guarded("bloomFilterBitsPerKey()", (o, c) -> o.bloomFilterBitsPerKey());
+                .guarded("bloomFilterBitsPerKey()", (o, c) -> o.bloomFilterBitsPerKey())
+                .guarded("setTableFormat(BlockBasedTableConfig)", (o, c) -> o.setTableFormat(c.table));
     }
 
     static Table<ReadOptions> readOptions() {
@@ -357,6 +377,45 @@ final class ApiTables {
                 .plain("isDefault()", (h, c) -> h.isDefault())
                 .plain("database()", (h, c) -> assertNotNull(h.database()))
                 .plain("toString()", (h, c) -> assertNotNull(h.toString()));
+    }
+
+    static Table<FlushOptions> flushOptions() {
+        return new Table<>(FlushOptions.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("setWait(boolean)", (o, c) -> o.setWait(false))
+                .guarded("waitForFlush()", (o, c) -> o.waitForFlush());
+    }
+
+    static Table<Cache> cache() {
+        return new Table<>(Cache.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("capacity()", (o, c) -> o.capacity())
+                .guarded("setCapacity(long)", (o, c) -> o.setCapacity(1 << 20))
+                .guarded("usage()", (o, c) -> o.usage())
+                .guarded("pinnedUsage()", (o, c) -> o.pinnedUsage());
+    }
+
+    static Table<BlockBasedTableConfig> blockBasedTableConfig() {
+        return new Table<>(BlockBasedTableConfig.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("setBlockCache(Cache)", (o, c) -> o.setBlockCache(c.cache))
+                .guarded("setNoBlockCache(boolean)", (o, c) -> o.setNoBlockCache(true))
+                .guarded("setFilterPolicy(FilterPolicy)", (o, c) -> o.setFilterPolicy(FilterPolicy.bloom(10)))
+                .guarded("setBlockSize(long)", (o, c) -> o.setBlockSize(8192))
+                .guarded("setCacheIndexAndFilterBlocks(boolean)", (o, c) -> o.setCacheIndexAndFilterBlocks(true))
+                .guarded("setWholeKeyFiltering(boolean)", (o, c) -> o.setWholeKeyFiltering(true));
+    }
+
+    static Table<Checkpoint> checkpoint() {
+        return new Table<>(Checkpoint.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("createCheckpoint(Path)", (o, c) -> o.createCheckpoint(c.dir.resolve("cp-" + System.nanoTime())))
+                .guarded("createCheckpoint(Path,long)",
+                        (o, c) -> o.createCheckpoint(c.dir.resolve("cp-" + System.nanoTime()), 1 << 20));
     }
 
     private static void closeQuietly(AutoCloseable c) {

@@ -5,7 +5,13 @@ import static io.rocksffm.reliability.Reliability.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import io.rocksffm.ColumnFamilyDescriptor;
+import io.rocksffm.BlockBasedTableConfig;
+import io.rocksffm.Cache;
+import io.rocksffm.Checkpoint;
 import io.rocksffm.ColumnFamilyHandle;
+import io.rocksffm.Engine;
+import io.rocksffm.FilterPolicy;
+import io.rocksffm.FlushOptions;
 import io.rocksffm.Compression;
 import io.rocksffm.NativeWriteBatch;
 import io.rocksffm.Options;
@@ -97,7 +103,8 @@ class BadInputTest {
     private static final Set<String> NULLABLE = Set.of("setIterateLowerBound(MemorySegment)#0",
             "setIterateUpperBound(MemorySegment)#0", "setSnapshot(Snapshot)#0",
             "compactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#1",
-            "compactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#2");
+            "compactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#2",
+            "equals(Object)#0"); // Object's contract: false for null
 
     /**
      * Every public method and factory, for every reference parameter not documented as nullable,
@@ -110,12 +117,19 @@ class BadInputTest {
              NativeWriteBatch nativeBatch = batch.toNative();
              Snapshot snapshot = db.getSnapshot();
              RocksIterator it = db.newIterator(ro);
-             PinnedValue pinned = db.getPinned(ro, heap("a"))) {
+             PinnedValue pinned = db.getPinned(ro, heap("a"));
+             FlushOptions flush = new FlushOptions();
+             Cache cache = Cache.newLRUCache(1 << 20);
+             BlockBasedTableConfig table = new BlockBasedTableConfig();
+             Checkpoint checkpoint = Checkpoint.create(db)) {
             it.seekToFirst();
-            Map<Class<?>, Object> live = Map.of(RocksDB.class, db, Options.class, options, ReadOptions.class, ro,
-                    WriteOptions.class, wo, WriteBatch.class, batch, NativeWriteBatch.class, nativeBatch,
-                    Snapshot.class, snapshot, RocksIterator.class, it, PinnedValue.class, pinned,
-                    ColumnFamilyHandle.class, db.defaultColumnFamily());
+            Map<Class<?>, Object> live = Map.ofEntries(Map.entry(RocksDB.class, db), Map.entry(Options.class, options),
+                    Map.entry(ReadOptions.class, ro), Map.entry(WriteOptions.class, wo), Map.entry(WriteBatch.class, batch),
+                    Map.entry(NativeWriteBatch.class, nativeBatch), Map.entry(Snapshot.class, snapshot),
+                    Map.entry(RocksIterator.class, it), Map.entry(PinnedValue.class, pinned),
+                    Map.entry(ColumnFamilyHandle.class, db.defaultColumnFamily()), Map.entry(FlushOptions.class, flush),
+                    Map.entry(Cache.class, cache), Map.entry(BlockBasedTableConfig.class, table),
+                    Map.entry(Checkpoint.class, checkpoint), Map.entry(Engine.class, RocksDB.engine()));
             int calls = 0;
             Set<String> unnamed = new TreeSet<>();
             List<Object[]> targets = new ArrayList<>(); // {method, receiver or null}
@@ -126,7 +140,7 @@ class BadInputTest {
                     }
                 }
             }
-            for (Class<?> factory : List.of(RocksDB.class, WriteBatch.class)) {
+            for (Class<?> factory : List.of(RocksDB.class, WriteBatch.class, Cache.class, FilterPolicy.class, Checkpoint.class)) {
                 for (Method m : factory.getMethods()) {
                     if (Modifier.isStatic(m.getModifiers())) {
                         targets.add(new Object[] {m, null});
@@ -143,7 +157,7 @@ class BadInputTest {
                     }
                     Object[] args = new Object[types.length];
                     for (int j = 0; j < types.length; j++) {
-                        args[j] = j == i ? null : dummy(m, j, options, batch, snapshot);
+                        args[j] = j == i ? null : dummy(m, j, options, batch, snapshot, live);
                     }
                     try {
                         m.invoke(t[1], args);
@@ -173,9 +187,13 @@ class BadInputTest {
         assertWritable();
     }
 
-    private Object dummy(Method m, int i, Options options, WriteBatch batch, Snapshot snapshot) {
+    private Object dummy(Method m, int i, Options options, WriteBatch batch, Snapshot snapshot, Map<Class<?>, Object> live) {
         Class<?> t = m.getParameterTypes()[i];
-        if (t == MemorySegment.class) {
+        if (t == FlushOptions.class || t == Cache.class || t == BlockBasedTableConfig.class) {
+            return live.get(t);
+        } else if (t == FilterPolicy.class) {
+            return FilterPolicy.bloom(10);
+        } else if (t == MemorySegment.class) {
             return heap("k");
         } else if (t == byte[].class) {
             return bytes("k");

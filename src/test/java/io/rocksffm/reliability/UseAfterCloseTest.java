@@ -4,7 +4,11 @@ import static io.rocksffm.TestSupport.*;
 import static io.rocksffm.reliability.Reliability.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import io.rocksffm.BlockBasedTableConfig;
+import io.rocksffm.Cache;
+import io.rocksffm.Checkpoint;
 import io.rocksffm.ColumnFamilyHandle;
+import io.rocksffm.FlushOptions;
 import io.rocksffm.NativeWriteBatch;
 import io.rocksffm.Options;
 import io.rocksffm.PinnedValue;
@@ -53,6 +57,9 @@ class UseAfterCloseTest {
         ctx.snapshot = live.getSnapshot();
         ctx.cf = live.defaultColumnFamily();
         ctx.otherCf = live.createColumnFamily("other", ctx.options);
+        ctx.flush = new FlushOptions();
+        ctx.cache = Cache.newLRUCache(1 << 20);
+        ctx.table = new BlockBasedTableConfig();
     }
 
     @AfterEach
@@ -62,6 +69,9 @@ class UseAfterCloseTest {
         ctx.wo.close();
         ctx.batch.close();
         ctx.options.close();
+        ctx.flush.close();
+        ctx.cache.close();
+        ctx.table.close();
         ctx.arena.close();
         // nothing a refused call did may have left a child behind: the database closes
         live.close();
@@ -69,7 +79,8 @@ class UseAfterCloseTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"RocksDB", "Options", "ReadOptions", "WriteOptions", "WriteBatch", "NativeWriteBatch",
-            "RocksIterator", "Snapshot", "PinnedValue", "ColumnFamilyHandle"})
+            "RocksIterator", "Snapshot", "PinnedValue", "ColumnFamilyHandle", "FlushOptions", "Cache",
+            "BlockBasedTableConfig", "Checkpoint"})
     void everyPublicMethodOfAClosedObjectThrowsIllegalState(String type) {
         switch (type) {
             case "RocksDB" -> {
@@ -109,6 +120,10 @@ class UseAfterCloseTest {
             }
             case "ColumnFamilyHandle" -> check(ApiTables.columnFamilyHandle(),
                     closed(live.createColumnFamily("closed-family", ctx.options)), ctx);
+            case "FlushOptions" -> check(ApiTables.flushOptions(), closed(new FlushOptions()), ctx);
+            case "Cache" -> check(ApiTables.cache(), closed(Cache.newLRUCache(1 << 20)), ctx);
+            case "BlockBasedTableConfig" -> check(ApiTables.blockBasedTableConfig(), closed(new BlockBasedTableConfig()), ctx);
+            case "Checkpoint" -> check(ApiTables.checkpoint(), closed(Checkpoint.create(live)), ctx);
             default -> fail(type);
         }
     }
@@ -140,10 +155,12 @@ class UseAfterCloseTest {
 
     /** Every public method given a closed argument (options, batch, snapshot, family handle) throws IllegalStateException. */
     @ParameterizedTest
-    @ValueSource(strings = {"RocksDB", "ReadOptions", "WriteBatch"})
+    @ValueSource(strings = {"RocksDB", "ReadOptions", "WriteBatch", "Options", "BlockBasedTableConfig"})
     void everyPublicMethodGivenAClosedArgumentThrowsIllegalState(String type) {
         switch (type) {
             case "RocksDB" -> checkArguments(ApiTables.rocksDB(), live);
+            case "Options" -> checkArguments(ApiTables.options(), ctx.options);
+            case "BlockBasedTableConfig" -> checkArguments(ApiTables.blockBasedTableConfig(), ctx.table);
             case "ReadOptions" -> checkArguments(ApiTables.readOptions(), ctx.ro);
             case "WriteBatch" -> checkArguments(ApiTables.writeBatch(), ctx.batch);
             default -> fail(type);
@@ -167,6 +184,9 @@ class UseAfterCloseTest {
         closedArgs.options = closed(new Options());
         closedArgs.snapshot = closed(live.getSnapshot());
         closedArgs.cf = closed(live.createColumnFamily("closed-arg", ctx.options));
+        closedArgs.flush = closed(new FlushOptions());
+        closedArgs.table = closed(new BlockBasedTableConfig());
+        closedArgs.cache = closed(Cache.newLRUCache(1 << 20));
         int calls = 0;
         for (Map.Entry<String, BiConsumer<T, Ctx>> e : table.guarded.entrySet()) {
             for (Class<?> p : table.closeableParameters(e.getKey())) {
@@ -177,6 +197,9 @@ class UseAfterCloseTest {
                     case "Options" -> closedArgs.options;
                     case "Snapshot" -> closedArgs.snapshot;
                     case "ColumnFamilyHandle" -> closedArgs.cf;
+                    case "FlushOptions" -> closedArgs.flush;
+                    case "BlockBasedTableConfig" -> closedArgs.table;
+                    case "Cache" -> closedArgs.cache;
                     default -> throw new AssertionError(p);
                 };
                 Ctx c = ctx.with(p, closedArg);
