@@ -23,9 +23,9 @@ import java.util.Objects;
  * <p><b>Memory.</b> The buffer starts at the capacity given to the constructor and doubles when
  * full; {@link #clear()} keeps it, so a batch reused across writes stops allocating. Keys and
  * values are copied in: the caller's segments and arrays may be reused as soon as a method
- * returns. Merge records can be encoded (e.g. to hand bytes to another binding) but not yet
- * written, since rocksffm cannot configure a merge operator. {@link #close()} frees the buffer; it is idempotent, and any use afterwards throws
- * {@link IllegalStateException}.
+ * returns. {@link #close()} frees the buffer; it is idempotent, and any use afterwards throws
+ * {@link IllegalStateException}. (Merge records come with merge operators; a batch read with
+ * {@link #fromBytes} may hold some, and a database refuses to write those.)
  *
  * <p><b>Threads.</b> A batch is confined to the thread that created it (its memory belongs to a
  * confined arena, which frees it at once on close): other threads get
@@ -292,18 +292,21 @@ public final class WriteBatch implements AutoCloseable {
                 MemorySegment.ofArray(Objects.requireNonNull(end, "end")));
     }
 
+    // Merge records: not public until rocksffm can configure merge operators (a database without one
+    // refuses them); the encoder is tested against the C API's byte for byte.
+
     /** Merges {@code value} into {@code key} of {@code family} with the family's merge operator. */
-    public WriteBatch merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
+    WriteBatch merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
         return append(MERGE, id(family), Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
     }
 
     /** Merges {@code value} into {@code key} with the database's merge operator. */
-    public WriteBatch merge(MemorySegment key, MemorySegment value) {
+    WriteBatch merge(MemorySegment key, MemorySegment value) {
         return append(MERGE, 0, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
     }
 
     /** {@link #merge(MemorySegment, MemorySegment)} for arrays. */
-    public WriteBatch merge(byte[] key, byte[] value) {
+    WriteBatch merge(byte[] key, byte[] value) {
         return append(MERGE, 0, MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
                 MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
     }

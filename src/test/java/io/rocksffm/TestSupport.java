@@ -15,6 +15,11 @@ public final class TestSupport {
         return b == null ? null : new String(b, StandardCharsets.UTF_8);
     }
 
+    /** Appends a merge record to {@code batch} (not public API until merge operators exist). */
+    public static WriteBatch merge(WriteBatch batch, byte[] key, byte[] value) {
+        return batch.merge(key, value);
+    }
+
     /** Opens (creating) a database under {@code dir}. */
     public static RocksDB open(Path dir) {
         try (Options o = new Options().setCreateIfMissing(true)) {

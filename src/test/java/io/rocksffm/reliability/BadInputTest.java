@@ -291,7 +291,7 @@ class BadInputTest {
         try (WriteBatch b = new WriteBatch().put(k, k)) {
             long size = b.dataSize();
             List<Executable> calls = List.of(() -> b.put(fake, k), () -> b.put(k, fake), () -> b.delete(fake),
-                    () -> b.singleDelete(fake), () -> b.merge(k, fake), () -> b.deleteRange(k, fake),
+                    () -> b.singleDelete(fake), () -> b.deleteRange(k, fake),
                     () -> b.put(db.defaultColumnFamily(), fake, k));
             for (Executable call : calls) {
                 assertThrows(IllegalArgumentException.class, call);
@@ -457,7 +457,7 @@ class BadInputTest {
                     () -> db.approximateSizes(cf, new MemorySegment[] {bad}, new MemorySegment[] {k}),
                     () -> it.seek(bad), () -> it.seekForPrev(bad), () -> it.key(bad), () -> it.value(bad),
                     () -> batch.put(bad, k), () -> batch.put(k, bad), () -> batch.delete(bad), () -> batch.singleDelete(bad),
-                    () -> batch.deleteRange(bad, bad), () -> batch.merge(k, bad), () -> WriteBatch.fromBytes(bad));
+                    () -> batch.deleteRange(bad, bad), () -> WriteBatch.fromBytes(bad));
             for (Executable call : calls) {
                 assertThrows(expected, call, "call #" + n);
                 n++;
@@ -678,7 +678,7 @@ class BadInputTest {
 
     @Test
     void mergeWithoutAMergeOperatorLeavesTheDatabaseWritableAndUnchanged() {
-        try (WriteBatch b = new WriteBatch().put(bytes("m1"), bytes("x")).merge(bytes("m2"), bytes("y"))) {
+        try (WriteBatch b = merge(new WriteBatch().put(bytes("m1"), bytes("x")), bytes("m2"), bytes("y"))) {
             assertThrows(RuntimeException.class, () -> db.write(wo, b));
         }
         assertNull(db.get(bytes("m1")), "nothing of a refused batch is applied");
