@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.Native;
 
 import java.lang.foreign.Arena;
@@ -18,11 +19,8 @@ import java.nio.file.Path;
  * share across threads; any call after close throws {@link IllegalStateException}.
  */
 public final class Checkpoint extends NativeObject {
-    private final RocksDB db;
-
-    private Checkpoint(RocksDB db, MemorySegment checkpoint) {
-        super("Checkpoint", checkpoint);
-        this.db = db;
+    private Checkpoint(Lifecycle lifecycle, MemorySegment checkpoint) {
+        super(lifecycle, "Checkpoint", checkpoint);
     }
 
     /**
@@ -35,29 +33,25 @@ public final class Checkpoint extends NativeObject {
      */
     public static Checkpoint create(RocksDB db) {
         java.util.Objects.requireNonNull(db, "db");
-        db.lifecycle.enter();
+        Lifecycle lifecycle = Lifecycle.child("Checkpoint", false, db.lifecycle);
+        MemorySegment cp = MemorySegment.NULL;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment err = arena.allocate(ValueLayout.ADDRESS);
-            MemorySegment cp = rocksdb_checkpoint_object_create(db.ptr, err);
+            cp = rocksdb_checkpoint_object_create(db.ptr, err);
             Native.check(err);
-            Checkpoint c;
-            try {
-                c = new Checkpoint(db, cp);
-            } catch (RuntimeException | Error e) {
+            return new Checkpoint(lifecycle, cp);
+        } catch (RuntimeException | Error e) {
+            if (cp.address() != 0) {
                 rocksdb_checkpoint_object_destroy(cp);
-                throw e;
             }
-            db.lifecycle.addChild();
-            return c;
-        } finally {
-            db.lifecycle.exit();
+            lifecycle.abandon();
+            throw e;
         }
     }
 
     @Override
     void destroy(MemorySegment cp) {
         rocksdb_checkpoint_object_destroy(cp);
-        db.lifecycle.removeChild();
     }
 
     /**

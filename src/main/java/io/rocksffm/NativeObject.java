@@ -21,10 +21,15 @@ abstract class NativeObject implements AutoCloseable {
     final MemorySegment ptr;
 
     NativeObject(String what, MemorySegment ptr) {
+        this(new Lifecycle(what), what, ptr);
+    }
+
+    /** An object with a lifecycle made by the caller (e.g. a child that keeps its owners open). */
+    NativeObject(Lifecycle lifecycle, String what, MemorySegment ptr) {
         if (ptr.address() == 0) {
             throw new IllegalStateException("RocksDB returned NULL creating " + what);
         }
-        this.lifecycle = new Lifecycle(what);
+        this.lifecycle = lifecycle;
         this.ptr = ptr;
     }
 

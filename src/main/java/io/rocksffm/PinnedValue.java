@@ -1,5 +1,6 @@
 package io.rocksffm;
 
+import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.Native;
 
 import java.lang.foreign.Arena;
@@ -16,57 +17,91 @@ import java.lang.foreign.MemorySegment;
  * from it are open.
  */
 public final class PinnedValue implements AutoCloseable {
-    private final RocksDB db;
+    private final Lifecycle lifecycle;
     private final MemorySegment slice;
+    /** The value's scope: closing it makes every view of the value unusable. */
     private final Arena arena;
     private final MemorySegment value;
 
-    PinnedValue(RocksDB db, MemorySegment slice, MemorySegment raw) {
-        this.db = db;
+    private PinnedValue(Lifecycle lifecycle, MemorySegment slice, MemorySegment raw) {
+        this.lifecycle = lifecycle;
         this.slice = slice;
         this.arena = Arena.ofConfined();
         this.value = raw.reinterpret(arena, null).asReadOnly();
     }
 
-    /** The value: read-only, valid until {@link #close()}, usable only on the reading thread. */
-    public MemorySegment segment() {
-        ensureOpen();
-        return value;
-    }
-
-    /** The value's length in bytes. */
-    public long byteSize() {
-        ensureOpen();
-        return value.byteSize();
-    }
-
-    /** A copy of the value. */
-    public byte[] toByteArray() {
-        ensureOpen();
-        return value.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
-    }
-
-    /** Whether {@link #close()} has been called. */
-    public boolean isClosed() {
-        return !arena.scope().isAlive();
-    }
-
-    private void ensureOpen() {
-        if (isClosed()) {
-            throw new IllegalStateException("PinnedValue is closed");
+    /**
+     * Wraps a pinnable slice read from {@code db} (the caller has entered it), or destroys the
+     * slice if that fails. {@code sizeSlot} is a scratch {@code size_t}.
+     */
+    static PinnedValue of(RocksDB db, MemorySegment slice, MemorySegment sizeSlot) {
+        Lifecycle lifecycle = null;
+        try {
+            lifecycle = Lifecycle.child("PinnedValue", true, db.lifecycle);
+            return new PinnedValue(lifecycle, slice, Native.pinnableValue(slice, sizeSlot));
+        } catch (RuntimeException | Error e) {
+            if (lifecycle != null) {
+                lifecycle.abandon();
+            }
+            Native.pinnableDestroy(slice);
+            throw e;
         }
     }
 
     /**
-     * Releases the pin. Idempotent; must be called on the reading thread.
+     * The value: a read-only view of RocksDB's memory.
+     *
+     * @return the view, valid until {@link #close()}, usable only on the reading thread
+     * @throws IllegalStateException if closed
+     * @throws WrongThreadException on another thread than the reading one
+     */
+    public MemorySegment segment() {
+        lifecycle.check();
+        return value;
+    }
+
+    /**
+     * The value's length in bytes (readable from any thread).
+     *
+     * @return the length
+     * @throws IllegalStateException if closed
+     */
+    public long byteSize() {
+        lifecycle.ensureOpen();
+        return value.byteSize();
+    }
+
+    /**
+     * A copy of the value.
+     *
+     * @return a new array
+     * @throws IllegalStateException if closed
+     * @throws WrongThreadException on another thread than the reading one
+     */
+    public byte[] toByteArray() {
+        lifecycle.check();
+        return value.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+    }
+
+    /**
+     * Whether {@link #close()} has been called.
+     *
+     * @return true once closed
+     */
+    public boolean isClosed() {
+        return lifecycle.isClosed();
+    }
+
+    /**
+     * Releases the pin; views of the value become unusable. Idempotent.
+     *
+     * @throws WrongThreadException on another thread than the reading one (unless already closed)
      */
     @Override
     public void close() {
-        if (isClosed()) {
-            return;
-        }
-        arena.close();
-        Native.pinnableDestroy(slice);
-        db.lifecycle.removeChild();
+        lifecycle.close(() -> {
+            arena.close();
+            Native.pinnableDestroy(slice);
+        });
     }
 }

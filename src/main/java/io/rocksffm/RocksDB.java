@@ -629,14 +629,7 @@ public final class RocksDB extends NativeObject {
             if (slice.address() == 0) {
                 return null;
             }
-            try {
-                PinnedValue pinned = new PinnedValue(this, slice, Native.pinnableValue(slice, s.size));
-                lifecycle.addChild();
-                return pinned;
-            } catch (RuntimeException | Error e) {
-                Native.pinnableDestroy(slice);
-                throw e;
-            }
+            return PinnedValue.of(this, slice, s.size);
         } finally {
             exit(options, family);
         }
@@ -849,32 +842,7 @@ public final class RocksDB extends NativeObject {
         enterRead(options, family);
         try {
             synchronized (options) { // orders against bound and snapshot changes
-                Snapshot snapshot = options.snapshot();
-                List<NativeObject> owners = new ArrayList<>(4);
-                owners.add(this);
-                owners.add(options);
-                owners.add(family);
-                if (snapshot != null) {
-                    owners.add(snapshot);
-                }
-                int added = 0;
-                MemorySegment it = MemorySegment.NULL;
-                try {
-                    for (NativeObject o : owners) {
-                        o.lifecycle.addChild(); // fails if o is closing (e.g. a racing close of the options)
-                        added++;
-                    }
-                    it = rocksdb_create_iterator_cf(ptr, options.ptr, family.ptr);
-                    return new RocksIterator(owners, it, prefetchBytes);
-                } catch (RuntimeException | Error e) {
-                    if (it.address() != 0) {
-                        rocksdb_iter_destroy(it);
-                    }
-                    for (int i = 0; i < added; i++) {
-                        owners.get(i).lifecycle.removeChild();
-                    }
-                    throw e;
-                }
+                return RocksIterator.create(this, family, options, prefetchBytes);
             }
         } finally {
             exit(options, family);
@@ -888,13 +856,7 @@ public final class RocksDB extends NativeObject {
     public Snapshot getSnapshot() {
         lifecycle.enter();
         try {
-            lifecycle.addChild();
-            try {
-                return new Snapshot(this, rocksdb_create_snapshot(ptr));
-            } catch (RuntimeException | Error e) {
-                lifecycle.removeChild();
-                throw e;
-            }
+            return Snapshot.take(this);
         } finally {
             lifecycle.exit();
         }

@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Native.Scratch;
 
@@ -36,15 +37,13 @@ import java.util.Objects;
 public final class RocksIterator implements AutoCloseable {
     private static final long RUN_HEADER = 8; // int key length, int value length
 
-    /** The database, family, options and snapshot this iterator keeps open (as their child). */
-    private final List<NativeObject> owners;
+    /** Confined; a child of the database, family, options and snapshot it keeps open. */
+    private final Lifecycle lifecycle;
     private final MemorySegment it;
-    private final Thread owner = Thread.currentThread();
     private final Arena arena = Arena.ofConfined();
     private final MemorySegment length = arena.allocate(ValueLayout.JAVA_LONG);
     private final MemorySegment run;
 
-    private boolean closed;
     /** rocksdb_iter_valid after the native iterator's last move (moves are the only way it changes). */
     private boolean nativeValid;
     /** Whether the current entry is served from the run buffer. */
@@ -52,19 +51,38 @@ public final class RocksIterator implements AutoCloseable {
     private long runPos;
     private long runEnd;
 
-    RocksIterator(List<NativeObject> owners, MemorySegment it, long prefetchBytes) {
-        this.owners = List.copyOf(owners);
+    private RocksIterator(Lifecycle lifecycle, MemorySegment it, long prefetchBytes) {
+        this.lifecycle = lifecycle;
         this.it = it;
         this.run = prefetchBytes > 0 ? arena.allocate(prefetchBytes, 8) : null;
     }
 
+    /**
+     * A new iterator over {@code family} of {@code db} (the caller has entered them and the
+     * options, and holds the options' lock so their snapshot cannot change meanwhile). Keeps
+     * them and the options' snapshot open until it is closed.
+     */
+    static RocksIterator create(RocksDB db, ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
+        Snapshot snapshot = options.snapshot();
+        Lifecycle lifecycle = snapshot == null
+                ? Lifecycle.child("RocksIterator", true, db.lifecycle, options.lifecycle, family.lifecycle)
+                : Lifecycle.child("RocksIterator", true, db.lifecycle, options.lifecycle, family.lifecycle,
+                        snapshot.lifecycle);
+        MemorySegment it = MemorySegment.NULL;
+        try {
+            it = rocksdb_create_iterator_cf(db.ptr, options.ptr, family.ptr);
+            return new RocksIterator(lifecycle, it, prefetchBytes);
+        } catch (RuntimeException | Error e) {
+            if (it.address() != 0) {
+                rocksdb_iter_destroy(it);
+            }
+            lifecycle.abandon();
+            throw e;
+        }
+    }
+
     private void check() {
-        if (Thread.currentThread() != owner) {
-            throw new WrongThreadException("RocksIterator is confined to " + owner);
-        }
-        if (closed) {
-            throw new IllegalStateException("RocksIterator is closed");
-        }
+        lifecycle.check();
     }
 
     // ---- moves ------------------------------------------------------------------------------
@@ -297,23 +315,15 @@ public final class RocksIterator implements AutoCloseable {
 
     /** Whether {@link #close()} has been called. */
     public boolean isClosed() {
-        return closed;
+        return lifecycle.isClosed();
     }
 
     /** Destroys the iterator. Idempotent; must be called on the owning thread. */
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
-        if (Thread.currentThread() != owner) {
-            throw new WrongThreadException("RocksIterator is confined to " + owner);
-        }
-        closed = true;
-        arena.close();
-        rocksdb_iter_destroy(it);
-        for (NativeObject o : owners) {
-            o.lifecycle.removeChild();
-        }
+        lifecycle.close(() -> {
+            arena.close();
+            rocksdb_iter_destroy(it);
+        });
     }
 }

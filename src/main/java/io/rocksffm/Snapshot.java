@@ -2,6 +2,8 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Lifecycle;
+
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -17,15 +19,25 @@ import java.lang.foreign.MemorySegment;
 public final class Snapshot extends NativeObject {
     final RocksDB db;
 
-    Snapshot(RocksDB db, MemorySegment snapshot) {
-        super("Snapshot", snapshot);
+    private Snapshot(RocksDB db, Lifecycle lifecycle, MemorySegment snapshot) {
+        super(lifecycle, "Snapshot", snapshot);
         this.db = db;
+    }
+
+    /** A snapshot of {@code db}'s current state; the caller has entered {@code db}. */
+    static Snapshot take(RocksDB db) {
+        Lifecycle lifecycle = Lifecycle.child("Snapshot", false, db.lifecycle);
+        try {
+            return new Snapshot(db, lifecycle, rocksdb_create_snapshot(db.ptr));
+        } catch (RuntimeException | Error e) {
+            lifecycle.abandon();
+            throw e;
+        }
     }
 
     @Override
     void destroy(MemorySegment p) {
         rocksdb_release_snapshot(db.ptr, p);
-        db.lifecycle.removeChild();
     }
 
     /**

@@ -3,6 +3,7 @@ package io.rocksffm;
 import static io.rocksffm.internal.BatchFormat.*;
 
 import io.rocksffm.internal.BatchFormat;
+import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Native.Scratch;
 import io.rocksffm.internal.capi.RocksDBC;
@@ -39,12 +40,11 @@ public final class WriteBatch implements AutoCloseable {
     /** The capacity {@link #WriteBatch()} starts with. */
     public static final long DEFAULT_CAPACITY = 4096;
 
-    private final Thread owner = Thread.currentThread();
+    private final Lifecycle lifecycle = Lifecycle.confined("WriteBatch");
     private Arena arena;
     private MemorySegment buf;
     private long size;
     private int count;
-    private boolean closed;
     /** Non-default column-family ids the records name (null until one does). */
     private BitSet families;
     private boolean hasMerge;
@@ -108,12 +108,7 @@ public final class WriteBatch implements AutoCloseable {
     }
 
     private void ensureOpen() {
-        if (Thread.currentThread() != owner) {
-            throw new WrongThreadException("WriteBatch is confined to " + owner);
-        }
-        if (closed) {
-            throw new IllegalStateException("WriteBatch is closed");
-        }
+        lifecycle.check();
     }
 
     /** Grows the buffer (doubling, or to {@code needed} if more) keeping the encoded bytes. */
@@ -400,15 +395,12 @@ public final class WriteBatch implements AutoCloseable {
 
     /** Whether {@link #close()} has been called. */
     public boolean isClosed() {
-        return closed;
+        return lifecycle.isClosed();
     }
 
     /** Frees the buffer. Idempotent. */
     @Override
     public void close() {
-        if (!closed) {
-            closed = true;
-            arena.close();
-        }
+        lifecycle.close(arena::close);
     }
 }
