@@ -107,6 +107,7 @@ PUT_V="putArray putDirect putSegment"
 BATCH_V="putBatchArray putBatchNative"
 ITER_V="scan keyScan valueScan scanCopy seekScan"
 MULTI_V="multiGetList multiGetBuffers singleGets"
+CONC_V="get1 get8 getVirtual put1 put8 putVirtual"
 case "$profile" in
   smoke)
     JMH_RUN="-f 1 -wi 0 -i 1 -r 200ms"; rounds=${rounds:-1}
@@ -119,6 +120,7 @@ case "$profile" in
     job iterator IteratorBenchmarks "$ITER_V" "-p keyCount=1000 -p keySize=16 -p valueSize=64 -p prefetch=0,4096"
     c scan 1000 16 64
     job multiget MultiGetBenchmarks "$MULTI_V" "-p keyCount=1000 -p keySize=16 -p valueSize=64 -p batchSize=10"
+    job concurrency ConcurrencyBenchmarks "$CONC_V" "-p keyCount=1000 -p keySize=12 -p valueSize=64"
     ;;
   quick)
     JMH_RUN="-f 1 -wi 3 -w 1s -i 3 -r 1s"; rounds=${rounds:-2}
@@ -140,6 +142,7 @@ case "$profile" in
     job iterator-1k IteratorBenchmarks "$ITER_V" "-p keyCount=100000 -p keySize=16 -p valueSize=1024 -p prefetch=0,16384"
     c scan 100000 16 1024
     job multiget MultiGetBenchmarks "$MULTI_V" "-p keyCount=100000 -p keySize=16 -p valueSize=64 -p batchSize=10,100,1000"
+    job concurrency ConcurrencyBenchmarks "$CONC_V" "-p keyCount=100000 -p keySize=12 -p valueSize=64"
     ;;
   full)
     JMH_RUN="-f 1 -wi 3 -w 2s -i 5 -r 2s"; rounds=${rounds:-1}
@@ -153,6 +156,7 @@ case "$profile" in
     job iterator IteratorBenchmarks "$ITER_V" "-p keyCount=10000,1000000 -p keySize=16 -p valueSize=64,1024 -p prefetch=0,4096,16384"
     job multiget MultiGetBenchmarks "$MULTI_V" "-p keyCount=100000 -p keySize=16 -p valueSize=64 -p batchSize=10,100,1000"
     c scan 10000 16 64; c scan 10000 16 1024; c scan 1000000 16 64; c scan 1000000 16 1024
+    job concurrency ConcurrencyBenchmarks "$CONC_V" "-p keyCount=100000 -p keySize=12 -p valueSize=64"
     ;;
 esac
 

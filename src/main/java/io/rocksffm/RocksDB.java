@@ -6,8 +6,8 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.rocksffm.internal.BatchFormat;
 import io.rocksffm.internal.Native;
-import io.rocksffm.internal.Native.Scratch;
 import io.rocksffm.internal.NativeLibrary;
+import io.rocksffm.internal.Scratch;
 import io.rocksffm.internal.capi.RocksDBC;
 
 import java.lang.foreign.Arena;
@@ -38,9 +38,9 @@ import java.util.stream.StreamSupport;
  * database are still open: close those first. It closes the column family handles itself. Any
  * call on a closed database throws {@link IllegalStateException}.
  *
- * <p><b>Threads.</b> A database is safe to share across threads. Methods allocate nothing
- * native per call: inputs in heap memory are copied into per-thread scratch memory, and the
- * {@code errptr}/length out-slots are per-thread too.
+ * <p><b>Threads.</b> A database is safe to share across threads, platform or virtual. Methods
+ * allocate nothing native per call: inputs in heap memory are copied into pooled scratch memory,
+ * which also holds the {@code errptr}/length out-slots; a thread holds it only during a call.
  *
  * <p><b>Memory.</b> The core methods take {@link MemorySegment}s: a key or value is the whole
  * segment ({@code byteSize()} bytes), native or heap. Each operation has one core method taking
@@ -132,9 +132,8 @@ public final class RocksDB extends NativeObject {
             all.add(0, new ColumnFamilyDescriptor(ColumnFamilyHandle.DEFAULT, options));
         }
         int n = all.size();
-        Scratch s = Scratch.get();
         List<NativeObject> entered = new ArrayList<>();
-        try (Arena arena = Arena.ofConfined()) {
+        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             MemorySegment names = arena.allocate(ADDRESS, n);
             MemorySegment familyOptions = arena.allocate(ADDRESS, n);
             MemorySegment handles = arena.allocate(ADDRESS, n);
@@ -167,8 +166,7 @@ public final class RocksDB extends NativeObject {
     public static List<String> listColumnFamilies(Path path, Options options) {
         String name = cPath(path);
         Objects.requireNonNull(options, "options");
-        Scratch s = Scratch.get();
-        try (Arena arena = Arena.ofConfined()) {
+        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             MemorySegment cName = arena.allocateFrom(name);
             MemorySegment list = options.apply(o -> rocksdb_list_column_families(o, cName, s.size, s.errptr));
             if (s.errptr.get(ADDRESS, 0).address() != 0) {
@@ -258,9 +256,8 @@ public final class RocksDB extends NativeObject {
     public ColumnFamilyHandle createColumnFamily(String name, Options options) {
         new ColumnFamilyDescriptor(name, options); // argument checks
         refuseIfReadOnly();
-        Scratch s = Scratch.get();
         lifecycle.enter();
-        try (Arena arena = Arena.ofConfined()) {
+        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             MemorySegment cName = arena.allocateFrom(name);
             MemorySegment h = options.apply(o -> rocksdb_create_column_family(ptr, o, cName, s.errptr));
             if (s.errptr.get(ADDRESS, 0).address() != 0) {
@@ -304,14 +301,13 @@ public final class RocksDB extends NativeObject {
             throw new IllegalStateException("cannot drop " + family.name() + " while iterators on it are open");
         }
         refuseIfReadOnly();
-        Scratch s = Scratch.get();
         lifecycle.enter();
-        try {
+        try (Scratch s = Scratch.acquire()) {
             family.use(h -> rocksdb_drop_column_family(ptr, h, s.errptr));
+            Native.check(s.errptr);
         } finally {
             lifecycle.exit();
         }
-        Native.check(s.errptr);
         familyIds.remove(family.id());
         family.close();
     }
@@ -408,16 +404,13 @@ public final class RocksDB extends NativeObject {
     private void write(ColumnFamilyHandle family, WriteOptions options, MemorySegment a, MemorySegment b,
                        TwoSliceWrite write) {
         Objects.requireNonNull(options, "options");
-        Scratch s = Scratch.get();
-        MemorySegment na = s.first(a);
-        MemorySegment nb = s.second(b);
         enter(options, family);
-        try {
-            write.call(ptr, options.ptr, family.ptr, na, a.byteSize(), nb, b.byteSize(), s.errptr);
+        try (Scratch s = Scratch.acquire()) {
+            write.call(ptr, options.ptr, family.ptr, s.first(a), a.byteSize(), s.second(b), b.byteSize(), s.errptr);
+            Native.check(s.errptr);
         } finally {
             exit(options, family);
         }
-        Native.check(s.errptr);
     }
 
     /** {@link #put(ColumnFamilyHandle, WriteOptions, MemorySegment, MemorySegment)} in the default family. */
@@ -436,15 +429,13 @@ public final class RocksDB extends NativeObject {
     public void delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
-        Scratch s = Scratch.get();
-        MemorySegment k = s.first(key);
         enter(options, family);
-        try {
-            rocksdb_delete_cf(ptr, options.ptr, family.ptr, k, key.byteSize(), s.errptr);
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_delete_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
+            Native.check(s.errptr);
         } finally {
             exit(options, family);
         }
-        Native.check(s.errptr);
     }
 
     /** {@link #delete(ColumnFamilyHandle, WriteOptions, MemorySegment)} in the default family. */
@@ -498,14 +489,13 @@ public final class RocksDB extends NativeObject {
         // RocksDB checks these only while applying a batch, after logging it; a failure there
         // leaves the database refusing every later write until it is reopened.
         batch.checkWritable(familyIds);
-        Scratch s = Scratch.get();
         enter(options, defaultFamily);
-        try {
+        try (Scratch s = Scratch.acquire()) {
             batch.writeTo(ptr, options.ptr, s.errptr);
+            Native.check(s.errptr);
         } finally {
             exit(options, defaultFamily);
         }
-        Native.check(s.errptr);
     }
 
     // ---- reads ----------------------------------------------------------------------------------
@@ -515,6 +505,8 @@ public final class RocksDB extends NativeObject {
      * larger ones take the pinned path, which copies once instead of twice.
      */
     private static final long INTO_BUFFER_MAX = 16 * 1024;
+    /** The smallest scratch buffer a {@code byte[]} get reads into (it grows to the values seen). */
+    private static final long INTO_BUFFER_MIN = 256;
 
     /** rocksdb_get_pinned_cf; the slice (or NULL when absent) must be destroyed before exit(). */
     private MemorySegment pinnedSlice(ColumnFamilyHandle family, ReadOptions options, MemorySegment key, Scratch s) {
@@ -540,9 +532,8 @@ public final class RocksDB extends NativeObject {
         if (value.isReadOnly()) {
             throw new IllegalArgumentException("value segment is read-only");
         }
-        Scratch s = Scratch.get();
         enterRead(options, family);
-        try {
+        try (Scratch s = Scratch.acquire()) {
             if (Native.GET_INTO_BUFFER && (value.isNative() || value.byteSize() <= INTO_BUFFER_MAX)) {
                 // one downcall into the caller's segment, or into scratch memory for a heap one
                 MemorySegment buf = value.isNative() ? value : s.buffer(Scratch.SECOND, value.byteSize());
@@ -580,13 +571,12 @@ public final class RocksDB extends NativeObject {
     /** The value of {@code key} as a new array, or {@code null} when absent (default family and read options). */
     public byte[] get(byte[] key) {
         Objects.requireNonNull(key, "key");
-        Scratch s = Scratch.get();
         enterRead(defaultRead, defaultFamily);
-        try {
+        try (Scratch s = Scratch.acquire()) {
             if (Native.GET_INTO_BUFFER) {
                 // one downcall into a reused scratch buffer that grows to the values seen (up to
                 // INTO_BUFFER_MAX); larger values are read pinned and copied once
-                MemorySegment buf = s.buffer(Scratch.SECOND, 0);
+                MemorySegment buf = s.buffer(Scratch.SECOND, INTO_BUFFER_MIN);
                 long length = Native.getIntoBuffer(ptr, defaultRead.ptr, defaultFamily.ptr, s.first(MemorySegment.ofArray(key)),
                         key.length, buf, s);
                 if (length < 0) {
@@ -622,9 +612,8 @@ public final class RocksDB extends NativeObject {
     public PinnedValue getPinned(ColumnFamilyHandle family, ReadOptions options, MemorySegment key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
-        Scratch s = Scratch.get();
         enterRead(options, family);
-        try {
+        try (Scratch s = Scratch.acquire()) {
             MemorySegment slice = pinnedSlice(family, options, key, s);
             if (slice.address() == 0) {
                 return null;
@@ -670,9 +659,8 @@ public final class RocksDB extends NativeObject {
                 throw new IllegalArgumentException("value segment is read-only");
             }
         }
-        Scratch s = Scratch.get();
         enterRead(options, family);
-        try {
+        try (Scratch s = Scratch.acquire()) {
             multiGetCall(family, options, keys, sortedInput, s);
             MemorySegment slices = s.buffer(Scratch.MULTI_VALUES, 0);
             int found = 0;
@@ -725,9 +713,8 @@ public final class RocksDB extends NativeObject {
         }
         byte[][] out = new byte[n][];
         RocksDBException failure = null;
-        Scratch s = Scratch.get();
         enterRead(defaultRead, defaultFamily);
-        try {
+        try (Scratch s = Scratch.acquire()) {
             multiGetCall(defaultFamily, defaultRead, segments, false, s);
             MemorySegment slices = s.buffer(Scratch.MULTI_VALUES, 0);
             for (int i = 0; i < n; i++) {
@@ -915,14 +902,13 @@ public final class RocksDB extends NativeObject {
      */
     public void flush(ColumnFamilyHandle family, FlushOptions options) {
         Objects.requireNonNull(options, "options");
-        Scratch s = Scratch.get();
         enter(options, family);
-        try {
+        try (Scratch s = Scratch.acquire()) {
             rocksdb_flush_cf(ptr, options.ptr, family.ptr, s.errptr);
+            Native.check(s.errptr);
         } finally {
             exit(options, family);
         }
-        Native.check(s.errptr);
     }
 
     /**
@@ -949,9 +935,10 @@ public final class RocksDB extends NativeObject {
      * fsyncs it: useful with unsynced writes to make a group of them durable at once.
      */
     public void flushWal(boolean sync) {
-        Scratch s = Scratch.get();
-        use(db -> rocksdb_flush_wal(db, flag(sync), s.errptr));
-        Native.check(s.errptr);
+        try (Scratch s = Scratch.acquire()) {
+            use(db -> rocksdb_flush_wal(db, flag(sync), s.errptr));
+            Native.check(s.errptr);
+        }
     }
 
     /**
@@ -959,11 +946,10 @@ public final class RocksDB extends NativeObject {
      * open-ended. Waits until the compaction is done.
      */
     public void compactRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
-        Scratch s = Scratch.get();
-        MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
-        MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
         enterFamily(family);
-        try {
+        try (Scratch s = Scratch.acquire()) {
+            MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
+            MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
             rocksdb_compact_range_cf(ptr, family.ptr, b, begin == null ? 0 : begin.byteSize(), e,
                     end == null ? 0 : end.byteSize());
         } finally {
@@ -1009,9 +995,8 @@ public final class RocksDB extends NativeObject {
      */
     public OptionalLong getLongProperty(ColumnFamilyHandle family, String property) {
         Objects.requireNonNull(property, "property");
-        Scratch s = Scratch.get();
         enterFamily(family);
-        try (Arena arena = Arena.ofConfined()) {
+        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             int rc = rocksdb_property_int_cf(ptr, family.ptr, arena.allocateFrom(property), s.size);
             return rc == 0 ? OptionalLong.of(s.size.get(JAVA_LONG, 0)) : OptionalLong.empty();
         } finally {
@@ -1035,9 +1020,8 @@ public final class RocksDB extends NativeObject {
             throw new IllegalArgumentException("starts and limits must have the same length");
         }
         int n = starts.length;
-        Scratch s = Scratch.get();
         enterFamily(family);
-        try (Arena arena = Arena.ofConfined()) {
+        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             MemorySegment sp = arena.allocate(ADDRESS, Math.max(1, n));
             MemorySegment sl = arena.allocate(JAVA_LONG, Math.max(1, n));
             MemorySegment lp = arena.allocate(ADDRESS, Math.max(1, n));

@@ -4,7 +4,7 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.Native;
-import io.rocksffm.internal.Native.Scratch;
+import io.rocksffm.internal.Scratch;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -108,7 +108,9 @@ public final class RocksIterator implements AutoCloseable {
         Objects.requireNonNull(target, "target");
         check();
         inRun = false;
-        rocksdb_iter_seek(it, Scratch.get().first(target), target.byteSize());
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_iter_seek(it, s.first(target), target.byteSize());
+        }
         moved(true);
     }
 
@@ -122,7 +124,9 @@ public final class RocksIterator implements AutoCloseable {
         Objects.requireNonNull(target, "target");
         check();
         inRun = false;
-        rocksdb_iter_seek_for_prev(it, Scratch.get().first(target), target.byteSize());
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_iter_seek_for_prev(it, s.first(target), target.byteSize());
+        }
         moved(false);
     }
 
@@ -247,9 +251,10 @@ public final class RocksIterator implements AutoCloseable {
      */
     public void status() {
         check();
-        MemorySegment errptr = Scratch.get().errptr;
-        rocksdb_iter_get_error(it, errptr);
-        Native.check(errptr);
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_iter_get_error(it, s.errptr);
+            Native.check(s.errptr);
+        }
     }
 
     // ---- current entry ------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import static io.rocksffm.internal.BatchFormat.*;
 import io.rocksffm.internal.BatchFormat;
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.Native;
-import io.rocksffm.internal.Native.Scratch;
+import io.rocksffm.internal.Scratch;
 import io.rocksffm.internal.capi.RocksDBC;
 
 import java.lang.foreign.Arena;
@@ -102,9 +102,10 @@ public final class WriteBatch implements AutoCloseable {
             throw new IllegalArgumentException("nativeBatch is NULL");
         }
         Native.engine();
-        Scratch s = Scratch.get();
-        MemorySegment rep = RocksDBC.rocksdb_writebatch_data(nativeBatch, s.size);
-        return fromBytes(rep.reinterpret(s.size.get(ValueLayout.JAVA_LONG, 0)));
+        try (Scratch s = Scratch.acquire()) {
+            MemorySegment rep = RocksDBC.rocksdb_writebatch_data(nativeBatch, s.size);
+            return fromBytes(rep.reinterpret(s.size.get(ValueLayout.JAVA_LONG, 0)));
+        }
     }
 
     private void ensureOpen() {

@@ -3,7 +3,6 @@ package io.rocksffm.internal;
 import io.rocksffm.RocksDBException;
 import io.rocksffm.internal.capi.RocksDBC;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
@@ -11,7 +10,7 @@ import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 
 /**
- * Hand-written plumbing over the generated bindings: engine loading, per-thread scratch memory,
+ * Hand-written plumbing over the generated bindings: engine loading, C-heap memory,
  * {@code errptr} handling and the few downcalls linked with {@link Linker.Option#critical}.
  */
 public final class Native {
@@ -207,16 +206,7 @@ public final class Native {
      */
     public static MemorySegment mallocCopy(MemorySegment bytes) {
         long n = bytes.byteSize();
-        MemorySegment p;
-        try {
-            p = (MemorySegment) MALLOC.invokeExact(n + 1);
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-        if (p.address() == 0) {
-            throw new OutOfMemoryError("malloc(" + (n + 1) + ") failed");
-        }
-        MemorySegment copy = p.reinterpret(n);
+        MemorySegment copy = malloc(n + 1).reinterpret(n);
         try {
             MemorySegment.copy(bytes, 0, copy, 0, n);
         } catch (RuntimeException e) {
@@ -226,7 +216,26 @@ public final class Native {
         return copy;
     }
 
-    /** Frees memory from {@link #mallocCopy}. */
+    /**
+     * {@code bytes} of C-heap memory (global scope, contents undefined), to be freed with
+     * {@link #free}.
+     *
+     * @throws OutOfMemoryError if malloc fails
+     */
+    public static MemorySegment malloc(long bytes) {
+        MemorySegment p;
+        try {
+            p = (MemorySegment) MALLOC.invokeExact(bytes);
+        } catch (Throwable t) {
+            throw rethrow(t);
+        }
+        if (p.address() == 0) {
+            throw new OutOfMemoryError("malloc(" + bytes + ") failed");
+        }
+        return p.reinterpret(bytes);
+    }
+
+    /** Frees memory from {@link #malloc} or {@link #mallocCopy}. */
     public static void free(MemorySegment p) {
         try {
             FREE.invokeExact(p);
@@ -275,86 +284,4 @@ public final class Native {
             RocksDBC.rocksdb_free(msg);
         }
     }
-
-    // ---- per-thread scratch ---------------------------------------------------------------
-
-    /**
-     * Scratch memory owned by one thread: the {@code errptr} and {@code size_t} out-slots, and two
-     * buffers into which heap inputs are copied before they reach a downcall that may block (heap
-     * memory may only be passed to critical downcalls). Allocated once per thread and grown
-     * geometrically; freed when the thread is gone (automatic arena: never on a hot path).
-     */
-    public static final class Scratch {
-        private static final ThreadLocal<Scratch> LOCAL = ThreadLocal.withInitial(Scratch::new);
-
-        /** A {@code char*} slot, NULL between calls. */
-        public final MemorySegment errptr;
-        /** A {@code size_t} out-slot. */
-        public final MemorySegment size;
-        /** An {@code unsigned char} out-slot. */
-        public final MemorySegment found;
-
-        /** Buffer slots (see {@link #buffer}): heap inputs, and multi-get arrays. */
-        public static final int FIRST = 0;
-        public static final int SECOND = 1;
-        public static final int MULTI_KEYS = 2;
-        public static final int MULTI_SIZES = 3;
-        public static final int MULTI_VALUES = 4;
-        public static final int MULTI_ERRORS = 5;
-        public static final int MULTI_BYTES = 6;
-        private final MemorySegment[] buffers = new MemorySegment[7];
-
-        private Scratch() {
-            Arena arena = Arena.ofAuto();
-            errptr = arena.allocate(ValueLayout.ADDRESS);
-            size = arena.allocate(ValueLayout.JAVA_LONG);
-            found = arena.allocate(ValueLayout.JAVA_LONG);
-            for (int i = 0; i < buffers.length; i++) {
-                buffers[i] = arena.allocate(256, 16);
-            }
-        }
-
-        /** This thread's scratch. */
-        public static Scratch get() {
-            return LOCAL.get();
-        }
-
-        /**
-         * Buffer {@code slot}, grown (contents not kept) to at least {@code bytes}. Valid until
-         * the next call that grows the same slot on this thread.
-         */
-        public MemorySegment buffer(int slot, long bytes) {
-            MemorySegment b = buffers[slot];
-            if (b.byteSize() < bytes) {
-                long n = Long.highestOneBit(Math.max(bytes, 256) - 1) << 1;
-                b = Arena.ofAuto().allocate(n, 16);
-                buffers[slot] = b;
-            }
-            return b;
-        }
-
-        /**
-         * {@code s} itself when native, else its bytes copied into buffer {@code slot}. The
-         * result may be longer than {@code s}: pass {@code s.byteSize()} as the length.
-         */
-        private MemorySegment nativeCopy(int slot, MemorySegment s) {
-            if (s.isNative()) {
-                return s;
-            }
-            MemorySegment b = buffer(slot, s.byteSize());
-            MemorySegment.copy(s, 0, b, 0, s.byteSize());
-            return b;
-        }
-
-        /** {@link #nativeCopy} into the first input buffer. */
-        public MemorySegment first(MemorySegment s) {
-            return nativeCopy(FIRST, s);
-        }
-
-        /** {@link #nativeCopy} into the second input buffer (a call's second input). */
-        public MemorySegment second(MemorySegment s) {
-            return nativeCopy(SECOND, s);
-        }
-    }
-
 }

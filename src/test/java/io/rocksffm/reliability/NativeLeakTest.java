@@ -282,7 +282,7 @@ class NativeLeakTest {
         return null;
     }
 
-    /** Lets the GC and the cleaner free what is unreachable (automatic arenas of per-thread scratch). */
+    /** Lets the GC and the cleaner free what is unreachable (the JDK's own automatic arenas, if any). */
     private static void settle() throws InterruptedException {
         System.gc();
         Thread.sleep(20);

@@ -74,7 +74,7 @@ public final class Report {
     static final Map<String, Set<String>> FFM_ONLY = Map.of("IteratorBenchmarks", Set.of("prefetch"));
 
     static final List<String> CLASS_ORDER = List.of("GetBenchmarks", "PutBenchmarks", "WriteBatchBenchmarks",
-            "IteratorBenchmarks");
+            "IteratorBenchmarks", "ConcurrencyBenchmarks");
 
     /** Variants in display order, with what each side calls. */
     static final Map<String, String[]> VARIANTS = new LinkedHashMap<>();
@@ -108,6 +108,13 @@ public final class Report {
                 "db.multiGetByteBuffers(ro, keys, values), direct buffers");
         v("MultiGetBenchmarks.singleGets", "batchSize x db.get(ro, MemorySegment, MemorySegment)",
                 "batchSize x db.get(ro, ByteBuffer, ByteBuffer)");
+        for (String op : List.of("get", "put")) {
+            String call = op.equals("get") ? "db.get(byte[])" : "db.put(byte[], byte[])";
+            v("ConcurrencyBenchmarks." + op + "1", call + ", 1 platform thread", call + ", 1 platform thread");
+            v("ConcurrencyBenchmarks." + op + "8", call + ", 8 platform threads, one database", call + ", 8 platform threads, one database");
+            v("ConcurrencyBenchmarks." + op + "Virtual", call + ", one virtual thread per op (10,000 per invocation)",
+                    call + ", one virtual thread per op (10,000 per invocation)");
+        }
     }
 
     private static void v(String name, String ffm, String jni) {
@@ -130,7 +137,9 @@ public final class Report {
                     && Set.of("scan", "keyScan", "valueScan").contains(r.variant)),
             new Target("scan, copies", 1.5, r -> r.cls.equals("IteratorBenchmarks") && r.variant.equals("scanCopy")),
             new Target("multiGet of 100 keys", 1.3, r -> r.cls.equals("MultiGetBenchmarks")
-                    && !r.variant.equals("singleGets") && r.intParam("batchSize") == 100));
+                    && !r.variant.equals("singleGets") && r.intParam("batchSize") == 100),
+            new Target("8 threads, a virtual thread per op", 1.0, r -> r.cls.equals("ConcurrencyBenchmarks")
+                    && !r.variant.endsWith("1")));
 
     /**
      * One benchmark at one set of parameters: its score (ops/s; with several rounds, the median of
@@ -678,7 +687,8 @@ public final class Report {
             "GetBenchmarks", new Color(0x1f77b4),
             "PutBenchmarks", new Color(0xff7f0e),
             "WriteBatchBenchmarks", new Color(0x2ca02c),
-            "IteratorBenchmarks", new Color(0x9467bd));
+            "IteratorBenchmarks", new Color(0x9467bd),
+            "ConcurrencyBenchmarks", new Color(0xd62728));
 
     static void chart(List<Row> all, String title, Path file) throws IOException {
         List<Row> rows = all.stream().filter(r -> r.ratio() != null).toList();

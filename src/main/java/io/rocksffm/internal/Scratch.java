@@ -1,0 +1,207 @@
+package io.rocksffm.internal;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * Native scratch memory for one call: the {@code errptr} and {@code size_t} out-slots, and
+ * buffers into which heap inputs are copied before they reach a downcall that may block (heap
+ * memory may only be passed to critical downcalls), and the arrays of a multi-get.
+ *
+ * <p><b>Use.</b> {@code Scratch s = Scratch.acquire(); try { ... } finally { s.release(); }} (or
+ * try-with-resources): a scratch belongs to the thread that acquired it until it releases it,
+ * and must not be touched after that, nor released twice (release checks both). Nothing it
+ * hands out (slots, buffers) may be used after release. Release frees an error message left in
+ * {@link #errptr}, but callers take their errors first ({@link Native#check}).
+ *
+ * <p><b>Pool.</b> No thread keeps scratch memory between calls: that would cost native memory per
+ * thread, and a server may run a virtual thread per request. Scratches wait in a small fixed pool
+ * of {@link #SLOTS} slots, one per cache line. {@link #acquire()} starts at a slot chosen by the
+ * thread's id (so a platform thread keeps finding the same scratch, and threads on different cores
+ * touch different lines) and takes the first scratch found within {@link #PROBES} slots (one
+ * compare-and-set); when there is none, it makes a temporary one. {@link #release()} puts the
+ * scratch back into its slot or the next empty one, or frees it when there is none. The pool
+ * thus holds at most {@link #SLOTS} scratches, and a buffer that grew beyond {@link #KEEP_BYTES}
+ * is freed on release, so the pool's native memory stays bounded whatever the number of threads.
+ *
+ * <p><b>Memory.</b> Everything is C heap ({@code malloc}/{@code free}): usable from any thread,
+ * freed exactly when rocksffm decides, never by the garbage collector.
+ */
+public final class Scratch implements AutoCloseable {
+    /** Buffer slots (see {@link #buffer}): heap inputs, and multi-get arrays. */
+    public static final int FIRST = 0;
+    public static final int SECOND = 1;
+    public static final int MULTI_KEYS = 2;
+    public static final int MULTI_SIZES = 3;
+    public static final int MULTI_VALUES = 4;
+    public static final int MULTI_ERRORS = 5;
+    public static final int MULTI_BYTES = 6;
+    private static final int BUFFERS = 7;
+
+    /** A buffer larger than this is freed when its scratch is released. */
+    public static final long KEEP_BYTES = 64 << 10;
+    private static final long MIN_BUFFER = 256;
+
+    /** Pool slots: a power of two, at least 16 and 4 per processor, at most 256. */
+    static final int SLOTS = Math.min(256, Integer.highestOneBit(Math.max(16, 4 * Runtime.getRuntime().availableProcessors()) * 2 - 1));
+    /** Slots looked at by one acquire or release. */
+    static final int PROBES = Math.min(SLOTS, 8);
+    /** Array elements per slot: 16 references span a cache line (64 bytes) or more. */
+    private static final int STRIDE = 16;
+    private static final AtomicReferenceArray<Scratch> POOL = new AtomicReferenceArray<>(SLOTS * STRIDE);
+
+    /** The C block holding the out-slots: its own cache line, apart from other scratches'. */
+    private final MemorySegment block;
+    /** A {@code char*} slot, NULL between calls. */
+    public final MemorySegment errptr;
+    /** A {@code size_t} out-slot. */
+    public final MemorySegment size;
+    /** An {@code unsigned char} out-slot (8 bytes, zeroed when made). */
+    public final MemorySegment found;
+    private final MemorySegment[] buffers = new MemorySegment[BUFFERS];
+    /** The pool slot this scratch came from and returns to first. */
+    private int slot;
+    /** The thread holding this scratch, null while it is in the pool. */
+    private Thread owner;
+
+    /** Scratches made so far (pooled or temporary), for tests. */
+    private static final AtomicLong CREATED = new AtomicLong();
+
+    private Scratch() {
+        CREATED.incrementAndGet();
+        block = Native.malloc(128);
+        MemorySegment line = block.asSlice((64 - (block.address() & 63)) & 63, 64);
+        line.fill((byte) 0);
+        errptr = line.asSlice(0, 8);
+        size = line.asSlice(8, 8);
+        found = line.asSlice(16, 8);
+        Arrays.fill(buffers, MemorySegment.NULL);
+    }
+
+    /** A scratch for the calling thread, to {@link #release()} when the call is done. */
+    public static Scratch acquire() {
+        Thread t = Thread.currentThread();
+        long id = t.threadId();
+        int start = (int) ((id * 0x9E3779B97F4A7C15L) >>> 40);
+        for (int i = 0; i < PROBES; i++) {
+            int slot = (start + i) & (SLOTS - 1);
+            int index = slot * STRIDE;
+            Scratch s = POOL.get(index);
+            if (s != null && POOL.compareAndSet(index, s, null)) {
+                s.slot = slot;
+                s.owner = t;
+                return s;
+            }
+        }
+        Scratch s = new Scratch();
+        s.slot = start & (SLOTS - 1);
+        s.owner = t;
+        return s;
+    }
+
+    /**
+     * Returns this scratch to the pool (or frees it). Frees an error message still in
+     * {@link #errptr} and buffers larger than {@link #KEEP_BYTES}.
+     *
+     * @throws IllegalStateException if the calling thread does not hold this scratch (a second
+     *         release, or a release on another thread)
+     */
+    public void release() {
+        if (owner != Thread.currentThread()) {
+            throw new IllegalStateException("scratch released twice, or by a thread that does not hold it");
+        }
+        owner = null;
+        if (errptr.get(ValueLayout.JAVA_LONG, 0) != 0) {
+            Native.takeError(errptr, 0); // a caller's bug; the message is freed, not leaked
+        }
+        for (int i = 0; i < BUFFERS; i++) {
+            if (buffers[i].byteSize() > KEEP_BYTES) {
+                Native.free(buffers[i]);
+                buffers[i] = MemorySegment.NULL;
+            }
+        }
+        for (int i = 0; i < PROBES; i++) {
+            int index = ((slot + i) & (SLOTS - 1)) * STRIDE;
+            if (POOL.get(index) == null && POOL.compareAndSet(index, null, this)) {
+                return;
+            }
+        }
+        destroy();
+    }
+
+    /** {@link #release()}, for try-with-resources. */
+    @Override
+    public void close() {
+        release();
+    }
+
+    private void destroy() {
+        for (int i = 0; i < BUFFERS; i++) {
+            if (buffers[i].address() != 0) {
+                Native.free(buffers[i]);
+                buffers[i] = MemorySegment.NULL;
+            }
+        }
+        Native.free(block);
+    }
+
+    /** The number of scratches in the pool now (for tests). */
+    static int pooled() {
+        int n = 0;
+        for (int i = 0; i < SLOTS; i++) {
+            if (POOL.get(i * STRIDE) != null) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /** The number of scratches made so far, pooled or temporary (for tests). */
+    static long created() {
+        return CREATED.get();
+    }
+
+    /**
+     * Buffer {@code slot}, grown (contents not kept) to at least {@code bytes}. Valid until
+     * the next call that grows the same slot, and never after {@link #release()}.
+     */
+    public MemorySegment buffer(int slot, long bytes) {
+        MemorySegment b = buffers[slot];
+        if (b.byteSize() < bytes || b.address() == 0) {
+            long n = Long.highestOneBit(Math.max(bytes, MIN_BUFFER) - 1) << 1;
+            MemorySegment grown = Native.malloc(n);
+            if (b.address() != 0) {
+                Native.free(b);
+            }
+            buffers[slot] = grown;
+            b = grown;
+        }
+        return b;
+    }
+
+    /**
+     * {@code s} itself when native, else its bytes copied into buffer {@code slot}. The
+     * result may be longer than {@code s}: pass {@code s.byteSize()} as the length.
+     */
+    private MemorySegment nativeCopy(int slot, MemorySegment s) {
+        if (s.isNative()) {
+            return s;
+        }
+        MemorySegment b = buffer(slot, s.byteSize());
+        MemorySegment.copy(s, 0, b, 0, s.byteSize());
+        return b;
+    }
+
+    /** {@link #nativeCopy} into the first input buffer. */
+    public MemorySegment first(MemorySegment s) {
+        return nativeCopy(FIRST, s);
+    }
+
+    /** {@link #nativeCopy} into the second input buffer (a call's second input). */
+    public MemorySegment second(MemorySegment s) {
+        return nativeCopy(SECOND, s);
+    }
+}

@@ -1,0 +1,151 @@
+package io.rocksffm.internal;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/** The scratch pool: ownership checks, reuse, bounded memory, exclusive use under concurrency. */
+class ScratchTest {
+
+    @Test
+    void releasingTwiceOrOnAnotherThreadIsRefused() throws Exception {
+        Scratch s = Scratch.acquire();
+        AtomicReference<Throwable> other = new AtomicReference<>();
+        Thread t = Thread.ofPlatform().start(() -> {
+            try {
+                s.release();
+            } catch (Throwable e) {
+                other.set(e);
+            }
+        });
+        t.join();
+        assertInstanceOf(IllegalStateException.class, other.get(), "release on a thread that does not hold it");
+        s.release();
+        assertThrows(IllegalStateException.class, s::release, "second release");
+    }
+
+    @Test
+    void aPlatformThreadGetsItsScratchBack() {
+        Scratch first = Scratch.acquire();
+        first.release();
+        for (int i = 0; i < 100; i++) {
+            Scratch again = Scratch.acquire();
+            try {
+                assertSame(first, again, "acquire " + i);
+            } finally {
+                again.release();
+            }
+        }
+    }
+
+    @Test
+    void buffersGrowAndLargeOnesAreFreedOnRelease() {
+        Scratch s = Scratch.acquire();
+        MemorySegment big;
+        try {
+            MemorySegment small = s.buffer(Scratch.FIRST, 10);
+            assertTrue(small.byteSize() >= 10 && small.address() != 0);
+            big = s.buffer(Scratch.MULTI_BYTES, Scratch.KEEP_BYTES + 1);
+            assertTrue(big.byteSize() > Scratch.KEEP_BYTES);
+            big.fill((byte) 1); // writable over its whole length
+            assertSame(small, s.buffer(Scratch.FIRST, small.byteSize()), "no growth when it fits");
+            MemorySegment heap = MemorySegment.ofArray(new byte[] {1, 2, 3});
+            MemorySegment copy = s.first(heap);
+            assertTrue(copy.isNative());
+            assertEquals(3, copy.get(ValueLayout.JAVA_BYTE, 2));
+            MemorySegment nativeInput = s.buffer(Scratch.SECOND, 4);
+            assertSame(nativeInput, s.second(nativeInput), "native inputs are passed as they are");
+        } finally {
+            s.release();
+        }
+        Scratch again = Scratch.acquire(); // this thread's pooled scratch: the same one
+        try {
+            assertSame(s, again);
+            assertTrue(again.buffer(Scratch.MULTI_BYTES, 0).byteSize() <= Scratch.KEEP_BYTES,
+                    "a buffer above KEEP_BYTES is not kept in the pool");
+        } finally {
+            again.release();
+        }
+    }
+
+    @Test
+    void anErrorLeftInTheSlotIsFreedOnRelease() {
+        Scratch s = Scratch.acquire();
+        MemorySegment message = Native.mallocCopy(MemorySegment.ofArray("left behind\0".getBytes()));
+        s.errptr.set(ValueLayout.ADDRESS, 0, message); // rocksdb_free is free(): a malloc'd message will do
+        s.release();
+        Scratch again = Scratch.acquire();
+        try {
+            assertSame(s, again);
+            assertEquals(0, again.errptr.get(ValueLayout.JAVA_LONG, 0), "the slot is NULL again");
+        } finally {
+            again.release();
+        }
+    }
+
+    @Test
+    void manyThreadsNeverShareAScratchAndThePoolStaysBounded() throws Exception {
+        int threads = 4 * Scratch.SLOTS;
+        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> started = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            long mark = 0x5C7A7C4000000000L | t;
+            Thread.Builder builder = t % 2 == 0 ? Thread.ofVirtual() : Thread.ofPlatform();
+            started.add(builder.start(() -> {
+                try {
+                    start.await();
+                    for (int i = 0; i < 2_000; i++) {
+                        Scratch s = Scratch.acquire();
+                        try {
+                            s.size.set(ValueLayout.JAVA_LONG, 0, mark);
+                            MemorySegment b = s.buffer(Scratch.FIRST, 8 + (i % 3) * 200);
+                            b.set(ValueLayout.JAVA_LONG, 0, mark);
+                            Thread.yield(); // let others run while this one holds it
+                            if (s.size.get(ValueLayout.JAVA_LONG, 0) != mark || b.get(ValueLayout.JAVA_LONG, 0) != mark) {
+                                failures.add("a scratch was used by two threads at once");
+                            }
+                        } finally {
+                            s.release();
+                        }
+                    }
+                } catch (Throwable e) {
+                    failures.add(e.toString());
+                }
+            }));
+        }
+        start.countDown();
+        for (Thread t : started) {
+            t.join();
+        }
+        assertEquals(List.of(), List.copyOf(failures));
+        assertTrue(Scratch.pooled() <= Scratch.SLOTS, "pooled: " + Scratch.pooled());
+        assertTrue(Scratch.pooled() > 0, "released scratches went back to the pool");
+    }
+
+    @Test
+    void virtualThreadsReuseThePool() throws Exception {
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 10_000; i++) {
+                executor.execute(() -> Scratch.acquire().release());
+            }
+        }
+        long created = Scratch.created();
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 10_000; i++) {
+                executor.execute(() -> Scratch.acquire().release());
+            }
+        }
+        assertTrue(Scratch.created() - created < 1_000,
+                "10,000 virtual threads made " + (Scratch.created() - created) + " scratches: the pool is not reused");
+    }
+}
