@@ -18,6 +18,12 @@ import java.lang.foreign.MemorySegment;
  * {@link IllegalStateException}.
  */
 public final class ReadOptions extends NativeObject {
+    /**
+     * RocksDB's default read options, shared by the forms that take none; never closed, never changed
+     * (not reachable from outside this package).
+     */
+    static final ReadOptions DEFAULT = new ReadOptions();
+
     private Bound lower;
     private Bound upper;
     private volatile Snapshot snapshot;

@@ -12,6 +12,12 @@ import java.lang.foreign.MemorySegment;
  * {@link IllegalStateException}.
  */
 public final class WriteOptions extends NativeObject {
+    /**
+     * RocksDB's default write options, shared by the forms that take none; never closed, never changed
+     * (not reachable from outside this package).
+     */
+    static final WriteOptions DEFAULT = new WriteOptions();
+
     /** RocksDB's default write options (no sync, WAL on). */
     public WriteOptions() {
         super("WriteOptions", rocksdb_writeoptions_create());
