@@ -77,7 +77,7 @@ public final class Checkpoint extends NativeObject {
      * @throws IllegalStateException if closed
      */
     public void createCheckpoint(Path target, long logSizeForFlush) {
-        String dir = RocksDB.cPath(target);
+        String dir = Opening.cPath(target);
         if (logSizeForFlush < 0) {
             throw new IllegalArgumentException("logSizeForFlush must be >= 0: " + logSizeForFlush);
         }

@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.rocksffm.internal.BatchFormat;
+import io.rocksffm.internal.MultiGet;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.NativeLibrary;
 import io.rocksffm.internal.Scratch;
@@ -52,9 +53,7 @@ import java.util.stream.StreamSupport;
  */
 public final class RocksDB extends NativeObject implements KeyValueReads, KeyValueWrites {
     private final ColumnFamilyHandle defaultFamily;
-    private final Map<String, ColumnFamilyHandle> families = new ConcurrentHashMap<>();
-    /** Ids of the families this database has (open handle or not), for checking batches. */
-    private final Set<Integer> familyIds = ConcurrentHashMap.newKeySet();
+    private final ColumnFamilies families;
     private final Path path;
     private final boolean readOnly;
 
@@ -62,11 +61,7 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
         super("RocksDB", db);
         this.path = path;
         this.readOnly = readOnly;
-        for (int i = 0; i < names.size(); i++) {
-            ColumnFamilyHandle h = new ColumnFamilyHandle(this, names.get(i), handles.getAtIndex(ADDRESS, i));
-            families.put(h.name(), h);
-            familyIds.add(h.id());
-        }
+        this.families = new ColumnFamilies(this, names, handles);
         this.defaultFamily = families.get(ColumnFamilyHandle.DEFAULT);
     }
 
@@ -114,84 +109,25 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
         return open(path, options, List.of(), true);
     }
 
-    static String cPath(Path path) {
-        String name = Objects.requireNonNull(path, "path").toAbsolutePath().toString();
-        if (name.indexOf('\0') >= 0) {
-            throw new IllegalArgumentException("path contains a NUL character: " + path);
-        }
-        return name;
-    }
-
     private static RocksDB open(Path path, Options options, List<ColumnFamilyDescriptor> families, boolean readOnly) {
-        String name = cPath(path);
-        Objects.requireNonNull(options, "options");
-        List<ColumnFamilyDescriptor> all = new ArrayList<>(Objects.requireNonNull(families, "families"));
-        if (all.stream().noneMatch(d -> d.name().equals(ColumnFamilyHandle.DEFAULT))) {
-            all.add(0, new ColumnFamilyDescriptor(ColumnFamilyHandle.DEFAULT, options));
-        }
-        int n = all.size();
-        List<NativeObject> entered = new ArrayList<>();
-        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
-            MemorySegment names = arena.allocate(ADDRESS, n);
-            MemorySegment familyOptions = arena.allocate(ADDRESS, n);
-            MemorySegment handles = arena.allocate(ADDRESS, n);
-            List<String> familyNames = new ArrayList<>();
-            options.lifecycle.enter();
-            entered.add(options);
-            for (int i = 0; i < n; i++) {
-                ColumnFamilyDescriptor d = all.get(i);
-                d.options().lifecycle.enter();
-                entered.add(d.options());
-                names.setAtIndex(ADDRESS, i, arena.allocateFrom(d.name()));
-                familyOptions.setAtIndex(ADDRESS, i, d.options().ptr);
-                familyNames.add(d.name());
-            }
-            MemorySegment db = readOnly
-                    ? rocksdb_open_for_read_only_column_families(options.ptr, arena.allocateFrom(name), n, names,
-                            familyOptions, handles, flag(false), s.errptr)
-                    : rocksdb_open_column_families(options.ptr, arena.allocateFrom(name), n, names, familyOptions,
-                            handles, s.errptr);
-            Native.check(s.errptr);
-            return new RocksDB(db, path, readOnly, familyNames, handles);
-        } finally {
-            for (NativeObject o : entered) {
-                o.lifecycle.exit();
-            }
-        }
+        return Opening.open(path, options, families, readOnly, RocksDB::new);
     }
 
-    /** The names of the column families of the database at {@code path}. */
+    /**
+     * The names of the column families of the database at {@code path}.
+     *
+     * @param path    the database's directory
+     * @param options options (the environment to read with)
+     * @return the family names, "default" among them
+     * @throws RocksDBException e.g. if there is no database at {@code path}
+     */
     public static List<String> listColumnFamilies(Path path, Options options) {
-        String name = cPath(path);
-        Objects.requireNonNull(options, "options");
-        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
-            MemorySegment cName = arena.allocateFrom(name);
-            MemorySegment list = options.apply(o -> rocksdb_list_column_families(o, cName, s.size, s.errptr));
-            if (s.errptr.get(ADDRESS, 0).address() != 0) {
-                if (list.address() != 0) { // the C API returns an (empty) array even on failure
-                    rocksdb_list_column_families_destroy(list, 0);
-                }
-                Native.check(s.errptr);
-            }
-            long n = s.size.get(JAVA_LONG, 0);
-            try {
-                MemorySegment entries = list.reinterpret(ADDRESS.byteSize() * n);
-                List<String> out = new ArrayList<>();
-                for (long i = 0; i < n; i++) {
-                    out.add(entries.getAtIndex(ADDRESS, i).reinterpret(Long.MAX_VALUE).getString(0));
-                }
-                return out;
-            } finally {
-                rocksdb_list_column_families_destroy(list, n);
-            }
-        }
+        return Opening.listColumnFamilies(path, options);
     }
 
     @Override
     void destroy(MemorySegment db) {
-        for (ColumnFamilyHandle h : List.copyOf(families.values())) {
-            h.closeHandle();
-        }
+        families.closeAll();
         rocksdb_close(db);
     }
 
@@ -218,29 +154,38 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
 
     // ---- column families ------------------------------------------------------------------------
 
-    /** The default column family's handle (owned by this database). */
+    @Override
     public ColumnFamilyHandle defaultColumnFamily() {
         lifecycle.ensureOpen();
         return defaultFamily;
     }
 
-    /** The open handle of the family named {@code name}, or {@code null} if there is none. */
+    /**
+     * The open handle of the family named {@code name}.
+     *
+     * @param name the family's name
+     * @return its handle, or {@code null} if there is none open
+     * @throws IllegalStateException if closed
+     */
     public ColumnFamilyHandle columnFamily(String name) {
         Objects.requireNonNull(name, "name");
         lifecycle.ensureOpen();
         return families.get(name);
     }
 
-    /** The open column family handles, default first. */
+    /**
+     * The open column family handles.
+     *
+     * @return the handles in id order, default first (an unmodifiable snapshot)
+     * @throws IllegalStateException if closed
+     */
     public List<ColumnFamilyHandle> columnFamilies() {
         lifecycle.ensureOpen();
-        List<ColumnFamilyHandle> out = new ArrayList<>(families.values());
-        out.sort((a, b) -> Integer.compare(a.id(), b.id()));
-        return Collections.unmodifiableList(out);
+        return families.list();
     }
 
     void forget(ColumnFamilyHandle handle) {
-        families.remove(handle.name(), handle);
+        families.forget(handle);
     }
 
     /**
@@ -253,22 +198,8 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
         new ColumnFamilyDescriptor(name, options); // argument checks
         refuseIfReadOnly();
         lifecycle.enter();
-        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
-            MemorySegment cName = arena.allocateFrom(name);
-            MemorySegment h = options.apply(o -> rocksdb_create_column_family(ptr, o, cName, s.errptr));
-            if (s.errptr.get(ADDRESS, 0).address() != 0) {
-                // The C API returns its handle wrapper even on failure. Its first field is the
-                // ColumnFamilyHandle*, NULL when creation failed: then destroying it frees only the
-                // wrapper. (A non-NULL pointer would be unexpected; leave it rather than risk it.)
-                if (h.address() != 0 && h.reinterpret(ADDRESS.byteSize()).get(ADDRESS, 0).address() == 0) {
-                    rocksdb_column_family_handle_destroy(h);
-                }
-                Native.check(s.errptr);
-            }
-            ColumnFamilyHandle handle = new ColumnFamilyHandle(this, name, h);
-            families.put(name, handle);
-            familyIds.add(handle.id());
-            return handle;
+        try {
+            return families.create(this, name, options);
         } finally {
             lifecycle.exit();
         }
@@ -298,13 +229,11 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
         }
         refuseIfReadOnly();
         lifecycle.enter();
-        try (Scratch s = Scratch.acquire()) {
-            family.use(h -> rocksdb_drop_column_family(ptr, h, s.errptr));
-            Native.check(s.errptr);
+        try {
+            families.drop(this, family);
         } finally {
             lifecycle.exit();
         }
-        familyIds.remove(family.id());
         family.close();
     }
 
@@ -379,11 +308,7 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
 
     // ---- writes ---------------------------------------------------------------------------------
 
-    /**
-     * Stores {@code value} under {@code key} in {@code family}.
-     *
-     * @throws RocksDBException if RocksDB refuses the write (e.g. a read-only database)
-     */
+    @Override
     public void put(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
         write(family, options, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"),
                 RocksDBC::rocksdb_put_cf);
@@ -411,19 +336,28 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
 
     /**
      * Stores {@code value} under {@code key} in the default family, with default write options.
-     * (Overrides the interface's form only to call the core directly: one call level less lets
-     * the JIT drop the array wrappers, measured with JMH's {@code -prof gc}.)
+     * (Overrides the interface's form to copy the arrays straight into scratch memory: wrapping
+     * them in segments allocates whenever the JIT does not inline the whole path, measured with
+     * JMH's {@code -prof gc}.)
      *
      * @param key   the key
      * @param value the value
      */
     @Override
     public void put(byte[] key, byte[] value) {
-        write(defaultFamily, WriteOptions.DEFAULT, MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
-                MemorySegment.ofArray(Objects.requireNonNull(value, "value")), RocksDBC::rocksdb_put_cf);
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        enter(WriteOptions.DEFAULT, defaultFamily);
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_put_cf(ptr, WriteOptions.DEFAULT.ptr, defaultFamily.ptr, s.copy(Scratch.FIRST, key), key.length,
+                    s.copy(Scratch.SECOND, value), value.length, s.errptr);
+            Native.check(s.errptr);
+        } finally {
+            exit(WriteOptions.DEFAULT, defaultFamily);
+        }
     }
 
-    /** Removes {@code key} from {@code family} (a no-op when it is absent). */
+    @Override
     public void delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
@@ -436,12 +370,7 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
         }
     }
 
-    /**
-     * Removes every key in {@code [begin, end)} (bytewise order) from {@code family}.
-     *
-     * @throws IllegalArgumentException if {@code end} sorts before {@code begin}: RocksDB would
-     *         refuse it only after logging it, and then refuse every later write until reopened
-     */
+    @Override
     public void deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
@@ -451,21 +380,13 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
         write(family, options, begin, end, RocksDBC::rocksdb_delete_range_cf);
     }
 
-    /**
-     * Applies every operation of {@code batch} atomically (its column-family records go to the
-     * families with those ids in this database). The batch is unchanged and may be written again.
-     *
-     * @throws IllegalArgumentException if the batch names a column family this database does not
-     *         have, or holds merge records (rocksffm cannot configure a merge operator yet)
-     * @throws RocksDBException if RocksDB refuses the write (e.g. a read-only database); nothing
-     *         of the batch is applied then
-     */
+    @Override
     public void write(WriteOptions options, WriteBatch batch) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(batch, "batch");
         // RocksDB checks these only while applying a batch, after logging it; a failure there
         // leaves the database refusing every later write until it is reopened.
-        batch.checkWritable(familyIds);
+        batch.checkWritable(families.ids());
         enter(options, defaultFamily);
         try (Scratch s = Scratch.acquire()) {
             batch.writeTo(ptr, options.ptr, s.errptr);
@@ -486,22 +407,16 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
     private static final long INTO_BUFFER_MIN = 256;
 
     /** rocksdb_get_pinned_cf; the slice (or NULL when absent) must be destroyed before exit(). */
-    private MemorySegment pinnedSlice(ColumnFamilyHandle family, ReadOptions options, MemorySegment key, Scratch s) {
-        MemorySegment slice = rocksdb_get_pinned_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
+    private MemorySegment pinnedSlice(ColumnFamilyHandle family, ReadOptions options, MemorySegment nativeKey,
+                                      long keyLength, Scratch s) {
+        MemorySegment slice = rocksdb_get_pinned_cf(ptr, options.ptr, family.ptr, nativeKey, keyLength, s.errptr);
         if (slice.address() == 0) {
             Native.check(s.errptr);
         }
         return slice;
     }
 
-    /**
-     * Copies the value of {@code key} in {@code family} into {@code value} and returns the
-     * value's full length, or -1 when the key is absent. When the result exceeds
-     * {@code value.byteSize()}, only the first {@code value.byteSize()} bytes were copied: retry
-     * with a larger segment.
-     *
-     * @throws IllegalArgumentException if {@code value} is read-only
-     */
+    @Override
     public long get(ColumnFamilyHandle family, ReadOptions options, MemorySegment key, MemorySegment value) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
@@ -523,7 +438,7 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
                 }
                 // too large for buf, which copied nothing: read it pinned to copy what fits
             }
-            MemorySegment slice = pinnedSlice(family, options, key, s);
+            MemorySegment slice = pinnedSlice(family, options, s.first(key), key.byteSize(), s);
             if (slice.address() == 0) {
                 return -1;
             }
@@ -550,7 +465,7 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
                 // one downcall into a reused scratch buffer that grows to the values seen (up to
                 // INTO_BUFFER_MAX); larger values are read pinned and copied once
                 MemorySegment buf = s.buffer(Scratch.SECOND, INTO_BUFFER_MIN);
-                long length = Native.getIntoBuffer(ptr, options.ptr, family.ptr, s.first(MemorySegment.ofArray(key)),
+                long length = Native.getIntoBuffer(ptr, options.ptr, family.ptr, s.copy(Scratch.FIRST, key),
                         key.length, buf, s);
                 if (length < 0) {
                     return null;
@@ -562,7 +477,7 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
                 }
                 s.buffer(Scratch.SECOND, Math.min(length, INTO_BUFFER_MAX));
             }
-            MemorySegment slice = pinnedSlice(family, options, MemorySegment.ofArray(key), s);
+            MemorySegment slice = pinnedSlice(family, options, s.copy(Scratch.FIRST, key), key.length, s);
             if (slice.address() == 0) {
                 return null;
             }
@@ -576,18 +491,13 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
         }
     }
 
-    /**
-     * Reads {@code key} in {@code family} without copying: the returned value views RocksDB's
-     * memory until it is closed. Returns {@code null} when the key is absent.
-     *
-     * @see PinnedValue
-     */
+    @Override
     public PinnedValue getPinned(ColumnFamilyHandle family, ReadOptions options, MemorySegment key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
-            MemorySegment slice = pinnedSlice(family, options, key, s);
+            MemorySegment slice = pinnedSlice(family, options, s.first(key), key.byteSize(), s);
             if (slice.address() == 0) {
                 return null;
             }
@@ -597,19 +507,7 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
         }
     }
 
-    /**
-     * Reads many keys of {@code family} in one batched call (RocksDB's {@code MultiGet}), without
-     * allocating: the value of {@code keys[i]} is copied into {@code values[i]} (as much as
-     * fits; a {@code null} entry only measures), and {@code lengths[i]} receives its full
-     * length, or -1 when the key is absent or its read failed. A failed read puts its
-     * {@link RocksDBException} in {@code errors[i]} (otherwise set to {@code null}): errors are
-     * per key, the call itself does not throw them.
-     *
-     * @param sortedInput the keys are in ascending bytewise order (checked), which saves a sort
-     * @return the number of keys found
-     * @throws IllegalArgumentException if the arrays differ in length, a value segment is
-     *         read-only, or {@code sortedInput} is claimed for unsorted keys
-     */
+    @Override
     public int multiGet(ColumnFamilyHandle family, ReadOptions options, MemorySegment[] keys, MemorySegment[] values,
                         long[] lengths, RocksDBException[] errors, boolean sortedInput) {
         Objects.requireNonNull(family, "family");
@@ -629,36 +527,8 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
         }
         enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
-            multiGetCall(family, options, keys, sortedInput, s);
-            MemorySegment slices = s.buffer(Scratch.MULTI_VALUES, 0);
-            int found = 0;
-            int i = 0;
-            try {
-                for (; i < n; i++) {
-                    // raw addresses: no object per key
-                    long slice = slices.getAtIndex(JAVA_LONG, i);
-                    errors[i] = Native.takeError(s.buffer(Scratch.MULTI_ERRORS, 0), 8L * i);
-                    if (slice == 0) {
-                        lengths[i] = -1;
-                        continue;
-                    }
-                    try {
-                        long value = Native.pinnableValueAddress(slice, s.size);
-                        long length = s.size.get(JAVA_LONG, 0);
-                        lengths[i] = length;
-                        found++;
-                        if (values[i] != null) { // may throw, e.g. for a segment of a closed arena
-                            Native.copyFromAddress(value, values[i], Math.min(length, values[i].byteSize()));
-                        }
-                    } finally {
-                        Native.pinnableDestroy(slice);
-                    }
-                }
-            } catch (RuntimeException | Error e) {
-                discardMultiGet(s, i + 1, n);
-                throw e;
-            }
-            return found;
+            MultiGet.call(ptr, options.ptr, family.ptr, keys, sortedInput, s);
+            return MultiGet.intoSegments(s, values, lengths, errors);
         } finally {
             exit(options, family);
         }
@@ -671,108 +541,20 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
         int n = keys.size();
         MemorySegment[] segments = new MemorySegment[n];
         for (int i = 0; i < n; i++) {
-            segments[i] = MemorySegment.ofArray(element(keys.get(i), "keys", i));
+            segments[i] = MemorySegment.ofArray(MultiGet.element(keys.get(i), "keys", i));
         }
-        byte[][] out = new byte[n][];
-        RocksDBException failure = null;
         enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
-            multiGetCall(family, options, segments, false, s);
-            MemorySegment slices = s.buffer(Scratch.MULTI_VALUES, 0);
-            for (int i = 0; i < n; i++) {
-                MemorySegment slice = slices.getAtIndex(ADDRESS, i);
-                RocksDBException error = Native.takeError(s.buffer(Scratch.MULTI_ERRORS, 0), 8L * i);
-                if (error != null) {
-                    if (failure == null) {
-                        failure = error;
-                    } else {
-                        failure.addSuppressed(error);
-                    }
-                }
-                if (slice.address() != 0) {
-                    out[i] = Native.pinnableValue(slice, s.size).toArray(ValueLayout.JAVA_BYTE);
-                    Native.pinnableDestroy(slice);
-                }
-            }
+            MultiGet.call(ptr, options.ptr, family.ptr, segments, false, s);
+            return MultiGet.asArrays(s, n);
         } finally {
             exit(options, family);
-        }
-        if (failure != null) {
-            throw failure;
-        }
-        return java.util.Arrays.asList(out);
-    }
-
-    /** {@code value}, an element of array {@code name}, checked non-null (the message is built only on failure). */
-    private static <T> T element(T value, String name, int i) {
-        if (value == null) {
-            throw new NullPointerException(name + "[" + i + "]");
-        }
-        return value;
-    }
-
-    /** Releases the multi-get results of keys {@code from} to {@code n - 1} (after a failure). */
-    private static void discardMultiGet(Scratch s, int from, int n) {
-        MemorySegment slices = s.buffer(Scratch.MULTI_VALUES, 0);
-        for (int j = from; j < n; j++) {
-            MemorySegment slice = slices.getAtIndex(ADDRESS, j);
-            if (slice.address() != 0) {
-                Native.pinnableDestroy(slice);
-            }
-            Native.takeError(s.buffer(Scratch.MULTI_ERRORS, 0), 8L * j);
-        }
-    }
-
-    /**
-     * Calls rocksdb_batched_multi_get_cf, leaving the per-key slices and errors in the scratch
-     * buffers MULTI_VALUES and MULTI_ERRORS. The caller has entered, and must read every slot
-     * (destroying slices, freeing errors) before exit(). Nothing in the loop after the call can
-     * throw, so no slice is left behind.
-     */
-    private void multiGetCall(ColumnFamilyHandle family, ReadOptions options, MemorySegment[] keys, boolean sortedInput,
-                              Scratch s) {
-        int n = keys.length;
-        long keyBytes = 0;
-        for (int i = 0; i < n; i++) {
-            element(keys[i], "keys", i);
-            keyBytes += keys[i].byteSize();
-            if (sortedInput && i > 0 && BatchFormat.compareBytewise(keys[i - 1], keys[i]) > 0) {
-                throw new IllegalArgumentException("sortedInput, but keys[" + i + "] sorts before keys[" + (i - 1) + "]");
-            }
-        }
-        // Keys are copied into scratch memory: RocksDB then reads no memory a caller could free meanwhile.
-        long words = 8L * Math.max(1, n);
-        MemorySegment pointers = s.buffer(Scratch.MULTI_KEYS, words);
-        MemorySegment sizes = s.buffer(Scratch.MULTI_SIZES, words);
-        MemorySegment slices = s.buffer(Scratch.MULTI_VALUES, words);
-        MemorySegment errs = s.buffer(Scratch.MULTI_ERRORS, words);
-        MemorySegment bytes = s.buffer(Scratch.MULTI_BYTES, Math.max(1, keyBytes));
-        long at = 0;
-        for (int i = 0; i < n; i++) {
-            long len = keys[i].byteSize();
-            MemorySegment.copy(keys[i], 0, bytes, at, len);
-            pointers.setAtIndex(JAVA_LONG, i, bytes.address() + at);
-            sizes.setAtIndex(JAVA_LONG, i, len);
-            at += len;
-        }
-        errs.asSlice(0, words).fill((byte) 0);
-        slices.asSlice(0, words).fill((byte) 0);
-        if (n > 0) {
-            rocksdb_batched_multi_get_cf(ptr, options.ptr, family.ptr, n, pointers, sizes, slices, errs, sortedInput);
         }
     }
 
     // ---- iterators and snapshots ----------------------------------------------------------------
 
-    /**
-     * A new iterator over {@code family}, not yet positioned (call a seek first), reading with
-     * {@code options} (bounds, snapshot, ...). This database, the family's handle, the options
-     * and their snapshot stay open at least as long as the iterator.
-     *
-     * @param prefetchBytes size of the run buffer for forward scans, 0 for none
-     * @throws IllegalArgumentException if {@code prefetchBytes} is negative, or the options carry
-     *         a snapshot of another database
-     */
+    @Override
     public RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
         Objects.requireNonNull(options, "options");
         if (prefetchBytes < 0) {
@@ -939,8 +721,8 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
             MemorySegment ll = arena.allocate(JAVA_LONG, Math.max(1, n));
             MemorySegment sizes = arena.allocate(JAVA_LONG, Math.max(1, n));
             for (int i = 0; i < n; i++) {
-                MemorySegment start = element(starts[i], "starts", i);
-                MemorySegment limit = element(limits[i], "limits", i);
+                MemorySegment start = MultiGet.element(starts[i], "starts", i);
+                MemorySegment limit = MultiGet.element(limits[i], "limits", i);
                 sp.setAtIndex(ADDRESS, i, arena.allocate(start.byteSize() + 1).copyFrom(start));
                 sl.setAtIndex(JAVA_LONG, i, start.byteSize());
                 lp.setAtIndex(ADDRESS, i, arena.allocate(limit.byteSize() + 1).copyFrom(limit));
@@ -963,7 +745,7 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
      * @throws RocksDBException e.g. if {@code target} exists
      */
     public void createCheckpoint(Path target) {
-        cPath(target);
+        Opening.cPath(target);
         try (Checkpoint checkpoint = Checkpoint.create(this)) {
             checkpoint.createCheckpoint(target);
         }

@@ -137,6 +137,37 @@ class RocksDBTest {
         }
     }
 
+    /** The family, options and array forms rocksdbjni users type most, against the segment core. */
+    @Test
+    void familyAndOptionsFormsOfArraysAgreeWithTheCore() {
+        try (Options options = new Options().setCreateIfMissing(true);
+             RocksDB db = RocksDB.open(dir, options);
+             ReadOptions read = new ReadOptions()) {
+            ColumnFamilyHandle users = db.createColumnFamily("users", options);
+            db.put(users, bytes("alice"), bytes("1"));
+            db.put(bytes("alice"), bytes("default"));
+            assertEquals("1", string(db.get(users, bytes("alice"))));
+            assertEquals("default", string(db.get(read, bytes("alice"))));
+            MemorySegment out = MemorySegment.ofArray(new byte[8]);
+            assertEquals(1, db.get(users, read, MemorySegment.ofArray(bytes("alice")), out));
+            assertEquals('1', out.get(ValueLayout.JAVA_BYTE, 0));
+            assertEquals(List.of("1", "default"), List.of(string(db.get(users, read, bytes("alice"))),
+                    string(db.get(db.defaultColumnFamily(), read, bytes("alice")))));
+            assertEquals(Arrays.asList("1", null), db.multiGetAsList(users, read, List.of(bytes("alice"), bytes("bob")))
+                    .stream().map(TestSupport::string).toList());
+            try (Snapshot snapshot = db.getSnapshot()) {
+                db.put(users, bytes("alice"), bytes("2"));
+                read.setSnapshot(snapshot);
+                assertEquals("1", string(db.get(users, read, bytes("alice"))), "the snapshot's value");
+                read.setSnapshot(null);
+            }
+            assertEquals("2", string(db.get(users, bytes("alice"))));
+            db.delete(users, bytes("alice"));
+            assertNull(db.get(users, bytes("alice")));
+            assertEquals("default", string(db.get(bytes("alice"))), "the other family is untouched");
+        }
+    }
+
     @Test
     void deleteRangeRemovesHalfOpenInterval() {
         try (RocksDB db = open(dir)) {

@@ -204,4 +204,14 @@ public final class Scratch implements AutoCloseable {
     public MemorySegment second(MemorySegment s) {
         return nativeCopy(SECOND, s);
     }
+
+    /**
+     * {@code a}'s bytes copied into buffer {@code slot}, straight from the array: no segment
+     * wraps it, so nothing is allocated whatever the JIT inlines.
+     */
+    public MemorySegment copy(int slot, byte[] a) {
+        MemorySegment b = buffer(slot, a.length);
+        MemorySegment.copy(a, 0, b, ValueLayout.JAVA_BYTE, 0, a.length);
+        return b;
+    }
 }

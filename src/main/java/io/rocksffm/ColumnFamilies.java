@@ -1,0 +1,94 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+
+import io.rocksffm.internal.Native;
+import io.rocksffm.internal.Scratch;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A database's column families: the open handles by name, the ids of every family it has (for
+ * checking write batches), and creating and dropping families. Thread-safe.
+ */
+final class ColumnFamilies {
+    private final Map<String, ColumnFamilyHandle> open = new ConcurrentHashMap<>();
+    /** Ids of the families the database has (open handle or not). */
+    private final Set<Integer> ids = ConcurrentHashMap.newKeySet();
+
+    /** Registers the handles {@code rocksdb_open*} returned for {@code names}. */
+    ColumnFamilies(RocksDB db, List<String> names, MemorySegment handles) {
+        for (int i = 0; i < names.size(); i++) {
+            add(new ColumnFamilyHandle(db, names.get(i), handles.getAtIndex(ADDRESS, i)));
+        }
+    }
+
+    private ColumnFamilyHandle add(ColumnFamilyHandle h) {
+        open.put(h.name(), h);
+        ids.add(h.id());
+        return h;
+    }
+
+    ColumnFamilyHandle get(String name) {
+        return open.get(name);
+    }
+
+    /** The open handles in id order, default first. */
+    List<ColumnFamilyHandle> list() {
+        List<ColumnFamilyHandle> out = new ArrayList<>(open.values());
+        out.sort((a, b) -> Integer.compare(a.id(), b.id()));
+        return Collections.unmodifiableList(out);
+    }
+
+    /** The ids of every family the database has. */
+    Set<Integer> ids() {
+        return ids;
+    }
+
+    /** Forgets a closed handle (its family stays). */
+    void forget(ColumnFamilyHandle handle) {
+        open.remove(handle.name(), handle);
+    }
+
+    /** Closes every open handle, the default family's too (the database is closing). */
+    void closeAll() {
+        for (ColumnFamilyHandle h : List.copyOf(open.values())) {
+            h.closeHandle();
+        }
+    }
+
+    /** Creates a family in {@code db} (which the caller has entered) and registers its handle. */
+    ColumnFamilyHandle create(RocksDB db, String name, Options options) {
+        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
+            MemorySegment cName = arena.allocateFrom(name);
+            MemorySegment h = options.apply(o -> rocksdb_create_column_family(db.ptr, o, cName, s.errptr));
+            if (s.errptr.get(ADDRESS, 0).address() != 0) {
+                // The C API returns its handle wrapper even on failure. Its first field is the
+                // ColumnFamilyHandle*, NULL when creation failed: then destroying it frees only the
+                // wrapper. (A non-NULL pointer would be unexpected; leave it rather than risk it.)
+                if (h.address() != 0 && h.reinterpret(ADDRESS.byteSize()).get(ADDRESS, 0).address() == 0) {
+                    rocksdb_column_family_handle_destroy(h);
+                }
+                Native.check(s.errptr);
+            }
+            return add(new ColumnFamilyHandle(db, name, h));
+        }
+    }
+
+    /** Drops {@code family} of {@code db} (which the caller has entered); the caller closes its handle. */
+    void drop(RocksDB db, ColumnFamilyHandle family) {
+        try (Scratch s = Scratch.acquire()) {
+            family.use(h -> rocksdb_drop_column_family(db.ptr, h, s.errptr));
+            Native.check(s.errptr);
+        }
+        ids.remove(family.id());
+    }
+}

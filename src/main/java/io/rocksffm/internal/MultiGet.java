@@ -1,0 +1,155 @@
+package io.rocksffm.internal;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import io.rocksffm.RocksDBException;
+import io.rocksffm.internal.capi.RocksDBC;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The marshalling of a batched multi-get ({@code rocksdb_batched_multi_get_cf}): keys into
+ * scratch arrays, the call, and the per-key results out again, allocating nothing per key.
+ * Callers hold the database, family and options open from {@link #call} until the results are
+ * taken (every slice destroyed, every error freed).
+ */
+public final class MultiGet {
+    private MultiGet() {}
+
+    /** {@code value}, element {@code i} of array {@code name}, checked non-null (the message is built only on failure). */
+    public static <T> T element(T value, String name, int i) {
+        if (value == null) {
+            throw new NullPointerException(name + "[" + i + "]");
+        }
+        return value;
+    }
+
+    /**
+     * Checks the keys, copies them into {@code s} (RocksDB then reads no memory a caller could
+     * free meanwhile) and calls rocksdb_batched_multi_get_cf, leaving the per-key slices and
+     * errors in the scratch buffers MULTI_VALUES and MULTI_ERRORS for {@link #intoSegments} or
+     * {@link #asArrays}.
+     *
+     * @throws NullPointerException if a key is null
+     * @throws IllegalArgumentException if {@code sortedInput} is claimed for unsorted keys
+     */
+    public static void call(MemorySegment db, MemorySegment options, MemorySegment family, MemorySegment[] keys,
+                            boolean sortedInput, Scratch s) {
+        int n = keys.length;
+        long keyBytes = 0;
+        for (int i = 0; i < n; i++) {
+            element(keys[i], "keys", i);
+            keyBytes += keys[i].byteSize();
+            if (sortedInput && i > 0 && BatchFormat.compareBytewise(keys[i - 1], keys[i]) > 0) {
+                throw new IllegalArgumentException("sortedInput, but keys[" + i + "] sorts before keys[" + (i - 1) + "]");
+            }
+        }
+        long words = 8L * Math.max(1, n);
+        MemorySegment pointers = s.buffer(Scratch.MULTI_KEYS, words);
+        MemorySegment sizes = s.buffer(Scratch.MULTI_SIZES, words);
+        MemorySegment slices = s.buffer(Scratch.MULTI_VALUES, words);
+        MemorySegment errs = s.buffer(Scratch.MULTI_ERRORS, words);
+        MemorySegment bytes = s.buffer(Scratch.MULTI_BYTES, Math.max(1, keyBytes));
+        long at = 0;
+        for (int i = 0; i < n; i++) {
+            long len = keys[i].byteSize();
+            MemorySegment.copy(keys[i], 0, bytes, at, len);
+            pointers.setAtIndex(JAVA_LONG, i, bytes.address() + at);
+            sizes.setAtIndex(JAVA_LONG, i, len);
+            at += len;
+        }
+        errs.asSlice(0, words).fill((byte) 0);
+        slices.asSlice(0, words).fill((byte) 0);
+        if (n > 0) {
+            RocksDBC.rocksdb_batched_multi_get_cf(db, options, family, n, pointers, sizes, slices, errs, sortedInput);
+        }
+    }
+
+    /**
+     * Copies the results of {@link #call} for {@code values.length} keys into {@code values}
+     * (as much as fits; a null entry only measures), their lengths (-1 when absent or failed)
+     * into {@code lengths} and their errors into {@code errors}; every slice is destroyed and
+     * every error taken, also when copying into a value throws.
+     *
+     * @return the number of keys found
+     */
+    public static int intoSegments(Scratch s, MemorySegment[] values, long[] lengths, RocksDBException[] errors) {
+        int n = values.length;
+        MemorySegment slices = s.buffer(Scratch.MULTI_VALUES, 0);
+        int found = 0;
+        int i = 0;
+        try {
+            for (; i < n; i++) {
+                // raw addresses: no object per key
+                long slice = slices.getAtIndex(JAVA_LONG, i);
+                errors[i] = Native.takeError(s.buffer(Scratch.MULTI_ERRORS, 0), 8L * i);
+                if (slice == 0) {
+                    lengths[i] = -1;
+                    continue;
+                }
+                try {
+                    long value = Native.pinnableValueAddress(slice, s.size);
+                    long length = s.size.get(JAVA_LONG, 0);
+                    lengths[i] = length;
+                    found++;
+                    if (values[i] != null) { // may throw, e.g. for a segment of a closed arena
+                        Native.copyFromAddress(value, values[i], Math.min(length, values[i].byteSize()));
+                    }
+                } finally {
+                    Native.pinnableDestroy(slice);
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            discard(s, i + 1, n);
+            throw e;
+        }
+        return found;
+    }
+
+    /**
+     * The results of {@link #call} for {@code n} keys as new arrays ({@code null} where absent).
+     *
+     * @throws RocksDBException the first key's failure (the others suppressed), after every
+     *         slice was destroyed and every error taken
+     */
+    public static List<byte[]> asArrays(Scratch s, int n) {
+        byte[][] out = new byte[n][];
+        RocksDBException failure = null;
+        MemorySegment slices = s.buffer(Scratch.MULTI_VALUES, 0);
+        for (int i = 0; i < n; i++) {
+            MemorySegment slice = slices.getAtIndex(ADDRESS, i);
+            RocksDBException error = Native.takeError(s.buffer(Scratch.MULTI_ERRORS, 0), 8L * i);
+            if (error != null) {
+                if (failure == null) {
+                    failure = error;
+                } else {
+                    failure.addSuppressed(error);
+                }
+            }
+            if (slice.address() != 0) {
+                out[i] = Native.pinnableValue(slice, s.size).toArray(ValueLayout.JAVA_BYTE);
+                Native.pinnableDestroy(slice);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return Arrays.asList(out);
+    }
+
+    /** Releases the results of keys {@code from} to {@code n - 1} (after a failure). */
+    private static void discard(Scratch s, int from, int n) {
+        MemorySegment slices = s.buffer(Scratch.MULTI_VALUES, 0);
+        for (int j = from; j < n; j++) {
+            MemorySegment slice = slices.getAtIndex(ADDRESS, j);
+            if (slice.address() != 0) {
+                Native.pinnableDestroy(slice);
+            }
+            Native.takeError(s.buffer(Scratch.MULTI_ERRORS, 0), 8L * j);
+        }
+    }
+}
