@@ -389,7 +389,12 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
         batch.checkWritable(families.ids());
         enter(options, defaultFamily);
         try (Scratch s = Scratch.acquire()) {
-            batch.writeTo(ptr, options.ptr, s.errptr);
+            MemorySegment nativeBatch = batch.newNative();
+            try {
+                rocksdb_write(ptr, options.ptr, nativeBatch, s.errptr);
+            } finally {
+                WriteBatch.destroyNative(nativeBatch);
+            }
             Native.check(s.errptr);
         } finally {
             exit(options, defaultFamily);
@@ -438,20 +443,26 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
                 }
                 // too large for buf, which copied nothing: read it pinned to copy what fits
             }
-            MemorySegment slice = pinnedSlice(family, options, s.first(key), key.byteSize(), s);
-            if (slice.address() == 0) {
-                return -1;
-            }
-            try {
-                MemorySegment found = Native.pinnableValue(slice, s.size);
-                long length = found.byteSize();
-                MemorySegment.copy(found, 0, value, 0, Math.min(length, value.byteSize()));
-                return length;
-            } finally {
-                Native.pinnableDestroy(slice);
-            }
+            return getPinnedCopy(family, options, key, value, s);
         } finally {
             exit(options, family);
+        }
+    }
+
+    /** The pinned read of {@link #get(ColumnFamilyHandle, ReadOptions, MemorySegment, MemorySegment)} (kept apart so the one-call path stays small enough to inline). */
+    private long getPinnedCopy(ColumnFamilyHandle family, ReadOptions options, MemorySegment key, MemorySegment value,
+                               Scratch s) {
+        MemorySegment slice = pinnedSlice(family, options, s.first(key), key.byteSize(), s);
+        if (slice.address() == 0) {
+            return -1;
+        }
+        try {
+            MemorySegment found = Native.pinnableValue(slice, s.size);
+            long length = found.byteSize();
+            MemorySegment.copy(found, 0, value, 0, Math.min(length, value.byteSize()));
+            return length;
+        } finally {
+            Native.pinnableDestroy(slice);
         }
     }
 
