@@ -75,7 +75,7 @@ final class ColumnFamilies {
                 // ColumnFamilyHandle*, NULL when creation failed: then destroying it frees only the
                 // wrapper. (A non-NULL pointer would be unexpected; leave it rather than risk it.)
                 if (h.address() != 0 && h.reinterpret(ADDRESS.byteSize()).get(ADDRESS, 0).address() == 0) {
-                    rocksdb_column_family_handle_destroy(h);
+                    ColumnFamilyHandle.destroyWrapper(h);
                 }
                 Native.check(s.errptr);
             }

@@ -36,6 +36,11 @@ public final class ColumnFamilyHandle extends NativeObject {
         rocksdb_column_family_handle_destroy(p);
     }
 
+    /** Frees the handle wrapper the C API returns from a failed creation (it holds no handle). */
+    static void destroyWrapper(MemorySegment p) {
+        rocksdb_column_family_handle_destroy(p);
+    }
+
     /** The family's name. */
     public String name() {
         return name;

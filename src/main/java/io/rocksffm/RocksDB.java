@@ -1,13 +1,14 @@
 package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
-import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.rocksffm.internal.BatchFormat;
+import io.rocksffm.internal.KeyRanges;
 import io.rocksffm.internal.MultiGet;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.NativeLibrary;
+import io.rocksffm.internal.PointReads;
 import io.rocksffm.internal.Scratch;
 import io.rocksffm.internal.capi.RocksDBC;
 
@@ -15,20 +16,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
-import java.util.Set;
-import java.util.Spliterator;
-import java.util.Spliterators;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.BiConsumer;
-import java.util.function.Consumer;
-import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 
 /**
  * An open RocksDB database ({@code rocksdb_t}).
@@ -51,11 +41,12 @@ import java.util.stream.StreamSupport;
  * <p><b>Errors.</b> RocksDB failures throw {@link RocksDBException}; an absent key is a value
  * ({@code -1} or {@code null}), not an exception.
  */
-public final class RocksDB extends NativeObject implements KeyValueReads, KeyValueWrites {
+public final class RocksDB extends NativeObject implements KeyValueReads, KeyValueWrites, DatabaseAdmin {
     private final ColumnFamilyHandle defaultFamily;
     private final ColumnFamilies families;
     private final Path path;
     private final boolean readOnly;
+    private final CallGuard guard;
 
     private RocksDB(MemorySegment db, Path path, boolean readOnly, List<String> names, MemorySegment handles) {
         super("RocksDB", db);
@@ -63,9 +54,15 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
         this.readOnly = readOnly;
         this.families = new ColumnFamilies(this, names, handles);
         this.defaultFamily = families.get(ColumnFamilyHandle.DEFAULT);
+        this.guard = new CallGuard(this, defaultFamily);
     }
 
-    /** The engine library this process's rocksffm is bound to (loading it if need be). */
+    /**
+     * The engine library this process's rocksffm is bound to (loading it if need be).
+     *
+     * @return the engine: where it came from, its file and version, which C functions it has
+     * @throws UnsatisfiedLinkError if no engine can be found (the message says what was tried)
+     */
     public static Engine engine() {
         NativeLibrary.Loaded l = Native.engine();
         return new Engine(l.source(), l.path(), l.version());
@@ -78,6 +75,9 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
      * for reading and writing, with only the default column family. The options may be closed
      * once this returns.
      *
+     * @param path    the database's directory
+     * @param options the database's options
+     * @return the open database, owned by the caller
      * @throws RocksDBException e.g. {@link RocksDBException.Code#INVALID_ARGUMENT} when the
      *         database does not exist and create-if-missing is off, or has other column
      *         families; {@link RocksDBException.Code#IO_ERROR} when another handle holds its lock
@@ -90,6 +90,12 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
      * Opens the database with the given column families (every family it has must be listed;
      * the default family is added with {@code options} if absent). Their handles are then
      * available from {@link #columnFamily(String)}.
+     *
+     * @param path     the database's directory
+     * @param options  the database's options
+     * @param families every column family of the database, with its options
+     * @return the open database, owned by the caller
+     * @throws RocksDBException e.g. when a family is missing from the list
      */
     public static RocksDB open(Path path, Options options, List<ColumnFamilyDescriptor> families) {
         return open(path, options, families, false);
@@ -99,12 +105,25 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
      * Opens an existing database read-only; writes to it fail with
      * {@link RocksDBException.Code#NOT_SUPPORTED}. Several read-only handles (and one writer) may
      * open the same path. A subset of the column families may be listed.
+     *
+     * @param path     the database's directory
+     * @param options  the database's options
+     * @param families the column families to open, with their options
+     * @return the open database, owned by the caller
+     * @throws RocksDBException e.g. when there is no database at {@code path}
      */
     public static RocksDB openReadOnly(Path path, Options options, List<ColumnFamilyDescriptor> families) {
         return open(path, options, families, true);
     }
 
-    /** {@link #openReadOnly(Path, Options, List)} with the default family only. */
+    /**
+     * {@link #openReadOnly(Path, Options, List)} with the default family only.
+     *
+     * @param path    the database's directory
+     * @param options the database's options
+     * @return the open database, owned by the caller
+     * @throws RocksDBException e.g. when there is no database at {@code path}
+     */
     public static RocksDB openReadOnly(Path path, Options options) {
         return open(path, options, List.of(), true);
     }
@@ -135,19 +154,28 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
      * Closes the database and its column family handles. Idempotent; waits for calls in flight
      * on other threads.
      *
-     * @throws IllegalStateException if pinned values, iterators or snapshots from it are open
+     * @throws IllegalStateException if pinned values, iterators, snapshots or checkpoints from it
+     *         are open
      */
     @Override
     public void close() {
         lifecycle.close(() -> destroy(ptr), "pinned values, iterators, snapshots or checkpoints");
     }
 
-    /** The path this database was opened at. */
+    /**
+     * The path this database was opened at.
+     *
+     * @return the path (also after close)
+     */
     public Path path() {
         return path;
     }
 
-    /** Whether this handle was opened with {@link #openReadOnly}. */
+    /**
+     * Whether this handle was opened with {@link #openReadOnly}.
+     *
+     * @return true for a read-only handle (also after close)
+     */
     public boolean isReadOnly() {
         return readOnly;
     }
@@ -160,25 +188,14 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
         return defaultFamily;
     }
 
-    /**
-     * The open handle of the family named {@code name}.
-     *
-     * @param name the family's name
-     * @return its handle, or {@code null} if there is none open
-     * @throws IllegalStateException if closed
-     */
+    @Override
     public ColumnFamilyHandle columnFamily(String name) {
         Objects.requireNonNull(name, "name");
         lifecycle.ensureOpen();
         return families.get(name);
     }
 
-    /**
-     * The open column family handles.
-     *
-     * @return the handles in id order, default first (an unmodifiable snapshot)
-     * @throws IllegalStateException if closed
-     */
+    @Override
     public List<ColumnFamilyHandle> columnFamilies() {
         lifecycle.ensureOpen();
         return families.list();
@@ -188,12 +205,7 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
         families.forget(handle);
     }
 
-    /**
-     * Creates a column family. Its handle belongs to this database.
-     *
-     * @throws RocksDBException e.g. {@link RocksDBException.Code#INVALID_ARGUMENT} if it exists,
-     *         {@link RocksDBException.Code#NOT_SUPPORTED} on a read-only handle
-     */
+    @Override
     public ColumnFamilyHandle createColumnFamily(String name, Options options) {
         new ColumnFamilyDescriptor(name, options); // argument checks
         refuseIfReadOnly();
@@ -213,14 +225,9 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
         }
     }
 
-    /**
-     * Drops a column family (its data becomes unreachable) and closes its handle.
-     *
-     * @throws IllegalArgumentException for the default family or a handle of another database
-     * @throws IllegalStateException if the handle is closed or iterators on it are open
-     */
+    @Override
     public void dropColumnFamily(ColumnFamilyHandle family) {
-        checkFamily(family);
+        guard.checkFamily(family);
         if (family.isDefault()) {
             throw new IllegalArgumentException("the default column family cannot be dropped");
         }
@@ -235,75 +242,6 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
             lifecycle.exit();
         }
         family.close();
-    }
-
-    private void checkFamily(ColumnFamilyHandle family) {
-        Objects.requireNonNull(family, "family");
-        if (family.db != this) {
-            throw new IllegalArgumentException(family + " belongs to another database");
-        }
-    }
-
-    // ---- calls guarded against close ----------------------------------------------------------
-
-    // The default family's handle is destroyed only by close(), after every call has left, and
-    // the default read/write options never, so calls need not enter their lifecycles: that saves
-    // two atomic operations per call on each.
-
-    /** The shared default options, which are never closed. */
-    private static boolean owned(NativeObject options) {
-        return options == ReadOptions.DEFAULT || options == WriteOptions.DEFAULT;
-    }
-
-    /** Enters this database, the family and the options (in that order); pair with exit(). */
-    private void enter(NativeObject options, ColumnFamilyHandle family) {
-        enterFamily(family);
-        if (!owned(options)) {
-            try {
-                options.lifecycle.enter();
-            } catch (RuntimeException e) {
-                exitFamily(family);
-                throw e;
-            }
-        }
-    }
-
-    private void exit(NativeObject options, ColumnFamilyHandle family) {
-        if (!owned(options)) {
-            options.lifecycle.exit();
-        }
-        exitFamily(family);
-    }
-
-    /** Enters this database and the family; pair with exitFamily(). */
-    private void enterFamily(ColumnFamilyHandle family) {
-        checkFamily(family);
-        lifecycle.enter();
-        if (family != defaultFamily) {
-            try {
-                family.lifecycle.enter();
-            } catch (RuntimeException e) {
-                lifecycle.exit();
-                throw e;
-            }
-        }
-    }
-
-    private void exitFamily(ColumnFamilyHandle family) {
-        if (family != defaultFamily) {
-            family.lifecycle.exit();
-        }
-        lifecycle.exit();
-    }
-
-    /** {@link #enter} for reads, refusing a snapshot of another database. */
-    private void enterRead(ReadOptions options, ColumnFamilyHandle family) {
-        enter(options, family);
-        RocksDB owner = options.snapshotOwner();
-        if (owner != null && owner != this) {
-            exit(options, family);
-            throw new IllegalArgumentException("the read options carry a snapshot of another database");
-        }
     }
 
     // ---- writes ---------------------------------------------------------------------------------
@@ -325,12 +263,12 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
     private void write(ColumnFamilyHandle family, WriteOptions options, MemorySegment a, MemorySegment b,
                        TwoSliceWrite write) {
         Objects.requireNonNull(options, "options");
-        enter(options, family);
+        guard.enter(options, family);
         try (Scratch s = Scratch.acquire()) {
             write.call(ptr, options.ptr, family.ptr, s.first(a), a.byteSize(), s.second(b), b.byteSize(), s.errptr);
             Native.check(s.errptr);
         } finally {
-            exit(options, family);
+            guard.exit(options, family);
         }
     }
 
@@ -347,13 +285,13 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
     public void put(byte[] key, byte[] value) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        enter(WriteOptions.DEFAULT, defaultFamily);
+        guard.enter(WriteOptions.DEFAULT, defaultFamily);
         try (Scratch s = Scratch.acquire()) {
             rocksdb_put_cf(ptr, WriteOptions.DEFAULT.ptr, defaultFamily.ptr, s.copy(Scratch.FIRST, key), key.length,
                     s.copy(Scratch.SECOND, value), value.length, s.errptr);
             Native.check(s.errptr);
         } finally {
-            exit(WriteOptions.DEFAULT, defaultFamily);
+            guard.exit(WriteOptions.DEFAULT, defaultFamily);
         }
     }
 
@@ -361,12 +299,12 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
     public void delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
-        enter(options, family);
+        guard.enter(options, family);
         try (Scratch s = Scratch.acquire()) {
             rocksdb_delete_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
             Native.check(s.errptr);
         } finally {
-            exit(options, family);
+            guard.exit(options, family);
         }
     }
 
@@ -387,7 +325,7 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
         // RocksDB checks these only while applying a batch, after logging it; a failure there
         // leaves the database refusing every later write until it is reopened.
         batch.checkWritable(families.ids());
-        enter(options, defaultFamily);
+        guard.enter(options, defaultFamily);
         try (Scratch s = Scratch.acquire()) {
             MemorySegment nativeBatch = batch.newNative();
             try {
@@ -397,7 +335,7 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
             }
             Native.check(s.errptr);
         } finally {
-            exit(options, defaultFamily);
+            guard.exit(options, defaultFamily);
         }
     }
 
@@ -411,16 +349,6 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
     /** The smallest scratch buffer a {@code byte[]} get reads into (it grows to the values seen). */
     private static final long INTO_BUFFER_MIN = 256;
 
-    /** rocksdb_get_pinned_cf; the slice (or NULL when absent) must be destroyed before exit(). */
-    private MemorySegment pinnedSlice(ColumnFamilyHandle family, ReadOptions options, MemorySegment nativeKey,
-                                      long keyLength, Scratch s) {
-        MemorySegment slice = rocksdb_get_pinned_cf(ptr, options.ptr, family.ptr, nativeKey, keyLength, s.errptr);
-        if (slice.address() == 0) {
-            Native.check(s.errptr);
-        }
-        return slice;
-    }
-
     @Override
     public long get(ColumnFamilyHandle family, ReadOptions options, MemorySegment key, MemorySegment value) {
         Objects.requireNonNull(options, "options");
@@ -429,7 +357,7 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
         if (value.isReadOnly()) {
             throw new IllegalArgumentException("value segment is read-only");
         }
-        enterRead(options, family);
+        guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
             if (Native.GET_INTO_BUFFER && (value.isNative() || value.byteSize() <= INTO_BUFFER_MAX)) {
                 // one downcall into the caller's segment, or into scratch memory for a heap one
@@ -443,26 +371,9 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
                 }
                 // too large for buf, which copied nothing: read it pinned to copy what fits
             }
-            return getPinnedCopy(family, options, key, value, s);
+            return PointReads.copy(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), value, s);
         } finally {
-            exit(options, family);
-        }
-    }
-
-    /** The pinned read of {@link #get(ColumnFamilyHandle, ReadOptions, MemorySegment, MemorySegment)} (kept apart so the one-call path stays small enough to inline). */
-    private long getPinnedCopy(ColumnFamilyHandle family, ReadOptions options, MemorySegment key, MemorySegment value,
-                               Scratch s) {
-        MemorySegment slice = pinnedSlice(family, options, s.first(key), key.byteSize(), s);
-        if (slice.address() == 0) {
-            return -1;
-        }
-        try {
-            MemorySegment found = Native.pinnableValue(slice, s.size);
-            long length = found.byteSize();
-            MemorySegment.copy(found, 0, value, 0, Math.min(length, value.byteSize()));
-            return length;
-        } finally {
-            Native.pinnableDestroy(slice);
+            guard.exit(options, family);
         }
     }
 
@@ -470,7 +381,7 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
     public byte[] get(ColumnFamilyHandle family, ReadOptions options, byte[] key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
-        enterRead(options, family);
+        guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
             if (Native.GET_INTO_BUFFER) {
                 // one downcall into a reused scratch buffer that grows to the values seen (up to
@@ -488,17 +399,9 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
                 }
                 s.buffer(Scratch.SECOND, Math.min(length, INTO_BUFFER_MAX));
             }
-            MemorySegment slice = pinnedSlice(family, options, s.copy(Scratch.FIRST, key), key.length, s);
-            if (slice.address() == 0) {
-                return null;
-            }
-            try {
-                return Native.pinnableValue(slice, s.size).toArray(ValueLayout.JAVA_BYTE);
-            } finally {
-                Native.pinnableDestroy(slice);
-            }
+            return PointReads.array(ptr, options.ptr, family.ptr, s.copy(Scratch.FIRST, key), key.length, s);
         } finally {
-            exit(options, family);
+            guard.exit(options, family);
         }
     }
 
@@ -506,15 +409,12 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
     public PinnedValue getPinned(ColumnFamilyHandle family, ReadOptions options, MemorySegment key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
-        enterRead(options, family);
+        guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
-            MemorySegment slice = pinnedSlice(family, options, s.first(key), key.byteSize(), s);
-            if (slice.address() == 0) {
-                return null;
-            }
-            return PinnedValue.of(this, slice, s.size);
+            MemorySegment slice = PointReads.slice(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s);
+            return slice.address() == 0 ? null : PinnedValue.of(this, slice, s.size);
         } finally {
-            exit(options, family);
+            guard.exit(options, family);
         }
     }
 
@@ -523,25 +423,13 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
                         long[] lengths, RocksDBException[] errors, boolean sortedInput) {
         Objects.requireNonNull(family, "family");
         Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(keys, "keys");
-        Objects.requireNonNull(values, "values");
-        Objects.requireNonNull(lengths, "lengths");
-        Objects.requireNonNull(errors, "errors");
-        int n = keys.length;
-        if (values.length != n || lengths.length != n || errors.length != n) {
-            throw new IllegalArgumentException("keys, values, lengths and errors must have the same length");
-        }
-        for (MemorySegment v : values) {
-            if (v != null && v.isReadOnly()) {
-                throw new IllegalArgumentException("value segment is read-only");
-            }
-        }
-        enterRead(options, family);
+        MultiGet.checkArguments(keys, values, lengths, errors);
+        guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
             MultiGet.call(ptr, options.ptr, family.ptr, keys, sortedInput, s);
             return MultiGet.intoSegments(s, values, lengths, errors);
         } finally {
-            exit(options, family);
+            guard.exit(options, family);
         }
     }
 
@@ -554,12 +442,12 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
         for (int i = 0; i < n; i++) {
             segments[i] = MemorySegment.ofArray(MultiGet.element(keys.get(i), "keys", i));
         }
-        enterRead(options, family);
+        guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
             MultiGet.call(ptr, options.ptr, family.ptr, segments, false, s);
             return MultiGet.asArrays(s, n);
         } finally {
-            exit(options, family);
+            guard.exit(options, family);
         }
     }
 
@@ -571,19 +459,21 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
         if (prefetchBytes < 0) {
             throw new IllegalArgumentException("prefetch size must be >= 0: " + prefetchBytes);
         }
-        enterRead(options, family);
+        guard.enterRead(options, family);
         try {
             synchronized (options) { // orders against bound and snapshot changes
                 return RocksIterator.create(this, family, options, prefetchBytes);
             }
         } finally {
-            exit(options, family);
+            guard.exit(options, family);
         }
     }
 
     /**
-     * A snapshot of the current state, owned by the caller. This database refuses to close while
-     * it is open.
+     * A snapshot of the current state. This database refuses to close while it is open.
+     *
+     * @return the snapshot, owned by the caller (safe to share across threads)
+     * @throws IllegalStateException if closed
      */
     public Snapshot getSnapshot() {
         lifecycle.enter();
@@ -596,48 +486,19 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
 
     // ---- administration -------------------------------------------------------------------------
 
-    /**
-     * Flushes {@code family}'s memtable to a table file.
-     *
-     * @param family  the column family
-     * @param options the flush options (whether to wait)
-     * @throws RocksDBException if the flush fails
-     * @throws IllegalStateException if this database, the family or the options are closed
-     */
+    @Override
     public void flush(ColumnFamilyHandle family, FlushOptions options) {
         Objects.requireNonNull(options, "options");
-        enter(options, family);
+        guard.enter(options, family);
         try (Scratch s = Scratch.acquire()) {
             rocksdb_flush_cf(ptr, options.ptr, family.ptr, s.errptr);
             Native.check(s.errptr);
         } finally {
-            exit(options, family);
+            guard.exit(options, family);
         }
     }
 
-    /**
-     * Flushes {@code family}'s memtable to a table file.
-     *
-     * @param family the column family
-     * @param wait   whether to wait until the flush is done
-     * @throws RocksDBException if the flush fails
-     */
-    public void flush(ColumnFamilyHandle family, boolean wait) {
-        checkFamily(family);
-        try (FlushOptions options = new FlushOptions().setWait(wait)) {
-            flush(family, options);
-        }
-    }
-
-    /** {@link #flush(ColumnFamilyHandle, boolean)} for the default family. */
-    public void flush(boolean wait) {
-        flush(defaultFamily, wait);
-    }
-
-    /**
-     * Writes the WAL's buffered data to its file ({@code FlushWAL}), and with {@code sync} also
-     * fsyncs it: useful with unsynced writes to make a group of them durable at once.
-     */
+    @Override
     public void flushWal(boolean sync) {
         try (Scratch s = Scratch.acquire()) {
             use(db -> rocksdb_flush_wal(db, flag(sync), s.errptr));
@@ -645,34 +506,23 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
         }
     }
 
-    /**
-     * Compacts the keys of {@code family} in {@code [begin, end]}; a {@code null} bound is
-     * open-ended. Waits until the compaction is done.
-     */
+    @Override
     public void compactRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
-        enterFamily(family);
+        guard.enterFamily(family);
         try (Scratch s = Scratch.acquire()) {
             MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
             MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
             rocksdb_compact_range_cf(ptr, family.ptr, b, begin == null ? 0 : begin.byteSize(), e,
                     end == null ? 0 : end.byteSize());
         } finally {
-            exitFamily(family);
+            guard.exitFamily(family);
         }
     }
 
-    /** Compacts the whole default family. */
-    public void compactRange() {
-        compactRange(defaultFamily, null, null);
-    }
-
-    /**
-     * A database property of {@code family} as text (e.g. {@code "rocksdb.stats"},
-     * {@code "rocksdb.estimate-num-keys"}), or {@code null} if RocksDB does not know it.
-     */
+    @Override
     public String getProperty(ColumnFamilyHandle family, String property) {
         Objects.requireNonNull(property, "property");
-        enterFamily(family);
+        guard.enterFamily(family);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment v = rocksdb_property_value_cf(ptr, family.ptr, arena.allocateFrom(property));
             if (v.address() == 0) {
@@ -684,77 +534,38 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
                 rocksdb_free(v);
             }
         } finally {
-            exitFamily(family);
+            guard.exitFamily(family);
         }
     }
 
-    /** {@link #getProperty(ColumnFamilyHandle, String)} for the default family. */
-    public String getProperty(String property) {
-        return getProperty(defaultFamily, property);
-    }
-
-    /**
-     * A numeric database property of {@code family} (e.g. {@code "rocksdb.estimate-num-keys"}),
-     * or empty if RocksDB does not know it or it is not numeric.
-     */
+    @Override
     public OptionalLong getLongProperty(ColumnFamilyHandle family, String property) {
         Objects.requireNonNull(property, "property");
-        enterFamily(family);
+        guard.enterFamily(family);
         try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             int rc = rocksdb_property_int_cf(ptr, family.ptr, arena.allocateFrom(property), s.size);
             return rc == 0 ? OptionalLong.of(s.size.get(JAVA_LONG, 0)) : OptionalLong.empty();
         } finally {
-            exitFamily(family);
+            guard.exitFamily(family);
         }
     }
 
-    /** {@link #getLongProperty(ColumnFamilyHandle, String)} for the default family. */
-    public OptionalLong getLongProperty(String property) {
-        return getLongProperty(defaultFamily, property);
-    }
-
-    /**
-     * Approximate on-disk sizes, in bytes, of the key ranges {@code [starts[i], limits[i])} of
-     * {@code family} (table files only: flush first to count recent writes).
-     */
+    @Override
     public long[] approximateSizes(ColumnFamilyHandle family, MemorySegment[] starts, MemorySegment[] limits) {
         Objects.requireNonNull(starts, "starts");
         Objects.requireNonNull(limits, "limits");
         if (starts.length != limits.length) {
             throw new IllegalArgumentException("starts and limits must have the same length");
         }
-        int n = starts.length;
-        enterFamily(family);
-        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
-            MemorySegment sp = arena.allocate(ADDRESS, Math.max(1, n));
-            MemorySegment sl = arena.allocate(JAVA_LONG, Math.max(1, n));
-            MemorySegment lp = arena.allocate(ADDRESS, Math.max(1, n));
-            MemorySegment ll = arena.allocate(JAVA_LONG, Math.max(1, n));
-            MemorySegment sizes = arena.allocate(JAVA_LONG, Math.max(1, n));
-            for (int i = 0; i < n; i++) {
-                MemorySegment start = MultiGet.element(starts[i], "starts", i);
-                MemorySegment limit = MultiGet.element(limits[i], "limits", i);
-                sp.setAtIndex(ADDRESS, i, arena.allocate(start.byteSize() + 1).copyFrom(start));
-                sl.setAtIndex(JAVA_LONG, i, start.byteSize());
-                lp.setAtIndex(ADDRESS, i, arena.allocate(limit.byteSize() + 1).copyFrom(limit));
-                ll.setAtIndex(JAVA_LONG, i, limit.byteSize());
-            }
-            rocksdb_approximate_sizes_cf(ptr, family.ptr, n, sp, sl, lp, ll, sizes, s.errptr);
-            Native.check(s.errptr);
-            return n == 0 ? new long[0] : sizes.toArray(JAVA_LONG);
+        guard.enterFamily(family);
+        try {
+            return KeyRanges.approximateSizes(ptr, family.ptr, starts, limits);
         } finally {
-            exitFamily(family);
+            guard.exitFamily(family);
         }
     }
 
-    /**
-     * Creates a checkpoint: a consistent copy of the database (hard links where possible) in
-     * the new directory {@code target}, which can be opened as a database of its own. To make
-     * many, keep a {@link Checkpoint}.
-     *
-     * @param target a directory that does not exist yet
-     * @throws RocksDBException e.g. if {@code target} exists
-     */
+    @Override
     public void createCheckpoint(Path target) {
         Opening.cPath(target);
         try (Checkpoint checkpoint = Checkpoint.create(this)) {

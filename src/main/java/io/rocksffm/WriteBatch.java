@@ -384,14 +384,14 @@ public final class WriteBatch implements AutoCloseable {
         }
     }
 
-    /** Writes this batch through a fresh native batch that is destroyed on every path. */
-    void writeTo(MemorySegment db, MemorySegment writeOptions, MemorySegment errptr) {
-        MemorySegment nb = createNative();
-        try {
-            RocksDBC.rocksdb_write(db, writeOptions, nb, errptr);
-        } finally {
-            Native.writebatchDestroy(nb);
-        }
+    /** A fresh native batch holding a copy of this one, for one write; free it with {@link #destroyNative}. */
+    MemorySegment newNative() {
+        return createNative();
+    }
+
+    /** Frees a batch from {@link #newNative()}. */
+    static void destroyNative(MemorySegment nativeBatch) {
+        Native.writebatchDestroy(nativeBatch);
     }
 
     /** Whether {@link #close()} has been called. */

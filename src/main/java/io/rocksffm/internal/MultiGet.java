@@ -29,6 +29,29 @@ public final class MultiGet {
     }
 
     /**
+     * Checks a multi-get's arrays: non-null, of one length, no read-only value segment.
+     *
+     * @throws NullPointerException if an array is null
+     * @throws IllegalArgumentException if the lengths differ or a value segment is read-only
+     */
+    public static void checkArguments(MemorySegment[] keys, MemorySegment[] values, long[] lengths,
+                                      RocksDBException[] errors) {
+        java.util.Objects.requireNonNull(keys, "keys");
+        java.util.Objects.requireNonNull(values, "values");
+        java.util.Objects.requireNonNull(lengths, "lengths");
+        java.util.Objects.requireNonNull(errors, "errors");
+        int n = keys.length;
+        if (values.length != n || lengths.length != n || errors.length != n) {
+            throw new IllegalArgumentException("keys, values, lengths and errors must have the same length");
+        }
+        for (MemorySegment v : values) {
+            if (v != null && v.isReadOnly()) {
+                throw new IllegalArgumentException("value segment is read-only");
+            }
+        }
+    }
+
+    /**
      * Checks the keys, copies them into {@code s} (RocksDB then reads no memory a caller could
      * free meanwhile) and calls rocksdb_batched_multi_get_cf, leaving the per-key slices and
      * errors in the scratch buffers MULTI_VALUES and MULTI_ERRORS for {@link #intoSegments} or

@@ -1,0 +1,148 @@
+package io.rocksffm;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layering the README's "Architecture" section describes, checked on the sources: every API
+ * class calls only the C functions of its own object (its prefix), the internal package knows no
+ * API type but the exception, and no hand-written file grows past 600 lines.
+ */
+class ArchitectureTest {
+    private static final Path API = Path.of("src/main/java/io/rocksffm");
+    private static final Path INTERNAL = API.resolve("internal");
+    private static final Path GENERATED = Path.of("src/generated/java/io/rocksffm/internal/capi");
+
+    /**
+     * Which C functions each API class may call: its object's prefix, or single functions that
+     * create or release it in the database's namespace. A function no entry claims belongs to the
+     * database, i.e. to {@code RocksDB} and the package-private parts it delegates to.
+     */
+    private static final Map<String, List<String>> OWN = new LinkedHashMap<>();
+
+    static {
+        OWN.put("Options", List.of("rocksdb_options_"));
+        OWN.put("ReadOptions", List.of("rocksdb_readoptions_"));
+        OWN.put("WriteOptions", List.of("rocksdb_writeoptions_"));
+        OWN.put("FlushOptions", List.of("rocksdb_flushoptions_"));
+        OWN.put("Cache", List.of("rocksdb_cache_"));
+        OWN.put("BlockBasedTableConfig", List.of("rocksdb_block_based_options_"));
+        OWN.put("FilterPolicy", List.of("rocksdb_filterpolicy_"));
+        OWN.put("Checkpoint", List.of("rocksdb_checkpoint_"));
+        OWN.put("ColumnFamilyHandle", List.of("rocksdb_column_family_handle_"));
+        OWN.put("RocksIterator", List.of("rocksdb_iter_", "rocksdb_create_iterator_cf"));
+        OWN.put("Snapshot", List.of("rocksdb_snapshot_", "rocksdb_create_snapshot", "rocksdb_release_snapshot"));
+        OWN.put("WriteBatch", List.of("rocksdb_writebatch_"));
+        OWN.put("NativeWriteBatch", List.of("rocksdb_writebatch_"));
+        OWN.put("PinnedValue", List.of("rocksdb_pinnableslice_"));
+    }
+
+    /** The package-private classes that are parts of the database object. */
+    private static final Set<String> DATABASE = Set.of("RocksDB", "Opening", "ColumnFamilies");
+
+    private static Set<String> generatedFunctions() throws IOException {
+        Pattern p = Pattern.compile("public static MemorySegment (rocksdb_\\w+)\\$address\\(\\)");
+        Set<String> out = new TreeSet<>();
+        try (Stream<Path> files = Files.list(GENERATED)) {
+            for (Path f : files.toList()) {
+                Matcher m = p.matcher(Files.readString(f));
+                while (m.find()) {
+                    out.add(m.group(1));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The class whose C object {@code function} belongs to ({@code "RocksDB"} for the database's). */
+    private static String owner(String function) {
+        String best = "RocksDB";
+        int bestLength = 0;
+        for (Map.Entry<String, List<String>> e : OWN.entrySet()) {
+            for (String prefix : e.getValue()) {
+                boolean matches = prefix.endsWith("_") ? function.startsWith(prefix) : function.equals(prefix);
+                if (matches && prefix.length() > bestLength) {
+                    best = e.getKey();
+                    bestLength = prefix.length();
+                }
+            }
+        }
+        return best;
+    }
+
+    private static String stripComments(String code) {
+        return code.replaceAll("(?s)/\\*.*?\\*/", " ").replaceAll("//[^\n]*", " ");
+    }
+
+    @Test
+    void apiClassesCallOnlyTheirOwnCFunctions() throws IOException {
+        Set<String> functions = generatedFunctions();
+        Pattern ident = Pattern.compile("\\brocksdb_[a-z0-9_]+");
+        List<String> wrong = new ArrayList<>();
+        int calls = 0;
+        try (Stream<Path> files = Files.list(API)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                String cls = f.getFileName().toString().replace(".java", "");
+                Matcher m = ident.matcher(stripComments(Files.readString(f)));
+                Set<String> seen = new TreeSet<>();
+                while (m.find()) {
+                    if (functions.contains(m.group()) && seen.add(m.group())) {
+                        calls++;
+                        String owner = owner(m.group());
+                        boolean ok = owner.equals(cls) || (owner.equals("RocksDB") && DATABASE.contains(cls))
+                                || (cls.equals("NativeWriteBatch") && owner.equals("WriteBatch"));
+                        if (!ok) {
+                            wrong.add(cls + " calls " + m.group() + " (" + owner + "'s)");
+                        }
+                    }
+                }
+            }
+        }
+        assertTrue(calls > 60, "found " + calls + " calls");
+        assertEquals(List.of(), wrong);
+    }
+
+    @Test
+    void internalKnowsNoApiTypeButTheException() throws IOException {
+        Pattern apiType = Pattern.compile("\\bio\\.rocksffm\\.([A-Z]\\w*)");
+        List<String> wrong = new ArrayList<>();
+        try (Stream<Path> files = Files.list(INTERNAL)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                Matcher m = apiType.matcher(Files.readString(f));
+                while (m.find()) {
+                    if (!m.group(1).equals("RocksDBException")) {
+                        wrong.add(f.getFileName() + ": " + m.group());
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), wrong);
+    }
+
+    @Test
+    void noHandWrittenFileIsOver600Lines() throws IOException {
+        List<String> big = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                long lines = Files.readAllLines(f).size();
+                if (lines > 600) {
+                    big.add(f + ": " + lines);
+                }
+            }
+        }
+        assertEquals(List.of(), big);
+    }
+}
