@@ -19,7 +19,7 @@
 # directory; MAVEN_REPO=DIR builds with that local Maven repository instead of ~/.m2/repository
 # (for checkouts that build at the same time: the benchmarks jar takes rocksffm from it). JMH
 # runs one benchmark run per machine at a time (/tmp/jmh.lock): while another one holds the lock,
-# this script waits.
+# this script waits; the C loop holds that lock too while it runs.
 #
 # Results: bench-results/<UTC timestamp>/ (per-job JMH JSON and logs, kept out of git), and the
 # report (jmh-result.json, summary.csv, summary.md, chart.png, environment.txt, c-results.csv)
@@ -256,22 +256,24 @@ dataset() { # prints the directory of a dataset, populating it (with rocksdbjni)
   java $HOST_FLAGS -Drocksffm.bench.dir="$DATA" -Drocksffm.bench.maxDatasetBytes="$MAX_DATA" \
        -cp "$JAR" io.rocksffm.jmh.Datasets "$@" | tail -1
 }
+# The C loop holds JMH's lock while it runs (io.rocksffm.jmh.JmhLock): no JMH run measures meanwhile.
+CLOOP=(java -cp "$JAR" io.rocksffm.jmh.JmhLock "$CAPI")
 run_c() { # one "c" spec
   # shellcheck disable=SC2086
   set -- $1
   local kind=$1; shift
   case "$kind" in
-    get)  "$CAPI" get "$(dataset "$1" "$2" "$3")" "$1" "$2" "$3" "$C_SECONDS" "$4" ;;
+    get)  "${CLOOP[@]}" get "$(dataset "$1" "$2" "$3")" "$1" "$2" "$3" "$C_SECONDS" "$4" ;;
     put)
       local dir
       dir=$(mktemp -d "$DATA/c-put.XXXXXX")
-      "$CAPI" put "$dir/db" "$1" "$2" "$3" "$C_SECONDS"
+      "${CLOOP[@]}" put "$dir/db" "$1" "$2" "$3" "$C_SECONDS"
       rm -rf "$dir" ;;
-    scan) "$CAPI" scan "$(dataset "$1" "$2" "$3")" "$1" "$2" "$3" "$C_SECONDS" ;;
+    scan) "${CLOOP[@]}" scan "$(dataset "$1" "$2" "$3")" "$1" "$2" "$3" "$C_SECONDS" ;;
     batch)
       local dir
       dir=$(mktemp -d "$DATA/c-batch.XXXXXX")
-      "$CAPI" batch "$dir/db" "$1" "$2" "$3" "$4" "$5" "$C_SECONDS"
+      "${CLOOP[@]}" batch "$dir/db" "$1" "$2" "$3" "$4" "$5" "$C_SECONDS"
       rm -rf "$dir" ;;
     *) echo "bench.sh: unknown C run $kind" >&2; return 1 ;;
   esac
