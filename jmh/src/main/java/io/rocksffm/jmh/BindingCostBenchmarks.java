@@ -46,6 +46,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * <tr><th>variant</th><th>{@code ffm_} (rocksffm API)</th><th>{@code raw_} (bare downcalls)</th></tr>
  * <tr><td>getInto</td><td>{@code db.get(ro, nativeKey, nativeValue)}</td>
  *     <td>{@code rocksdb_get_into_buffer_cf} into the native value segment</td></tr>
+ * <tr><td>getIntoAutoSlots</td><td>none</td><td>raw getInto with the {@code size_t}, found and
+ *     errptr out-slots in an automatic arena, as rocksffm's per-thread scratch has them: compared
+ *     with raw getInto, the cost of passing segments of a shared arena to a downcall</td></tr>
  * <tr><td>getArray</td><td>{@code db.get(byte[])}: new array</td><td>key array copied into a native
  *     segment, {@code rocksdb_get_into_buffer_cf} into a native buffer, new array of the value's
  *     length copied from it (what the API does on 10.x)</td></tr>
@@ -327,6 +330,10 @@ public class BindingCostBenchmarks {
     public static class RawPoint extends Point {
         final RawDb raw = new RawDb();
         MemorySegment scratch;
+        /** The size, found and errptr out-slots again, from an automatic arena (as rocksffm's scratch). */
+        MemorySegment autoSize;
+        MemorySegment autoFound;
+        MemorySegment autoErr;
 
         @Setup(Level.Trial)
         public void open() throws Throwable {
@@ -336,6 +343,10 @@ public class BindingCostBenchmarks {
             keys.init(k, 0);
             raw.warm(keys, keyCount, k);
             scratch = arena.allocate(Math.max(valueSize, 64));
+            Arena auto = Arena.ofAuto();
+            autoSize = auto.allocate(ValueLayout.JAVA_LONG);
+            autoFound = auto.allocate(ValueLayout.JAVA_LONG);
+            autoErr = auto.allocate(ValueLayout.ADDRESS);
         }
 
         @TearDown(Level.Trial)
@@ -367,11 +378,13 @@ public class BindingCostBenchmarks {
             sizes = new MemorySegment[SETS];
             slices = new MemorySegment[SETS];
             for (int s = 0; s < SETS; s++) {
+                // the keys of a set side by side, as rocksffm's multiGet copies them before the call
+                MemorySegment bytes = arena.allocate((long) keySize * batchSize);
                 pointers[s] = arena.allocate(8L * batchSize);
                 sizes[s] = arena.allocate(8L * batchSize);
                 slices[s] = arena.allocate(16L * batchSize); // {const char* data; size_t size;}
                 for (int i = 0; i < batchSize; i++) {
-                    MemorySegment key = keySets[s][i];
+                    MemorySegment key = bytes.asSlice((long) keySize * i, keySize).copyFrom(keySets[s][i]);
                     pointers[s].setAtIndex(ValueLayout.JAVA_LONG, i, key.address());
                     sizes[s].setAtIndex(ValueLayout.JAVA_LONG, i, key.byteSize());
                     slices[s].set(ValueLayout.JAVA_LONG, 16L * i, key.address());
@@ -426,6 +439,29 @@ public class BindingCostBenchmarks {
             throw new IllegalStateException("key not found, or value larger than valueSize");
         }
         return r.size.get(ValueLayout.JAVA_LONG, 0);
+    }
+
+    /**
+     * raw_getInto with its three out-slots in an automatic arena instead of a confined one, as
+     * rocksffm's per-thread scratch has them: a downcall keeps each segment argument's arena alive
+     * for the call, which costs a shared arena an atomic increment and decrement, a confined one a
+     * thread check.
+     */
+    @Benchmark
+    public long raw_getIntoAutoSlots(RawPoint s) throws Throwable {
+        if (!s.chooser.single()) {
+            s.keys.write(s.key, s.chooser.next());
+        }
+        RawDb r = s.raw;
+        byte fits = (byte) r.c.getIntoBufferCf.invokeExact(r.db, r.read, r.family, s.key, s.key.byteSize(),
+                s.value, s.value.byteSize(), s.autoSize, s.autoFound, s.autoErr);
+        if (s.autoErr.get(ValueLayout.JAVA_LONG, 0) != 0) {
+            throw new IllegalStateException("RocksDB error");
+        }
+        if (s.autoFound.get(ValueLayout.JAVA_BYTE, 0) == 0 || fits == 0) {
+            throw new IllegalStateException("key not found, or value larger than valueSize");
+        }
+        return s.autoSize.get(ValueLayout.JAVA_LONG, 0);
     }
 
     // ---- getArray -------------------------------------------------------------------------------

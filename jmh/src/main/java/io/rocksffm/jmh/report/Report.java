@@ -86,6 +86,7 @@ public final class Report {
      * cost table shows raw / raw of the baseline, to tell whether rocksffm should switch.
      */
     static final Map<String, String> RAW_BASELINE = Map.of(
+            "BindingCostBenchmarks.getIntoAutoSlots", "getInto",
             "BindingCostBenchmarks.getPinnedV2", "getPinned",
             "BindingCostBenchmarks.multiGetSlice", "multiGet");
 
