@@ -202,50 +202,54 @@ public class BindingCostBenchmarks {
 
     // ---- bare downcalls ---------------------------------------------------------------------------
 
-    /** The C functions, linked as rocksffm links them; pointers that come back are {@code long}s. */
+    /**
+     * The C functions, linked as rocksffm links them; pointers that come back are {@code long}s.
+     * Static final, like rocksffm's handles, so the JIT sees constant handles and inlines the
+     * downcall stubs. Initialised on first use, after the setup has loaded the engine.
+     */
     static final class C {
         private static final Linker LINKER = Linker.nativeLinker();
         private static final ValueLayout.OfLong SIZE_T = ValueLayout.JAVA_LONG;
         private static final ValueLayout P = ValueLayout.ADDRESS;
         private static final ValueLayout.OfLong LP = ValueLayout.JAVA_LONG; // a pointer as a long
 
-        final MethodHandle getIntoBufferCf = plain("rocksdb_get_into_buffer_cf", FunctionDescriptor.of(
+        static final MethodHandle GET_INTO_BUFFER_CF = plain("rocksdb_get_into_buffer_cf", FunctionDescriptor.of(
                 ValueLayout.JAVA_BYTE, P, P, P, P, SIZE_T, P, SIZE_T, P, P, P));
-        final MethodHandle getPinnedCf = plain("rocksdb_get_pinned_cf",
+        static final MethodHandle GET_PINNED_CF = plain("rocksdb_get_pinned_cf",
                 FunctionDescriptor.of(LP, P, P, P, P, SIZE_T, P));
-        final MethodHandle pinnablesliceValue = critical("rocksdb_pinnableslice_value",
+        static final MethodHandle PINNABLESLICE_VALUE = critical("rocksdb_pinnableslice_value",
                 FunctionDescriptor.of(LP, LP, P));
-        final MethodHandle pinnablesliceDestroy = critical("rocksdb_pinnableslice_destroy",
+        static final MethodHandle PINNABLESLICE_DESTROY = critical("rocksdb_pinnableslice_destroy",
                 FunctionDescriptor.ofVoid(LP));
-        final MethodHandle getPinnedCfV2 = plain("rocksdb_get_pinned_cf_v2",
+        static final MethodHandle GET_PINNED_CF_V2 = plain("rocksdb_get_pinned_cf_v2",
                 FunctionDescriptor.of(LP, P, P, P, P, SIZE_T, P));
-        final MethodHandle pinnableHandleGetValue = critical("rocksdb_pinnable_handle_get_value",
+        static final MethodHandle PINNABLE_HANDLE_GET_VALUE = critical("rocksdb_pinnable_handle_get_value",
                 FunctionDescriptor.of(LP, LP, P));
-        final MethodHandle pinnableHandleDestroy = critical("rocksdb_pinnable_handle_destroy",
+        static final MethodHandle PINNABLE_HANDLE_DESTROY = critical("rocksdb_pinnable_handle_destroy",
                 FunctionDescriptor.ofVoid(LP));
-        final MethodHandle batchedMultiGetCf = plain("rocksdb_batched_multi_get_cf", FunctionDescriptor.ofVoid(
+        static final MethodHandle BATCHED_MULTI_GET_CF = plain("rocksdb_batched_multi_get_cf", FunctionDescriptor.ofVoid(
                 P, P, P, SIZE_T, P, P, P, P, ValueLayout.JAVA_BOOLEAN));
-        final MethodHandle batchedMultiGetCfSlice = plain("rocksdb_batched_multi_get_cf_slice",
+        static final MethodHandle BATCHED_MULTI_GET_CF_SLICE = plain("rocksdb_batched_multi_get_cf_slice",
                 FunctionDescriptor.ofVoid(P, P, P, SIZE_T, P, P, P, ValueLayout.JAVA_BOOLEAN));
         // setup only
-        final MethodHandle optionsCreate = plain("rocksdb_options_create", FunctionDescriptor.of(P));
-        final MethodHandle optionsDestroy = plain("rocksdb_options_destroy", FunctionDescriptor.ofVoid(P));
-        final MethodHandle tableCreate = plain("rocksdb_block_based_options_create", FunctionDescriptor.of(P));
-        final MethodHandle tableDestroy = plain("rocksdb_block_based_options_destroy", FunctionDescriptor.ofVoid(P));
-        final MethodHandle cacheCreateLru = plain("rocksdb_cache_create_lru", FunctionDescriptor.of(P, SIZE_T));
-        final MethodHandle cacheDestroy = plain("rocksdb_cache_destroy", FunctionDescriptor.ofVoid(P));
-        final MethodHandle tableSetCache = plain("rocksdb_block_based_options_set_block_cache",
+        static final MethodHandle OPTIONS_CREATE = plain("rocksdb_options_create", FunctionDescriptor.of(P));
+        static final MethodHandle OPTIONS_DESTROY = plain("rocksdb_options_destroy", FunctionDescriptor.ofVoid(P));
+        static final MethodHandle TABLE_CREATE = plain("rocksdb_block_based_options_create", FunctionDescriptor.of(P));
+        static final MethodHandle TABLE_DESTROY = plain("rocksdb_block_based_options_destroy", FunctionDescriptor.ofVoid(P));
+        static final MethodHandle CACHE_CREATE_LRU = plain("rocksdb_cache_create_lru", FunctionDescriptor.of(P, SIZE_T));
+        static final MethodHandle CACHE_DESTROY = plain("rocksdb_cache_destroy", FunctionDescriptor.ofVoid(P));
+        static final MethodHandle TABLE_SET_CACHE = plain("rocksdb_block_based_options_set_block_cache",
                 FunctionDescriptor.ofVoid(P, P));
-        final MethodHandle optionsSetTable = plain("rocksdb_options_set_block_based_table_factory",
+        static final MethodHandle OPTIONS_SET_TABLE = plain("rocksdb_options_set_block_based_table_factory",
                 FunctionDescriptor.ofVoid(P, P));
-        final MethodHandle openForReadOnly = plain("rocksdb_open_for_read_only",
+        static final MethodHandle OPEN_FOR_READ_ONLY = plain("rocksdb_open_for_read_only",
                 FunctionDescriptor.of(P, P, P, ValueLayout.JAVA_BYTE, P));
-        final MethodHandle close = plain("rocksdb_close", FunctionDescriptor.ofVoid(P));
-        final MethodHandle readoptionsCreate = plain("rocksdb_readoptions_create", FunctionDescriptor.of(P));
-        final MethodHandle readoptionsDestroy = plain("rocksdb_readoptions_destroy", FunctionDescriptor.ofVoid(P));
-        final MethodHandle defaultFamily = plain("rocksdb_get_default_column_family_handle",
+        static final MethodHandle CLOSE = plain("rocksdb_close", FunctionDescriptor.ofVoid(P));
+        static final MethodHandle READOPTIONS_CREATE = plain("rocksdb_readoptions_create", FunctionDescriptor.of(P));
+        static final MethodHandle READOPTIONS_DESTROY = plain("rocksdb_readoptions_destroy", FunctionDescriptor.ofVoid(P));
+        static final MethodHandle DEFAULT_FAMILY = plain("rocksdb_get_default_column_family_handle",
                 FunctionDescriptor.of(P, P));
-        final MethodHandle familyDestroy = plain("rocksdb_column_family_handle_destroy",
+        static final MethodHandle FAMILY_DESTROY = plain("rocksdb_column_family_handle_destroy",
                 FunctionDescriptor.ofVoid(P));
 
         private static MemorySegment find(String name) {
@@ -267,7 +271,6 @@ public class BindingCostBenchmarks {
 
     /** The dataset opened through the bare C API, the handles the raw calls take, and their out-slots. */
     static final class RawDb {
-        C c;
         MemorySegment db;
         MemorySegment read;
         MemorySegment family;
@@ -279,29 +282,28 @@ public class BindingCostBenchmarks {
         MemorySegment err;
 
         void openRaw(Arena arena, long keyCount, int keySize, int valueSize) throws Throwable {
-            c = new C();
             String dir = Datasets.prepare(keyCount, keySize, valueSize).toAbsolutePath().toString();
-            options = (MemorySegment) c.optionsCreate.invokeExact();
-            MemorySegment table = (MemorySegment) c.tableCreate.invokeExact();
-            cache = (MemorySegment) c.cacheCreateLru.invokeExact(Bench.blockCacheBytes(keyCount, keySize, valueSize));
-            c.tableSetCache.invokeExact(table, cache);
-            c.optionsSetTable.invokeExact(options, table);
-            c.tableDestroy.invokeExact(table);
+            options = (MemorySegment) C.OPTIONS_CREATE.invokeExact();
+            MemorySegment table = (MemorySegment) C.TABLE_CREATE.invokeExact();
+            cache = (MemorySegment) C.CACHE_CREATE_LRU.invokeExact(Bench.blockCacheBytes(keyCount, keySize, valueSize));
+            C.TABLE_SET_CACHE.invokeExact(table, cache);
+            C.OPTIONS_SET_TABLE.invokeExact(options, table);
+            C.TABLE_DESTROY.invokeExact(table);
             size = arena.allocate(ValueLayout.JAVA_LONG);
             found = arena.allocate(ValueLayout.JAVA_LONG);
             err = arena.allocate(ValueLayout.ADDRESS);
-            db = (MemorySegment) c.openForReadOnly.invokeExact(options, arena.allocateFrom(dir), (byte) 0, err);
+            db = (MemorySegment) C.OPEN_FOR_READ_ONLY.invokeExact(options, arena.allocateFrom(dir), (byte) 0, err);
             checkError();
-            read = (MemorySegment) c.readoptionsCreate.invokeExact();
-            family = (MemorySegment) c.defaultFamily.invokeExact(db);
+            read = (MemorySegment) C.READOPTIONS_CREATE.invokeExact();
+            family = (MemorySegment) C.DEFAULT_FAMILY.invokeExact(db);
         }
 
         void closeRaw() throws Throwable {
-            c.familyDestroy.invokeExact(family);
-            c.readoptionsDestroy.invokeExact(read);
-            c.close.invokeExact(db);
-            c.optionsDestroy.invokeExact(options);
-            c.cacheDestroy.invokeExact(cache);
+            C.FAMILY_DESTROY.invokeExact(family);
+            C.READOPTIONS_DESTROY.invokeExact(read);
+            C.CLOSE.invokeExact(db);
+            C.OPTIONS_DESTROY.invokeExact(options);
+            C.CACHE_DESTROY.invokeExact(cache);
         }
 
         /** Fails if the errptr slot holds an error (left there: a benchmark stops at the first). */
@@ -316,12 +318,12 @@ public class BindingCostBenchmarks {
         void warm(Bench.KeyFormat keys, long keyCount, MemorySegment key) throws Throwable {
             for (long i = 0; i < keyCount; i++) {
                 keys.write(key, i);
-                long slice = (long) c.getPinnedCf.invokeExact(db, read, family, key, key.byteSize(), err);
+                long slice = (long) C.GET_PINNED_CF.invokeExact(db, read, family, key, key.byteSize(), err);
                 checkError();
                 if (slice == 0) {
                     throw new IllegalStateException("dataset key " + i + " not found (raw)");
                 }
-                c.pinnablesliceDestroy.invokeExact(slice);
+                C.PINNABLESLICE_DESTROY.invokeExact(slice);
             }
         }
     }
@@ -432,7 +434,7 @@ public class BindingCostBenchmarks {
             s.keys.write(s.key, s.chooser.next());
         }
         RawDb r = s.raw;
-        byte fits = (byte) r.c.getIntoBufferCf.invokeExact(r.db, r.read, r.family, s.key, s.key.byteSize(),
+        byte fits = (byte) C.GET_INTO_BUFFER_CF.invokeExact(r.db, r.read, r.family, s.key, s.key.byteSize(),
                 s.value, s.value.byteSize(), r.size, r.found, r.err);
         r.checkError();
         if (r.found.get(ValueLayout.JAVA_BYTE, 0) == 0 || fits == 0) {
@@ -453,7 +455,7 @@ public class BindingCostBenchmarks {
             s.keys.write(s.key, s.chooser.next());
         }
         RawDb r = s.raw;
-        byte fits = (byte) r.c.getIntoBufferCf.invokeExact(r.db, r.read, r.family, s.key, s.key.byteSize(),
+        byte fits = (byte) C.GET_INTO_BUFFER_CF.invokeExact(r.db, r.read, r.family, s.key, s.key.byteSize(),
                 s.value, s.value.byteSize(), s.autoSize, s.autoFound, s.autoErr);
         if (s.autoErr.get(ValueLayout.JAVA_LONG, 0) != 0) {
             throw new IllegalStateException("RocksDB error");
@@ -481,7 +483,7 @@ public class BindingCostBenchmarks {
         }
         RawDb r = s.raw;
         MemorySegment.copy(s.keyArray, 0, s.key, ValueLayout.JAVA_BYTE, 0, s.keyArray.length);
-        byte fits = (byte) r.c.getIntoBufferCf.invokeExact(r.db, r.read, r.family, s.key, (long) s.keyArray.length,
+        byte fits = (byte) C.GET_INTO_BUFFER_CF.invokeExact(r.db, r.read, r.family, s.key, (long) s.keyArray.length,
                 s.scratch, s.scratch.byteSize(), r.size, r.found, r.err);
         r.checkError();
         if (r.found.get(ValueLayout.JAVA_BYTE, 0) == 0 || fits == 0) {
@@ -511,14 +513,14 @@ public class BindingCostBenchmarks {
             s.keys.write(s.key, s.chooser.next());
         }
         RawDb r = s.raw;
-        long slice = (long) r.c.getPinnedCf.invokeExact(r.db, r.read, r.family, s.key, s.key.byteSize(), r.err);
+        long slice = (long) C.GET_PINNED_CF.invokeExact(r.db, r.read, r.family, s.key, s.key.byteSize(), r.err);
         if (slice == 0) {
             r.checkError();
             throw new IllegalStateException("key not found");
         }
-        long value = (long) r.c.pinnablesliceValue.invokeExact(slice, r.size);
+        long value = (long) C.PINNABLESLICE_VALUE.invokeExact(slice, r.size);
         byte first = r.size.get(ValueLayout.JAVA_LONG, 0) > 0 ? EVERYTHING.get(ValueLayout.JAVA_BYTE, value) : 0;
-        r.c.pinnablesliceDestroy.invokeExact(slice);
+        C.PINNABLESLICE_DESTROY.invokeExact(slice);
         return first;
     }
 
@@ -530,14 +532,14 @@ public class BindingCostBenchmarks {
             s.keys.write(s.key, s.chooser.next());
         }
         RawDb r = s.raw;
-        long handle = (long) r.c.getPinnedCfV2.invokeExact(r.db, r.read, r.family, s.key, s.key.byteSize(), r.err);
+        long handle = (long) C.GET_PINNED_CF_V2.invokeExact(r.db, r.read, r.family, s.key, s.key.byteSize(), r.err);
         if (handle == 0) {
             r.checkError();
             throw new IllegalStateException("key not found");
         }
-        long value = (long) r.c.pinnableHandleGetValue.invokeExact(handle, r.size);
+        long value = (long) C.PINNABLE_HANDLE_GET_VALUE.invokeExact(handle, r.size);
         byte first = r.size.get(ValueLayout.JAVA_LONG, 0) > 0 ? EVERYTHING.get(ValueLayout.JAVA_BYTE, value) : 0;
-        r.c.pinnableHandleDestroy.invokeExact(handle);
+        C.PINNABLE_HANDLE_DESTROY.invokeExact(handle);
         return first;
     }
 
@@ -556,7 +558,7 @@ public class BindingCostBenchmarks {
     public int raw_multiGet(RawMulti s) throws Throwable {
         int set = s.nextSet();
         RawDb r = s.raw;
-        r.c.batchedMultiGetCf.invokeExact(r.db, r.read, r.family, (long) s.batchSize, s.pointers[set], s.sizes[set],
+        C.BATCHED_MULTI_GET_CF.invokeExact(r.db, r.read, r.family, (long) s.batchSize, s.pointers[set], s.sizes[set],
                 s.slots, s.errs, false);
         return copyValues(s);
     }
@@ -565,7 +567,7 @@ public class BindingCostBenchmarks {
     public int raw_multiGetSlice(RawMulti s) throws Throwable {
         int set = s.nextSet();
         RawDb r = s.raw;
-        r.c.batchedMultiGetCfSlice.invokeExact(r.db, r.read, r.family, (long) s.batchSize, s.slices[set], s.slots,
+        C.BATCHED_MULTI_GET_CF_SLICE.invokeExact(r.db, r.read, r.family, (long) s.batchSize, s.slices[set], s.slots,
                 s.errs, false);
         return copyValues(s);
     }
@@ -580,11 +582,11 @@ public class BindingCostBenchmarks {
             }
             long slice = s.slots.getAtIndex(ValueLayout.JAVA_LONG, i);
             if (slice != 0) {
-                long value = (long) r.c.pinnablesliceValue.invokeExact(slice, r.size);
+                long value = (long) C.PINNABLESLICE_VALUE.invokeExact(slice, r.size);
                 long length = r.size.get(ValueLayout.JAVA_LONG, 0);
                 MemorySegment out = s.values[i];
                 MemorySegment.copy(EVERYTHING, value, out, 0, Math.min(length, out.byteSize()));
-                r.c.pinnablesliceDestroy.invokeExact(slice);
+                C.PINNABLESLICE_DESTROY.invokeExact(slice);
                 found++;
             }
         }
