@@ -129,7 +129,7 @@ PUT_V="putArray putDirect putSegment"
 BATCH_V="putBatchArray putBatchNative"
 ITER_V="scan keyScan valueScan scanCopy seekScan"
 MULTI_V="multiGetList multiGetBuffers singleGets"
-COST_V="getInto getArray getPinned getPinnedV2 multiGet multiGetSlice"
+COST_V="getInto getIntoAutoSlots getArray getPinned getPinnedV2 multiGet multiGetSlice"
 case "$profile" in
   smoke)
     JMH_RUN="-f 1 -wi 0 -i 1 -r 200ms"; rounds=${rounds:-1}
