@@ -11,9 +11,15 @@
 # --jmh-args "..." (appended to every JMH run, e.g. "-prof gc"), --rounds N (run every pair, and
 # its C loop, N times in alternation; the report takes medians and the median per-round ratio:
 # this machine's speed drifts by tens of percent within minutes, and a round keeps the two sides
-# of a ratio close in time; the quick profile defaults to 2). Environment:
+# of a ratio close in time; the quick profile defaults to 2), --only JOB,... (run only these jobs
+# of the profile: a name matches the job of that name and the jobs named NAME-*, e.g. "get,put"
+# runs get-small ... get-64k and put; the report then covers those jobs and is not copied to
+# bench-results/latest/). Environment:
 # ROCKSFFM_BENCH_DATA=DIR keeps the datasets there (reused across runs) instead of a temporary
-# directory.
+# directory; MAVEN_REPO=DIR builds with that local Maven repository instead of ~/.m2/repository
+# (for checkouts that build at the same time: the benchmarks jar takes rocksffm from it). JMH
+# runs one benchmark run per machine at a time (/tmp/jmh.lock): while another one holds the lock,
+# this script waits; the C loop holds that lock too while it runs.
 #
 # Results: bench-results/<UTC timestamp>/ (per-job JMH JSON and logs, kept out of git), and the
 # report (jmh-result.json, summary.csv, summary.md, chart.png, environment.txt, c-results.csv)
@@ -28,6 +34,7 @@ profile=quick
 build=1
 extra_jmh=""
 rounds=""
+only=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --smoke) profile=smoke ;;
@@ -36,7 +43,8 @@ while [ $# -gt 0 ]; do
     --no-build) build=0 ;;
     --jmh-args) extra_jmh="$2"; shift ;;
     --rounds) rounds="$2"; shift ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --only) only="$2"; shift ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
   shift
@@ -57,13 +65,24 @@ RDB_VERSION=$(sed -n 's:.*<rocksdbjni.version>\(.*\)</rocksdbjni.version>.*:\1:p
 RDB_JAR=${MAVEN_REPO:-$HOME/.m2/repository}/org/rocksdb/rocksdbjni/$RDB_VERSION/rocksdbjni-$RDB_VERSION.jar
 
 # ---- build ------------------------------------------------------------------------------------
+# MAVEN_REPO=DIR: a local Maven repository of this checkout's own. The benchmarks jar takes
+# rocksffm from the local repository, so two checkouts building at once in the same ~/.m2 can
+# shade each other's rocksffm; the check below catches that.
+MVN_REPO=()
+[ -n "${MAVEN_REPO:-}" ] && MVN_REPO=("-Dmaven.repo.local=$MAVEN_REPO")
 if [ "$build" = 1 ]; then
   say "building rocksffm (mvn install -DskipTests)"
-  mvn -q -B -ntp install -DskipTests
+  mvn -q -B -ntp "${MVN_REPO[@]}" install -DskipTests
   say "building the benchmarks jar (jmh/)"
-  (cd jmh && mvn -q -B -ntp package)
+  (cd jmh && mvn -q -B -ntp "${MVN_REPO[@]}" package)
 fi
 [ -f "$JAR" ] || { echo "bench.sh: $JAR is missing; run without --no-build" >&2; exit 1; }
+if [ -f target/classes/io/rocksffm/RocksDB.class ] \
+   && [ "$(unzip -p "$JAR" io/rocksffm/RocksDB.class | sha256sum)" != "$(sha256sum < target/classes/io/rocksffm/RocksDB.class)" ]; then
+  echo "bench.sh: $JAR holds another rocksffm build than target/classes (another checkout installed into the" \
+       "same local Maven repository meanwhile?): rebuild, e.g. with MAVEN_REPO=DIR for a repository of its own" >&2
+  exit 1
+fi
 [ -f "$RDB_JAR" ] || { echo "bench.sh: $RDB_JAR is missing (building jmh/ downloads it)" >&2; exit 1; }
 # The C loop links the very file rocksdbjni loads: librocksdbjni-linux64.so from its jar.
 rm -rf "$CAPI_DIR"
@@ -97,17 +116,21 @@ say "results: $OUT; databases: $DATA"
 # job NAME CLASS "VARIANTS" "PARAMS": one JMH invocation per variant, selecting the pair
 #   CLASS.(ffm|jni)_VARIANT, so both sides of a scenario run minutes apart at most (this machine's
 #   speed drifts; pairs far apart in time would carry that drift into the ratio).
+#   A class may have a third side, raw_<variant> (BindingCostBenchmarks: the same C calls made
+#   through bare FFM downcalls); the pair is then CLASS.(ffm|raw)_VARIANT, or raw_ alone.
 # c ARGS: a C loop run (jmh/c/capi_bench.c) right after the previous job: "get N K V ORDER",
-#   "batch N K V OPS_PER_BATCH WRITE_TO_DB", "scan N K V" (N keys, K/V key/value bytes).
+#   "put N K V", "batch N K V OPS_PER_BATCH WRITE_TO_DB", "scan N K V" (N keys, K/V key/value bytes).
 JOB_NAME=(); JOB_CLASS=(); JOB_VARIANTS=(); JOB_PARAMS=(); JOB_C=()
 job() { JOB_NAME+=("$1"); JOB_CLASS+=("$2"); JOB_VARIANTS+=("$3"); JOB_PARAMS+=("$4"); JOB_C+=(""); }
 c() { local i=$(( ${#JOB_C[@]} - 1 )); JOB_C[i]="${JOB_C[i]}${JOB_C[i]:+;}$*"; }
+SIDES='ffm|jni|raw' # the sides a job's JMH run selects: CLASS.(ffm|jni|raw)_VARIANT
 GET_V="getArray getIntoArray getPreallocated getPinned"
 PUT_V="putArray putDirect putSegment"
 BATCH_V="putBatchArray putBatchNative"
 ITER_V="scan keyScan valueScan scanCopy seekScan"
 MULTI_V="multiGetList multiGetBuffers singleGets"
 CONC_V="get1 get8 getVirtual put1 put8 putVirtual"
+COST_V="getInto getIntoAutoSlots getArray getPinned getPinnedV2 multiGet multiGetSlice"
 case "$profile" in
   smoke)
     JMH_RUN="-f 1 -wi 0 -i 1 -r 200ms"; rounds=${rounds:-1}
@@ -115,24 +138,30 @@ case "$profile" in
     job get GetBenchmarks "$GET_V" "-p keyCount=1000 -p keySize=12 -p valueSize=64 -p keyOrder=roundRobin"
     c get 1000 12 64 roundRobin
     job put PutBenchmarks "$PUT_V" "-p keyCount=1000 -p keySize=16 -p valueSize=64"
+    c put 1000 16 64
     job batch WriteBatchBenchmarks "$BATCH_V" "-p keyCount=1000 -p keySize=16 -p valueSize=32 -p numOpsPerBatch=20 -p writeBatchAllocation=auto -p writeToDB=true"
     c batch 1000 16 32 20 1
     job iterator IteratorBenchmarks "$ITER_V" "-p keyCount=1000 -p keySize=16 -p valueSize=64 -p prefetch=0,4096"
     c scan 1000 16 64
     job multiget MultiGetBenchmarks "$MULTI_V" "-p keyCount=1000 -p keySize=16 -p valueSize=64 -p batchSize=10"
     job concurrency ConcurrencyBenchmarks "$CONC_V" "-p keyCount=1000 -p keySize=12 -p valueSize=64"
+    job bindingcost BindingCostBenchmarks "$COST_V" "-p keyCount=1000 -p keySize=12 -p valueSize=64 -p keyOrder=roundRobin -p batchSize=10"
     ;;
   quick)
     JMH_RUN="-f 1 -wi 3 -w 1s -i 3 -r 1s"; rounds=${rounds:-2}
     MAX_DATA=$((512 << 20)); C_SECONDS=2
     job get-small GetBenchmarks "$GET_V" "-p keyCount=100000 -p keySize=12 -p valueSize=64 -p keyOrder=roundRobin,random"
-    c get 100000 12 64 roundRobin
+    c get 100000 12 64 roundRobin; c get 100000 12 64 random
     job get-single GetBenchmarks "$GET_V" "-p keyCount=100000 -p keySize=12 -p valueSize=64 -p keyOrder=single"
     c get 100000 12 64 single
     job get-bigkey GetBenchmarks "$GET_V" "-p keyCount=100000 -p keySize=1024 -p valueSize=64 -p keyOrder=random"
+    c get 100000 1024 64 random
     job get-2k GetBenchmarks "$GET_V" "-p keyCount=100000 -p keySize=12 -p valueSize=2048 -p keyOrder=random"
+    c get 100000 12 2048 random
     job get-64k GetBenchmarks "$GET_V" "-p keyCount=2000 -p keySize=12 -p valueSize=65536 -p keyOrder=random"
+    c get 2000 12 65536 random
     job put PutBenchmarks "$PUT_V" "-p keyCount=100000 -p keySize=16 -p valueSize=64,4096"
+    c put 100000 16 64; c put 100000 16 4096
     job batch-1000 WriteBatchBenchmarks "$BATCH_V" "-p keyCount=100000 -p keySize=16 -p valueSize=32,128 -p numOpsPerBatch=1000 -p writeBatchAllocation=auto -p writeToDB=false,true"
     c batch 100000 16 32 1000 0; c batch 100000 16 32 1000 1; c batch 100000 16 128 1000 0; c batch 100000 16 128 1000 1
     job batch-20 WriteBatchBenchmarks "$BATCH_V" "-p keyCount=100000 -p keySize=16 -p valueSize=128 -p numOpsPerBatch=20 -p writeBatchAllocation=auto -p writeToDB=false,true"
@@ -143,6 +172,7 @@ case "$profile" in
     c scan 100000 16 1024
     job multiget MultiGetBenchmarks "$MULTI_V" "-p keyCount=100000 -p keySize=16 -p valueSize=64 -p batchSize=10,100,1000"
     job concurrency ConcurrencyBenchmarks "$CONC_V" "-p keyCount=100000 -p keySize=12 -p valueSize=64"
+    job bindingcost BindingCostBenchmarks "$COST_V" "-p keyCount=100000 -p keySize=12 -p valueSize=64 -p keyOrder=roundRobin -p batchSize=100"
     ;;
   full)
     JMH_RUN="-f 1 -wi 3 -w 2s -i 5 -r 2s"; rounds=${rounds:-1}
@@ -151,14 +181,28 @@ case "$profile" in
     c get 100000 12 64 roundRobin; c get 100000 12 64 single; c get 100000 1024 64 roundRobin; c get 100000 1024 64 single
     job get-64k GetBenchmarks "$GET_V" "-p keyCount=10000 -p keySize=12,1024 -p valueSize=65536 -p keyOrder=roundRobin,random,single"
     job put PutBenchmarks "$PUT_V" "-p keyCount=100000 -p keySize=16 -p valueSize=64,1024,4096,16384"
+    for v in 64 1024 4096 16384; do c put 100000 16 $v; done
     job batch WriteBatchBenchmarks "$BATCH_V" "-p keyCount=100000 -p keySize=16 -p valueSize=32,128,1024,16384 -p numOpsPerBatch=1,20,100,1000 -p writeBatchAllocation=auto -p writeToDB=false,true"
     for v in 32 128; do for o in 20 1000; do c batch 100000 16 $v $o 0; c batch 100000 16 $v $o 1; done; done
     job iterator IteratorBenchmarks "$ITER_V" "-p keyCount=10000,1000000 -p keySize=16 -p valueSize=64,1024 -p prefetch=0,4096,16384"
     job multiget MultiGetBenchmarks "$MULTI_V" "-p keyCount=100000 -p keySize=16 -p valueSize=64 -p batchSize=10,100,1000"
     c scan 10000 16 64; c scan 10000 16 1024; c scan 1000000 16 64; c scan 1000000 16 1024
     job concurrency ConcurrencyBenchmarks "$CONC_V" "-p keyCount=100000 -p keySize=12 -p valueSize=64"
+    job bindingcost BindingCostBenchmarks "$COST_V" "-p keyCount=100000 -p keySize=12 -p valueSize=64 -p keyOrder=roundRobin,single -p batchSize=100"
     ;;
 esac
+if [ -n "$only" ]; then # keep the jobs --only names (NAME or NAME-*), in profile order
+  keep=()
+  for i in "${!JOB_NAME[@]}"; do
+    for o in ${only//,/ }; do
+      case "${JOB_NAME[i]}" in "$o"|"$o"-*) keep+=("$i"); break ;; esac
+    done
+  done
+  [ ${#keep[@]} -gt 0 ] || { echo "bench.sh: --only $only matches no job of the $profile profile (${JOB_NAME[*]})" >&2; exit 2; }
+  N=(); C=(); V=(); P=(); CC=()
+  for i in "${keep[@]}"; do N+=("${JOB_NAME[i]}"); C+=("${JOB_CLASS[i]}"); V+=("${JOB_VARIANTS[i]}"); P+=("${JOB_PARAMS[i]}"); CC+=("${JOB_C[i]}"); done
+  JOB_NAME=("${N[@]}"); JOB_CLASS=("${C[@]}"); JOB_VARIANTS=("${V[@]}"); JOB_PARAMS=("${P[@]}"); JOB_C=("${CC[@]}")
+fi
 
 JVM_FLAGS="--enable-native-access=ALL-UNNAMED -Xms2g -Xmx2g -Drocksffm.bench.dir=$DATA -Drocksffm.bench.maxDatasetBytes=$MAX_DATA"
 # JMH 1.37 calls sun.misc.Unsafe; JDK 24+ warns about it in every fork.
@@ -179,7 +223,7 @@ java $JVM_FLAGS -cp "$JAR" io.rocksffm.jmh.Environment > "$OUT/env-probe.txt"
   fi
   dirty=""; [ -n "$(git status --porcelain -- src pom.xml 2>/dev/null)" ] && dirty=" (with uncommitted changes in src/ or pom.xml)"
   echo "rocksffm: $(git rev-parse --short HEAD 2>/dev/null || echo '?')$dirty"
-  echo "command: scripts/bench.sh --$profile"
+  echo "command: scripts/bench.sh --$profile${only:+ --only $only}"
 } >> "$OUT/env-probe.txt"
 sed 's/^/    /' "$OUT/env-probe.txt"
 
@@ -200,9 +244,9 @@ ALL_BENCHMARKS=$(java $HOST_FLAGS -jar "$JAR" -l | tail -n +2)
 total=0
 for i in "${!JOB_NAME[@]}"; do
   for v in ${JOB_VARIANTS[i]}; do
-    n=$(grep -cE "\.${JOB_CLASS[i]}\.(ffm|jni)_$v\$" <<<"$ALL_BENCHMARKS" || true)
-    [ "$n" = 2 ] || { echo "bench.sh: ${JOB_CLASS[i]}: expected ffm_$v and jni_$v, found $n benchmarks" >&2; exit 1; }
-    total=$(( total + $(combos "${JOB_PARAMS[i]}") + $(combos "$(jni_params "${JOB_PARAMS[i]}")") ))
+    n=$(grep -cE "\.${JOB_CLASS[i]}\.($SIDES)_$v\$" <<<"$ALL_BENCHMARKS" || true)
+    [ "$n" -ge 1 ] || { echo "bench.sh: ${JOB_CLASS[i]}: no benchmark ($SIDES)_$v" >&2; exit 1; }
+    total=$(( total + $(combos "${JOB_PARAMS[i]}") + (n - 1) * $(combos "$(jni_params "${JOB_PARAMS[i]}")") ))
   done
 done
 case "$rounds" in ''|*[!0-9]*|0) echo "bench.sh: --rounds takes a positive integer" >&2; exit 2 ;; esac
@@ -216,17 +260,24 @@ dataset() { # prints the directory of a dataset, populating it (with rocksdbjni)
   java $HOST_FLAGS -Drocksffm.bench.dir="$DATA" -Drocksffm.bench.maxDatasetBytes="$MAX_DATA" \
        -cp "$JAR" io.rocksffm.jmh.Datasets "$@" | tail -1
 }
+# The C loop holds JMH's lock while it runs (io.rocksffm.jmh.JmhLock): no JMH run measures meanwhile.
+CLOOP=(java -cp "$JAR" io.rocksffm.jmh.JmhLock "$CAPI")
 run_c() { # one "c" spec
   # shellcheck disable=SC2086
   set -- $1
   local kind=$1; shift
   case "$kind" in
-    get)  "$CAPI" get "$(dataset "$1" "$2" "$3")" "$1" "$2" "$3" "$C_SECONDS" "$4" ;;
-    scan) "$CAPI" scan "$(dataset "$1" "$2" "$3")" "$1" "$2" "$3" "$C_SECONDS" ;;
+    get)  "${CLOOP[@]}" get "$(dataset "$1" "$2" "$3")" "$1" "$2" "$3" "$C_SECONDS" "$4" ;;
+    put)
+      local dir
+      dir=$(mktemp -d "$DATA/c-put.XXXXXX")
+      "${CLOOP[@]}" put "$dir/db" "$1" "$2" "$3" "$C_SECONDS"
+      rm -rf "$dir" ;;
+    scan) "${CLOOP[@]}" scan "$(dataset "$1" "$2" "$3")" "$1" "$2" "$3" "$C_SECONDS" ;;
     batch)
       local dir
       dir=$(mktemp -d "$DATA/c-batch.XXXXXX")
-      "$CAPI" batch "$dir/db" "$1" "$2" "$3" "$4" "$5" "$C_SECONDS"
+      "${CLOOP[@]}" batch "$dir/db" "$1" "$2" "$3" "$4" "$5" "$C_SECONDS"
       rm -rf "$dir" ;;
     *) echo "bench.sh: unknown C run $kind" >&2; return 1 ;;
   esac
@@ -240,20 +291,33 @@ for i in "${!JOB_NAME[@]}"; do
     for v in ${JOB_VARIANTS[i]}; do
       part=$((part + 1))
       file=$(printf '%03d-%s-%s-r%d' "$part" "${JOB_NAME[i]}" "$v" "$round")
-      # shellcheck disable=SC2086
-      java $HOST_FLAGS -jar "$JAR" "${JOB_CLASS[i]}\.(ffm|jni)_$v\$" ${JOB_PARAMS[i]} $JMH_RUN -foe true \
-          -jvmArgs "$JVM_FLAGS" -rf json -rff "$OUT/parts/$file.json" $extra_jmh 2>&1 \
-        | tee "$OUT/logs/$file.log" \
-        | awk -v done="$done_runs" -v total="$total" -v t0="$started" '
-            /^# Benchmark: / { bench = $3; sub(/^io\.rocksffm\.jmh\./, "", bench) }
-            /^# Parameters: / { p = $0; sub(/^# Parameters: /, "", p) }
-            /^Result "/ { getline; done++; unit = ""
-                          for (f = 1; f <= NF; f++) if ($f ~ /^ops\//) unit = $f
-                          s = systime() - t0
-                          printf "  run %d/%d  %dm%02ds  %-42s %s  %s %s\n", done, total, s / 60, s % 60, bench, p, $1, unit
-                          fflush() }
-            /Exception|Error|FAILURE|<failure>/ && !/^(# |Benchmark )/ { print "  " $0; fflush() }'
-      done_runs=$(( done_runs + $(combos "${JOB_PARAMS[i]}") + $(combos "$(jni_params "${JOB_PARAMS[i]}")") ))
+      # JMH allows one run per machine (/tmp/jmh.lock): while another checkout's run holds it, wait.
+      while :; do
+        rc=0
+        # shellcheck disable=SC2086
+        java $HOST_FLAGS -jar "$JAR" "${JOB_CLASS[i]}\.($SIDES)_$v\$" ${JOB_PARAMS[i]} $JMH_RUN -foe true \
+            -jvmArgs "$JVM_FLAGS" -rf json -rff "$OUT/parts/$file.json" $extra_jmh 2>&1 \
+          | tee "$OUT/logs/$file.log" \
+          | awk -v done="$done_runs" -v total="$total" -v t0="$started" '
+              /^# Benchmark: / { bench = $3; sub(/^io\.rocksffm\.jmh\./, "", bench) }
+              /^# Parameters: / { p = $0; sub(/^# Parameters: /, "", p) }
+              /^Result "/ { getline; done++; unit = ""
+                            for (f = 1; f <= NF; f++) if ($f ~ /^ops\//) unit = $f
+                            s = systime() - t0
+                            printf "  run %d/%d  %dm%02ds  %-42s %s  %s %s\n", done, total, s / 60, s % 60, bench, p, $1, unit
+                            fflush() }
+              /Exception|Error|FAILURE|<failure>/ && !/^(# |Benchmark )/ && !/JMH lock/ { print "  " $0; fflush() }' || rc=$?
+        if [ "$rc" != 0 ] && grep -q "Unable to acquire the JMH lock" "$OUT/logs/$file.log"; then
+          [ "${waited:-}" = "$file" ] || say "another JMH run holds /tmp/jmh.lock: waiting"
+          waited=$file
+          sleep 1
+          continue
+        fi
+        [ "$rc" = 0 ] || exit "$rc"
+        break
+      done
+      n=$(grep -cE "\.${JOB_CLASS[i]}\.($SIDES)_$v\$" <<<"$ALL_BENCHMARKS" || true)
+      done_runs=$(( done_runs + $(combos "${JOB_PARAMS[i]}") + (n - 1) * $(combos "$(jni_params "${JOB_PARAMS[i]}")") ))
     done
     if [ -n "${JOB_C[i]}" ]; then
       IFS=';' read -r -a specs <<<"${JOB_C[i]}"
@@ -273,7 +337,9 @@ say "writing the report"
 java -Djava.awt.headless=true -cp "$JAR" io.rocksffm.jmh.report.Report --out "$OUT" \
     --env "$OUT/env-probe.txt" --c "$C_OUT" --title "rocksffm vs rocksdbjni ($profile profile)" \
     "$OUT"/parts/*.json
-if [ "$profile" != smoke ]; then
+if [ -n "$only" ]; then
+  say "--only: a partial run, bench-results/latest/ left alone"
+elif [ "$profile" != smoke ]; then
   rm -rf bench-results/latest
   mkdir -p bench-results/latest
   cp "$OUT"/{jmh-result.json,summary.csv,summary.md,chart.png,environment.txt,c-results.csv} bench-results/latest/

@@ -6,10 +6,30 @@
  *
  *   capi_bench get   DBDIR   keyCount keySize valueSize seconds [keyOrder]
  *       point reads of a dataset (written by io.rocksffm.jmh.Datasets), keys round-robin
- *       (keyOrder roundRobin, the default) or always the middle key (keyOrder single):
- *       getArray        rocksdb_get (malloc'd copy) + rocksdb_free
- *       getPreallocated rocksdb_get_pinned + memcpy into a preallocated buffer + destroy
+ *       (keyOrder roundRobin, the default), random (the same xorshift sequence as
+ *       io.rocksffm.jmh.Bench.KeyChooser) or always the middle key (single). Each JMH row's limit
+ *       is the cheapest C call sequence that delivers what that row's Java call delivers:
+ *       getArray        a value of its own that the caller frees (the Java calls return a new
+ *                       byte[]): rocksdb_get (one malloc'd copy) + rocksdb_free. (On 10.x,
+ *                       rocksdb_get_into_buffer_cf into a scratch buffer + malloc + memcpy + free
+ *                       is the other way; it copies twice, and measured within this machine's noise of
+ *                       rocksdb_get, never clearly faster.)
+ *       getIntoArray,   the value copied into the caller's preallocated buffer: one
+ *       getPreallocated rocksdb_get_into_buffer_cf (RocksDB 10.9+), into a buffer of valueSize
+ *                       bytes. Both rows are that one loop. Engines without it (Debian's 7.8.3)
+ *                       get rocksdb_get_pinned + memcpy + rocksdb_pinnableslice_destroy instead,
+ *                       with a note on stderr. The header this file compiles against (7.8.3) lacks
+ *                       the function: it is resolved at run time with dlsym(RTLD_DEFAULT, ...)
+ *                       through a typedef of its documented prototype.
  *       getPinned       rocksdb_get_pinned, read the first value byte, destroy
+ *   capi_bench put   WORKDIR keyCount keySize valueSize seconds
+ *       rocksdb_put of round-robin keys with the same value bytes every time, default write
+ *       options (WAL on, no sync), into a fresh database with default options (create_if_missing):
+ *       what PutBenchmarks does. putArray, putDirect and putSegment differ only in how Java
+ *       hands over the bytes; in C all three are one rocksdb_put, so one loop is printed for
+ *       all three. The loop first runs untimed as long as it is then measured (the JMH runs
+ *       warm up for as long as they measure, and a put's cost depends on how much has been
+ *       written: memtable flushes, compactions). WORKDIR must be empty or absent.
  *   capi_bench batch WORKDIR keyCount keySize valueSize numOpsPerBatch writeToDB seconds
  *       rocksdb_writebatch_put of round-robin keys into one reused batch; every numOpsPerBatch
  *       puts, rocksdb_write (if writeToDB is 1) and rocksdb_writebatch_clear. WORKDIR must be
@@ -24,11 +44,14 @@
  *
  * Output, one line per measurement, for io.rocksffm.jmh.report.Report:
  *   class,variant,params,ops_per_s      (params as k=v;k=v, matching the JMH parameter names)
- * An op is what the JMH benchmark of the same class and variant counts as one: one get, one put
- * into the batch, one full scan. Each loop runs untimed for a quarter of `seconds` first.
+ * An op is what the JMH benchmark of the same class and variant counts as one: one get, one put,
+ * one put into the batch, one full scan. Except for put, each loop runs untimed for a quarter of
+ * `seconds` first.
  */
+#define _GNU_SOURCE /* RTLD_DEFAULT */
 #include <rocksdb/c.h>
 
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,43 +124,102 @@ static rocksdb_t *open_dataset(const char *dir, uint64_t key_count, size_t key_s
     return db;
 }
 
-/* ---- get ------------------------------------------------------------------------------------- */
+/* ---- get ----------------------------------------------------------------------------------- */
 
-enum { GET_ARRAY, GET_PREALLOCATED, GET_PINNED };
+/* rocksdb_get_into_buffer_cf (RocksDB 10.9+; not in the 7.8.3 header this file compiles against),
+ * from its documented prototype: copies the value into buffer if it fits (returns 1), else copies
+ * nothing (returns 0); *vallen is the value's size, *found 0 when the key is absent. */
+typedef unsigned char (*get_into_buffer_cf_fn)(rocksdb_t *db, const rocksdb_readoptions_t *options,
+                                               rocksdb_column_family_handle_t *column_family, const char *key,
+                                               size_t keylen, char *buffer, size_t buffer_size, size_t *vallen,
+                                               unsigned char *found, char **errptr);
 
-static double run_get(rocksdb_t *db, rocksdb_readoptions_t *ro, keyfmt *k, uint64_t key_count, int single,
-                      char *out, size_t out_size, int variant, double seconds) {
-    uint64_t next = 0, ops = 0, acc = 0;
+/* rocksdb_get_default_column_family_handle is 10.x only as well (added in 8.x). */
+typedef rocksdb_column_family_handle_t *(*get_default_cf_fn)(rocksdb_t *db);
+
+/* The keyOrder parameter: io.rocksffm.jmh.Bench.KeyChooser, the same sequences. */
+enum { ORDER_ROUND_ROBIN, ORDER_RANDOM, ORDER_SINGLE };
+
+typedef struct {
+    int mode;
+    uint64_t key_count, next, state;
+} chooser;
+
+static chooser chooser_init(int mode, uint64_t key_count) {
+    chooser c = {mode, key_count, 0, 0x2545F4914F6CDD1Dull};
+    return c;
+}
+
+static inline uint64_t chooser_next(chooser *c) {
+    if (c->mode == ORDER_ROUND_ROBIN) {
+        uint64_t i = c->next;
+        c->next = i + 1 == c->key_count ? 0 : i + 1;
+        return i;
+    }
+    if (c->mode == ORDER_RANDOM) {
+        uint64_t x = c->state;
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        c->state = x;
+        uint64_t r = (x * 0x2545F4914F6CDD1Dull) >> 32; /* 32 random bits */
+        return (r * c->key_count) >> 32;
+    }
+    return c->key_count / 2;
+}
+
+enum { GET_ARRAY, GET_INTO_BUFFER, GET_PINNED, GET_PINNED_COPY };
+
+typedef struct {
+    rocksdb_t *db;
+    rocksdb_readoptions_t *ro;
+    rocksdb_column_family_handle_t *cf;  /* NULL unless into_buffer */
+    get_into_buffer_cf_fn into_buffer;   /* NULL on engines without it */
+} getter;
+
+static double run_get(getter *g, keyfmt *k, uint64_t key_count, int order, char *out, size_t out_size,
+                      int variant, double seconds) {
+    uint64_t ops = 0, acc = 0;
+    chooser c = chooser_init(order, key_count);
     char *err = NULL;
     double start = now(), end = start + seconds, t;
-    if (single) {
+    if (order == ORDER_SINGLE) {
         key_write(k, key_count / 2);
     }
     do {
         for (int i = 0; i < 1000; i++) {
-            if (!single) {
-                key_write(k, next);
-                if (++next == key_count) {
-                    next = 0;
-                }
+            if (order != ORDER_SINGLE) {
+                key_write(k, chooser_next(&c));
             }
             size_t len;
             if (variant == GET_ARRAY) {
-                char *v = rocksdb_get(db, ro, k->buf, k->size, &len, &err);
+                char *v = rocksdb_get(g->db, g->ro, k->buf, k->size, &len, &err);
                 check(err, "get");
                 if (v == NULL) {
                     die("key not found");
                 }
                 acc += (unsigned char) v[0];
                 rocksdb_free(v);
+            } else if (variant == GET_INTO_BUFFER) {
+                unsigned char found;
+                unsigned char fits = g->into_buffer(g->db, g->ro, g->cf, k->buf, k->size, out, out_size, &len,
+                                                    &found, &err);
+                check(err, "get_into_buffer_cf");
+                if (!found) {
+                    die("key not found");
+                }
+                if (!fits) {
+                    die("value larger than valueSize");
+                }
+                acc += (unsigned char) out[0];
             } else {
-                rocksdb_pinnableslice_t *s = rocksdb_get_pinned(db, ro, k->buf, k->size, &err);
+                rocksdb_pinnableslice_t *s = rocksdb_get_pinned(g->db, g->ro, k->buf, k->size, &err);
                 check(err, "get_pinned");
                 if (s == NULL) {
                     die("key not found");
                 }
                 const char *v = rocksdb_pinnableslice_value(s, &len);
-                if (variant == GET_PREALLOCATED) {
+                if (variant == GET_PINNED_COPY) {
                     memcpy(out, v, len < out_size ? len : out_size);
                     acc += (unsigned char) out[0];
                 } else {
@@ -153,15 +235,26 @@ static double run_get(rocksdb_t *db, rocksdb_readoptions_t *ro, keyfmt *k, uint6
     return ops / (t - start);
 }
 
+static int parse_order(const char *order) {
+    if (strcmp(order, "roundRobin") == 0) {
+        return ORDER_ROUND_ROBIN;
+    }
+    if (strcmp(order, "random") == 0) {
+        return ORDER_RANDOM;
+    }
+    if (strcmp(order, "single") == 0) {
+        return ORDER_SINGLE;
+    }
+    die("keyOrder must be roundRobin, random or single");
+    return -1;
+}
+
 static int cmd_get(int argc, char **argv) {
     if (argc != 7 && argc != 8) {
-        die("usage: capi_bench get DBDIR keyCount keySize valueSize seconds [roundRobin|single]");
+        die("usage: capi_bench get DBDIR keyCount keySize valueSize seconds [roundRobin|random|single]");
     }
-    const char *order = argc == 8 ? argv[7] : "roundRobin";
-    int single = strcmp(order, "single") == 0;
-    if (!single && strcmp(order, "roundRobin") != 0) {
-        die("keyOrder must be roundRobin or single");
-    }
+    const char *order_name = argc == 8 ? argv[7] : "roundRobin";
+    int order = parse_order(order_name);
     const char *dir = argv[2];
     uint64_t key_count = strtoull(argv[3], NULL, 10);
     size_t key_size = strtoull(argv[4], NULL, 10);
@@ -169,24 +262,115 @@ static int cmd_get(int argc, char **argv) {
     double seconds = atof(argv[6]);
     rocksdb_options_t *opts;
     rocksdb_cache_t *cache;
-    rocksdb_t *db = open_dataset(dir, key_count, key_size, value_size, &opts, &cache);
-    rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+    getter g = {0};
+    g.db = open_dataset(dir, key_count, key_size, value_size, &opts, &cache);
+    g.ro = rocksdb_readoptions_create();
+    g.into_buffer = (get_into_buffer_cf_fn) dlsym(RTLD_DEFAULT, "rocksdb_get_into_buffer_cf");
+    get_default_cf_fn default_cf = (get_default_cf_fn) dlsym(RTLD_DEFAULT, "rocksdb_get_default_column_family_handle");
+    if (g.into_buffer != NULL && default_cf != NULL) {
+        g.cf = default_cf(g.db);
+    } else {
+        g.into_buffer = NULL;
+        fprintf(stderr, "capi_bench: the engine has no rocksdb_get_into_buffer_cf (RocksDB < 10.9): "
+                        "getIntoArray and getPreallocated measure rocksdb_get_pinned + memcpy instead\n");
+    }
     keyfmt k = key_init(key_size, key_count);
     char *out = malloc(value_size);
-    static const char *names[] = {"getArray", "getPreallocated", "getPinned"};
-    for (int v = GET_ARRAY; v <= GET_PINNED; v++) {
-        run_get(db, ro, &k, key_count, single, out, value_size, v, seconds / 4);
-        double ops = run_get(db, ro, &k, key_count, single, out, value_size, v, seconds);
-        printf("GetBenchmarks,%s,keyCount=%" PRIu64 ";keyOrder=%s;keySize=%zu;valueSize=%zu,%.1f\n",
-               names[v], key_count, order, key_size, value_size, ops);
+    /* one loop per distinct C call sequence; getIntoArray and getPreallocated share one */
+    static const struct {
+        int variant;
+        const char *names[2];
+    } loops[] = {
+        {GET_ARRAY, {"getArray", NULL}},
+        {GET_INTO_BUFFER, {"getIntoArray", "getPreallocated"}},
+        {GET_PINNED, {"getPinned", NULL}},
+    };
+    for (size_t l = 0; l < sizeof loops / sizeof loops[0]; l++) {
+        int v = loops[l].variant;
+        if (v == GET_INTO_BUFFER && g.into_buffer == NULL) {
+            v = GET_PINNED_COPY;
+        }
+        run_get(&g, &k, key_count, order, out, value_size, v, seconds / 4);
+        double ops = run_get(&g, &k, key_count, order, out, value_size, v, seconds);
+        for (int n = 0; n < 2 && loops[l].names[n] != NULL; n++) {
+            printf("GetBenchmarks,%s,keyCount=%" PRIu64 ";keyOrder=%s;keySize=%zu;valueSize=%zu,%.1f\n",
+                   loops[l].names[n], key_count, order_name, key_size, value_size, ops);
+        }
         fflush(stdout);
     }
     free(out);
     free(k.buf);
-    rocksdb_readoptions_destroy(ro);
-    rocksdb_close(db);
+    if (g.cf != NULL) {
+        rocksdb_column_family_handle_destroy(g.cf);
+    }
+    rocksdb_readoptions_destroy(g.ro);
+    rocksdb_close(g.db);
     rocksdb_options_destroy(opts);
     rocksdb_cache_destroy(cache);
+    return 0;
+}
+
+/* ---- put ------------------------------------------------------------------------------------- */
+
+static double run_put(rocksdb_t *db, rocksdb_writeoptions_t *wo, keyfmt *k, uint64_t key_count, uint64_t *next,
+                      const char *value, size_t value_size, double seconds) {
+    uint64_t ops = 0;
+    char *err = NULL;
+    double start = now(), end = start + seconds, t;
+    do {
+        for (int i = 0; i < 100; i++) {
+            key_write(k, *next);
+            if (++*next == key_count) {
+                *next = 0;
+            }
+            rocksdb_put(db, wo, k->buf, k->size, value, value_size, &err);
+            check(err, "put");
+        }
+        ops += 100;
+        t = now();
+    } while (t < end);
+    return ops / (t - start);
+}
+
+static int cmd_put(int argc, char **argv) {
+    if (argc != 7) {
+        die("usage: capi_bench put WORKDIR keyCount keySize valueSize seconds");
+    }
+    const char *dir = argv[2];
+    uint64_t key_count = strtoull(argv[3], NULL, 10);
+    size_t key_size = strtoull(argv[4], NULL, 10);
+    size_t value_size = strtoull(argv[5], NULL, 10);
+    double seconds = atof(argv[6]);
+    rocksdb_options_t *opts = rocksdb_options_create();
+    rocksdb_options_set_create_if_missing(opts, 1);
+    char *err = NULL;
+    rocksdb_t *db = rocksdb_open(opts, dir, &err);
+    check(err, "open");
+    rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
+    keyfmt k = key_init(key_size, key_count);
+    /* incompressible bytes, like the Java side's io.rocksffm.jmh.Bench.value */
+    char *value = malloc(value_size);
+    uint64_t x = 0x9E3779B97F4A7C15ull;
+    for (size_t i = 0; i < value_size; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        value[i] = (char) (x >> 24);
+    }
+    uint64_t next = 0;
+    run_put(db, wo, &k, key_count, &next, value, value_size, seconds);
+    double ops = run_put(db, wo, &k, key_count, &next, value, value_size, seconds);
+    static const char *names[] = {"putArray", "putDirect", "putSegment"};
+    for (int v = 0; v < 3; v++) {
+        printf("PutBenchmarks,%s,keyCount=%" PRIu64 ";keySize=%zu;valueSize=%zu,%.1f\n",
+               names[v], key_count, key_size, value_size, ops);
+    }
+    fflush(stdout);
+    free(value);
+    free(k.buf);
+    rocksdb_writeoptions_destroy(wo);
+    rocksdb_close(db);
+    rocksdb_options_destroy(opts);
     return 0;
 }
 
@@ -334,12 +518,15 @@ int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "get") == 0) {
         return cmd_get(argc, argv);
     }
+    if (argc >= 2 && strcmp(argv[1], "put") == 0) {
+        return cmd_put(argc, argv);
+    }
     if (argc >= 2 && strcmp(argv[1], "batch") == 0) {
         return cmd_batch(argc, argv);
     }
     if (argc >= 2 && strcmp(argv[1], "scan") == 0) {
         return cmd_scan(argc, argv);
     }
-    fprintf(stderr, "usage: capi_bench get|batch|scan ... (see the comment at the top of capi_bench.c)\n");
+    fprintf(stderr, "usage: capi_bench get|put|batch|scan ... (see the comment at the top of capi_bench.c)\n");
     return 2;
 }

@@ -61,6 +61,11 @@ import org.jfree.data.category.DefaultCategoryDataset;
  * {@code params} as {@code k=v;k=v}) joins every row of that class and variant whose parameters
  * include all of its own.
  *
+ * <p>A third side, {@code <Class>.raw_<variant>} (BindingCostBenchmarks: the C calls rocksffm
+ * makes, made through bare FFM downcalls), joins the row of the same scenario; such rows go to
+ * their own table, "Binding cost" (API/raw = ffm / raw), not to the FFM/JNI table, csv or chart.
+ * A raw variant with no API side compares with the raw side of its baseline ({@link #RAW_BASELINE}).
+ *
  * <p>Rounds: results of the same benchmark at the same parameters (bench.sh {@code --rounds N}
  * runs every pair N times, alternating) merge into one whose score is the median; the ratio is
  * then the median of the per-round ratios, and C results likewise merge to their median.
@@ -75,6 +80,15 @@ public final class Report {
 
     static final List<String> CLASS_ORDER = List.of("GetBenchmarks", "PutBenchmarks", "WriteBatchBenchmarks",
             "IteratorBenchmarks", "ConcurrencyBenchmarks");
+
+    /**
+     * Raw variants that are alternatives to another variant's C calls (same class): the binding
+     * cost table shows raw / raw of the baseline, to tell whether rocksffm should switch.
+     */
+    static final Map<String, String> RAW_BASELINE = Map.of(
+            "BindingCostBenchmarks.getIntoAutoSlots", "getInto",
+            "BindingCostBenchmarks.getPinnedV2", "getPinned",
+            "BindingCostBenchmarks.multiGetSlice", "multiGet");
 
     /** Variants in display order, with what each side calls. */
     static final Map<String, String[]> VARIANTS = new LinkedHashMap<>();
@@ -167,6 +181,7 @@ public final class Report {
         final Map<String, String> params;
         Result ffm;
         Result jni;
+        Result raw;
         Double c;
 
         Row(String cls, String variant, Map<String, String> params) {
@@ -199,12 +214,17 @@ public final class Report {
 
         /** The ratio of each round (empty unless both sides ran the same number of rounds). */
         List<Double> roundRatios() {
-            if (ffm == null || jni == null || ffm.rounds.size() != jni.rounds.size()) {
+            return roundRatios(ffm, jni);
+        }
+
+        /** a / b per round (empty unless both ran the same number of rounds). */
+        static List<Double> roundRatios(Result a, Result b) {
+            if (a == null || b == null || a.rounds.size() != b.rounds.size()) {
                 return List.of();
             }
             List<Double> r = new ArrayList<>();
-            for (int i = 0; i < ffm.rounds.size(); i++) {
-                r.add(ffm.rounds.get(i) / jni.rounds.get(i));
+            for (int i = 0; i < a.rounds.size(); i++) {
+                r.add(a.rounds.get(i) / b.rounds.get(i));
             }
             return r;
         }
@@ -348,7 +368,7 @@ public final class Report {
         }
         String binding = method.substring(0, us);
         String variant = method.substring(us + 1);
-        if (!binding.equals("ffm") && !binding.equals("jni")) {
+        if (!binding.equals("ffm") && !binding.equals("jni") && !binding.equals("raw")) {
             return null;
         }
         Map<String, String> params = new TreeMap<>();
@@ -461,6 +481,11 @@ public final class Report {
                 rows.computeIfAbsent(key(r.cls, r.variant, r.params), k -> new Row(r.cls, r.variant, r.params)).jni = r;
             }
         }
+        for (Result r : results) {
+            if (r.binding.equals("raw")) {
+                rows.computeIfAbsent(key(r.cls, r.variant, r.params), k -> new Row(r.cls, r.variant, r.params)).raw = r;
+            }
+        }
         List<Row> list = new ArrayList<>(rows.values());
         List<String> variantOrder = new ArrayList<>(VARIANTS.keySet());
         list.sort(Comparator.<Row>comparingInt(r -> rank(CLASS_ORDER, r.cls))
@@ -568,6 +593,9 @@ public final class Report {
     static String csv(List<Row> rows) {
         StringBuilder b = new StringBuilder("benchmark,params,ffm_ops_per_s,jni_ops_per_s,ratio,c_ops_per_s\n");
         for (Row r : rows) {
+            if (r.raw != null) {
+                continue; // binding cost rows: summary.md only
+            }
             Double ratio = r.ratio();
             b.append(r.benchmark()).append(',')
                     .append(r.paramString()).append(',')
@@ -635,6 +663,9 @@ public final class Report {
         b.append("| benchmark | params | FFM ops/s | JNI ops/s | FFM/JNI | C ops/s | C/JNI | FFM/C | target |\n");
         b.append("|---|---|---:|---:|---:|---:|---:|---:|---|\n");
         for (Row r : rows) {
+            if (r.raw != null) {
+                continue; // in the binding cost table
+            }
             Double ratio = r.ratio();
             Target t = r.target();
             String target = "";
@@ -655,6 +686,8 @@ public final class Report {
                     .append(" | ").append(target)
                     .append(" |\n");
         }
+
+        bindingCost(b, rows);
 
         b.append("\n## Targets\n\n");
         b.append("Each row counts under the first target that covers it (in this order).\n\n");
@@ -679,6 +712,48 @@ public final class Report {
         VARIANTS.forEach((name, sides) -> b.append("| ").append(name).append(" | ").append(sides[0])
                 .append(" | ").append(sides[1]).append(" |\n"));
         return b.toString();
+    }
+
+    /** The rows with a raw_ side: API vs the same C calls through bare FFM downcalls. */
+    static void bindingCost(StringBuilder b, List<Row> rows) {
+        List<Row> cost = rows.stream().filter(r -> r.raw != null).toList();
+        if (cost.isEmpty()) {
+            return;
+        }
+        b.append("\n## Binding cost\n\n");
+        b.append("API = rocksffm's public call (`ffm_`); raw = the same C calls made through bare FFM downcalls ")
+                .append("in the same JVM (`raw_`: no lifecycle checks, no scratch memory; see BindingCostBenchmarks). ")
+                .append("API/raw below 1 is what the wrapper costs. For a raw variant that is an alternative C call, ")
+                .append("the last column is its raw throughput over its baseline's (above 1: the alternative is faster); ")
+                .append("ratios are medians of the per-round ratios, with their range.\n\n");
+        b.append("| benchmark | params | API ops/s | raw ops/s | API/raw | raw vs baseline |\n");
+        b.append("|---|---|---:|---:|---:|---|\n");
+        for (Row r : cost) {
+            String apiRaw = "";
+            if (r.ffm != null) {
+                List<Double> rr = Row.roundRatios(r.ffm, r.raw);
+                double ratio = rr.size() > 1 ? median(rr) : r.ffm.score / r.raw.score;
+                apiRaw = fmt("%.2f", ratio) + range(rr);
+            }
+            String vs = "";
+            String base = RAW_BASELINE.get(r.benchmark());
+            if (base != null) {
+                Row baseRow = cost.stream().filter(x -> x.cls.equals(r.cls) && x.variant.equals(base)
+                        && x.params.equals(r.params)).findFirst().orElse(null);
+                if (baseRow != null) {
+                    List<Double> rr = Row.roundRatios(r.raw, baseRow.raw);
+                    double ratio = rr.size() > 1 ? median(rr) : r.raw.score / baseRow.raw.score;
+                    vs = fmt("%.2f", ratio) + range(rr) + " vs raw " + base;
+                }
+            }
+            b.append("| ").append(r.benchmark())
+                    .append(" | ").append(r.paramString())
+                    .append(" | ").append(ops(r.ffm))
+                    .append(" | ").append(ops(r.raw))
+                    .append(" | ").append(apiRaw)
+                    .append(" | ").append(vs)
+                    .append(" |\n");
+        }
     }
 
     // ---- chart --------------------------------------------------------------------------------------
