@@ -28,25 +28,25 @@ public final class PinnedValue implements AutoCloseable {
         this.value = raw.reinterpret(arena, null).asReadOnly();
     }
 
-    /** The value: read-only, valid until {@link #close()}, usable only on the reading thread. */
+    /** {@return the value: read-only, valid until {@link #close()}, usable only on the reading thread} */
     public MemorySegment segment() {
         ensureOpen();
         return value;
     }
 
-    /** The value's length in bytes. */
+    /** {@return the value's length in bytes} */
     public long byteSize() {
         ensureOpen();
         return value.byteSize();
     }
 
-    /** A copy of the value. */
+    /** {@return a copy of the value} */
     public byte[] toByteArray() {
         ensureOpen();
         return value.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
     }
 
-    /** Whether {@link #close()} has been called. */
+    /** {@return whether {@link #close()} has been called} */
     public boolean isClosed() {
         return !arena.scope().isAlive();
     }
