@@ -87,18 +87,26 @@ setup_jdk_package() {
   done
 }
 
+SETUP_APT_OPTS=(-q -o DPkg::Lock::Timeout=600)   # wait for another apt-get instead of failing
+
+setup_apt_update() { # once per run; not in a dry run
+  [ "${ROCKSFFM_INSTALL:-auto}" != dry-run ] && [ -z "${SETUP_APT_UPDATED:-}" ] || return 0
+  # shellcheck disable=SC2046
+  $(setup_root_prefix) env DEBIAN_FRONTEND=noninteractive apt-get "${SETUP_APT_OPTS[@]}" update
+  SETUP_APT_UPDATED=1
+}
+
 setup_apt_install() { # packages...
-  local sudo apt_opts=(-q -o DPkg::Lock::Timeout=600)
+  local sudo
   sudo=$(setup_root_prefix)
   if [ "${ROCKSFFM_INSTALL:-auto}" = dry-run ]; then
     setup_say "dry run; would run: ${sudo:+$sudo }apt-get update && ${sudo:+$sudo }apt-get install -y $*"
     return 0
   fi
   setup_say "installing: $*"
+  setup_apt_update
   # shellcheck disable=SC2086
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get "${apt_opts[@]}" update
-  # shellcheck disable=SC2086
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get "${apt_opts[@]}" install -y "$@"
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get "${SETUP_APT_OPTS[@]}" install -y "$@"
 }
 
 setup_machine() {
@@ -115,8 +123,7 @@ setup_machine() {
       local pkgs=() p
       for p in "${missing[@]}"; do
         if [ "$p" = jdk ]; then
-          # Only a fresh package list knows the newer JDKs.
-          [ "${ROCKSFFM_INSTALL:-auto}" = dry-run ] || $(setup_root_prefix) apt-get -q -o DPkg::Lock::Timeout=600 update >/dev/null
+          setup_apt_update >/dev/null   # only a fresh package list knows the newer JDKs
           jdk_pkg=$(setup_jdk_package)
           [ -n "$jdk_pkg" ] && pkgs+=("$jdk_pkg")
         else
