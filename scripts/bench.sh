@@ -4,7 +4,7 @@
 #
 #   scripts/bench.sh            headline: one or two rows per operation family (get, put, batch
 #                               build, batch write, scan, multiGet), 3 x 1 s warmup, 3 x 1 s
-#                               measurement, 2 rounds (about 12 minutes on 2 cores, build included)
+#                               measurement, 2 rounds (7-8 minutes on 2 cores, build included)
 #   scripts/bench.sh --quick    every scenario family, 3 x 1 s warmup, 3 x 1 s measurement, 2 rounds
 #                               (about 45 minutes)
 #   scripts/bench.sh --full     3 x 2 s warmup, 5 x 2 s measurement, full parameter sets (about 2 hours)

@@ -761,7 +761,8 @@ public final class Report {
         ratioAxis.setTickUnit(new NumberTickUnit(1));
         ratioAxis.setMinorTickMarksVisible(true);
         ratioAxis.setNumberFormatOverride(new DecimalFormat("0.###"));
-        ratioAxis.setRange(Math.min(0.5, min / 1.6), Math.max(2, max * 2.2));
+        // Room on the left for the labels of bars below 1.0 (they grow leftwards).
+        ratioAxis.setRange(Math.min(0.5, min / 2.2), Math.max(2, max * 2.2));
         ratioAxis.setLabelFont(new Font(Font.SANS_SERIF, Font.BOLD, 13));
 
         ItemLabelPosition rightOfBar = new ItemLabelPosition(ItemLabelAnchor.OUTSIDE3, TextAnchor.CENTER_LEFT);
