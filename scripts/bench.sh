@@ -2,35 +2,43 @@
 # JMH comparison of rocksffm (FFM) against rocksdbjni (JNI) on the same RocksDB engine, plus the
 # same loops in C against that engine's C API (the physical limit). See jmh/README.md.
 #
-#   scripts/bench.sh            quick profile: every scenario family, 3 x 1 s warmup, 3 x 1 s measurement
-#                               (about 16 minutes on 2 cores)
+#   scripts/bench.sh            headline: one or two rows per operation family (get, put, batch
+#                               build, batch write, scan, multiGet), 3 x 1 s warmup, 3 x 1 s
+#                               measurement, 2 rounds (7-8 minutes on 2 cores, build included)
+#   scripts/bench.sh --quick    every scenario family, 3 x 1 s warmup, 3 x 1 s measurement, 2 rounds
+#                               (about 45 minutes)
 #   scripts/bench.sh --full     3 x 2 s warmup, 5 x 2 s measurement, full parameter sets (about 2 hours)
 #   scripts/bench.sh --smoke    every benchmark once, minimal iterations and params (CI; a few minutes)
+#   scripts/bench.sh --warmup   not a comparison: how many calls and how much time fresh JVMs take
+#                               to reach their steady speed (single-shot batches from the first call;
+#                               on JDK 25+ also with an AOT cache from a training run; ~5 minutes)
 #
 # Options: --no-build (reuse the installed rocksffm and the built benchmarks jar),
 # --jmh-args "..." (appended to every JMH run, e.g. "-prof gc"), --rounds N (run every pair, and
 # its C loop, N times in alternation; the report takes medians and the median per-round ratio:
 # this machine's speed drifts by tens of percent within minutes, and a round keeps the two sides
-# of a ratio close in time; the quick profile defaults to 2), --only JOB,... (run only these jobs
-# of the profile: a name matches the job of that name and the jobs named NAME-*, e.g. "get,put"
-# runs get-small ... get-64k and put; the report then covers those jobs and is not copied to
-# bench-results/latest/). Environment:
+# of a ratio close in time; the headline and quick profiles default to 2), --only JOB,... (run
+# only these jobs of the profile: a name matches the job of that name and the jobs named NAME-*,
+# e.g. "get,put" runs get-small ... get-64k and put; the report then covers those jobs and is not
+# copied to bench-results/latest/). Environment:
 # ROCKSFFM_BENCH_DATA=DIR keeps the datasets there (reused across runs) instead of a temporary
 # directory; MAVEN_REPO=DIR builds with that local Maven repository instead of ~/.m2/repository
 # (for checkouts that build at the same time: the benchmarks jar takes rocksffm from it). JMH
 # runs one benchmark run per machine at a time (/tmp/jmh.lock): while another one holds the lock,
-# this script waits; the C loop holds that lock too while it runs.
+# this script waits; the C loop holds that lock too while it runs. On a fresh Debian/Ubuntu
+# machine it first installs what it needs (scripts/setup.sh).
 #
 # Results: bench-results/<UTC timestamp>/ (per-job JMH JSON and logs, kept out of git), and the
-# report (jmh-result.json, summary.csv, summary.md, chart.png, environment.txt, c-results.csv)
-# copied to bench-results/latest/. A --smoke run writes bench-results/<timestamp>-smoke/ only and
-# leaves latest/ alone.
+# report (jmh-result.json, summary.csv, summary.md, summary.txt, chart.png, environment.txt,
+# c-results.csv) copied to bench-results/latest/. A --smoke run writes
+# bench-results/<timestamp>-smoke/ only and leaves latest/ alone. It ends by printing the table.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT"
-. scripts/find-jdk.sh
+. scripts/setup.sh
+setup_machine
 
-profile=quick
+profile=headline
 build=1
 extra_jmh=""
 rounds=""
@@ -40,6 +48,8 @@ while [ $# -gt 0 ]; do
     --smoke) profile=smoke ;;
     --full) profile=full ;;
     --quick) profile=quick ;;
+    --headline) profile=headline ;;
+    --warmup) profile=warmup ;;
     --no-build) build=0 ;;
     --jmh-args) extra_jmh="$2"; shift ;;
     --rounds) rounds="$2"; shift ;;
@@ -56,7 +66,6 @@ say() { echo "[bench $(elapsed)] $*"; }
 
 JDK_MAJOR=$(jdk_major "$JAVA_HOME")
 say "profile: $profile; JDK $JDK_MAJOR at $JAVA_HOME"
-command -v mvn >/dev/null || { echo "Maven (mvn) is required: apt-get install maven" >&2; exit 1; }
 
 JAR=jmh/target/benchmarks.jar
 CAPI_DIR=jmh/target/capi
@@ -72,7 +81,7 @@ MVN_REPO=()
 [ -n "${MAVEN_REPO:-}" ] && MVN_REPO=("-Dmaven.repo.local=$MAVEN_REPO")
 if [ "$build" = 1 ]; then
   say "building rocksffm (mvn install -DskipTests)"
-  mvn -q -B -ntp "${MVN_REPO[@]}" install -DskipTests
+  mvn -q -B -ntp "${MVN_REPO[@]}" install -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true
   say "building the benchmarks jar (jmh/)"
   (cd jmh && mvn -q -B -ntp "${MVN_REPO[@]}" package)
 fi
@@ -87,21 +96,38 @@ fi
 # The C loop links the very file rocksdbjni loads: librocksdbjni-linux64.so from its jar.
 rm -rf "$CAPI_DIR"
 mkdir -p "$CAPI_DIR"
-if [ "$(uname -sm)" != "Linux x86_64" ]; then
+if [ "$profile" = warmup ]; then
+  : # no C loop
+elif [ "$(uname -sm)" != "Linux x86_64" ]; then
   say "WARNING: the C loop is built for Linux x86_64 only: skipping it"
 elif [ -f /usr/include/rocksdb/c.h ] && command -v cc >/dev/null; then
   say "building the C loop against librocksdbjni-linux64.so from rocksdbjni-$RDB_VERSION.jar"
-  unzip -q -o -d "$CAPI_DIR" "$RDB_JAR" librocksdbjni-linux64.so
+  if command -v unzip >/dev/null; then
+    unzip -q -o -d "$CAPI_DIR" "$RDB_JAR" librocksdbjni-linux64.so
+  else # the JDK's jar tool reads zip files too
+    (cd "$CAPI_DIR" && jar xf "$RDB_JAR" librocksdbjni-linux64.so)
+  fi
   cc -O2 -Wall -Wextra -std=c11 -D_POSIX_C_SOURCE=200809L -o "$CAPI" jmh/c/capi_bench.c \
      -L "$CAPI_DIR" -l:librocksdbjni-linux64.so -Wl,-rpath,'$ORIGIN'
 else
-  say "WARNING: no /usr/include/rocksdb/c.h (apt-get install librocksdb-dev) or no cc: skipping the C loop"
+  say "WARNING: no /usr/include/rocksdb/c.h or no cc: skipping the C loop (add it: $SETUP_ADD_C_LOOP)"
+fi
+
+# ---- one benchmark run at a time on this machine ------------------------------------------------
+# JMH refuses to start while another JMH holds its lock, and this script starts one JMH per pair:
+# two bench.sh runs would fail each other midway (and disturb each other's numbers). Queue instead.
+if command -v flock >/dev/null; then
+  exec 9>"${TMPDIR:-/tmp}/rocksffm-bench.lock"
+  if ! flock -n 9; then
+    say "another scripts/bench.sh is running on this machine: waiting for it to finish"
+    flock 9
+  fi
 fi
 
 # ---- output and data directories --------------------------------------------------------------
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=bench-results/$stamp
-[ "$profile" = smoke ] && OUT=$OUT-smoke
+[ "$profile" = smoke ] || [ "$profile" = warmup ] && OUT=$OUT-$profile
 mkdir -p "$OUT/parts" "$OUT/logs"
 if [ -n "${ROCKSFFM_BENCH_DATA:-}" ]; then
   DATA=$ROCKSFFM_BENCH_DATA
@@ -132,6 +158,32 @@ MULTI_V="multiGetList multiGetBuffers singleGets"
 CONC_V="get1 get8 getVirtual put1 put8 putVirtual"
 COST_V="getInto getIntoAutoSlots getArray getPinned getPinnedV2 multiGet multiGetSlice"
 case "$profile" in
+  headline)
+    # The rows the README leads with: the usual forms of each operation family (the segment core
+    # and the byte[] convenience where both exist), small values, data in the block cache.
+    # Families still to come (transactions, merges) get their one or two rows here.
+    JMH_RUN="-f 1 -wi 3 -w 1s -i 3 -r 1s"; rounds=${rounds:-2}
+    MAX_DATA=$((512 << 20)); C_SECONDS=2
+    job get GetBenchmarks "getPreallocated getArray" "-p keyCount=100000 -p keySize=12 -p valueSize=64 -p keyOrder=roundRobin"
+    c get 100000 12 64 roundRobin
+    job put PutBenchmarks "putSegment putArray" "-p keyCount=100000 -p keySize=16 -p valueSize=64"
+    c put 100000 16 64
+    job batch-build WriteBatchBenchmarks "putBatchNative putBatchArray" "-p keyCount=100000 -p keySize=16 -p valueSize=32 -p numOpsPerBatch=1000 -p writeBatchAllocation=auto -p writeToDB=false"
+    c batch 100000 16 32 1000 0
+    job batch-write WriteBatchBenchmarks "putBatchArray" "-p keyCount=100000 -p keySize=16 -p valueSize=32 -p numOpsPerBatch=1000 -p writeBatchAllocation=auto -p writeToDB=true"
+    c batch 100000 16 32 1000 1
+    job scan IteratorBenchmarks "scan scanCopy" "-p keyCount=1000000 -p keySize=16 -p valueSize=64 -p prefetch=0"
+    c scan 1000000 16 64
+    job multiget MultiGetBenchmarks "multiGetBuffers multiGetList" "-p keyCount=100000 -p keySize=16 -p valueSize=64 -p batchSize=100"
+    job concurrency ConcurrencyBenchmarks "getVirtual putVirtual" "-p keyCount=100000 -p keySize=12 -p valueSize=64"
+    ;;
+  warmup)
+    # Each variant's pair from the first call of fresh JVMs (see "warm-up curves" below).
+    JMH_RUN="-bm ss -tu us -wi 0 -i 500 -bs 1000"; WARM_FORKS=3; rounds=1
+    MAX_DATA=$((512 << 20)); C_SECONDS=0
+    job get GetBenchmarks "getPreallocated" "-p keyCount=100000 -p keySize=12 -p valueSize=64 -p keyOrder=roundRobin"
+    job put PutBenchmarks "putSegment" "-p keyCount=100000 -p keySize=16 -p valueSize=64"
+    ;;
   smoke)
     JMH_RUN="-f 1 -wi 0 -i 1 -r 200ms"; rounds=${rounds:-1}
     MAX_DATA=$((64 << 20)); C_SECONDS=0.2
@@ -226,6 +278,49 @@ java $JVM_FLAGS -cp "$JAR" io.rocksffm.jmh.Environment > "$OUT/env-probe.txt"
   echo "command: scripts/bench.sh --$profile${only:+ --only $only}"
 } >> "$OUT/env-probe.txt"
 sed 's/^/    /' "$OUT/env-probe.txt"
+
+# ---- warm-up curves (--warmup) -----------------------------------------------------------------
+# Each fork is a fresh JVM timed from its first call, in batches of 1000 calls. On JDK 25+ every
+# pair runs again with an AOT cache (JEP 514/515: classes loaded and linked, and method profiles),
+# written at exit by a one-fork training run of the same benchmark.
+warm() { # NAME CLASS VARIANT SIDE PARAMS: its runs; adds LABEL=file to labels for the report
+  local name=$1 cls=$2 variant=$3 side=$4 params=$5 mode flags cache file label
+  local modes="plain"
+  [ "$JDK_MAJOR" -ge 25 ] && modes="plain aot"
+  for mode in $modes; do
+    file=$OUT/parts/$name-$variant-$side-$mode.json
+    flags=$JVM_FLAGS
+    if [ "$mode" = aot ]; then
+      cache=$DATA/$name-$variant-$side.aot
+      say "$name $variant $side: training run for the AOT cache"
+      # shellcheck disable=SC2086
+      java $HOST_FLAGS -jar "$JAR" "$cls\.${side}_$variant\$" $params $JMH_RUN -f 1 -foe true \
+          -jvmArgs "$JVM_FLAGS -XX:AOTCacheOutput=$cache" > "$OUT/logs/$name-$variant-$side-train.log" 2>&1
+      [ -f "$cache" ] || { echo "bench.sh: no AOT cache written (see $OUT/logs/$name-$variant-$side-train.log)" >&2; exit 1; }
+      flags="$JVM_FLAGS -XX:AOTCache=$cache"
+    fi
+    say "$name $variant $side ($mode)"
+    # shellcheck disable=SC2086
+    java $HOST_FLAGS -jar "$JAR" "$cls\.${side}_$variant\$" $params $JMH_RUN -f "$WARM_FORKS" -foe true \
+        -jvmArgs "$flags" -rf json -rff "$file" $extra_jmh > "$OUT/logs/$name-$variant-$side-$mode.log" 2>&1
+    label="$name $variant $(tr '[:lower:]' '[:upper:]' <<<"$side")"
+    [ "$mode" = aot ] && label="$label + AOT cache"
+    labels+=("$label=$file")
+  done
+}
+if [ "$profile" = warmup ]; then
+  labels=()
+  for i in "${!JOB_NAME[@]}"; do
+    for v in ${JOB_VARIANTS[i]}; do
+      for side in ffm jni; do
+        warm "${JOB_NAME[i]}" "${JOB_CLASS[i]}" "$v" "$side" "${JOB_PARAMS[i]}"
+      done
+    done
+  done
+  java -cp "$JAR" io.rocksffm.jmh.report.Warmup --out "$OUT/warmup.md" "${labels[@]}"
+  say "done in $(elapsed): $OUT/warmup.md"
+  exit 0
+fi
 
 # ---- JMH and C runs ---------------------------------------------------------------------------
 combos() { # number of parameter combinations of a "-p a=1,2 -p b=3" string
@@ -342,8 +437,9 @@ if [ -n "$only" ]; then
 elif [ "$profile" != smoke ]; then
   rm -rf bench-results/latest
   mkdir -p bench-results/latest
-  cp "$OUT"/{jmh-result.json,summary.csv,summary.md,chart.png,environment.txt,c-results.csv} bench-results/latest/
+  cp "$OUT"/{jmh-result.json,summary.csv,summary.md,summary.txt,chart.png,environment.txt,c-results.csv} bench-results/latest/
   say "copied the report to bench-results/latest/"
 fi
-say "done in $(elapsed): $OUT/summary.md"
-if command -v column >/dev/null; then column -s, -t < "$OUT/summary.csv"; else cat "$OUT/summary.csv"; fi
+say "done in $(elapsed): $OUT/summary.md, chart: $OUT/chart.png"
+echo
+cat "$OUT/summary.txt"

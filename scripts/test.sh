@@ -1,11 +1,96 @@
 #!/usr/bin/env bash
-# Runs rocksffm's whole test suite against both engines:
-#   - Debian's system librocksdb (surefire execution default-test), and
-#   - the library inside org.rocksdb:rocksdbjni (surefire execution rocksdbjni-engine).
-# Finds a JDK 22+ by itself. Extra arguments go to Maven (e.g. -Dtest=RocksDBTest).
+# Sets up this machine and tests rocksffm: the one command from a fresh clone.
+#
+#   1. Setup (scripts/setup.sh): on Debian/Ubuntu, installs what is missing (a JDK 22+, Maven,
+#      librocksdb-dev, and gcc and unzip for the benchmark's C loop) with apt-get, as root or
+#      through sudo without a password. Where it cannot, it goes on with what there is and says
+#      which engine it skips and the command that adds it, here and in the closing lines.
+#   2. `mvn install`: the whole suite twice, against the system librocksdb (surefire execution
+#      default-test) and against the library inside org.rocksdb:rocksdbjni (execution
+#      rocksdbjni-engine); the sources and javadoc jars; rocksffm into the local repository.
+#      Both runs go to the end even when the first one fails.
+#   3. examples/run.sh: a stand-alone application that declares only io.rocksffm:rocksffm, built
+#      against the installed rocksffm and run on the class path and on the module path.
+#
+# Extra arguments go to Maven (e.g. -Dtest=RocksDBTest). Environment: see scripts/setup.sh
+# (ROCKSFFM_INSTALL=no|dry-run, ROCKSFFM_PRETEND_MISSING).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. scripts/find-jdk.sh
-echo "JDK: $JAVA_HOME ($("$JAVA_HOME/bin/java" -version 2>&1 | head -1))"
-command -v mvn >/dev/null || { echo "Maven (mvn) is required: apt-get install maven" >&2; exit 1; }
-exec mvn -B -ntp test "$@"
+say() { echo "[test.sh] $*"; }
+
+. scripts/setup.sh
+setup_machine
+say "JDK: $JAVA_HOME ($("$JAVA_HOME/bin/java" -version 2>&1 | head -1))"
+skipped=""
+mvn_args=(-B -ntp install -Dmaven.test.failure.ignore=true)
+if [ "$SETUP_NO_SYSTEM_ENGINE" = 1 ]; then
+  skipped="SKIPPED: the run against the system librocksdb (none installed). Add it with: $SETUP_ADD_ENGINE"
+  mvn_args+=(-Drocksffm.test.skipSystemEngine=true)
+  say "$skipped"
+  say "the suite runs on rocksdbjni's engine only"
+fi
+[ "$SETUP_NO_C_LOOP" = 0 ] || say "note: scripts/bench.sh will skip its C loop; add what it needs with: $SETUP_ADD_C_LOOP"
+
+log=$(mktemp "${TMPDIR:-/tmp}/rocksffm-test.XXXXXX")
+trap 'rm -f "$log"' EXIT
+set +e
+mvn "${mvn_args[@]}" "$@" 2>&1 | tee "$log"
+mvn_status=${PIPESTATUS[0]}
+set -e
+
+examples_status=0
+if [ "$mvn_status" = 0 ]; then
+  say "examples (examples/run.sh)"
+  set +e
+  ROCKSFFM_EXAMPLES_SYSTEM_ENGINE=$(( 1 - SETUP_NO_SYSTEM_ENGINE )) bash examples/run.sh 2>&1 | tee -a "$log"
+  examples_status=${PIPESTATUS[0]}
+  set -e
+fi
+
+# ---- closing lines: per engine, the examples, what was skipped, and the total -------------------
+skip_tests=0
+for a in "$@"; do
+  case "$a" in -DskipTests|-DskipTests=true|-Dmaven.test.skip|-Dmaven.test.skip=true) skip_tests=1 ;; esac
+done
+# Per surefire execution: its summary line and the engine EngineTest reported.
+summary=$(awk '
+  /--- maven-surefire-plugin:.*:test \(/ { match($0, /\(([^)]*)\)/); exec = substr($0, RSTART + 1, RLENGTH - 2) }
+  /\[rocksffm\] engine: / && exec != "" { sub(/.*\[rocksffm\] engine: /, ""); engine[exec] = $0 }
+  /Tests run: [0-9]+, Failures: [0-9]+, Errors: [0-9]+, Skipped: [0-9]+$/ && exec != "" {
+    s = $0; sub(/.*Tests run: /, "", s); gsub(/[^0-9]+/, " ", s); split(s, n, " ")
+    result[exec] = n[1] " " n[2] + n[3] " " n[4]
+  }
+  END { for (e in result) print e, result[e], (e in engine ? engine[e] : "-") }' "$log")
+passed=0; failed=0; skipped_tests=0
+echo
+say "---- summary ----"
+for exec in default-test rocksdbjni-engine; do
+  name="system librocksdb"; [ "$exec" = rocksdbjni-engine ] && name="rocksdbjni's engine"
+  line=$(grep "^$exec " <<<"$summary" || true)
+  if [ -n "$line" ]; then
+    read -r _ run fail skip engine <<<"$line"
+    engine=$(sed -E 's/^Engine\[source=([^,]*), path=([^,]*), version=([^]]*)\]$/\1 \3 (\2)/' <<<"$engine")
+    passed=$(( passed + run - fail - skip )); failed=$(( failed + fail )); skipped_tests=$(( skipped_tests + skip ))
+    say "suite on $name ($exec): $(( run - fail - skip )) passed, $fail failed, $skip skipped; engine: $engine"
+  elif [ "$exec" = default-test ] && [ "$SETUP_NO_SYSTEM_ENGINE" = 1 ]; then
+    say "suite on $name: skipped"
+  elif [ "$skip_tests" = 1 ]; then
+    say "suite on $name: not run (tests skipped)"
+  else
+    say "suite on $name ($exec): NO RESULT (see the Maven output above)"
+    failed=$(( failed + 1 ))
+  fi
+done
+ex_ok=$(grep -c 'example ok:' "$log" || true)
+ex_failed=$(grep -c 'example FAILED:' "$log" || true)
+if [ "$mvn_status" != 0 ]; then
+  say "Maven failed (exit $mvn_status): examples not run"
+  failed=$(( failed + 1 ))
+else
+  grep -oE 'example (ok|FAILED):.*' "$log" | sed 's/^/[test.sh] /' || true
+  if [ "$examples_status" != 0 ] && [ "$ex_failed" = 0 ]; then ex_failed=1; fi
+  passed=$(( passed + ex_ok )); failed=$(( failed + ex_failed ))
+fi
+[ -n "$skipped" ] && say "$skipped"
+echo "tests: $passed passed, $failed failed, $skipped_tests skipped"
+[ "$failed" = 0 ] && [ "$mvn_status" = 0 ] && [ "$examples_status" = 0 ]

@@ -41,22 +41,22 @@ public final class ColumnFamilyHandle extends NativeObject {
         rocksdb_column_family_handle_destroy(p);
     }
 
-    /** The family's name. */
+    /** {@return the family's name} */
     public String name() {
         return name;
     }
 
-    /** The family's id, as RocksDB numbers families (0 is the default family). */
+    /** {@return the family's id, as RocksDB numbers families (0 is the default family)} */
     public int id() {
         return id;
     }
 
-    /** Whether this is the default family. */
+    /** {@return whether this is the default family} */
     public boolean isDefault() {
         return id == 0;
     }
 
-    /** The database this handle belongs to. */
+    /** {@return the database this handle belongs to} */
     public RocksDB database() {
         return db;
     }

@@ -61,7 +61,7 @@ abstract class NativeObject implements AutoCloseable {
         return apply(p -> getter.applyAsLong(p));
     }
 
-    /** Whether {@link #close()} has been called. */
+    /** {@return whether {@link #close()} has been called} */
     public boolean isClosed() {
         return lifecycle.isClosed();
     }

@@ -25,13 +25,13 @@ public final class NativeWriteBatch extends NativeObject {
         Native.writebatchDestroy(p);
     }
 
-    /** The {@code rocksdb_writebatch_t*}, valid until {@link #close()}; do not destroy it yourself. */
+    /** {@return the {@code rocksdb_writebatch_t*}, valid until {@link #close()}; do not destroy it yourself} */
     public MemorySegment handle() {
         lifecycle.ensureOpen();
         return ptr;
     }
 
-    /** The number of records, as RocksDB counts them ({@code rocksdb_writebatch_count}). */
+    /** {@return the number of records, as RocksDB counts them ({@code rocksdb_writebatch_count})} */
     public int count() {
         return (int) read(p -> rocksdb_writebatch_count(p));
     }

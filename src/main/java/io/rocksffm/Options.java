@@ -27,24 +27,34 @@ public final class Options extends NativeObject {
         rocksdb_options_destroy(p);
     }
 
-    /** Create the database if it does not exist. */
+    /**
+     * Create the database if it does not exist.
+     *
+     * @param value whether to create a missing database on open
+     * @return these options
+     */
     public Options setCreateIfMissing(boolean value) {
         use(p -> rocksdb_options_set_create_if_missing(p, flag(value)));
         return this;
     }
 
-    /** Whether a missing database is created on open. */
+    /** {@return whether a missing database is created on open} */
     public boolean createIfMissing() {
         return read(p -> rocksdb_options_get_create_if_missing(p)) != 0;
     }
 
-    /** Fail to open when the database already exists. */
+    /**
+     * Fail to open when the database already exists.
+     *
+     * @param value whether opening an existing database fails
+     * @return these options
+     */
     public Options setErrorIfExists(boolean value) {
         use(p -> rocksdb_options_set_error_if_exists(p, flag(value)));
         return this;
     }
 
-    /** Whether opening an existing database fails. */
+    /** {@return whether opening an existing database fails} */
     public boolean errorIfExists() {
         return read(p -> rocksdb_options_get_error_if_exists(p)) != 0;
     }
@@ -53,6 +63,8 @@ public final class Options extends NativeObject {
      * Sizes RocksDB's background thread pools for {@code totalThreads} threads
      * ({@code IncreaseParallelism}).
      *
+     * @param totalThreads the number of background threads, at least 1
+     * @return these options
      * @throws IllegalArgumentException if {@code totalThreads < 1}
      */
     public Options setParallelism(int totalThreads) {
@@ -66,6 +78,8 @@ public final class Options extends NativeObject {
     /**
      * Bytes of memtable before it is flushed to a table file.
      *
+     * @param bytes the memtable size in bytes, above 0
+     * @return these options
      * @throws IllegalArgumentException if {@code bytes <= 0}
      */
     public Options setWriteBufferSize(long bytes) {
@@ -76,7 +90,7 @@ public final class Options extends NativeObject {
         return this;
     }
 
-    /** The memtable size in bytes. */
+    /** {@return the memtable size in bytes} */
     public long writeBufferSize() {
         return read(p -> rocksdb_options_get_write_buffer_size(p));
     }
@@ -84,6 +98,8 @@ public final class Options extends NativeObject {
     /**
      * How many table files RocksDB keeps open; -1 for no limit.
      *
+     * @param files the limit, or -1 for none
+     * @return these options
      * @throws IllegalArgumentException if {@code files < -1}
      */
     public Options setMaxOpenFiles(int files) {
@@ -94,19 +110,24 @@ public final class Options extends NativeObject {
         return this;
     }
 
-    /** The open table file limit, -1 for none. */
+    /** {@return the open table file limit, -1 for none} */
     public int maxOpenFiles() {
         return (int) read(p -> rocksdb_options_get_max_open_files(p));
     }
 
-    /** Block compression (the engine must have been built with it, or open fails). */
+    /**
+     * Block compression (the engine must have been built with it, or open fails).
+     *
+     * @param compression the compression type
+     * @return these options
+     */
     public Options setCompression(Compression compression) {
         Objects.requireNonNull(compression, "compression");
         use(p -> rocksdb_options_set_compression(p, compression.id));
         return this;
     }
 
-    /** The block compression. */
+    /** {@return the block compression} */
     public Compression compression() {
         return Compression.of((int) read(p -> rocksdb_options_get_compression(p)));
     }
@@ -116,6 +137,8 @@ public final class Options extends NativeObject {
      * A new cache each call: to share one cache between families or databases, give a
      * {@link Cache} to a {@link BlockBasedTableConfig} and use {@link #setTableFormat}.
      *
+     * @param bytes the cache size in bytes, 0 for no block cache
+     * @return these options
      * @throws IllegalArgumentException if {@code bytes < 0}
      */
     public Options setBlockCacheSize(long bytes) {
@@ -128,7 +151,7 @@ public final class Options extends NativeObject {
         return this;
     }
 
-    /** The block cache size set here, or -1 if RocksDB's default is in force. */
+    /** {@return the block cache size set here, or -1 if RocksDB's default is in force} */
     public long blockCacheSize() {
         lifecycle.ensureOpen();
         return blockCacheSize;
@@ -138,6 +161,8 @@ public final class Options extends NativeObject {
      * A bloom filter with {@code bitsPerKey} bits per key for table files (about 1% false
      * positives at 10); 0 removes it.
      *
+     * @param bitsPerKey bits per key, or 0 for no filter
+     * @return these options
      * @throws IllegalArgumentException if {@code bitsPerKey} is negative or not finite
      */
     public Options setBloomFilter(double bitsPerKey) {
@@ -150,7 +175,7 @@ public final class Options extends NativeObject {
         return this;
     }
 
-    /** The bloom filter's bits per key, 0 for none. */
+    /** {@return the bloom filter's bits per key, 0 for none} */
     public double bloomFilterBitsPerKey() {
         lifecycle.ensureOpen();
         return bloomBitsPerKey;

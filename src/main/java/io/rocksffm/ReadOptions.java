@@ -65,46 +65,66 @@ public final class ReadOptions extends NativeObject {
         lifecycle.close(() -> destroy(ptr), "iterators");
     }
 
-    /** Verify block checksums on read. */
+    /**
+     * Verify block checksums on read.
+     *
+     * @param value whether to verify block checksums
+     * @return these options
+     */
     public ReadOptions setVerifyChecksums(boolean value) {
         use(p -> rocksdb_readoptions_set_verify_checksums(p, flag(value)));
         return this;
     }
 
-    /** Whether block checksums are verified. */
+    /** {@return whether block checksums are verified} */
     public boolean verifyChecksums() {
         return read(p -> rocksdb_readoptions_get_verify_checksums(p)) != 0;
     }
 
-    /** Put blocks read into the block cache (turn off for one-off scans). */
+    /**
+     * Put blocks read into the block cache (turn off for one-off scans).
+     *
+     * @param value whether blocks read go into the block cache
+     * @return these options
+     */
     public ReadOptions setFillCache(boolean value) {
         use(p -> rocksdb_readoptions_set_fill_cache(p, flag(value)));
         return this;
     }
 
-    /** Whether blocks read fill the cache. */
+    /** {@return whether blocks read fill the cache} */
     public boolean fillCache() {
         return read(p -> rocksdb_readoptions_get_fill_cache(p)) != 0;
     }
 
-    /** With a prefix extractor: iterate only over keys sharing the seek key's prefix. */
+    /**
+     * With a prefix extractor: iterate only over keys sharing the seek key's prefix.
+     *
+     * @param value whether iteration stays within the seek key's prefix
+     * @return these options
+     */
     public ReadOptions setPrefixSameAsStart(boolean value) {
         use(p -> rocksdb_readoptions_set_prefix_same_as_start(p, flag(value)));
         return this;
     }
 
-    /** Whether iteration stays within the seek key's prefix. */
+    /** {@return whether iteration stays within the seek key's prefix} */
     public boolean prefixSameAsStart() {
         return read(p -> rocksdb_readoptions_get_prefix_same_as_start(p)) != 0;
     }
 
-    /** Ignore a prefix extractor and seek in total order. */
+    /**
+     * Ignore a prefix extractor and seek in total order.
+     *
+     * @param value whether seeks ignore the prefix extractor
+     * @return these options
+     */
     public ReadOptions setTotalOrderSeek(boolean value) {
         use(p -> rocksdb_readoptions_set_total_order_seek(p, flag(value)));
         return this;
     }
 
-    /** Whether seeks use total order. */
+    /** {@return whether seeks use total order} */
     public boolean totalOrderSeek() {
         return read(p -> rocksdb_readoptions_get_total_order_seek(p)) != 0;
     }
@@ -112,6 +132,8 @@ public final class ReadOptions extends NativeObject {
     /**
      * Readahead for iterators, in bytes (0: RocksDB's automatic readahead).
      *
+     * @param bytes the readahead in bytes, 0 for automatic
+     * @return these options
      * @throws IllegalArgumentException if negative
      */
     public ReadOptions setReadaheadSize(long bytes) {
@@ -122,18 +144,23 @@ public final class ReadOptions extends NativeObject {
         return this;
     }
 
-    /** Iterator readahead in bytes. */
+    /** {@return iterator readahead in bytes} */
     public long readaheadSize() {
         return read(p -> rocksdb_readoptions_get_readahead_size(p));
     }
 
-    /** A tailing iterator sees data written after it was created. */
+    /**
+     * A tailing iterator sees data written after it was created.
+     *
+     * @param value whether iterators are tailing
+     * @return these options
+     */
     public ReadOptions setTailing(boolean value) {
         use(p -> rocksdb_readoptions_set_tailing(p, flag(value)));
         return this;
     }
 
-    /** Whether iterators are tailing. */
+    /** {@return whether iterators are tailing} */
     public boolean tailing() {
         return read(p -> rocksdb_readoptions_get_tailing(p)) != 0;
     }
@@ -142,6 +169,8 @@ public final class ReadOptions extends NativeObject {
      * Iterators stop before keys below {@code bound} (inclusive lower bound); {@code null}
      * removes it. The bytes are copied.
      *
+     * @param bound the bound's bytes, or {@code null} for none
+     * @return these options
      * @throws IllegalStateException while iterators created with these options are open
      */
     public synchronized ReadOptions setIterateLowerBound(MemorySegment bound) {
@@ -159,6 +188,8 @@ public final class ReadOptions extends NativeObject {
      * Iterators stop at keys at or above {@code bound} (exclusive upper bound); {@code null}
      * removes it. The bytes are copied.
      *
+     * @param bound the bound's bytes, or {@code null} for none
+     * @return these options
      * @throws IllegalStateException while iterators created with these options are open
      */
     public synchronized ReadOptions setIterateUpperBound(MemorySegment bound) {
@@ -203,6 +234,8 @@ public final class ReadOptions extends NativeObject {
      * Reads and iterators with these options see {@code snapshot}; {@code null} reads the latest
      * state. The snapshot cannot be closed while these options refer to it.
      *
+     * @param snapshot the snapshot, or {@code null} for the latest state
+     * @return these options
      * @throws IllegalStateException if the snapshot is closed
      */
     public synchronized ReadOptions setSnapshot(Snapshot snapshot) {
@@ -218,7 +251,7 @@ public final class ReadOptions extends NativeObject {
         return this;
     }
 
-    /** The snapshot reads see, or {@code null} for the latest state. */
+    /** {@return the snapshot reads see, or {@code null} for the latest state} */
     public synchronized Snapshot snapshot() {
         lifecycle.ensureOpen();
         return snapshot;

@@ -53,7 +53,12 @@ public class RocksDBException extends RuntimeException {
             this.prefix = prefix;
         }
 
-        /** The code whose prefix starts {@code message}, or {@link #UNKNOWN}. */
+        /**
+         * The code whose prefix starts {@code message}, or {@link #UNKNOWN}.
+         *
+         * @param message a RocksDB status message, or {@code null}
+         * @return the code, or {@link #UNKNOWN}
+         */
         public static Code of(String message) {
             if (message != null) {
                 for (Code c : values()) {
@@ -66,6 +71,7 @@ public class RocksDBException extends RuntimeException {
         }
     }
 
+    /** The status code parsed from the message (part of the serialized form). */
     private final Code code;
 
     /**
@@ -78,7 +84,7 @@ public class RocksDBException extends RuntimeException {
         this.code = Code.of(rocksdbMessage);
     }
 
-    /** The status code parsed from the message. */
+    /** {@return the status code parsed from the message} */
     public Code code() {
         return code;
     }

@@ -103,7 +103,11 @@ public final class RocksIterator implements AutoCloseable {
         moved(false);
     }
 
-    /** Moves to the first key at or after {@code target}. */
+    /**
+     * Moves to the first key at or after {@code target}.
+     *
+     * @param target the key to seek
+     */
     public void seek(MemorySegment target) {
         Objects.requireNonNull(target, "target");
         check();
@@ -114,12 +118,20 @@ public final class RocksIterator implements AutoCloseable {
         moved(true);
     }
 
-    /** {@link #seek(MemorySegment)} for an array. */
+    /**
+     * {@link #seek(MemorySegment)} for an array.
+     *
+     * @param target the key to seek
+     */
     public void seek(byte[] target) {
         seek(MemorySegment.ofArray(Objects.requireNonNull(target, "target")));
     }
 
-    /** Moves to the last key at or before {@code target}. */
+    /**
+     * Moves to the last key at or before {@code target}.
+     *
+     * @param target the key to seek
+     */
     public void seekForPrev(MemorySegment target) {
         Objects.requireNonNull(target, "target");
         check();
@@ -130,7 +142,11 @@ public final class RocksIterator implements AutoCloseable {
         moved(false);
     }
 
-    /** {@link #seekForPrev(MemorySegment)} for an array. */
+    /**
+     * {@link #seekForPrev(MemorySegment)} for an array.
+     *
+     * @param target the key to seek
+     */
     public void seekForPrev(byte[] target) {
         seekForPrev(MemorySegment.ofArray(Objects.requireNonNull(target, "target")));
     }
@@ -233,6 +249,7 @@ public final class RocksIterator implements AutoCloseable {
     /**
      * Whether the iterator is on an entry.
      *
+     * @return whether the iterator is on an entry
      * @throws RocksDBException if iteration stopped on an error (e.g. corruption, I/O error)
      */
     public boolean isValid() {
@@ -265,7 +282,7 @@ public final class RocksIterator implements AutoCloseable {
         }
     }
 
-    /** The current key: a read-only view valid until the next move. */
+    /** {@return the current key: a read-only view valid until the next move} */
     public MemorySegment key() {
         check();
         requireEntry();
@@ -275,7 +292,7 @@ public final class RocksIterator implements AutoCloseable {
         return k.asReadOnly();
     }
 
-    /** The current value: a read-only view valid until the next move. */
+    /** {@return the current value: a read-only view valid until the next move} */
     public MemorySegment value() {
         check();
         requireEntry();
@@ -288,12 +305,20 @@ public final class RocksIterator implements AutoCloseable {
     /**
      * Copies the current key into {@code dst} and returns the key's full length; when that
      * exceeds {@code dst.byteSize()}, only the first bytes were copied.
+     *
+     * @param dst a writable segment to copy into
+     * @return the key's full length in bytes
      */
     public long key(MemorySegment dst) {
         return copy(key(), dst);
     }
 
-    /** Copies the current value into {@code dst}; returns the value's full length. */
+    /**
+     * Copies the current value into {@code dst}; returns the value's full length.
+     *
+     * @param dst a writable segment to copy into
+     * @return the value's full length in bytes
+     */
     public long value(MemorySegment dst) {
         return copy(value(), dst);
     }
@@ -308,17 +333,17 @@ public final class RocksIterator implements AutoCloseable {
         return n;
     }
 
-    /** A copy of the current key. */
+    /** {@return a copy of the current key} */
     public byte[] keyBytes() {
         return key().toArray(ValueLayout.JAVA_BYTE);
     }
 
-    /** A copy of the current value. */
+    /** {@return a copy of the current value} */
     public byte[] valueBytes() {
         return value().toArray(ValueLayout.JAVA_BYTE);
     }
 
-    /** Whether {@link #close()} has been called. */
+    /** {@return whether {@link #close()} has been called} */
     public boolean isClosed() {
         return lifecycle.isClosed();
     }

@@ -50,7 +50,7 @@ public final class Snapshot extends NativeObject {
         lifecycle.close(() -> destroy(ptr), "read options or iterators using it");
     }
 
-    /** The database this snapshot belongs to. */
+    /** {@return the database this snapshot belongs to} */
     public RocksDB database() {
         return db;
     }

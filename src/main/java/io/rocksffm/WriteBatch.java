@@ -58,6 +58,7 @@ public final class WriteBatch implements AutoCloseable {
      * An empty batch whose buffer starts at {@code initialCapacity} bytes (at least the 12-byte
      * header); size it to the batches you build to avoid growth.
      *
+     * @param initialCapacity the buffer's initial size in bytes
      * @throws IllegalArgumentException if {@code initialCapacity} is negative
      */
     public WriteBatch(long initialCapacity) {
@@ -73,6 +74,8 @@ public final class WriteBatch implements AutoCloseable {
      * A batch holding a copy of RocksDB-format batch bytes (e.g. from {@link #data()} or from
      * another RocksDB binding), validated record by record.
      *
+     * @param data RocksDB-format batch bytes
+     * @return a new batch, which the caller closes
      * @throws IllegalArgumentException if the bytes are not a well-formed batch whose records
      *         are all put, delete, single-delete, delete-range or merge
      */
@@ -95,6 +98,7 @@ public final class WriteBatch implements AutoCloseable {
      * native batch stays owned by that code.
      *
      * @param nativeBatch a live {@code rocksdb_writebatch_t*}; anything else is undefined behaviour
+     * @return a new batch, which the caller closes
      */
     public static WriteBatch fromNative(MemorySegment nativeBatch) {
         Objects.requireNonNull(nativeBatch, "nativeBatch");
@@ -204,12 +208,23 @@ public final class WriteBatch implements AutoCloseable {
     /**
      * Stores {@code value} under {@code key} in {@code family}. The record carries the family's
      * id: write the batch to that family's database.
+     *
+     * @param family the column family
+     * @param key the key
+     * @param value the value
+     * @return this batch
      */
     public WriteBatch put(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
         return append(VALUE, id(family), Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
     }
 
-    /** Stores {@code value} under {@code key}. */
+    /**
+     * Stores {@code value} under {@code key}.
+     *
+     * @param key the key
+     * @param value the value
+     * @return this batch
+     */
     public WriteBatch put(MemorySegment key, MemorySegment value) {
         return append(VALUE, 0, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
     }
@@ -218,23 +233,45 @@ public final class WriteBatch implements AutoCloseable {
     // lets the JIT inline the whole path and drop the array wrappers (measured: 144 B per put
     // allocated through the extra level, none without).
 
-    /** {@link #put(MemorySegment, MemorySegment)} for arrays. */
+    /**
+     * {@link #put(MemorySegment, MemorySegment)} for arrays.
+     *
+     * @param key the key
+     * @param value the value
+     * @return this batch
+     */
     public WriteBatch put(byte[] key, byte[] value) {
         return append(VALUE, 0, MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
                 MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
     }
 
-    /** Removes {@code key} from {@code family}. */
+    /**
+     * Removes {@code key} from {@code family}.
+     *
+     * @param family the column family
+     * @param key the key
+     * @return this batch
+     */
     public WriteBatch delete(ColumnFamilyHandle family, MemorySegment key) {
         return append(DELETION, id(family), Objects.requireNonNull(key, "key"), null);
     }
 
-    /** Removes {@code key}. */
+    /**
+     * Removes {@code key}.
+     *
+     * @param key the key
+     * @return this batch
+     */
     public WriteBatch delete(MemorySegment key) {
         return append(DELETION, 0, Objects.requireNonNull(key, "key"), null);
     }
 
-    /** {@link #delete(MemorySegment)} for arrays. */
+    /**
+     * {@link #delete(MemorySegment)} for arrays.
+     *
+     * @param key the key
+     * @return this batch
+     */
     public WriteBatch delete(byte[] key) {
         return append(DELETION, 0, MemorySegment.ofArray(Objects.requireNonNull(key, "key")), null);
     }
@@ -242,17 +279,31 @@ public final class WriteBatch implements AutoCloseable {
     /**
      * Removes {@code key}, which must have been put at most once since its last deletion
      * (RocksDB's {@code SingleDelete}; otherwise the result is undefined).
+     *
+     * @param key the key
+     * @return this batch
      */
     public WriteBatch singleDelete(MemorySegment key) {
         return append(SINGLE_DELETION, 0, Objects.requireNonNull(key, "key"), null);
     }
 
-    /** {@link #singleDelete(MemorySegment)} in {@code family}. */
+    /**
+     * {@link #singleDelete(MemorySegment)} in {@code family}.
+     *
+     * @param family the column family
+     * @param key the key
+     * @return this batch
+     */
     public WriteBatch singleDelete(ColumnFamilyHandle family, MemorySegment key) {
         return append(SINGLE_DELETION, id(family), Objects.requireNonNull(key, "key"), null);
     }
 
-    /** {@link #singleDelete(MemorySegment)} for arrays. */
+    /**
+     * {@link #singleDelete(MemorySegment)} for arrays.
+     *
+     * @param key the key
+     * @return this batch
+     */
     public WriteBatch singleDelete(byte[] key) {
         return append(SINGLE_DELETION, 0, MemorySegment.ofArray(Objects.requireNonNull(key, "key")), null);
     }
@@ -260,6 +311,9 @@ public final class WriteBatch implements AutoCloseable {
     /**
      * Removes every key in {@code [begin, end)}.
      *
+     * @param begin the first key of the range (inclusive)
+     * @param end the end of the range (exclusive)
+     * @return this batch
      * @throws IllegalArgumentException if {@code end} sorts before {@code begin} (bytewise).
      *         RocksDB itself would only notice while applying the batch, after applying the
      *         records before this one, so the check keeps batches atomic.
@@ -268,7 +322,14 @@ public final class WriteBatch implements AutoCloseable {
         return rangeDeletion(0, begin, end);
     }
 
-    /** {@link #deleteRange(MemorySegment, MemorySegment)} in {@code family}. */
+    /**
+     * {@link #deleteRange(MemorySegment, MemorySegment)} in {@code family}.
+     *
+     * @param family the column family
+     * @param begin the first key of the range (inclusive)
+     * @param end the end of the range (exclusive)
+     * @return this batch
+     */
     public WriteBatch deleteRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
         return rangeDeletion(id(family), begin, end);
     }
@@ -282,7 +343,13 @@ public final class WriteBatch implements AutoCloseable {
         return append(RANGE_DELETION, family, begin, end);
     }
 
-    /** {@link #deleteRange(MemorySegment, MemorySegment)} for arrays. */
+    /**
+     * {@link #deleteRange(MemorySegment, MemorySegment)} for arrays.
+     *
+     * @param begin the first key of the range (inclusive)
+     * @param end the end of the range (exclusive)
+     * @return this batch
+     */
     public WriteBatch deleteRange(byte[] begin, byte[] end) {
         return rangeDeletion(0, MemorySegment.ofArray(Objects.requireNonNull(begin, "begin")),
                 MemorySegment.ofArray(Objects.requireNonNull(end, "end")));
@@ -307,25 +374,29 @@ public final class WriteBatch implements AutoCloseable {
                 MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
     }
 
-    /** Number of operations in the batch. */
+    /** {@return number of operations in the batch} */
     public int count() {
         ensureOpen();
         return count;
     }
 
-    /** Size in bytes of the encoded batch, header included (RocksDB's {@code GetDataSize}). */
+    /** {@return size in bytes of the encoded batch, header included (RocksDB's {@code GetDataSize})} */
     public long dataSize() {
         ensureOpen();
         return size;
     }
 
-    /** Current buffer capacity in bytes. */
+    /** {@return current buffer capacity in bytes} */
     public long capacity() {
         ensureOpen();
         return buf.byteSize();
     }
 
-    /** Removes every operation, keeping the buffer. */
+    /**
+     * Removes every operation, keeping the buffer.
+     *
+     * @return this batch
+     */
     public WriteBatch clear() {
         ensureOpen();
         buf.asSlice(0, HEADER).fill((byte) 0);
@@ -340,6 +411,8 @@ public final class WriteBatch implements AutoCloseable {
      * The encoded batch, a read-only view of this batch's buffer (header with the current count,
      * then the records). Valid until the next change to the batch (which may move the buffer) or
      * {@link #close()}.
+     *
+     * @return a read-only view of the batch's bytes
      */
     public MemorySegment data() {
         ensureOpen();
@@ -354,6 +427,8 @@ public final class WriteBatch implements AutoCloseable {
     /**
      * A native {@code rocksdb_writebatch_t} holding a copy of this batch, for code that needs a
      * real one. The caller owns and closes it; it does not change when this batch does.
+     *
+     * @return a new native batch, which the caller closes
      */
     public NativeWriteBatch toNative() {
         return new NativeWriteBatch(createNative());
@@ -394,7 +469,7 @@ public final class WriteBatch implements AutoCloseable {
         Native.writebatchDestroy(nativeBatch);
     }
 
-    /** Whether {@link #close()} has been called. */
+    /** {@return whether {@link #close()} has been called} */
     public boolean isClosed() {
         return lifecycle.isClosed();
     }

@@ -28,24 +28,34 @@ public final class WriteOptions extends NativeObject {
         rocksdb_writeoptions_destroy(p);
     }
 
-    /** fsync the WAL before a write returns: survives machine crashes, not just process crashes. */
+    /**
+     * fsync the WAL before a write returns: survives machine crashes, not just process crashes.
+     *
+     * @param value whether to sync the write-ahead log before a write returns
+     * @return these options
+     */
     public WriteOptions setSync(boolean value) {
         use(p -> rocksdb_writeoptions_set_sync(p, flag(value)));
         return this;
     }
 
-    /** Whether writes are synced. */
+    /** {@return whether writes are synced} */
     public boolean sync() {
         return read(p -> rocksdb_writeoptions_get_sync(p)) != 0;
     }
 
-    /** Skip the write-ahead log: writes not yet flushed are lost on a crash. */
+    /**
+     * Skip the write-ahead log: writes not yet flushed are lost on a crash.
+     *
+     * @param value whether to skip the write-ahead log
+     * @return these options
+     */
     public WriteOptions setDisableWAL(boolean value) {
         use(p -> rocksdb_writeoptions_disable_WAL(p, value ? 1 : 0));
         return this;
     }
 
-    /** Whether the write-ahead log is skipped. */
+    /** {@return whether the write-ahead log is skipped} */
     public boolean disableWAL() {
         return read(p -> rocksdb_writeoptions_get_disable_WAL(p)) != 0;
     }

@@ -10,6 +10,7 @@ import com.google.gson.JsonParser;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Font;
+import java.awt.geom.Rectangle2D;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -38,9 +39,11 @@ import org.jfree.chart.labels.CategoryItemLabelGenerator;
 import org.jfree.chart.labels.ItemLabelAnchor;
 import org.jfree.chart.labels.ItemLabelPosition;
 import org.jfree.chart.plot.CategoryPlot;
+import org.jfree.chart.plot.DatasetRenderingOrder;
 import org.jfree.chart.plot.PlotOrientation;
 import org.jfree.chart.plot.ValueMarker;
 import org.jfree.chart.renderer.category.BarRenderer;
+import org.jfree.chart.renderer.category.LineAndShapeRenderer;
 import org.jfree.chart.renderer.category.StandardBarPainter;
 import org.jfree.chart.title.TextTitle;
 import org.jfree.chart.ui.Layer;
@@ -72,14 +75,15 @@ import org.jfree.data.category.DefaultCategoryDataset;
  *
  * <p>Usage: {@code Report --out DIR [--env FILE] [--c FILE] [--title TEXT] result.json...}. Writes
  * {@code jmh-result.json} (all inputs merged), {@code summary.csv}, {@code summary.md},
- * {@code chart.png} and {@code environment.txt} into DIR.
+ * {@code summary.txt} (the table as plain text, for a terminal), {@code chart.png} and
+ * {@code environment.txt} into DIR.
  */
 public final class Report {
     /** Parameters only the rocksffm side has, per benchmark class: ignored when pairing. */
     static final Map<String, Set<String>> FFM_ONLY = Map.of("IteratorBenchmarks", Set.of("prefetch"));
 
     static final List<String> CLASS_ORDER = List.of("GetBenchmarks", "PutBenchmarks", "WriteBatchBenchmarks",
-            "IteratorBenchmarks", "ConcurrencyBenchmarks");
+            "IteratorBenchmarks", "MultiGetBenchmarks", "ConcurrencyBenchmarks");
 
     /**
      * Raw variants that are alternatives to another variant's C calls (same class): the binding
@@ -348,6 +352,7 @@ public final class Report {
         Files.writeString(out.resolve("environment.txt"), environment);
         Files.writeString(out.resolve("summary.csv"), csv(rows));
         Files.writeString(out.resolve("summary.md"), markdown(rows, environment, title));
+        Files.writeString(out.resolve("summary.txt"), text(rows));
         chart(rows, title, out.resolve("chart.png"));
         System.out.println("report: " + rows.size() + " scenarios from " + results.size() + " results -> " + out);
     }
@@ -756,6 +761,39 @@ public final class Report {
         }
     }
 
+    /** The results as an aligned plain-text table: one line per scenario, labelled as in the chart. */
+    static String text(List<Row> rows) {
+        List<String[]> lines = new ArrayList<>();
+        lines.add(new String[] {"scenario", "FFM ops/s", "JNI ops/s", "FFM/JNI", "C/JNI", "FFM/C"});
+        for (Row r : rows) {
+            Double ratio = r.ratio();
+            lines.add(new String[] {
+                r.label(),
+                r.ffm == null ? "" : opsPerSecond(r.ffm.score),
+                r.jni == null ? "" : opsPerSecond(r.jni.score),
+                ratio == null ? "" : fmt("%.2f", ratio) + range(r.roundRatios()),
+                r.c == null || r.jni == null ? "" : fmt("%.2f", r.c / r.jni.score),
+                r.c == null || r.ffm == null ? "" : fmt("%.2f", r.ffm.score / r.c)});
+        }
+        int[] width = new int[lines.get(0).length];
+        for (String[] l : lines) {
+            for (int i = 0; i < l.length; i++) {
+                width[i] = Math.max(width[i], l[i].length());
+            }
+        }
+        StringBuilder b = new StringBuilder();
+        for (String[] l : lines) {
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-" + width[0] + "s", l[0]));
+            for (int i = 1; i < l.length; i++) {
+                line.append("  ").append(String.format(Locale.ROOT, "%" + width[i] + "s", l[i]));
+            }
+            b.append(line.toString().stripTrailing()).append('\n');
+        }
+        b.append("FFM/JNI above 1: rocksffm faster (median of rounds, their range in brackets). "
+                + "C/JNI: the C loop on the same engine, the limit for any binding; FFM/C: how close rocksffm comes.\n");
+        return b.toString();
+    }
+
     // ---- chart --------------------------------------------------------------------------------------
 
     static final Map<String, Color> CLASS_COLORS = Map.of(
@@ -763,19 +801,36 @@ public final class Report {
             "PutBenchmarks", new Color(0xff7f0e),
             "WriteBatchBenchmarks", new Color(0x2ca02c),
             "IteratorBenchmarks", new Color(0x9467bd),
-            "ConcurrencyBenchmarks", new Color(0xd62728));
+            "ConcurrencyBenchmarks", new Color(0xd62728),
+            "MultiGetBenchmarks", new Color(0x8c564b));
+
+    /** C/JNI: the ratio the C loop reaches on the same engine, the limit for any binding (or null). */
+    static Double cLimit(Row r) {
+        return r.c == null || r.jni == null || r.jni.score <= 0 ? null : r.c / r.jni.score;
+    }
 
     static void chart(List<Row> all, String title, Path file) throws IOException {
         List<Row> rows = all.stream().filter(r -> r.ratio() != null).toList();
         DefaultCategoryDataset data = new DefaultCategoryDataset();
+        DefaultCategoryDataset limits = new DefaultCategoryDataset();
         Map<String, Row> byLabel = new LinkedHashMap<>();
+        double max = 1;
+        double min = 1;
         for (Row r : rows) {
             String label = r.label();
             byLabel.put(label, r);
             data.addValue(r.ratio(), "FFM/JNI", label);
+            max = Math.max(max, r.ratio());
+            min = Math.min(min, r.ratio());
+            // Every row is a column of both datasets (null: no C loop), as JFreeChart places the
+            // items of a secondary dataset by column index.
+            Double limit = cLimit(r);
+            limits.addValue(limit, "C limit", label);
+            if (limit != null) {
+                max = Math.max(max, limit);
+                min = Math.min(min, limit);
+            }
         }
-        double max = rows.stream().mapToDouble(Row::ratio).max().orElse(1);
-        double min = rows.stream().mapToDouble(Row::ratio).min().orElse(1);
 
         CategoryAxis categories = new CategoryAxis();
         categories.setTickLabelFont(new Font(Font.MONOSPACED, Font.PLAIN, 12));
@@ -791,7 +846,8 @@ public final class Report {
         ratioAxis.setTickUnit(new NumberTickUnit(1));
         ratioAxis.setMinorTickMarksVisible(true);
         ratioAxis.setNumberFormatOverride(new DecimalFormat("0.###"));
-        ratioAxis.setRange(Math.min(0.5, min / 1.6), Math.max(2, max * 2.2));
+        // Room on the left for the labels of bars below 1.0 (they grow leftwards).
+        ratioAxis.setRange(Math.min(0.5, min / 2.2), Math.max(2, max * 2.2));
         ratioAxis.setLabelFont(new Font(Font.SANS_SERIF, Font.BOLD, 13));
 
         ItemLabelPosition rightOfBar = new ItemLabelPosition(ItemLabelAnchor.OUTSIDE3, TextAnchor.CENTER_LEFT);
@@ -821,6 +877,10 @@ public final class Report {
             public String generateLabel(CategoryDataset dataset, int row, int column) {
                 Row r = byLabel.get((String) dataset.getColumnKey(column));
                 String s = fmt("%.2f", r.ratio());
+                Double limit = cLimit(r);
+                if (limit != null) {
+                    s += "  (C " + fmt("%.2f", limit) + ")";
+                }
                 Target t = r.target();
                 if (t != null && r.ratio() < t.min) {
                     s += "  (target " + t.min + ")";
@@ -843,6 +903,15 @@ public final class Report {
         bars.setItemLabelAnchorOffset(4);
 
         CategoryPlot plot = new CategoryPlot(data, categories, ratioAxis, bars);
+        // The C limit of a row (C/JNI): a black tick across its bar. Past the tick, rocksffm beats
+        // the C loop (Java-side work such as batch encoding); short of it, the gap is the room left.
+        LineAndShapeRenderer ticks = new LineAndShapeRenderer(false, true);
+        Rectangle2D.Double tick = new Rectangle2D.Double(-1.5, -9, 3, 18);
+        ticks.setSeriesShape(0, tick);
+        ticks.setSeriesPaint(0, Color.BLACK);
+        plot.setDataset(1, limits);
+        plot.setRenderer(1, ticks);
+        plot.setDatasetRenderingOrder(DatasetRenderingOrder.FORWARD);   // ticks over the bars
         plot.setOrientation(PlotOrientation.HORIZONTAL);
         plot.setBackgroundPaint(Color.WHITE);
         plot.setRangeGridlinePaint(new Color(0xDDDDDD));
@@ -864,12 +933,16 @@ public final class Report {
                 legend.add(new LegendItem(cls, CLASS_COLORS.get(cls)));
             }
         }
+        if (rows.stream().anyMatch(r -> cLimit(r) != null)) {
+            legend.add(new LegendItem("C limit (C/JNI): the same loop in C on the same engine", null, null, null,
+                    tick, Color.BLACK));
+        }
         plot.setFixedLegendItems(legend);
 
         JFreeChart chart = new JFreeChart(title + ": throughput ratio FFM / JNI, same engine",
                 new Font(Font.SANS_SERIF, Font.BOLD, 16), plot, true);
         chart.addSubtitle(new TextTitle("one bar per scenario; labels: n=keys, k=key bytes, v=value bytes, "
-                + "pf=prefetch bytes, /batch=ops per batch, build|+write=batch only|also written",
+                + "pf=prefetch bytes, /batch=ops per batch, build|+write=batch only|also written; black tick: the C limit",
                 new Font(Font.SANS_SERIF, Font.PLAIN, 12)));
         chart.setBackgroundPaint(Color.WHITE);
         int height = 160 + 22 * Math.max(rows.size(), 1);
