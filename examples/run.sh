@@ -5,10 +5,11 @@
 #
 #   class path    java --enable-native-access=ALL-UNNAMED -cp "hello.jar:lib/*" ...
 #                 one dependency: the engine comes from the rocksdbjni jar rocksffm brings
-#   module path   java --enable-native-access=io.rocksffm,rocksdbjni -p hello.jar:lib
-#                 --add-modules rocksdbjni -m io.rocksffm.example/...
-#                 (rocksdbjni is an automatic module that nothing requires: without
-#                 --add-modules it is not resolved and rocksffm cannot see it)
+#   module path   java --enable-native-access=io.rocksffm -p hello.jar:lib -m io.rocksffm.example/...
+#                 (rocksdbjni is an automatic module that nothing requires, so it is not resolved:
+#                 rocksffm loads the engine file from its jar on the module path)
+#   module path, rocksdbjni resolved   the same with --add-modules rocksdbjni (rocksdbjni's own
+#                 loader loads the engine)
 #   own librocksdb  built with -Pown-librocksdb (rocksffm without rocksdbjni, the exclusion
 #                 README.md shows) and run on the class path against the system librocksdb;
 #                 only when ROCKSFFM_EXAMPLES_SYSTEM_ENGINE=1 (scripts/test.sh sets it when the
@@ -49,6 +50,8 @@ run() { # NAME EXPECTED_ENGINE java-args...
 run "class path" rocksdbjni \
     --enable-native-access=ALL-UNNAMED -cp "target/hello.jar:target/lib/*" io.rocksffm.example.Hello
 run "module path" rocksdbjni \
+    --enable-native-access=io.rocksffm -p target/hello.jar:target/lib -m io.rocksffm.example/io.rocksffm.example.Hello
+run "module path, rocksdbjni resolved" rocksdbjni \
     --enable-native-access=io.rocksffm,rocksdbjni -p target/hello.jar:target/lib --add-modules rocksdbjni \
     -m io.rocksffm.example/io.rocksffm.example.Hello
 if [ "${ROCKSFFM_EXAMPLES_SYSTEM_ENGINE:-0}" = 1 ]; then

@@ -1,6 +1,11 @@
 package io.rocksffm.internal;
 
+import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
+import java.lang.module.ModuleFinder;
+import java.lang.module.ModuleReader;
+import java.lang.module.ModuleReference;
 import java.lang.System.Logger.Level;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
@@ -8,6 +13,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.CodeSource;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -125,7 +131,8 @@ public final class NativeLibrary {
                 + String.join("\n  ", tried)
                 + "\nFix it in one of these ways: install the system library (Debian/Ubuntu: "
                 + "apt-get install librocksdb-dev), set -D" + PATH_PROPERTY
-                + "=/path/to/librocksdb.so, or add org.rocksdb:rocksdbjni as a runtime dependency.");
+                + "=/path/to/librocksdb.so, or keep org.rocksdb:rocksdbjni (rocksffm's runtime dependency) "
+                + "on the class path or the module path.");
     }
 
     private static void requireCapi(String what) {
@@ -138,8 +145,11 @@ public final class NativeLibrary {
     private static Optional<Loaded> loadFromRocksdbjni(List<String> tried) {
         Optional<Class<?>> found = rocksdbjniClass();
         if (found.isEmpty()) {
-            tried.add("3. org.rocksdb:rocksdbjni on the class path: not present");
-            return Optional.empty();
+            Optional<Loaded> unresolved = loadFromUnresolvedModule(tried);
+            if (unresolved.isEmpty()) {
+                tried.add("3. org.rocksdb:rocksdbjni on the class path or the module path: not present");
+            }
+            return unresolved;
         }
         Class<?> rocks = found.get();
         LOG.log(Level.DEBUG, "step 3: loading the engine through rocksdbjni's loader ({0})", rocks);
@@ -159,6 +169,74 @@ public final class NativeLibrary {
             return Optional.empty();
         }
         return Optional.of(new Loaded("rocksdbjni", mappedFileOf(PROBE_SYMBOL), rocksdbjniVersion(rocks)));
+    }
+
+    /**
+     * rocksdbjni on the module path but not resolved (an automatic module that no module requires,
+     * so its classes are not visible): copies its engine file out of the jar and loads it from this
+     * class loader. Nothing else in the process can use rocksdbjni then, so there is one copy.
+     */
+    private static Optional<Loaded> loadFromUnresolvedModule(List<String> tried) {
+        String modulePath = System.getProperty("jdk.module.path");
+        if (modulePath == null || modulePath.isBlank()) {
+            return Optional.empty();
+        }
+        Path[] entries = Stream.of(modulePath.split(File.pathSeparator))
+                .filter(e -> !e.isBlank()).map(Path::of).toArray(Path[]::new);
+        Optional<ModuleReference> ref;
+        try {
+            ref = ModuleFinder.of(entries).find("rocksdbjni");
+        } catch (RuntimeException e) {   // FindException: an unreadable module path entry
+            return Optional.empty();
+        }
+        if (ref.isEmpty()) {
+            return Optional.empty();
+        }
+        String file = rocksdbjniLibraryFile();
+        LOG.log(Level.DEBUG, "step 3: rocksdbjni on the module path, not resolved: loading {0} from it", file);
+        Path copy;
+        try (ModuleReader reader = ref.get().open()) {
+            Optional<InputStream> in = reader.open(file);
+            if (in.isEmpty()) {
+                tried.add("3. rocksdbjni on the module path (not resolved) has no " + file + " for this platform");
+                return Optional.empty();
+            }
+            copy = Files.createTempFile("librocksdbjni", file.substring(file.lastIndexOf('.')));
+            copy.toFile().deleteOnExit();
+            try (InputStream s = in.get()) {
+                Files.copy(s, copy, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            tried.add("3. rocksdbjni on the module path (not resolved): could not copy " + file + " out (" + e + ")");
+            return Optional.empty();
+        }
+        System.load(copy.toString());
+        requireCapi(copy + " (" + file + " from " + ref.get().location().orElse(null) + ")");
+        return Optional.of(new Loaded("rocksdbjni", copy, ref.get().descriptor().rawVersion().orElse(null)));
+    }
+
+    /** The name of rocksdbjni's engine file for this platform, as its jar names them. */
+    private static String rocksdbjniLibraryFile() {
+        String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
+        String arch = System.getProperty("os.arch", "");
+        if (os.contains("mac")) {
+            return "librocksdbjni-osx-" + (arch.equals("aarch64") ? "arm64" : "x86_64") + ".jnilib";
+        }
+        if (os.contains("win")) {
+            return "librocksdbjni-win64.dll";
+        }
+        String cpu = switch (arch) {
+            case "amd64", "x86_64" -> "64";
+            case "x86", "i386", "i686" -> "32";
+            default -> "-" + arch;   // aarch64, ppc64le, s390x, riscv64
+        };
+        boolean musl;
+        try (Stream<Path> lib = Files.list(Path.of("/lib"))) {
+            musl = lib.anyMatch(f -> f.getFileName().toString().startsWith("ld-musl-"));
+        } catch (IOException | RuntimeException e) {
+            musl = false;
+        }
+        return "librocksdbjni-linux" + cpu + (musl ? "-musl" : "") + ".so";
     }
 
     /** rocksdbjni's {@code org.rocksdb.RocksDB}, if this class loader sees it (not initialised). */
