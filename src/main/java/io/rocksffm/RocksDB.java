@@ -327,7 +327,7 @@ public final class RocksDB extends NativeObject implements KeyValueReads, KeyVal
         batch.checkWritable(families.ids());
         guard.enter(options, defaultFamily);
         try (Scratch s = Scratch.acquire()) {
-            MemorySegment nativeBatch = batch.newNative();
+            MemorySegment nativeBatch = batch.createNative();
             try {
                 rocksdb_write(ptr, options.ptr, nativeBatch, s.errptr);
             } finally {

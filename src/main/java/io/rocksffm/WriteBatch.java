@@ -434,7 +434,8 @@ public final class WriteBatch implements AutoCloseable {
         return new NativeWriteBatch(createNative());
     }
 
-    private MemorySegment createNative() {
+    /** A fresh native batch holding a copy of this one; free it with {@link #destroyNative}. */
+    MemorySegment createNative() {
         ensureOpen();
         sealHeader();
         return Native.writebatchCreateFrom(buf, size);
@@ -459,12 +460,7 @@ public final class WriteBatch implements AutoCloseable {
         }
     }
 
-    /** A fresh native batch holding a copy of this one, for one write; free it with {@link #destroyNative}. */
-    MemorySegment newNative() {
-        return createNative();
-    }
-
-    /** Frees a batch from {@link #newNative()}. */
+    /** Frees a batch from {@link #createNative()}. */
     static void destroyNative(MemorySegment nativeBatch) {
         Native.writebatchDestroy(nativeBatch);
     }
