@@ -78,7 +78,7 @@ final class CallGuard {
     /** {@link #enter} for reads, refusing a snapshot of another database. */
     void enterRead(ReadOptions options, ColumnFamilyHandle family) {
         enter(options, family);
-        RocksDB owner = options.snapshotOwner();
+        Database owner = options.snapshotOwner();
         if (owner != null && owner != database) {
             exit(options, family);
             throw new IllegalArgumentException("the read options carry a snapshot of another database");

@@ -32,12 +32,16 @@ public final class Checkpoint extends NativeObject {
      * @throws RocksDBException if RocksDB cannot make one
      */
     public static Checkpoint create(RocksDB db) {
-        java.util.Objects.requireNonNull(db, "db");
+        return of(java.util.Objects.requireNonNull(db, "db"));
+    }
+
+    /** A checkpoint maker for any kind of database (through its {@code rocksdb_t}). */
+    static Checkpoint of(Database db) {
         Lifecycle lifecycle = Lifecycle.child("Checkpoint", false, db.lifecycle);
         MemorySegment cp = MemorySegment.NULL;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment err = arena.allocate(ValueLayout.ADDRESS);
-            cp = rocksdb_checkpoint_object_create(db.ptr, err);
+            cp = rocksdb_checkpoint_object_create(db.db, err);
             Native.check(err);
             return new Checkpoint(lifecycle, cp);
         } catch (RuntimeException | Error e) {

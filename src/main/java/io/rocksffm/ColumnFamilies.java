@@ -25,7 +25,7 @@ final class ColumnFamilies {
     private final Set<Integer> ids = ConcurrentHashMap.newKeySet();
 
     /** Registers the handles {@code rocksdb_open*} returned for {@code names}. */
-    ColumnFamilies(RocksDB db, List<String> names, MemorySegment handles) {
+    ColumnFamilies(Database db, List<String> names, MemorySegment handles) {
         for (int i = 0; i < names.size(); i++) {
             add(new ColumnFamilyHandle(db, names.get(i), handles.getAtIndex(ADDRESS, i)));
         }
@@ -66,10 +66,10 @@ final class ColumnFamilies {
     }
 
     /** Creates a family in {@code db} (which the caller has entered) and registers its handle. */
-    ColumnFamilyHandle create(RocksDB db, String name, Options options) {
+    ColumnFamilyHandle create(Database db, String name, Options options) {
         try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             MemorySegment cName = arena.allocateFrom(name);
-            MemorySegment h = options.apply(o -> rocksdb_create_column_family(db.ptr, o, cName, s.errptr));
+            MemorySegment h = options.apply(o -> rocksdb_create_column_family(db.db, o, cName, s.errptr));
             if (s.errptr.get(ADDRESS, 0).address() != 0) {
                 // The C API returns its handle wrapper even on failure. Its first field is the
                 // ColumnFamilyHandle*, NULL when creation failed: then destroying it frees only the
@@ -84,9 +84,9 @@ final class ColumnFamilies {
     }
 
     /** Drops {@code family} of {@code db} (which the caller has entered); the caller closes its handle. */
-    void drop(RocksDB db, ColumnFamilyHandle family) {
+    void drop(Database db, ColumnFamilyHandle family) {
         try (Scratch s = Scratch.acquire()) {
-            family.use(h -> rocksdb_drop_column_family(db.ptr, h, s.errptr));
+            family.use(h -> rocksdb_drop_column_family(db.db, h, s.errptr));
             Native.check(s.errptr);
         }
         ids.remove(family.id());

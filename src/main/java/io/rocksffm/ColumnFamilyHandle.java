@@ -20,11 +20,11 @@ public final class ColumnFamilyHandle extends NativeObject {
     /** The name of the family every database has. */
     public static final String DEFAULT = "default";
 
-    final RocksDB db;
+    final Database db;
     private final String name;
     private final int id;
 
-    ColumnFamilyHandle(RocksDB db, String name, MemorySegment handle) {
+    ColumnFamilyHandle(Database db, String name, MemorySegment handle) {
         super("ColumnFamilyHandle(" + name + ")", handle);
         this.db = db;
         this.name = name;
@@ -57,7 +57,7 @@ public final class ColumnFamilyHandle extends NativeObject {
     }
 
     /** {@return the database this handle belongs to} */
-    public RocksDB database() {
+    public DatabaseAdmin database() {
         return db;
     }
 

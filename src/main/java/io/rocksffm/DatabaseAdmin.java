@@ -12,7 +12,7 @@ import java.util.OptionalLong;
  * the default-family forms are written here once. Thread-safe; a closed database, family or
  * options object throws {@link IllegalStateException}, a failure {@link RocksDBException}.
  */
-public sealed interface DatabaseAdmin permits RocksDB {
+public sealed interface DatabaseAdmin permits Database {
 
     /**
      * The default column family's handle.

@@ -24,7 +24,7 @@ import java.util.stream.StreamSupport;
  * {@link IllegalStateException}. Safe to call from any thread where the implementation says so
  * ({@link RocksDB} is).
  */
-public sealed interface KeyValueReads permits RocksDB {
+public sealed interface KeyValueReads permits Database {
 
     /**
      * The family the forms without a handle read.

@@ -34,7 +34,7 @@ public final class PinnedValue implements AutoCloseable {
      * Wraps a pinnable slice read from {@code db} (the caller has entered it), or destroys the
      * slice if that fails. {@code sizeSlot} is a scratch {@code size_t}.
      */
-    static PinnedValue of(RocksDB db, MemorySegment slice, MemorySegment sizeSlot) {
+    static PinnedValue of(Database db, MemorySegment slice, MemorySegment sizeSlot) {
         Lifecycle lifecycle = null;
         try {
             lifecycle = Lifecycle.child("PinnedValue", true, db.lifecycle);

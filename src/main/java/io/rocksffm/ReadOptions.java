@@ -258,7 +258,7 @@ public final class ReadOptions extends NativeObject {
     }
 
     /** The database of the snapshot set, or null; read on every read to refuse foreign snapshots. */
-    RocksDB snapshotOwner() {
+    Database snapshotOwner() {
         Snapshot s = snapshot;
         return s == null ? null : s.db;
     }

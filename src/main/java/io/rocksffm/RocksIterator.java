@@ -62,7 +62,7 @@ public final class RocksIterator implements AutoCloseable {
      * options, and holds the options' lock so their snapshot cannot change meanwhile). Keeps
      * them and the options' snapshot open until it is closed.
      */
-    static RocksIterator create(RocksDB db, ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
+    static RocksIterator create(Database db, ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
         Snapshot snapshot = options.snapshot();
         Lifecycle lifecycle = snapshot == null
                 ? Lifecycle.child("RocksIterator", true, db.lifecycle, options.lifecycle, family.lifecycle)
@@ -70,7 +70,7 @@ public final class RocksIterator implements AutoCloseable {
                         snapshot.lifecycle);
         MemorySegment it = MemorySegment.NULL;
         try {
-            it = rocksdb_create_iterator_cf(db.ptr, options.ptr, family.ptr);
+            it = rocksdb_create_iterator_cf(db.db, options.ptr, family.ptr);
             return new RocksIterator(lifecycle, it, prefetchBytes);
         } catch (RuntimeException | Error e) {
             if (it.address() != 0) {

@@ -17,18 +17,18 @@ import java.lang.foreign.MemorySegment;
  * threads. Use after close throws {@link IllegalStateException}.
  */
 public final class Snapshot extends NativeObject {
-    final RocksDB db;
+    final Database db;
 
-    private Snapshot(RocksDB db, Lifecycle lifecycle, MemorySegment snapshot) {
+    private Snapshot(Database db, Lifecycle lifecycle, MemorySegment snapshot) {
         super(lifecycle, "Snapshot", snapshot);
         this.db = db;
     }
 
     /** A snapshot of {@code db}'s current state; the caller has entered {@code db}. */
-    static Snapshot take(RocksDB db) {
+    static Snapshot take(Database db) {
         Lifecycle lifecycle = Lifecycle.child("Snapshot", false, db.lifecycle);
         try {
-            return new Snapshot(db, lifecycle, rocksdb_create_snapshot(db.ptr));
+            return new Snapshot(db, lifecycle, rocksdb_create_snapshot(db.db));
         } catch (RuntimeException | Error e) {
             lifecycle.abandon();
             throw e;
@@ -37,7 +37,7 @@ public final class Snapshot extends NativeObject {
 
     @Override
     void destroy(MemorySegment p) {
-        rocksdb_release_snapshot(db.ptr, p);
+        rocksdb_release_snapshot(db.db, p);
     }
 
     /**
@@ -51,7 +51,7 @@ public final class Snapshot extends NativeObject {
     }
 
     /** {@return the database this snapshot belongs to} */
-    public RocksDB database() {
+    public DatabaseAdmin database() {
         return db;
     }
 }

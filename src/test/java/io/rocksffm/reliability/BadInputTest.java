@@ -187,6 +187,24 @@ class BadInputTest {
         assertWritable();
     }
 
+    /**
+     * A parameter's generic type; for a bridge javac adds to a public class for a public method of
+     * its package-private superclass (erased), the type declared on the superclass's method.
+     */
+    private static java.lang.reflect.Type genericParameter(Method m, int i) {
+        for (Class<?> c = m.getDeclaringClass(); c != null; c = c.getSuperclass()) {
+            try {
+                var t = c.getDeclaredMethod(m.getName(), m.getParameterTypes()).getGenericParameterTypes()[i];
+                if (t instanceof ParameterizedType) {
+                    return t;
+                }
+            } catch (NoSuchMethodException e) {
+                // not declared here: look further up
+            }
+        }
+        return m.getGenericParameterTypes()[i];
+    }
+
     private Object dummy(Method m, int i, Options options, WriteBatch batch, Snapshot snapshot, Map<Class<?>, Object> live) {
         Class<?> t = m.getParameterTypes()[i];
         if (t == FlushOptions.class || t == Cache.class || t == BlockBasedTableConfig.class) {
@@ -224,7 +242,7 @@ class BadInputTest {
         } else if (t == BiConsumer.class) {
             return (BiConsumer<Object, Object>) (a, b) -> {};
         } else if (t == List.class) {
-            var element = ((ParameterizedType) m.getGenericParameterTypes()[i]).getActualTypeArguments()[0];
+            var element = ((ParameterizedType) genericParameter(m, i)).getActualTypeArguments()[0];
             return element == byte[].class ? List.of(bytes("k")) : List.of();
         } else if (t == boolean.class) {
             return false;

@@ -1,0 +1,366 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import io.rocksffm.internal.KeyRanges;
+import io.rocksffm.internal.MultiGet;
+import io.rocksffm.internal.Native;
+import io.rocksffm.internal.PointReads;
+import io.rocksffm.internal.Scratch;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+import java.util.OptionalLong;
+
+/**
+ * What every open database shares, whatever kind it is: its column families, the reads of
+ * {@link KeyValueReads}, iterators, snapshots and the administration of {@link DatabaseAdmin}, all
+ * through the engine's {@code rocksdb_t} ({@link #db}). Kinds that wrap a {@code rocksdb_t} (a
+ * transaction database) pass their own handle as {@link #ptr} and the wrapped one as {@link #db};
+ * writes, whose C functions differ by kind, stay with each kind.
+ */
+abstract sealed class Database extends NativeObject implements KeyValueReads, DatabaseAdmin permits RocksDB {
+    /** The engine's {@code rocksdb_t} that reads, iterators, snapshots and administration go to. */
+    final MemorySegment db;
+    final ColumnFamilyHandle defaultFamily;
+    final ColumnFamilies families;
+    private final Path path;
+    private final boolean readOnly;
+    final CallGuard guard;
+
+    Database(String kind, MemorySegment handle, MemorySegment db, Path path, boolean readOnly, List<String> names,
+             MemorySegment handles) {
+        super(kind, handle);
+        this.db = db;
+        this.path = path;
+        this.readOnly = readOnly;
+        this.families = new ColumnFamilies(this, names, handles);
+        this.defaultFamily = families.get(ColumnFamilyHandle.DEFAULT);
+        this.guard = new CallGuard(this, defaultFamily);
+    }
+
+    /**
+     * The path this database was opened at.
+     *
+     * @return the path (also after close)
+     */
+    public Path path() {
+        return path;
+    }
+
+    /**
+     * Whether this handle was opened read-only ({@link RocksDB#openReadOnly}, or a read-only kind).
+     *
+     * @return true for a read-only handle (also after close)
+     */
+    public boolean isReadOnly() {
+        return readOnly;
+    }
+
+    // ---- column families ------------------------------------------------------------------------
+
+    @Override
+    public ColumnFamilyHandle defaultColumnFamily() {
+        lifecycle.ensureOpen();
+        return defaultFamily;
+    }
+
+    @Override
+    public ColumnFamilyHandle columnFamily(String name) {
+        Objects.requireNonNull(name, "name");
+        lifecycle.ensureOpen();
+        return families.get(name);
+    }
+
+    @Override
+    public List<ColumnFamilyHandle> columnFamilies() {
+        lifecycle.ensureOpen();
+        return families.list();
+    }
+
+    void forget(ColumnFamilyHandle handle) {
+        families.forget(handle);
+    }
+
+    @Override
+    public ColumnFamilyHandle createColumnFamily(String name, Options options) {
+        new ColumnFamilyDescriptor(name, options); // argument checks
+        refuseIfReadOnly();
+        lifecycle.enter();
+        try {
+            return families.create(this, name, options);
+        } finally {
+            lifecycle.exit();
+        }
+    }
+
+    /** RocksDB 7.x lets a read-only handle change the column families on disk: refuse it here. */
+    private void refuseIfReadOnly() {
+        lifecycle.ensureOpen();
+        if (readOnly) {
+            throw new RocksDBException("Not implemented: Not supported operation in read only mode.");
+        }
+    }
+
+    @Override
+    public void dropColumnFamily(ColumnFamilyHandle family) {
+        guard.checkFamily(family);
+        if (family.isDefault()) {
+            throw new IllegalArgumentException("the default column family cannot be dropped");
+        }
+        if (family.lifecycle.hasChildren()) {
+            throw new IllegalStateException("cannot drop " + family.name() + " while iterators on it are open");
+        }
+        refuseIfReadOnly();
+        lifecycle.enter();
+        try {
+            families.drop(this, family);
+        } finally {
+            lifecycle.exit();
+        }
+        family.close();
+    }
+
+    // ---- reads ----------------------------------------------------------------------------------
+
+    /**
+     * The largest value read through a scratch buffer with one downcall (rocksdb_get_into_buffer_cf);
+     * larger ones take the pinned path, which copies once instead of twice.
+     */
+    private static final long INTO_BUFFER_MAX = 16 * 1024;
+    /** The smallest scratch buffer a {@code byte[]} get reads into (it grows to the values seen). */
+    private static final long INTO_BUFFER_MIN = 256;
+
+    @Override
+    public long get(ColumnFamilyHandle family, ReadOptions options, MemorySegment key, MemorySegment value) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        if (value.isReadOnly()) {
+            throw new IllegalArgumentException("value segment is read-only");
+        }
+        guard.enterRead(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            if (Native.GET_INTO_BUFFER && (value.isNative() || value.byteSize() <= INTO_BUFFER_MAX)) {
+                // one downcall into the caller's segment, or into scratch memory for a heap one
+                MemorySegment buf = value.isNative() ? value : s.buffer(Scratch.SECOND, value.byteSize());
+                long length = Native.getIntoBuffer(db, options.ptr, family.ptr, s.first(key), key.byteSize(), buf, s);
+                if (length <= buf.byteSize()) { // absent (-1), or the whole value is in buf
+                    if (buf != value && length > 0) {
+                        MemorySegment.copy(buf, 0, value, 0, Math.min(length, value.byteSize()));
+                    }
+                    return length;
+                }
+                // too large for buf, which copied nothing: read it pinned to copy what fits
+            }
+            return PointReads.copy(db, options.ptr, family.ptr, s.first(key), key.byteSize(), value, s);
+        } finally {
+            guard.exit(options, family);
+        }
+    }
+
+    @Override
+    public byte[] get(ColumnFamilyHandle family, ReadOptions options, byte[] key) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(key, "key");
+        guard.enterRead(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            if (Native.GET_INTO_BUFFER) {
+                // one downcall into a reused scratch buffer that grows to the values seen (up to
+                // INTO_BUFFER_MAX); larger values are read pinned and copied once
+                MemorySegment buf = s.buffer(Scratch.SECOND, INTO_BUFFER_MIN);
+                long length = Native.getIntoBuffer(db, options.ptr, family.ptr, s.copy(Scratch.FIRST, key),
+                        key.length, buf, s);
+                if (length < 0) {
+                    return null;
+                }
+                if (length <= buf.byteSize()) {
+                    byte[] out = new byte[(int) length];
+                    MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, out, 0, (int) length);
+                    return out;
+                }
+                s.buffer(Scratch.SECOND, Math.min(length, INTO_BUFFER_MAX));
+            }
+            return PointReads.array(db, options.ptr, family.ptr, s.copy(Scratch.FIRST, key), key.length, s);
+        } finally {
+            guard.exit(options, family);
+        }
+    }
+
+    @Override
+    public PinnedValue getPinned(ColumnFamilyHandle family, ReadOptions options, MemorySegment key) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(key, "key");
+        guard.enterRead(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            MemorySegment slice = PointReads.slice(db, options.ptr, family.ptr, s.first(key), key.byteSize(), s);
+            return slice.address() == 0 ? null : PinnedValue.of(this, slice, s.size);
+        } finally {
+            guard.exit(options, family);
+        }
+    }
+
+    @Override
+    public int multiGet(ColumnFamilyHandle family, ReadOptions options, MemorySegment[] keys, MemorySegment[] values,
+                        long[] lengths, RocksDBException[] errors, boolean sortedInput) {
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(options, "options");
+        MultiGet.checkArguments(keys, values, lengths, errors);
+        guard.enterRead(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            MultiGet.call(db, options.ptr, family.ptr, keys, sortedInput, s);
+            return MultiGet.intoSegments(s, values, lengths, errors);
+        } finally {
+            guard.exit(options, family);
+        }
+    }
+
+    @Override
+    public List<byte[]> multiGetAsList(ColumnFamilyHandle family, ReadOptions options, List<byte[]> keys) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(keys, "keys");
+        int n = keys.size();
+        MemorySegment[] segments = new MemorySegment[n];
+        for (int i = 0; i < n; i++) {
+            segments[i] = MemorySegment.ofArray(MultiGet.element(keys.get(i), "keys", i));
+        }
+        guard.enterRead(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            MultiGet.call(db, options.ptr, family.ptr, segments, false, s);
+            return MultiGet.asArrays(s, n);
+        } finally {
+            guard.exit(options, family);
+        }
+    }
+
+    // ---- iterators and snapshots ----------------------------------------------------------------
+
+    @Override
+    public RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
+        Objects.requireNonNull(options, "options");
+        if (prefetchBytes < 0) {
+            throw new IllegalArgumentException("prefetch size must be >= 0: " + prefetchBytes);
+        }
+        guard.enterRead(options, family);
+        try {
+            synchronized (options) { // orders against bound and snapshot changes
+                return RocksIterator.create(this, family, options, prefetchBytes);
+            }
+        } finally {
+            guard.exit(options, family);
+        }
+    }
+
+    /**
+     * A snapshot of the current state. This database refuses to close while it is open.
+     *
+     * @return the snapshot, owned by the caller (safe to share across threads)
+     * @throws IllegalStateException if closed
+     */
+    public Snapshot getSnapshot() {
+        lifecycle.enter();
+        try {
+            return Snapshot.take(this);
+        } finally {
+            lifecycle.exit();
+        }
+    }
+
+    // ---- administration -------------------------------------------------------------------------
+
+    @Override
+    public void flush(ColumnFamilyHandle family, FlushOptions options) {
+        Objects.requireNonNull(options, "options");
+        guard.enter(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_flush_cf(db, options.ptr, family.ptr, s.errptr);
+            Native.check(s.errptr);
+        } finally {
+            guard.exit(options, family);
+        }
+    }
+
+    @Override
+    public void flushWal(boolean sync) {
+        try (Scratch s = Scratch.acquire()) {
+            lifecycle.enter();
+            try {
+                rocksdb_flush_wal(db, flag(sync), s.errptr);
+            } finally {
+                lifecycle.exit();
+            }
+            Native.check(s.errptr);
+        }
+    }
+
+    @Override
+    public void compactRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
+        guard.enterFamily(family);
+        try (Scratch s = Scratch.acquire()) {
+            MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
+            MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
+            rocksdb_compact_range_cf(db, family.ptr, b, begin == null ? 0 : begin.byteSize(), e,
+                    end == null ? 0 : end.byteSize());
+        } finally {
+            guard.exitFamily(family);
+        }
+    }
+
+    @Override
+    public String getProperty(ColumnFamilyHandle family, String property) {
+        Objects.requireNonNull(property, "property");
+        guard.enterFamily(family);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment v = rocksdb_property_value_cf(db, family.ptr, arena.allocateFrom(property));
+            if (v.address() == 0) {
+                return null;
+            }
+            try {
+                return v.reinterpret(Long.MAX_VALUE).getString(0);
+            } finally {
+                rocksdb_free(v);
+            }
+        } finally {
+            guard.exitFamily(family);
+        }
+    }
+
+    @Override
+    public OptionalLong getLongProperty(ColumnFamilyHandle family, String property) {
+        Objects.requireNonNull(property, "property");
+        guard.enterFamily(family);
+        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
+            int rc = rocksdb_property_int_cf(db, family.ptr, arena.allocateFrom(property), s.size);
+            return rc == 0 ? OptionalLong.of(s.size.get(JAVA_LONG, 0)) : OptionalLong.empty();
+        } finally {
+            guard.exitFamily(family);
+        }
+    }
+
+    @Override
+    public long[] approximateSizes(ColumnFamilyHandle family, MemorySegment[] starts, MemorySegment[] limits) {
+        Objects.requireNonNull(starts, "starts");
+        Objects.requireNonNull(limits, "limits");
+        if (starts.length != limits.length) {
+            throw new IllegalArgumentException("starts and limits must have the same length");
+        }
+        guard.enterFamily(family);
+        try {
+            return KeyRanges.approximateSizes(db, family.ptr, starts, limits);
+        } finally {
+            guard.exitFamily(family);
+        }
+    }
+
+    @Override
+    public void createCheckpoint(Path target) {
+        Opening.cPath(target);
+        try (Checkpoint checkpoint = Checkpoint.of(this)) {
+            checkpoint.createCheckpoint(target);
+        }
+    }}
