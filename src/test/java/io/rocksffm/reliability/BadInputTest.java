@@ -546,6 +546,64 @@ class BadInputTest {
                 + "growth and after close, forEach key): IllegalStateException");
     }
 
+    /**
+     * A key()/value() view used after its iterator moved (every kind of move, served directly and
+     * from a prefetch run, forward past the end too) throws IllegalStateException; the view of the
+     * new entry works, and copies taken before the move keep their bytes.
+     */
+    @Test
+    void viewsDieWhenTheirIteratorMoves() {
+        for (int i = 0; i < 300; i++) { // enough entries for prefetch runs to start after a seek
+            db.put(bytes(String.format("m%04d", i)), bytes("value" + i));
+        }
+        Map<String, java.util.function.Consumer<RocksIterator>> moves = new java.util.LinkedHashMap<>();
+        moves.put("next", RocksIterator::next);
+        moves.put("prev", RocksIterator::prev);
+        moves.put("seek", it -> it.seek(bytes("m0100")));
+        moves.put("seekForPrev", it -> it.seekForPrev(bytes("m0100")));
+        moves.put("seekToFirst", RocksIterator::seekToFirst);
+        moves.put("seekToLast", RocksIterator::seekToLast);
+        int checked = 0;
+        for (long prefetch : new long[] {0, 64, 4096}) {
+            for (int walk : new int[] {0, 1, 250}) { // entries walked after the seek: direct, then in runs
+                for (Map.Entry<String, java.util.function.Consumer<RocksIterator>> move : moves.entrySet()) {
+                    try (RocksIterator it = db.newIterator(ro, prefetch)) {
+                        it.seek(bytes("m0000"));
+                        for (int i = 0; i < walk; i++) {
+                            it.next();
+                        }
+                        MemorySegment key = it.key();
+                        MemorySegment value = it.value();
+                        MemorySegment keyAgain = it.key();
+                        byte[] keyCopy = it.keyBytes();
+                        assertArrayEquals(keyCopy, key.toArray(ValueLayout.JAVA_BYTE));
+                        assertArrayEquals(keyCopy, keyAgain.toArray(ValueLayout.JAVA_BYTE));
+                        String where = move.getKey() + " after " + walk + " entries, prefetch " + prefetch;
+                        move.getValue().accept(it);
+                        assertThrows(IllegalStateException.class, () -> key.get(ValueLayout.JAVA_BYTE, 0), where);
+                        assertThrows(IllegalStateException.class, () -> value.get(ValueLayout.JAVA_BYTE, 0), where);
+                        assertThrows(IllegalStateException.class, () -> keyAgain.toArray(ValueLayout.JAVA_BYTE),
+                                where);
+                        assertEquals(String.format("m%04d", walk), string(keyCopy), where);
+                        if (it.isValid()) {
+                            assertArrayEquals(it.keyBytes(), it.key().toArray(ValueLayout.JAVA_BYTE), where);
+                        }
+                        checked++;
+                    }
+                }
+            }
+        }
+        try (RocksIterator it = db.newIterator(ro, 4096)) { // walking off the end
+            it.seekToLast();
+            MemorySegment last = it.value();
+            it.next();
+            assertFalse(it.isValid());
+            assertThrows(IllegalStateException.class, () -> last.get(ValueLayout.JAVA_BYTE, 0));
+        }
+        report("bad input: iterator key()/value() views used after the iterator moved (" + checked
+                + " move/position/prefetch cases, and past the end): IllegalStateException");
+    }
+
     // ---- corrupt batch bytes ----------------------------------------------------------------------
 
     private static byte[] batch(int count, int... body) {
