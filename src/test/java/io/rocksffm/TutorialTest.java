@@ -86,7 +86,7 @@ class TutorialTest {
                          .setIterateUpperBound(MemorySegment.ofArray("key2".getBytes(StandardCharsets.UTF_8)));
                  RocksIterator it = db.newIterator(read, 16 * 1024)) {   // 16 KiB prefetch runs
                 for (it.seekToFirst(); it.isValid(); it.next()) {
-                    MemorySegment key = it.key();       // zero-copy views, valid until the next move
+                    MemorySegment key = it.key();       // zero-copy views until the next move (then ISE)
                     MemorySegment value = it.value();
                     seen.add(new String(key.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8));
                 }
