@@ -353,7 +353,9 @@ final class ApiTables {
                 .guarded("key(MemorySegment)", (it, c) -> it.key(MemorySegment.ofArray(new byte[16])))
                 .guarded("value(MemorySegment)", (it, c) -> it.value(MemorySegment.ofArray(new byte[16])))
                 .guarded("keyBytes()", (it, c) -> it.keyBytes())
-                .guarded("valueBytes()", (it, c) -> it.valueBytes());
+                .guarded("valueBytes()", (it, c) -> it.valueBytes())
+                .guarded("uncheckedKey()", (it, c) -> it.uncheckedKey())
+                .guarded("uncheckedValue()", (it, c) -> it.uncheckedValue());
     }
 
     static Table<Snapshot> snapshot() {

@@ -515,13 +515,18 @@ class BadInputTest {
     void viewsDieWithTheirOwner() {
         MemorySegment key;
         MemorySegment value;
+        MemorySegment unchecked;
         try (RocksIterator it = db.newIterator(ro)) {
             it.seekToFirst();
             key = it.key();
             value = it.value();
+            unchecked = it.uncheckedValue();
+            assertArrayEquals(value.toArray(ValueLayout.JAVA_BYTE), unchecked.toArray(ValueLayout.JAVA_BYTE));
+            assertArrayEquals(key.toArray(ValueLayout.JAVA_BYTE), it.uncheckedKey().toArray(ValueLayout.JAVA_BYTE));
         }
         assertThrows(IllegalStateException.class, () -> key.get(ValueLayout.JAVA_BYTE, 0));
         assertThrows(IllegalStateException.class, () -> value.get(ValueLayout.JAVA_BYTE, 0));
+        assertThrows(IllegalStateException.class, () -> unchecked.get(ValueLayout.JAVA_BYTE, 0));
         MemorySegment pinned;
         try (PinnedValue pv = db.getPinned(ro, heap("a"))) {
             pinned = pv.segment();
@@ -913,7 +918,7 @@ class BadInputTest {
     void iteratorWithoutAnEntryRefusesReads() {
         try (RocksIterator it = db.newIterator(ro)) {
             List<Executable> calls = List.of(it::next, it::prev, it::key, it::value, it::keyBytes, it::valueBytes,
-                    () -> it.key(arena.allocate(8)));
+                    () -> it.key(arena.allocate(8)), it::uncheckedKey, it::uncheckedValue);
             for (Executable call : calls) {
                 assertThrows(IllegalStateException.class, call, "not positioned yet");
             }
