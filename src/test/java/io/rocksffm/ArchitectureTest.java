@@ -48,6 +48,10 @@ class ArchitectureTest {
         OWN.put("WriteBatch", List.of("rocksdb_writebatch_"));
         OWN.put("NativeWriteBatch", List.of("rocksdb_writebatch_"));
         OWN.put("PinnedValue", List.of("rocksdb_pinnableslice_"));
+        // operations (issue 16): backups, table files and ingestion, statistics, options files
+        OWN.put("BackupEngine", List.of("rocksdb_backup_engine_"));
+        OWN.put("BackupEngineOptions", List.of("rocksdb_backup_engine_options_"));
+        OWN.put("RestoreOptions", List.of("rocksdb_restore_options_"));
     }
 
     /** The package-private classes that are parts of the database object. */
