@@ -374,7 +374,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
 
     @Override
     public void setOptions(ColumnFamilyHandle family, java.util.Map<String, String> options) {
-        MutableOptions.set(this, family, options);
+        MutableOptions.set(this, Objects.requireNonNull(family, "family"), options);
     }
 
     @Override

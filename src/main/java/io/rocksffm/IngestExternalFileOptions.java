@@ -104,6 +104,7 @@ public final class IngestExternalFileOptions extends NativeObject {
      * @throws IllegalStateException if closed
      */
     public IngestExternalFileOptions setFailIfNotBottommostLevel(boolean value) {
+        lifecycle.ensureOpen();
         Capabilities.require("rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level");
         use(p -> rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level(p, flag(value)));
         return this;

@@ -17,6 +17,7 @@ final class Ingestion {
     private Ingestion() {}
 
     static void ingest(Database db, ColumnFamilyHandle family, List<Path> files, IngestExternalFileOptions options) {
+        Objects.requireNonNull(family, "family");
         Objects.requireNonNull(files, "files");
         Objects.requireNonNull(options, "options");
         if (files.isEmpty()) {

@@ -259,6 +259,7 @@ public final class Options extends NativeObject {
      */
     public Options setStatisticsLevel(StatisticsLevel level) {
         Objects.requireNonNull(level, "level");
+        lifecycle.ensureOpen();
         io.rocksffm.internal.Capabilities.require("rocksdb_options_set_statistics_level");
         if (statistics() == null) {
             throw new IllegalStateException("enable statistics before setting their level");
@@ -275,6 +276,7 @@ public final class Options extends NativeObject {
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_statistics_level}
      */
     public StatisticsLevel statisticsLevel() {
+        lifecycle.ensureOpen();
         io.rocksffm.internal.Capabilities.require("rocksdb_options_get_statistics_level");
         return StatisticsLevel.of((int) read(p -> rocksdb_options_get_statistics_level(p)));
     }

@@ -84,6 +84,7 @@ public final class Statistics {
      */
     public long tickerCount(TickerType ticker) {
         Objects.requireNonNull(ticker, "ticker");
+        options.lifecycle.ensureOpen();
         Capabilities.require(TICKER_FUNCTION);
         int id = id(ids().tickers(), ticker.engineName());
         return options.read(o -> rocksdb_options_statistics_get_ticker_count(o, id));
@@ -100,6 +101,7 @@ public final class Statistics {
      */
     public HistogramData histogram(HistogramType histogram) {
         Objects.requireNonNull(histogram, "histogram");
+        options.lifecycle.ensureOpen();
         Capabilities.require(HISTOGRAM_FUNCTION);
         int id = id(ids().histograms(), histogram.engineName());
         return options.apply(o -> {
