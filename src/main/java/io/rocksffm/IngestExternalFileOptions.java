@@ -95,7 +95,7 @@ public final class IngestExternalFileOptions extends NativeObject {
 
     /**
      * Whether the ingestion fails unless the files can go into the bottommost level (false by
-     * default). RocksDB 10.x only.
+     * default). RocksDB 8.1 or later.
      *
      * @param value true to require the bottommost level
      * @return these options

@@ -250,7 +250,7 @@ public final class Options extends NativeObject {
     }
 
     /**
-     * How much the statistics measure (RocksDB 8 or later).
+     * How much the statistics measure (RocksDB 8.6 or later).
      *
      * @param level the level
      * @return these options
@@ -269,7 +269,7 @@ public final class Options extends NativeObject {
     }
 
     /**
-     * How much the statistics measure (RocksDB 8 or later).
+     * How much the statistics measure (RocksDB 8.6 or later).
      *
      * @return the level ({@link StatisticsLevel#DISABLE_ALL} when statistics are not enabled)
      * @throws IllegalStateException if closed

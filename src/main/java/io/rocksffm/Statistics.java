@@ -17,7 +17,7 @@ import java.util.Objects;
  * {@link Options#enableStatistics()} was called: RocksDB's counters ("tickers") and histograms,
  * shared by every database and family opened with those options, read through the options.
  *
- * <p>The typed reads, {@link #tickerCount} and {@link #histogram}, need RocksDB 8 or later (the C
+ * <p>The typed reads, {@link #tickerCount} and {@link #histogram}, need RocksDB 8.6 or later (the C
  * functions {@code rocksdb_options_statistics_get_ticker_count} and
  * {@code rocksdb_options_statistics_get_histogram_data}); on older engines they throw
  * {@link UnsupportedOperationException} naming the function, and the text of
@@ -79,7 +79,7 @@ public final class Statistics {
      * @param ticker the counter
      * @return its count since the statistics were enabled
      * @throws UnsupportedOperationException if the engine lacks
-     *         {@code rocksdb_options_statistics_get_ticker_count} (RocksDB 7.x) or the ticker
+     *         {@code rocksdb_options_statistics_get_ticker_count} (before RocksDB 8.6) or the ticker
      * @throws IllegalStateException if the options are closed
      */
     public long tickerCount(TickerType ticker) {
@@ -96,7 +96,7 @@ public final class Statistics {
      * @param histogram the histogram
      * @return its summary since the statistics were enabled
      * @throws UnsupportedOperationException if the engine lacks
-     *         {@code rocksdb_options_statistics_get_histogram_data} (RocksDB 7.x) or the histogram
+     *         {@code rocksdb_options_statistics_get_histogram_data} (before RocksDB 8.6) or the histogram
      * @throws IllegalStateException if the options are closed
      */
     public HistogramData histogram(HistogramType histogram) {

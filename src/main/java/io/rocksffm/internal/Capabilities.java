@@ -68,7 +68,7 @@ public final class Capabilities {
             "rocksdb_get_into_buffer_cf",
             "rocksdb_options_set_plain_table_factory",
             "rocksdb_enable_file_deletions",
-            // RocksDB 8.x and later (issue 16: ingestion and statistics)
+            // RocksDB 8.1 (fail_if_not_bottommost_level) and 8.6 (typed statistics) and later: not in 7.8.3
             "rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level",
             "rocksdb_options_set_statistics_level",
             "rocksdb_options_get_statistics_level",
