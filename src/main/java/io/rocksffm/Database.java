@@ -42,7 +42,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         this.families = new ColumnFamilies(this, names, handles);
         this.defaultFamily = families.get(ColumnFamilyHandle.DEFAULT);
         this.guard = new CallGuard(this, defaultFamily);
-        OpenDatabases.add(path); // removed by the kind's destroy
+        OpenDatabases.add(path, this); // a kind removes it in its destroy (RocksDB does)
     }
 
     /**

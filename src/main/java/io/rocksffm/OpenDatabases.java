@@ -3,15 +3,20 @@ package io.rocksffm;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The directories of the databases this process has open through rocksffm (counted: read-only
- * handles may share one), so that a restore refuses to overwrite an open database's files
- * (RocksDB's restore deletes what is in the target directory, whatever holds it).
+ * The databases this process has open through rocksffm, by directory (several read-only handles
+ * may share one), so that a restore refuses to overwrite an open database's files (RocksDB's
+ * restore deletes what is in the target directory, whatever holds it). Every database registers
+ * itself when made ({@link Database}'s constructor); each kind removes it in its destroy, after
+ * the engine's close has returned (a database being closed still counts as open: its files are
+ * in use until then). A new kind of database must do the same, or restores into its directory
+ * stay refused after it closes.
  */
 final class OpenDatabases {
-    private static final Map<Path, Integer> OPEN = new ConcurrentHashMap<>();
+    private static final Map<Path, Set<Database>> OPEN = new ConcurrentHashMap<>();
 
     private OpenDatabases() {}
 
@@ -25,16 +30,20 @@ final class OpenDatabases {
         }
     }
 
-    static void add(Path dir) {
-        OPEN.merge(key(dir), 1, Integer::sum);
+    static void add(Path dir, Database db) {
+        OPEN.computeIfAbsent(key(dir), k -> ConcurrentHashMap.newKeySet()).add(db);
     }
 
-    static void remove(Path dir) {
-        OPEN.computeIfPresent(key(dir), (k, n) -> n == 1 ? null : n - 1);
+    static void remove(Path dir, Database db) {
+        OPEN.computeIfPresent(key(dir), (k, dbs) -> {
+            dbs.remove(db);
+            return dbs.isEmpty() ? null : dbs;
+        });
     }
 
     /** Whether a database is open at {@code dir} in this process. */
     static boolean isOpen(Path dir) {
-        return OPEN.containsKey(key(dir));
+        Set<Database> dbs = OPEN.get(key(dir));
+        return dbs != null && !dbs.isEmpty();
     }
 }
