@@ -122,6 +122,16 @@ public final class Capabilities {
         return null;
     }
 
+    /**
+     * Whether the engine's batched multi-get on a TTL database strips the 4-byte timestamp from
+     * the values, as its get does: {@code DBWithTTL} overrides that multi-get from RocksDB 9.0 on,
+     * the version that also first exports {@code rocksdb_logger_create_stderr_logger} (checked
+     * by the export rather than the version, which may be unknown).
+     */
+    public static boolean ttlMultiGetStripsTimestamps() {
+        return exports("rocksdb_logger_create_stderr_logger");
+    }
+
     private static String describe() {
         NativeLibrary.Loaded l = NativeLibrary.load();
         return (l.version() == null ? "of unknown version" : l.version()) + " (" + l.source()
