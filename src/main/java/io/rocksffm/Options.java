@@ -212,4 +212,39 @@ public final class Options extends NativeObject {
             setTableFormat(table);
         }
     }
+
+    // ---- shared resources: rate limiter, write buffer manager -----------------------------------
+
+    /**
+     * Limits the flush and compaction I/O of the databases opened with these options to
+     * {@code limiter}'s budget. The options keep their own reference: the limiter may be closed
+     * afterwards, and one limiter may serve several databases.
+     *
+     * @param limiter the rate limiter
+     * @return these options
+     * @throws IllegalStateException if these options or {@code limiter} are closed
+     */
+    public Options setRateLimiter(RateLimiter limiter) {
+        Objects.requireNonNull(limiter, "limiter");
+        use(p -> limiter.use(l -> rocksdb_options_set_ratelimiter(p, l)));
+        return this;
+    }
+
+    /**
+     * Counts the memtables of the databases opened with these options against {@code manager}'s
+     * budget. The options keep their own reference: the manager may be closed afterwards, and
+     * one manager may serve several databases.
+     *
+     * @param manager the write buffer manager
+     * @return these options
+     * @throws IllegalStateException if these options or {@code manager} are closed
+     * @throws UnsupportedOperationException if the engine lacks
+     *         {@code rocksdb_options_set_write_buffer_manager}
+     */
+    public Options setWriteBufferManager(WriteBufferManager manager) {
+        Objects.requireNonNull(manager, "manager");
+        io.rocksffm.internal.Capabilities.require("rocksdb_options_set_write_buffer_manager");
+        use(p -> manager.use(w -> rocksdb_options_set_write_buffer_manager(p, w)));
+        return this;
+    }
 }

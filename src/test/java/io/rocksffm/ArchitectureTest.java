@@ -48,6 +48,8 @@ class ArchitectureTest {
         OWN.put("WriteBatch", List.of("rocksdb_writebatch_"));
         OWN.put("NativeWriteBatch", List.of("rocksdb_writebatch_"));
         OWN.put("PinnedValue", List.of("rocksdb_pinnableslice_"));
+        OWN.put("RateLimiter", List.of("rocksdb_ratelimiter_"));
+        OWN.put("WriteBufferManager", List.of("rocksdb_write_buffer_manager_"));
     }
 
     /** The package-private classes that are parts of the database object. */

@@ -67,7 +67,21 @@ public final class Capabilities {
     public static final Set<String> GATED = Set.of(
             "rocksdb_get_into_buffer_cf",
             "rocksdb_options_set_plain_table_factory",
-            "rocksdb_enable_file_deletions");
+            "rocksdb_enable_file_deletions",
+            // shared resources and event listeners (issue 16): absent from 7.8.3
+            "rocksdb_ratelimiter_create_with_mode",
+            "rocksdb_options_set_write_buffer_manager",
+            "rocksdb_write_buffer_manager_create",
+            "rocksdb_write_buffer_manager_create_with_cache",
+            "rocksdb_write_buffer_manager_destroy",
+            "rocksdb_write_buffer_manager_enabled",
+            "rocksdb_write_buffer_manager_cost_to_cache",
+            "rocksdb_write_buffer_manager_memory_usage",
+            "rocksdb_write_buffer_manager_mutable_memtable_memory_usage",
+            "rocksdb_write_buffer_manager_dummy_entries_in_cache_usage",
+            "rocksdb_write_buffer_manager_buffer_size",
+            "rocksdb_write_buffer_manager_set_buffer_size",
+            "rocksdb_write_buffer_manager_set_allow_stall");
 
     private static final Map<String, Boolean> EXPORTED = new ConcurrentHashMap<>();
 
