@@ -64,7 +64,11 @@ final class Opening {
                     : rocksdb_open_column_families(options.ptr, arena.allocateFrom(name), n, names, familyOptions,
                             handles, s.errptr);
             Native.check(s.errptr);
-            return maker.make(db, path, readOnly, familyNames, handles);
+            RocksDB opened = maker.make(db, path, readOnly, familyNames, handles);
+            for (ColumnFamilyDescriptor d : all) {
+                opened.families.configured(opened.families.get(d.name()), d.options());
+            }
+            return opened;
         } finally {
             for (NativeObject o : entered) {
                 o.lifecycle.exit();
