@@ -112,7 +112,11 @@ final class Opening {
             MemorySegment db = call.open(options.ptr, arena.allocateFrom(name), n, names, familyOptions, handles,
                     s.errptr, arena);
             Native.check(s.errptr);
-            return maker.make(db, path, readOnly, familyNames, handles);
+            RocksDB opened = maker.make(db, path, readOnly, familyNames, handles);
+            for (ColumnFamilyDescriptor d : all) {
+                opened.families.configured(opened.families.get(d.name()), d.options());
+            }
+            return opened;
         } finally {
             for (NativeObject o : entered) {
                 o.lifecycle.exit();

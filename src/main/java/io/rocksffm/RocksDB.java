@@ -243,6 +243,7 @@ public final class RocksDB extends Database implements KeyValueWrites {
     void destroy(MemorySegment db) {
         families.closeAll();
         rocksdb_close(db);
+        families.releaseComparators();
     }
 
     /**
@@ -332,12 +333,30 @@ public final class RocksDB extends Database implements KeyValueWrites {
     }
 
     @Override
+    public void merge(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        Objects.requireNonNull(options, "options");
+        guard.enter(options, family); // closed database, family or options first
+        try (Scratch s = Scratch.acquire()) {
+            if (!families.mergeIds().contains(family.id())) {
+                throw new IllegalArgumentException(family + " has no merge operator");
+            }
+            rocksdb_merge_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.second(value),
+                    value.byteSize(), s.errptr);
+            Native.check(s.errptr);
+        } finally {
+            guard.exit(options, family);
+        }
+    }
+
+    @Override
     public void write(WriteOptions options, WriteBatch batch) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(batch, "batch");
         // RocksDB checks these only while applying a batch, after logging it; a failure there
         // leaves the database refusing every later write until it is reopened.
-        batch.checkWritable(families.ids());
+        batch.checkWritable(families.ids(), families.mergeIds());
         guard.enter(options, defaultFamily);
         try (Scratch s = Scratch.acquire()) {
             MemorySegment nativeBatch = batch.createNative();

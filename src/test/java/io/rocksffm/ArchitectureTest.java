@@ -50,6 +50,13 @@ class ArchitectureTest {
         OWN.put("PinnedValue", List.of("rocksdb_pinnableslice_"));
         OWN.put("RateLimiter", List.of("rocksdb_ratelimiter_"));
         OWN.put("WriteBufferManager", List.of("rocksdb_write_buffer_manager_"));
+        // Java code inside RocksDB: the public types are interfaces users implement; a
+        // package-private Native* class binds each C object.
+        OWN.put("NativeMergeOperator", List.of("rocksdb_mergeoperator_"));
+        OWN.put("NativeComparator", List.of("rocksdb_comparator_"));
+        OWN.put("NativeCompactionFilter", List.of("rocksdb_compactionfilter_", "rocksdb_compactionfilterfactory_",
+                "rocksdb_compactionfiltercontext_"));
+        OWN.put("NativeSliceTransform", List.of("rocksdb_slicetransform_"));
     }
 
     /** The package-private classes that are parts of the database object. */

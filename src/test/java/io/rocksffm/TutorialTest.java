@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,6 +115,28 @@ class TutorialTest {
         }
     }
 
+    @Test
+    void javaCodeInsideRocksDB() {
+        // --- readme:merge begin
+        // Counters: RocksDB combines merge operands with Java code (8-byte little-endian sums,
+        // bit-compatible with RocksDB's C++ UInt64AddOperator), on reads and compactions.
+        try (Options options = new Options().setCreateIfMissing(true)
+                     .setMergeOperator(new UInt64AddOperator())
+                     .setCompactionFilter((level, key, value, newValue) -> key.byteSize() == 0
+                             ? CompactionFilter.Decision.REMOVE : CompactionFilter.Decision.KEEP);
+             RocksDB db = RocksDB.open(dir.resolve("counters"), options)) {
+            byte[] one = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(1).array();
+            db.merge("hits".getBytes(StandardCharsets.UTF_8), one);
+            db.merge("hits".getBytes(StandardCharsets.UTF_8), one);
+            long hits = ByteBuffer.wrap(db.get("hits".getBytes(StandardCharsets.UTF_8)))
+                    .order(ByteOrder.LITTLE_ENDIAN).getLong();   // 2
+            // --- readme:merge end
+            assertEquals(2, hits);
+            // --- readme:merge begin
+        }
+        // --- readme:merge end
+    }
+
     /** Every README block marked {@code <!-- readme:NAME -->} is exactly the code between this file's markers. */
     @Test
     void readmeQuotesThisTest() throws Exception {
@@ -124,7 +148,7 @@ class TutorialTest {
             assertEquals(snippet(lines, m.group(1)), m.group(2).strip(), "README block " + m.group(1));
             blocks++;
         }
-        assertEquals(4, blocks, "README quotes quickstart, batch, iterate and families");
+        assertEquals(5, blocks, "README quotes quickstart, batch, iterate, families and merge");
     }
 
     private static String snippet(List<String> lines, String name) {

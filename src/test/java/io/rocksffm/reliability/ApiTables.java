@@ -209,6 +209,9 @@ final class ApiTables {
                 .guarded("deleteRange(WriteOptions,MemorySegment,MemorySegment)", (db, c) -> db.deleteRange(c.wo, c.key, c.value))
                 .guarded("deleteRange(byte[],byte[])", (db, c) -> db.deleteRange(bytes("a"), bytes("b")))
                 .guarded("write(WriteOptions,WriteBatch)", (db, c) -> db.write(c.wo, c.batch))
+                .guarded("merge(ColumnFamilyHandle,WriteOptions,MemorySegment,MemorySegment)", (db, c) -> mergeOrRefused(() -> db.merge(c.cf, c.wo, c.key, c.value)))
+                .guarded("merge(byte[],byte[])", (db, c) -> mergeOrRefused(() -> db.merge(bytes("k"), bytes("v"))))
+                .guarded("merge(ColumnFamilyHandle,byte[],byte[])", (db, c) -> mergeOrRefused(() -> db.merge(c.cf, bytes("k"), bytes("v"))))
                 .guarded("get(ColumnFamilyHandle,ReadOptions,MemorySegment,MemorySegment)", (db, c) -> db.get(c.cf, c.ro, c.key, c.out))
                 .guarded("get(ReadOptions,MemorySegment,MemorySegment)", (db, c) -> db.get(c.ro, c.key, c.out))
                 .guarded("get(byte[])", (db, c) -> db.get(bytes("k")))
@@ -248,6 +251,15 @@ final class ApiTables {
                 .guarded("createCheckpoint(Path)", (db, c) -> db.createCheckpoint(c.dir.resolve("checkpoint-" + System.nanoTime())));
     }
 
+    /** A merge on a database without a merge operator: refused with IllegalArgumentException once past the guards. */
+    static void mergeOrRefused(Runnable merge) {
+        try {
+            merge.run();
+        } catch (IllegalArgumentException e) {
+            assertTrue(e.getMessage().contains("no merge operator"), e.getMessage());
+        }
+    }
+
     static Table<Options> options() {
         return new Table<>(Options.class)
                 .plain("close()", (o, c) -> o.close())
@@ -267,7 +279,37 @@ final class ApiTables {
                 .guarded("blockCacheSize()", (o, c) -> o.blockCacheSize())
                 .guarded("setBloomFilter(double)", (o, c) -> o.setBloomFilter(10))
                 .guarded("bloomFilterBitsPerKey()", (o, c) -> o.bloomFilterBitsPerKey())
-                .guarded("setTableFormat(BlockBasedTableConfig)", (o, c) -> o.setTableFormat(c.table));
+                .guarded("setTableFormat(BlockBasedTableConfig)", (o, c) -> o.setTableFormat(c.table))
+                .guarded("setMergeOperator(MergeOperator)", (o, c) -> o.setMergeOperator(new io.rocksffm.UInt64AddOperator()))
+                .guarded("mergeOperator()", (o, c) -> o.mergeOperator())
+                .guarded("setComparator(Comparator)", (o, c) -> o.setComparator(new io.rocksffm.Comparator() {
+                    @Override
+                    public String name() {
+                        return "tables";
+                    }
+
+                    @Override
+                    public int compare(MemorySegment a, MemorySegment b) {
+                        return 0;
+                    }
+                }))
+                .guarded("comparator()", (o, c) -> o.comparator())
+                .guarded("setCompactionFilter(CompactionFilter)", (o, c) -> o.setCompactionFilter((l, k, v, out) -> null))
+                .guarded("setCompactionFilterFactory(CompactionFilterFactory)", (o, c) -> o.setCompactionFilterFactory(
+                        new io.rocksffm.CompactionFilterFactory() {
+                            @Override
+                            public String name() {
+                                return "tables";
+                            }
+
+                            @Override
+                            public io.rocksffm.CompactionFilter create(Context context) {
+                                return null;
+                            }
+                        }))
+                .guarded("setPrefixExtractor(PrefixExtractor)", (o, c) -> o.setPrefixExtractor(io.rocksffm.PrefixExtractor.capped(2)))
+                .guarded("setMemtablePrefixBloomRatio(double)", (o, c) -> o.setMemtablePrefixBloomRatio(0.1))
+                .guarded("memtablePrefixBloomRatio()", (o, c) -> o.memtablePrefixBloomRatio());
     }
 
     static Table<ReadOptions> readOptions() {
@@ -318,6 +360,9 @@ final class ApiTables {
                 .guarded("deleteRange(ColumnFamilyHandle,MemorySegment,MemorySegment)", (b, c) -> b.deleteRange(c.cf, c.key, c.value))
                 .guarded("deleteRange(MemorySegment,MemorySegment)", (b, c) -> b.deleteRange(c.key, c.value))
                 .guarded("deleteRange(byte[],byte[])", (b, c) -> b.deleteRange(bytes("a"), bytes("b")))
+                .guarded("merge(ColumnFamilyHandle,MemorySegment,MemorySegment)", (b, c) -> b.merge(c.cf, c.key, c.value))
+                .guarded("merge(MemorySegment,MemorySegment)", (b, c) -> b.merge(c.key, c.value))
+                .guarded("merge(byte[],byte[])", (b, c) -> b.merge(bytes("k"), bytes("v")))
                 .guarded("count()", (b, c) -> b.count())
                 .guarded("dataSize()", (b, c) -> b.dataSize())
                 .guarded("capacity()", (b, c) -> b.capacity())

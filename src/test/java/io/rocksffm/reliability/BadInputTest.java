@@ -211,6 +211,36 @@ class BadInputTest {
             return live.get(t);
         } else if (t == FilterPolicy.class) {
             return FilterPolicy.bloom(10);
+        } else if (t == io.rocksffm.MergeOperator.class) {
+            return new io.rocksffm.UInt64AddOperator();
+        } else if (t == io.rocksffm.Comparator.class) {
+            return new io.rocksffm.Comparator() {
+                @Override
+                public String name() {
+                    return "null-probe";
+                }
+
+                @Override
+                public int compare(MemorySegment a, MemorySegment b) {
+                    return 0;
+                }
+            };
+        } else if (t == io.rocksffm.CompactionFilter.class) {
+            return (io.rocksffm.CompactionFilter) (level, k, v, out) -> null;
+        } else if (t == io.rocksffm.CompactionFilterFactory.class) {
+            return new io.rocksffm.CompactionFilterFactory() {
+                @Override
+                public String name() {
+                    return "null-probe";
+                }
+
+                @Override
+                public io.rocksffm.CompactionFilter create(Context context) {
+                    return null;
+                }
+            };
+        } else if (t == io.rocksffm.PrefixExtractor.class) {
+            return io.rocksffm.PrefixExtractor.fixed(1);
         } else if (t == MemorySegment.class) {
             return heap("k");
         } else if (t == byte[].class) {
