@@ -401,4 +401,30 @@ public final class Options extends NativeObject {
         use(p -> manager.use(w -> rocksdb_options_set_write_buffer_manager(p, w)));
         return this;
     }
+
+    // ---- event listeners ------------------------------------------------------------------------
+
+    /**
+     * Adds {@code listener} to the databases opened with these options: RocksDB calls it on its
+     * background threads when flushes, compactions, stalls and background errors happen (see
+     * {@link EventListener}). RocksDB holds the listener for as long as these options or any
+     * database opened with them exist; adding the same listener twice calls it twice.
+     *
+     * @param listener the listener
+     * @return these options
+     * @throws IllegalStateException if these options are closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_eventlistener_create}
+     *         (RocksDB 7.8.3)
+     */
+    public Options addEventListener(EventListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        lifecycle.enter();
+        try {
+            // the options take ownership of the native listener
+            rocksdb_options_add_eventlistener(ptr, EventListeners.create(listener));
+        } finally {
+            lifecycle.exit();
+        }
+        return this;
+    }
 }

@@ -50,6 +50,9 @@ class ArchitectureTest {
         OWN.put("PinnedValue", List.of("rocksdb_pinnableslice_"));
         OWN.put("RateLimiter", List.of("rocksdb_ratelimiter_"));
         OWN.put("WriteBufferManager", List.of("rocksdb_write_buffer_manager_"));
+        OWN.put("EventListeners", List.of("rocksdb_eventlistener_", "rocksdb_flushjobinfo_", "rocksdb_compactionjobinfo_",
+                "rocksdb_externalfileingestioninfo_", "rocksdb_writestallinfo_", "rocksdb_memtableinfo_",
+                "rocksdb_status_ptr_get_error"));
         // Java code inside RocksDB: the public types are interfaces users implement; a
         // package-private Native* class binds each C object.
         OWN.put("NativeMergeOperator", List.of("rocksdb_mergeoperator_"));
