@@ -60,6 +60,9 @@ final class ApiTables {
         FlushOptions flush;
         BlockBasedTableConfig table;
         Cache cache;
+        io.rocksffm.RateLimiter limiter;
+        /** Null on engines without write buffer managers (7.8.3). */
+        io.rocksffm.WriteBufferManager wbm;
         final MemorySegment key;
         final MemorySegment value;
         final MemorySegment out;
@@ -84,6 +87,8 @@ final class ApiTables {
             c.flush = flush;
             c.table = table;
             c.cache = cache;
+            c.limiter = limiter;
+            c.wbm = wbm;
             return c;
         }
 
@@ -109,6 +114,10 @@ final class ApiTables {
                 c.table = (BlockBasedTableConfig) closed;
             } else if (type == Cache.class) {
                 c.cache = (Cache) closed;
+            } else if (type == io.rocksffm.RateLimiter.class) {
+                c.limiter = (io.rocksffm.RateLimiter) closed;
+            } else if (type == io.rocksffm.WriteBufferManager.class) {
+                c.wbm = (io.rocksffm.WriteBufferManager) closed;
             } else {
                 throw new IllegalArgumentException(type.getName());
             }
@@ -119,7 +128,7 @@ final class ApiTables {
     /** The closeable types that appear as arguments of public methods. */
     static final List<Class<?>> CLOSEABLE_ARGUMENTS = List.of(ReadOptions.class, WriteOptions.class, WriteBatch.class,
             Options.class, Snapshot.class, ColumnFamilyHandle.class, FlushOptions.class, BlockBasedTableConfig.class,
-            Cache.class);
+            Cache.class, io.rocksffm.RateLimiter.class, io.rocksffm.WriteBufferManager.class);
 
     /** A method's signature as the tables spell it: {@code name(SimpleType,...)}. */
     static String signature(Method m) {
@@ -248,7 +257,8 @@ final class ApiTables {
                 .guarded("getLongProperty(String)", (db, c) -> db.getLongProperty("rocksdb.estimate-num-keys"))
                 .guarded("approximateSizes(ColumnFamilyHandle,MemorySegment[],MemorySegment[])",
                         (db, c) -> db.approximateSizes(c.cf, new MemorySegment[] {c.key}, new MemorySegment[] {c.value}))
-                .guarded("createCheckpoint(Path)", (db, c) -> db.createCheckpoint(c.dir.resolve("checkpoint-" + System.nanoTime())));
+                .guarded("createCheckpoint(Path)", (db, c) -> db.createCheckpoint(c.dir.resolve("checkpoint-" + System.nanoTime())))
+                .guarded("tryCatchUpWithPrimary()", (db, c) -> db.tryCatchUpWithPrimary());
     }
 
     /** A merge on a database without a merge operator: refused with IllegalArgumentException once past the guards. */
@@ -309,7 +319,15 @@ final class ApiTables {
                         }))
                 .guarded("setPrefixExtractor(PrefixExtractor)", (o, c) -> o.setPrefixExtractor(io.rocksffm.PrefixExtractor.capped(2)))
                 .guarded("setMemtablePrefixBloomRatio(double)", (o, c) -> o.setMemtablePrefixBloomRatio(0.1))
-                .guarded("memtablePrefixBloomRatio()", (o, c) -> o.memtablePrefixBloomRatio());
+                .guarded("memtablePrefixBloomRatio()", (o, c) -> o.memtablePrefixBloomRatio())
+                .guarded("setRateLimiter(RateLimiter)", (o, c) -> o.setRateLimiter(c.limiter))
+                .guarded("setWriteBufferManager(WriteBufferManager)", (o, c) -> {
+                    if (c.wbm == null) { // 7.8.3: no manager can exist, so there is nothing to pass
+                        throw new IllegalStateException("no write buffer manager on this engine");
+                    }
+                    o.setWriteBufferManager(c.wbm);
+                })
+                .guarded("addEventListener(EventListener)", (o, c) -> o.addEventListener(new io.rocksffm.EventListener() {}));
     }
 
     static Table<ReadOptions> readOptions() {
@@ -444,6 +462,26 @@ final class ApiTables {
                 .guarded("setCapacity(long)", (o, c) -> o.setCapacity(1 << 20))
                 .guarded("usage()", (o, c) -> o.usage())
                 .guarded("pinnedUsage()", (o, c) -> o.pinnedUsage());
+    }
+
+    static Table<io.rocksffm.RateLimiter> rateLimiter() {
+        return new Table<>(io.rocksffm.RateLimiter.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()));
+    }
+
+    static Table<io.rocksffm.WriteBufferManager> writeBufferManager() {
+        return new Table<>(io.rocksffm.WriteBufferManager.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("enabled()", (o, c) -> o.enabled())
+                .guarded("costToCache()", (o, c) -> o.costToCache())
+                .guarded("memoryUsage()", (o, c) -> o.memoryUsage())
+                .guarded("mutableMemtableMemoryUsage()", (o, c) -> o.mutableMemtableMemoryUsage())
+                .guarded("dummyEntriesInCacheUsage()", (o, c) -> o.dummyEntriesInCacheUsage())
+                .guarded("bufferSize()", (o, c) -> o.bufferSize())
+                .guarded("setBufferSize(long)", (o, c) -> o.setBufferSize(1 << 20))
+                .guarded("setAllowStall(boolean)", (o, c) -> o.setAllowStall(true));
     }
 
     static Table<BlockBasedTableConfig> blockBasedTableConfig() {

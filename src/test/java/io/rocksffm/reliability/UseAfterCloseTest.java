@@ -60,6 +60,14 @@ class UseAfterCloseTest {
         ctx.flush = new FlushOptions();
         ctx.cache = Cache.newLRUCache(1 << 20);
         ctx.table = new BlockBasedTableConfig();
+        ctx.limiter = io.rocksffm.RateLimiter.create(1 << 20);
+        ctx.wbm = wbmIfSupported();
+    }
+
+    /** A write buffer manager, or null on engines without them (7.8.3). */
+    private static io.rocksffm.WriteBufferManager wbmIfSupported() {
+        return io.rocksffm.internal.Capabilities.callable("rocksdb_write_buffer_manager_create")
+                ? io.rocksffm.WriteBufferManager.create(1 << 20, false) : null;
     }
 
     @AfterEach
@@ -72,6 +80,10 @@ class UseAfterCloseTest {
         ctx.flush.close();
         ctx.cache.close();
         ctx.table.close();
+        ctx.limiter.close();
+        if (ctx.wbm != null) {
+            ctx.wbm.close();
+        }
         ctx.arena.close();
         // nothing a refused call did may have left a child behind: the database closes
         live.close();
@@ -80,7 +92,7 @@ class UseAfterCloseTest {
     @ParameterizedTest
     @ValueSource(strings = {"RocksDB", "Options", "ReadOptions", "WriteOptions", "WriteBatch", "NativeWriteBatch",
             "RocksIterator", "Snapshot", "PinnedValue", "ColumnFamilyHandle", "FlushOptions", "Cache",
-            "BlockBasedTableConfig", "Checkpoint"})
+            "BlockBasedTableConfig", "Checkpoint", "RateLimiter", "WriteBufferManager"})
     void everyPublicMethodOfAClosedObjectThrowsIllegalState(String type) {
         switch (type) {
             case "RocksDB" -> {
@@ -124,6 +136,14 @@ class UseAfterCloseTest {
             case "Cache" -> check(ApiTables.cache(), closed(Cache.newLRUCache(1 << 20)), ctx);
             case "BlockBasedTableConfig" -> check(ApiTables.blockBasedTableConfig(), closed(new BlockBasedTableConfig()), ctx);
             case "Checkpoint" -> check(ApiTables.checkpoint(), closed(Checkpoint.create(live)), ctx);
+            case "RateLimiter" -> check(ApiTables.rateLimiter(), closed(io.rocksffm.RateLimiter.create(1 << 20)), ctx);
+            case "WriteBufferManager" -> {
+                if (ctx.wbm == null) {
+                    report("use after close: WriteBufferManager: not on this engine");
+                } else {
+                    check(ApiTables.writeBufferManager(), closed(wbmIfSupported()), ctx);
+                }
+            }
             default -> fail(type);
         }
     }
@@ -187,6 +207,8 @@ class UseAfterCloseTest {
         closedArgs.flush = closed(new FlushOptions());
         closedArgs.table = closed(new BlockBasedTableConfig());
         closedArgs.cache = closed(Cache.newLRUCache(1 << 20));
+        closedArgs.limiter = closed(io.rocksffm.RateLimiter.create(1 << 20));
+        closedArgs.wbm = ctx.wbm == null ? null : closed(wbmIfSupported());
         int calls = 0;
         for (Map.Entry<String, BiConsumer<T, Ctx>> e : table.guarded.entrySet()) {
             for (Class<?> p : table.closeableParameters(e.getKey())) {
@@ -200,6 +222,8 @@ class UseAfterCloseTest {
                     case "FlushOptions" -> closedArgs.flush;
                     case "BlockBasedTableConfig" -> closedArgs.table;
                     case "Cache" -> closedArgs.cache;
+                    case "RateLimiter" -> closedArgs.limiter;
+                    case "WriteBufferManager" -> closedArgs.wbm;
                     default -> throw new AssertionError(p);
                 };
                 Ctx c = ctx.with(p, closedArg);
