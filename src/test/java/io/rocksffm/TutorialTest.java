@@ -137,6 +137,30 @@ class TutorialTest {
         // --- readme:merge end
     }
 
+    @Test
+    void secondariesTtlAndSharedResources() {
+        // --- readme:operations begin
+        // One I/O budget for the flushes and compactions of every database opened with these
+        // options; a secondary instance follows the primary's writes, read-only.
+        try (RateLimiter limiter = RateLimiter.create(16 << 20);       // 16 MiB/s
+             Options options = new Options().setCreateIfMissing(true).setRateLimiter(limiter);
+             RocksDB primary = RocksDB.open(dir.resolve("main"), options);
+             RocksDB follower = RocksDB.openAsSecondary(dir.resolve("main"), dir.resolve("follower"), options)) {
+            primary.put("k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8));
+            follower.tryCatchUpWithPrimary();
+            byte[] v = follower.get("k".getBytes(StandardCharsets.UTF_8));   // "v"
+            // --- readme:operations end
+            assertEquals("v", new String(v, StandardCharsets.UTF_8));
+            // --- readme:operations begin
+        }
+        // Sessions that expire a day after they were written (compactions drop them)
+        try (Options options = new Options().setCreateIfMissing(true);
+             RocksDB sessions = RocksDB.openWithTtl(dir.resolve("sessions"), options, 24 * 3600)) {
+            sessions.put("s1".getBytes(StandardCharsets.UTF_8), "alice".getBytes(StandardCharsets.UTF_8));
+        }
+        // --- readme:operations end
+    }
+
     /** Every README block marked {@code <!-- readme:NAME -->} is exactly the code between this file's markers. */
     @Test
     void readmeQuotesThisTest() throws Exception {
@@ -148,7 +172,7 @@ class TutorialTest {
             assertEquals(snippet(lines, m.group(1)), m.group(2).strip(), "README block " + m.group(1));
             blocks++;
         }
-        assertEquals(5, blocks, "README quotes quickstart, batch, iterate, families and merge");
+        assertEquals(6, blocks, "README quotes quickstart, batch, iterate, families, merge and operations");
     }
 
     private static String snippet(List<String> lines, String name) {
