@@ -141,6 +141,43 @@ class EventListenerTest {
         assertEquals(registered, Upcalls.liveCount(), "RocksDB's destructor released the listener");
     }
 
+    /**
+     * Memtables filled faster than a rate-limited flush writes them stop writes (two memtables,
+     * RocksDB's default limit): the listener sees the family's condition go to STOPPED and back to
+     * NORMAL.
+     */
+    @Test
+    void listenersSeeWriteStalls() {
+        assumeTrue(supported(), "the engine has no event listeners");
+        List<EventListener.WriteStallInfo> stalls = new CopyOnWriteArrayList<>();
+        EventListener listener = new EventListener() {
+            @Override
+            public void onStallConditionsChanged(EventListener.WriteStallInfo info) {
+                stalls.add(info);
+            }
+        };
+        byte[] value = new byte[1024];
+        java.util.Random random = new java.util.Random(16);
+        try (RateLimiter limiter = RateLimiter.create(512 << 10, 10_000, 10);
+             Options options = new Options().setCreateIfMissing(true).setCompression(Compression.NONE)
+                     .setWriteBufferSize(64 << 10).setRateLimiter(limiter).addEventListener(listener);
+             RocksDB db = RocksDB.open(dir.resolve("stalls"), options)) {
+            for (int i = 0; i < 384; i++) {
+                random.nextBytes(value);
+                db.put(bytes("key" + i), value);
+            }
+            db.flush(true);
+        }
+        System.out.println("[rocksffm] stall changes: " + stalls);
+        assertFalse(stalls.isEmpty(), "writes stalled");
+        assertTrue(stalls.stream().allMatch(s -> s.columnFamily().equals("default")));
+        assertTrue(stalls.stream().anyMatch(s -> s.current() == EventListener.WriteStallCondition.STOPPED
+                && s.previous() == EventListener.WriteStallCondition.NORMAL), stalls.toString());
+        // (RocksDB notifies outside its mutex, from several threads: the order seen may differ)
+        assertTrue(stalls.stream().anyMatch(s -> s.current() == EventListener.WriteStallCondition.NORMAL
+                && s.previous() == EventListener.WriteStallCondition.STOPPED), stalls.toString());
+    }
+
     /** A listener that throws (also an Error) on every event: RocksDB goes on, the failures are counted. */
     @Test
     void aThrowingListenerDoesNotCrash() {
