@@ -156,6 +156,8 @@ BATCH_V="putBatchArray putBatchNative"
 ITER_V="scan keyScan valueScan scanCopy seekScan"
 MULTI_V="multiGetList multiGetBuffers singleGets"
 CONC_V="get1 get8 getVirtual put1 put8 putVirtual"
+UPCALL_MERGE_V="mergeCounter readCounter"
+UPCALL_CMP_V="putComparator seekComparator upcall"
 COST_V="getInto getIntoAutoSlots getArray getPinned getPinnedV2 multiGet multiGetSlice"
 case "$profile" in
   headline)
@@ -225,6 +227,10 @@ case "$profile" in
     job multiget MultiGetBenchmarks "$MULTI_V" "-p keyCount=100000 -p keySize=16 -p valueSize=64 -p batchSize=10,100,1000"
     job concurrency ConcurrencyBenchmarks "$CONC_V" "-p keyCount=100000 -p keySize=12 -p valueSize=64"
     job bindingcost BindingCostBenchmarks "$COST_V" "-p keyCount=100000 -p keySize=12 -p valueSize=64 -p keyOrder=roundRobin -p batchSize=100"
+    # Java code inside RocksDB (issue 15): Java merge operator vs rocksdbjni's C++ one, Java
+    # comparators both sides, and one upcall (ffm_upcall vs raw_upcall: the same downcall, no upcall)
+    job upcall-merge UpcallBenchmarks "$UPCALL_MERGE_V" "-p keyCount=10000 -p operands=8"
+    job upcall-comparator UpcallBenchmarks "$UPCALL_CMP_V" "-p keyCount=10000 -p operands=8"
     ;;
   full)
     JMH_RUN="-f 1 -wi 3 -w 2s -i 5 -r 2s"; rounds=${rounds:-1}

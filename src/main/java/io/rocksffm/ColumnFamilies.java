@@ -23,6 +23,10 @@ final class ColumnFamilies {
     private final Map<String, ColumnFamilyHandle> open = new ConcurrentHashMap<>();
     /** Ids of the families the database has (open handle or not). */
     private final Set<Integer> ids = ConcurrentHashMap.newKeySet();
+    /** Ids of the families opened or created with a merge operator. */
+    private final Set<Integer> mergeIds = ConcurrentHashMap.newKeySet();
+    /** Comparators the database uses, released after it closes. */
+    private final List<NativeComparator> comparators = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** Registers the handles {@code rocksdb_open*} returned for {@code names}. */
     ColumnFamilies(Database db, List<String> names, MemorySegment handles) {
@@ -53,6 +57,33 @@ final class ColumnFamilies {
         return ids;
     }
 
+    /** The ids of the families opened or created with a merge operator. */
+    Set<Integer> mergeIds() {
+        return mergeIds;
+    }
+
+    /** Records what the options {@code family} was opened or created with mean for the database. */
+    void configured(ColumnFamilyHandle family, Options options) {
+        if (family == null) {
+            return;
+        }
+        if (options.mergeOperator() != null) {
+            mergeIds.add(family.id());
+        }
+        NativeComparator c = options.retainComparator();
+        if (c != null) {
+            comparators.add(c);
+        }
+    }
+
+    /** Releases the comparators (the database is closed: RocksDB no longer calls them). */
+    void releaseComparators() {
+        for (NativeComparator c : comparators) {
+            c.release();
+        }
+        comparators.clear();
+    }
+
     /** Forgets a closed handle (its family stays). */
     void forget(ColumnFamilyHandle handle) {
         open.remove(handle.name(), handle);
@@ -79,7 +110,9 @@ final class ColumnFamilies {
                 }
                 Native.check(s.errptr);
             }
-            return add(new ColumnFamilyHandle(db, name, h));
+            ColumnFamilyHandle handle = add(new ColumnFamilyHandle(db, name, h));
+            configured(handle, options);
+            return handle;
         }
     }
 

@@ -32,10 +32,21 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
     private final Path path;
     private final boolean readOnly;
     final CallGuard guard;
+    /**
+     * Bytes at the end of every stored value that are not the caller's (the timestamp of a TTL
+     * database), which the engine's batched multi-get leaves in.
+     */
+    private final int valueSuffix;
 
     Database(String kind, MemorySegment handle, MemorySegment db, Path path, boolean readOnly, List<String> names,
              MemorySegment handles) {
+        this(kind, handle, db, path, readOnly, names, handles, 0);
+    }
+
+    Database(String kind, MemorySegment handle, MemorySegment db, Path path, boolean readOnly, List<String> names,
+             MemorySegment handles, int valueSuffix) {
         super(kind, handle);
+        this.valueSuffix = valueSuffix;
         this.db = db;
         this.path = path;
         this.readOnly = readOnly;
@@ -215,7 +226,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
             MultiGet.call(db, options.ptr, family.ptr, keys, sortedInput, s);
-            return MultiGet.intoSegments(s, values, lengths, errors);
+            return MultiGet.intoSegments(s, values, lengths, errors, valueSuffix);
         } finally {
             guard.exit(options, family);
         }
@@ -233,7 +244,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
             MultiGet.call(db, options.ptr, family.ptr, segments, false, s);
-            return MultiGet.asArrays(s, n);
+            return MultiGet.asArrays(s, n, valueSuffix);
         } finally {
             guard.exit(options, family);
         }

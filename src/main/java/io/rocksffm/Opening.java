@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.rocksffm.internal.Native;
@@ -33,8 +34,58 @@ final class Opening {
         RocksDB make(MemorySegment db, Path path, boolean readOnly, List<String> names, MemorySegment handles);
     }
 
+    /**
+     * The C function that opens a database with its column families: the arguments every
+     * {@code rocksdb_open*_column_families} shares, and an arena for the mode's own ones.
+     */
+    @FunctionalInterface
+    interface OpenCall {
+        MemorySegment open(MemorySegment options, MemorySegment name, int n, MemorySegment names,
+                           MemorySegment familyOptions, MemorySegment handles, MemorySegment errptr, Arena arena);
+    }
+
     /** Opens the database at {@code path} with {@code families} (the default one added if absent). */
     static RocksDB open(Path path, Options options, List<ColumnFamilyDescriptor> families, boolean readOnly, Maker maker) {
+        OpenCall call = readOnly
+                ? (o, nm, n, names, fo, h, err, arena) ->
+                        rocksdb_open_for_read_only_column_families(o, nm, n, names, fo, h, NativeObject.flag(false), err)
+                : (o, nm, n, names, fo, h, err, arena) -> rocksdb_open_column_families(o, nm, n, names, fo, h, err);
+        return open(path, options, families, readOnly, call, maker);
+    }
+
+    /**
+     * Opens the database at {@code path} as a secondary instance keeping its own files (info logs)
+     * in {@code secondaryPath}; it is read-only and follows the primary with
+     * {@code rocksdb_try_catch_up_with_primary}.
+     */
+    static RocksDB openAsSecondary(Path path, Path secondaryPath, Options options, List<ColumnFamilyDescriptor> families,
+                                   Maker maker) {
+        String secondary = cPath(secondaryPath);
+        return open(path, options, families, true, (o, nm, n, names, fo, h, err, arena) ->
+                rocksdb_open_as_secondary_column_families(o, nm, arena.allocateFrom(secondary), n, names, fo, h, err),
+                maker);
+    }
+
+    /**
+     * Opens the database at {@code path} for reading and writing with a time to live of
+     * {@code ttlSeconds} for every family (0: entries never expire).
+     */
+    static RocksDB openWithTtl(Path path, Options options, List<ColumnFamilyDescriptor> families, int ttlSeconds,
+                               Maker maker) {
+        if (ttlSeconds < 0) {
+            throw new IllegalArgumentException("ttl must be >= 0 seconds (0: no expiry): " + ttlSeconds);
+        }
+        return open(path, options, families, false, (o, nm, n, names, fo, h, err, arena) -> {
+            MemorySegment ttls = arena.allocate(JAVA_INT, n);
+            for (int i = 0; i < n; i++) {
+                ttls.setAtIndex(JAVA_INT, i, ttlSeconds);
+            }
+            return rocksdb_open_column_families_with_ttl(o, nm, n, names, fo, h, ttls, err);
+        }, maker);
+    }
+
+    private static RocksDB open(Path path, Options options, List<ColumnFamilyDescriptor> families, boolean readOnly,
+                                OpenCall call, Maker maker) {
         String name = cPath(path);
         Objects.requireNonNull(options, "options");
         List<ColumnFamilyDescriptor> all = new ArrayList<>(Objects.requireNonNull(families, "families"));
@@ -58,13 +109,14 @@ final class Opening {
                 familyOptions.setAtIndex(ADDRESS, i, d.options().ptr);
                 familyNames.add(d.name());
             }
-            MemorySegment db = readOnly
-                    ? rocksdb_open_for_read_only_column_families(options.ptr, arena.allocateFrom(name), n, names,
-                            familyOptions, handles, NativeObject.flag(false), s.errptr)
-                    : rocksdb_open_column_families(options.ptr, arena.allocateFrom(name), n, names, familyOptions,
-                            handles, s.errptr);
+            MemorySegment db = call.open(options.ptr, arena.allocateFrom(name), n, names, familyOptions, handles,
+                    s.errptr, arena);
             Native.check(s.errptr);
-            return maker.make(db, path, readOnly, familyNames, handles);
+            RocksDB opened = maker.make(db, path, readOnly, familyNames, handles);
+            for (ColumnFamilyDescriptor d : all) {
+                opened.families.configured(opened.families.get(d.name()), d.options());
+            }
+            return opened;
         } finally {
             for (NativeObject o : entered) {
                 o.lifecycle.exit();

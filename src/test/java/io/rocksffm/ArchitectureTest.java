@@ -48,6 +48,18 @@ class ArchitectureTest {
         OWN.put("WriteBatch", List.of("rocksdb_writebatch_"));
         OWN.put("NativeWriteBatch", List.of("rocksdb_writebatch_"));
         OWN.put("PinnedValue", List.of("rocksdb_pinnableslice_"));
+        OWN.put("RateLimiter", List.of("rocksdb_ratelimiter_"));
+        OWN.put("WriteBufferManager", List.of("rocksdb_write_buffer_manager_"));
+        OWN.put("EventListeners", List.of("rocksdb_eventlistener_", "rocksdb_flushjobinfo_", "rocksdb_compactionjobinfo_",
+                "rocksdb_externalfileingestioninfo_", "rocksdb_writestallinfo_", "rocksdb_memtableinfo_",
+                "rocksdb_status_ptr_get_error"));
+        // Java code inside RocksDB: the public types are interfaces users implement; a
+        // package-private Native* class binds each C object.
+        OWN.put("NativeMergeOperator", List.of("rocksdb_mergeoperator_"));
+        OWN.put("NativeComparator", List.of("rocksdb_comparator_"));
+        OWN.put("NativeCompactionFilter", List.of("rocksdb_compactionfilter_", "rocksdb_compactionfilterfactory_",
+                "rocksdb_compactionfiltercontext_"));
+        OWN.put("NativeSliceTransform", List.of("rocksdb_slicetransform_"));
         // operations (issue 16): backups, table files and ingestion, statistics, options files
         OWN.put("BackupEngine", List.of("rocksdb_backup_engine_"));
         OWN.put("BackupEngineOptions", List.of("rocksdb_backup_engine_options_"));

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -115,6 +117,52 @@ class TutorialTest {
     }
 
     @Test
+    void javaCodeInsideRocksDB() {
+        // --- readme:merge begin
+        // Counters: RocksDB combines merge operands with Java code (8-byte little-endian sums,
+        // bit-compatible with RocksDB's C++ UInt64AddOperator), on reads and compactions.
+        try (Options options = new Options().setCreateIfMissing(true)
+                     .setMergeOperator(new UInt64AddOperator())
+                     .setCompactionFilter((level, key, value, newValue) -> key.byteSize() == 0
+                             ? CompactionFilter.Decision.REMOVE : CompactionFilter.Decision.KEEP);
+             RocksDB db = RocksDB.open(dir.resolve("counters"), options)) {
+            byte[] one = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(1).array();
+            db.merge("hits".getBytes(StandardCharsets.UTF_8), one);
+            db.merge("hits".getBytes(StandardCharsets.UTF_8), one);
+            long hits = ByteBuffer.wrap(db.get("hits".getBytes(StandardCharsets.UTF_8)))
+                    .order(ByteOrder.LITTLE_ENDIAN).getLong();   // 2
+            // --- readme:merge end
+            assertEquals(2, hits);
+            // --- readme:merge begin
+        }
+        // --- readme:merge end
+    }
+
+    @Test
+    void secondariesTtlAndSharedResources() {
+        // --- readme:production begin
+        // One I/O budget for the flushes and compactions of every database opened with these
+        // options; a secondary instance follows the primary's writes, read-only.
+        try (RateLimiter limiter = RateLimiter.create(16 << 20);       // 16 MiB/s
+             Options options = new Options().setCreateIfMissing(true).setRateLimiter(limiter);
+             RocksDB primary = RocksDB.open(dir.resolve("main"), options);
+             RocksDB follower = RocksDB.openAsSecondary(dir.resolve("main"), dir.resolve("follower"), options)) {
+            primary.put("k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8));
+            follower.tryCatchUpWithPrimary();
+            byte[] v = follower.get("k".getBytes(StandardCharsets.UTF_8));   // "v"
+            // --- readme:production end
+            assertEquals("v", new String(v, StandardCharsets.UTF_8));
+            // --- readme:production begin
+        }
+        // Sessions that expire a day after they were written (compactions drop them)
+        try (Options options = new Options().setCreateIfMissing(true);
+             RocksDB sessions = RocksDB.openWithTtl(dir.resolve("sessions"), options, 24 * 3600)) {
+            sessions.put("s1".getBytes(StandardCharsets.UTF_8), "alice".getBytes(StandardCharsets.UTF_8));
+        }
+        // --- readme:production end
+    }
+
+    @Test
     void operations() {
         Path path = dir.resolve("ops");
         Path backups = dir.resolve("backups");
@@ -170,7 +218,7 @@ class TutorialTest {
             assertEquals(snippet(lines, m.group(1)), m.group(2).strip(), "README block " + m.group(1));
             blocks++;
         }
-        assertEquals(5, blocks, "README quotes quickstart, batch, iterate, families and operations");
+        assertEquals(7, blocks, "README quotes quickstart, batch, iterate, families, merge, operations and production");
     }
 
     private static String snippet(List<String> lines, String name) {

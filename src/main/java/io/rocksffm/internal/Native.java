@@ -252,7 +252,15 @@ public final class Native {
         MemorySegment msg = slots.get(ValueLayout.ADDRESS, offset);
         slots.set(ValueLayout.ADDRESS, offset, MemorySegment.NULL);
         try {
-            return new RocksDBException(msg.reinterpret(Long.MAX_VALUE).getString(0));
+            String text = msg.reinterpret(Long.MAX_VALUE).getString(0);
+            Throwable cause = Upcalls.takeFailure();
+            if (cause == null) {
+                return new RocksDBException(text);
+            }
+            // a merge operator threw on this thread during the call: say so, with its exception
+            RocksDBException e = new RocksDBException(text + " (Java merge operator threw " + cause + ")");
+            e.initCause(cause);
+            return e;
         } finally {
             RocksDBC.rocksdb_free(msg);
         }

@@ -161,6 +161,7 @@ class BadInputTest {
                 }
             }
             for (Class<?> factory : List.of(RocksDB.class, WriteBatch.class, Cache.class, FilterPolicy.class, Checkpoint.class,
+                    io.rocksffm.RateLimiter.class, io.rocksffm.WriteBufferManager.class,
                     BackupEngine.class, SstFileWriter.class, LatestOptions.class, Options.class)) {
                 for (Method m : factory.getMethods()) {
                     if (Modifier.isStatic(m.getModifiers())) {
@@ -243,6 +244,38 @@ class BadInputTest {
             return StatisticsLevel.ALL;
         } else if (t == FilterPolicy.class) {
             return FilterPolicy.bloom(10);
+        } else if (t == io.rocksffm.MergeOperator.class) {
+            return new io.rocksffm.UInt64AddOperator();
+        } else if (t == io.rocksffm.Comparator.class) {
+            return new io.rocksffm.Comparator() {
+                @Override
+                public String name() {
+                    return "null-probe";
+                }
+
+                @Override
+                public int compare(MemorySegment a, MemorySegment b) {
+                    return 0;
+                }
+            };
+        } else if (t == io.rocksffm.CompactionFilter.class) {
+            return (io.rocksffm.CompactionFilter) (level, k, v, out) -> null;
+        } else if (t == io.rocksffm.CompactionFilterFactory.class) {
+            return new io.rocksffm.CompactionFilterFactory() {
+                @Override
+                public String name() {
+                    return "null-probe";
+                }
+
+                @Override
+                public io.rocksffm.CompactionFilter create(Context context) {
+                    return null;
+                }
+            };
+        } else if (t == io.rocksffm.RateLimiter.Mode.class) {
+            return io.rocksffm.RateLimiter.Mode.ALL_IO;
+        } else if (t == io.rocksffm.PrefixExtractor.class) {
+            return io.rocksffm.PrefixExtractor.fixed(1);
         } else if (t == MemorySegment.class) {
             return heap("k");
         } else if (t == byte[].class) {
@@ -286,6 +319,59 @@ class BadInputTest {
             return 1.0;
         }
         throw new AssertionError("no dummy for " + t + " in " + m);
+    }
+
+    // ---- open modes and shared resources (issue 16) ------------------------------------------------
+
+    /**
+     * Writes to a secondary instance, catching up on a primary, a negative TTL, a secondary of a
+     * missing database, bad rate limiter and write buffer manager settings: clear errors, and the
+     * databases involved stay usable.
+     */
+    @Test
+    void openModesAndSharedResourcesRefuseBadInputs() {
+        Path primaryPath = dir.resolve("db");
+        try (Options options = new Options();
+             RocksDB secondary = RocksDB.openAsSecondary(primaryPath, dir.resolve("secondary"), options);
+             WriteBatch batch = new WriteBatch().put(bytes("x"), bytes("1"))) {
+            for (Executable write : List.<Executable>of(() -> secondary.put(bytes("a"), bytes("x")),
+                    () -> secondary.delete(bytes("a")), () -> secondary.deleteRange(bytes("a"), bytes("b")),
+                    () -> secondary.write(wo, batch), () -> secondary.createColumnFamily("cf", options),
+                    () -> secondary.flush(true))) {
+                RocksDBException e = assertThrows(RocksDBException.class, write);
+                assertEquals(RocksDBException.Code.NOT_SUPPORTED, e.code(), e.getMessage());
+            }
+            assertEquals("1", string(secondary.get(bytes("a"))));
+            RocksDBException e = assertThrows(RocksDBException.class, db::tryCatchUpWithPrimary);
+            assertEquals(RocksDBException.Code.NOT_SUPPORTED, e.code());
+            report("bad input: writes to a secondary: %s; catch up on a primary: %s",
+                    assertThrows(RocksDBException.class, () -> secondary.put(bytes("a"), bytes("x"))).getMessage(),
+                    e.getMessage());
+            RocksDBException missing = assertThrows(RocksDBException.class,
+                    () -> RocksDB.openAsSecondary(dir.resolve("missing"), dir.resolve("s2"), options));
+            report("bad input: secondary of a missing database: %s", missing.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> RocksDB.openWithTtl(dir.resolve("ttl"), options, -1));
+            assertThrows(IllegalArgumentException.class,
+                    () -> RocksDB.openWithTtl(dir.resolve("ttl"), options, List.of(), Integer.MIN_VALUE));
+            assertFalse(Files.exists(dir.resolve("ttl")), "nothing was created");
+        }
+        assertThrows(IllegalArgumentException.class, () -> io.rocksffm.RateLimiter.create(0));
+        assertThrows(IllegalArgumentException.class, () -> io.rocksffm.RateLimiter.create(1, -1, 10));
+        assertThrows(IllegalArgumentException.class, () -> io.rocksffm.RateLimiter.create(1, 1, 0));
+        assertThrows(IllegalArgumentException.class, () -> io.rocksffm.WriteBufferManager.create(-1, false));
+        if (io.rocksffm.internal.Capabilities.callable("rocksdb_write_buffer_manager_create")) {
+            try (io.rocksffm.WriteBufferManager w = io.rocksffm.WriteBufferManager.create(0, false)) {
+                assertThrows(IllegalStateException.class, () -> w.setBufferSize(1 << 20));
+                assertThrows(IllegalArgumentException.class, () -> w.setBufferSize(0));
+            }
+        } else {
+            try (Options options = new Options()) {
+                assertThrows(UnsupportedOperationException.class,
+                        () -> options.addEventListener(new io.rocksffm.EventListener() {}));
+            }
+            assertThrows(UnsupportedOperationException.class, () -> io.rocksffm.WriteBufferManager.create(1, false));
+        }
+        assertWritable();
     }
 
     // ---- empty ------------------------------------------------------------------------------------
