@@ -3,7 +3,6 @@ package io.rocksffm;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import io.rocksffm.internal.BatchFormat;
 import io.rocksffm.internal.KeyRanges;
 import io.rocksffm.internal.MultiGet;
 import io.rocksffm.internal.Native;
@@ -220,7 +219,7 @@ public final class RocksDB extends Database implements KeyValueWrites {
     public void deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
-        if (BatchFormat.compareBytewise(begin, end) > 0) {
+        if (families.compare(family, begin, end) > 0) { // the family's order (its comparator, or bytewise)
             throw new IllegalArgumentException("deleteRange: end sorts before begin");
         }
         write(family, options, begin, end, RocksDBC::rocksdb_delete_range_cf);
