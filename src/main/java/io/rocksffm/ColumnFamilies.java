@@ -25,6 +25,8 @@ final class ColumnFamilies {
     private final Set<Integer> ids = ConcurrentHashMap.newKeySet();
     /** Ids of the families opened or created with a merge operator. */
     private final Set<Integer> mergeIds = ConcurrentHashMap.newKeySet();
+    /** The Java comparator of each family opened or created with one (by id). */
+    private final Map<Integer, Comparator> comparatorById = new ConcurrentHashMap<>();
     /** Comparators the database uses, released after it closes. */
     private final List<NativeComparator> comparators = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -73,7 +75,17 @@ final class ColumnFamilies {
         NativeComparator c = options.retainComparator();
         if (c != null) {
             comparators.add(c);
+            comparatorById.put(family.id(), c.comparator);
         }
+    }
+
+    /**
+     * Compares two keys in {@code family}'s order: its Java comparator, else bytewise. (A throwing
+     * comparator propagates here: this runs on the caller's thread, before RocksDB sees the keys.)
+     */
+    int compare(ColumnFamilyHandle family, MemorySegment a, MemorySegment b) {
+        Comparator c = family == null ? null : comparatorById.get(family.id());
+        return c == null ? io.rocksffm.internal.BatchFormat.compareBytewise(a, b) : c.compare(a.asReadOnly(), b.asReadOnly());
     }
 
     /** Releases the comparators (the database is closed: RocksDB no longer calls them). */

@@ -48,7 +48,7 @@ public sealed interface KeyValueWrites permits RocksDB {
     void delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key);
 
     /**
-     * Removes every key in {@code [begin, end)} (bytewise order) from {@code family}.
+     * Removes every key in {@code [begin, end)} (in the family's order: its comparator, else bytewise) from {@code family}.
      *
      * @param family  the column family
      * @param options write options

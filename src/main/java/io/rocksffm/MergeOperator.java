@@ -17,9 +17,10 @@ import java.lang.foreign.MemorySegment;
  *
  * <p><b>Failures.</b> An exception thrown by {@link #fullMerge} fails the merge: the read that
  * needed it throws {@link RocksDBException} (code {@code CORRUPTION}, RocksDB's status for a failed
- * merge) carrying the Java exception as its cause and in its message; a flush or compaction that
- * needed it fails (RocksDB stops background writes: the database then refuses writes until it
- * is reopened, and no data is lost). An exception from {@link #partialMerge} counts as "cannot
+ * merge) carrying the Java exception as its cause and in its message. A flush or compaction
+ * that needs it, on RocksDB's threads, either fails (the database then refuses writes until it is
+ * reopened) or keeps the operands, as the engine version decides; no data is lost, and reads of
+ * the key fail as long as the operator does. An exception from {@link #partialMerge} counts as "cannot
  * combine these": RocksDB keeps the operands. Nothing a merge operator throws crashes the JVM.
  *
  * <p>The ready-made operators {@link UInt64AddOperator} and {@link StringAppendOperator} are

@@ -327,7 +327,7 @@ public final class RocksDB extends Database implements KeyValueWrites {
     public void deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
-        if (BatchFormat.compareBytewise(begin, end) > 0) {
+        if (families.compare(family, begin, end) > 0) { // the family's order (its comparator, or bytewise)
             throw new IllegalArgumentException("deleteRange: end sorts before begin");
         }
         write(family, options, begin, end, RocksDBC::rocksdb_delete_range_cf);

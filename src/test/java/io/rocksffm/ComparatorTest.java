@@ -143,6 +143,19 @@ class ComparatorTest {
         }
     }
 
+    /** deleteRange checks begin <= end in the family's order, not bytewise. */
+    @Test
+    void deleteRangeFollowsTheComparator() {
+        try (RocksDB db = open(dir, new Reverse())) {
+            for (String k : List.of("a", "b", "c", "d")) {
+                db.put(bytes(k), bytes(k));
+            }
+            assertThrows(IllegalArgumentException.class, () -> db.deleteRange(bytes("a"), bytes("d")));
+            db.deleteRange(bytes("c"), bytes("a")); // [c, a) in reverse order: c and b
+            assertEquals(List.of("d", "a"), keys(db, ReadOptions.DEFAULT));
+        }
+    }
+
     @Test
     void reopeningWithAnotherComparatorNameIsRefused() {
         try (RocksDB db = open(dir, new Reverse())) {

@@ -222,6 +222,45 @@ class MergeOperatorTest {
         }
     }
 
+    /** A merge failing on a background thread (flush): no crash, and no data is lost. */
+    @Test
+    void aMergeFailingInAFlushLosesNothing() {
+        java.util.concurrent.atomic.AtomicBoolean fail = new java.util.concurrent.atomic.AtomicBoolean();
+        StringAppendOperator append = new StringAppendOperator();
+        MergeOperator flaky = new MergeOperator() {
+            @Override
+            public String name() {
+                return "StringAppendOperator";
+            }
+
+            @Override
+            public void fullMerge(MemorySegment key, MemorySegment existing, MergeOperands ops, ValueOutput out) {
+                if (fail.get()) {
+                    throw new IllegalStateException("compaction-time failure");
+                }
+                append.fullMerge(key, existing, ops, out);
+            }
+        };
+        try (RocksDB db = open(dir, flaky)) {
+            db.put(bytes("k"), bytes("a"));
+            db.merge(bytes("k"), bytes("b"));
+            fail.set(true);
+            long failures = io.rocksffm.internal.Upcalls.failureCount();
+            try {
+                db.flush(true); // the flush merges the put and the operand on a background thread
+            } catch (RocksDBException e) {
+                // an engine may fail the flush (then the database refuses writes until reopened)
+            }
+            assertTrue(io.rocksffm.internal.Upcalls.failureCount() > failures, "the operator ran and threw");
+            assertThrows(RocksDBException.class, () -> db.get(bytes("k")), "reads fail as long as the operator does");
+        }
+        try (RocksDB db = open(dir, append)) {
+            assertEquals("a,b", string(db.get(bytes("k"))), "nothing lost");
+            db.compactRange();
+            assertEquals("a,b", string(db.get(bytes("k"))));
+        }
+    }
+
     @Test
     void setNoResultIsAFailure() {
         MergeOperator lazy = new MergeOperator() {

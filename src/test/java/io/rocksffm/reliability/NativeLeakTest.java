@@ -280,6 +280,64 @@ class NativeLeakTest {
         }
     }
 
+    /**
+     * Java code inside RocksDB: full merges on every read (pooled result buffers, per-call arenas,
+     * a failing merge's error path), and options holding every kind of Java callback object made
+     * and closed (registry entries released by RocksDB's destructor callbacks).
+     */
+    @Test
+    void upcallObjectsAndMergesLeakNothing() throws Exception {
+        io.rocksffm.MergeOperator failing = new io.rocksffm.MergeOperator() {
+            @Override
+            public String name() {
+                return "leak.Failing";
+            }
+
+            @Override
+            public void fullMerge(MemorySegment key, MemorySegment existing, io.rocksffm.MergeOperands ops,
+                                  io.rocksffm.ValueOutput out) {
+                throw new IllegalStateException("no");
+            }
+        };
+        byte[] one = {1, 0, 0, 0, 0, 0, 0, 0};
+        try (Options o = new Options().setCreateIfMissing(true).setMergeOperator(new io.rocksffm.UInt64AddOperator());
+             RocksDB db = RocksDB.open(dir.resolve("merge"), o);
+             Options fo = new Options().setCreateIfMissing(true).setMergeOperator(failing);
+             RocksDB bad = RocksDB.open(dir.resolve("failing"), fo)) {
+            for (int k = 0; k < 100; k++) {
+                for (int j = 0; j < 8; j++) {
+                    db.merge(bytes("c" + k), one);
+                }
+            }
+            bad.merge(bytes("k"), one);
+            int before = io.rocksffm.internal.Upcalls.liveCount();
+            measure(new Workload("read merged counters (8 operands, one full merge per read)", scale(100_000, 1_000_000),
+                    i -> db.get(bytes("c" + (i % 100)))));
+            measure(new Workload("error: a merge operator that throws", scale(20_000, 200_000),
+                    i -> expectError(() -> bad.get(bytes("k")))));
+            measure(new Workload("Options with a merge operator, comparator, filter and Java prefix extractor",
+                    scale(10_000, 100_000), i -> {
+                        try (Options x = new Options()) {
+                            x.setMergeOperator(new io.rocksffm.StringAppendOperator())
+                                    .setComparator(new io.rocksffm.Comparator() {
+                                        @Override
+                                        public String name() {
+                                            return "leak.Comparator";
+                                        }
+
+                                        @Override
+                                        public int compare(MemorySegment a, MemorySegment b) {
+                                            return 0;
+                                        }
+                                    })
+                                    .setCompactionFilter((level, key, value, out) -> null)
+                                    .setPrefixExtractor(io.rocksffm.PrefixExtractor.capped(4));
+                        }
+                    }));
+            assertEquals(before, io.rocksffm.internal.Upcalls.liveCount(), "every registry entry released");
+        }
+    }
+
     @Test
     void failedCreateColumnFamilyLeaksNothing() throws Exception {
         try (RocksDB db = open(dir.resolve("db"))) {

@@ -146,10 +146,12 @@ public class UpcallBenchmarks {
     public static class Ffm extends Params {
         io.rocksffm.RocksDB counters;
         io.rocksffm.RocksDB ordered;
+        io.rocksffm.ReadOptions read;
 
         @Setup(Level.Trial)
         public void open() {
             init("upcall-ffm");
+            read = new io.rocksffm.ReadOptions();
             try (io.rocksffm.Options o = new io.rocksffm.Options().setCreateIfMissing(true)
                     .setMergeOperator(new io.rocksffm.UInt64AddOperator()).setWriteBufferSize(256 << 20)) {
                 counters = io.rocksffm.RocksDB.open(dir.resolve("counters"), o);
@@ -173,6 +175,7 @@ public class UpcallBenchmarks {
         public void close() {
             counters.close();
             ordered.close();
+            read.close();
             Bench.deleteTree(dir);
         }
     }
@@ -257,7 +260,7 @@ public class UpcallBenchmarks {
 
     @Benchmark
     public byte[] ffm_seekComparator(Ffm s) {
-        try (io.rocksffm.RocksIterator it = s.ordered.newIterator(io.rocksffm.ReadOptions.DEFAULT)) {
+        try (io.rocksffm.RocksIterator it = s.ordered.newIterator(s.read)) {
             it.seek(s.randomKey());
             return it.keyBytes();
         }
