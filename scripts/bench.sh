@@ -181,8 +181,8 @@ case "$profile" in
     # Each variant's pair from the first call of fresh JVMs (see "warm-up curves" below).
     JMH_RUN="-bm ss -tu us -wi 0 -i 500 -bs 1000"; WARM_FORKS=3; rounds=1
     MAX_DATA=$((512 << 20)); C_SECONDS=0
-    job get GetBenchmarks "getPreallocated" "-p keyCount=100000 -p keySize=12 -p valueSize=64 -p keyOrder=roundRobin"
-    job put PutBenchmarks "putSegment" "-p keyCount=100000 -p keySize=16 -p valueSize=64"
+    job get GetBenchmarks "getPreallocated getArray" "-p keyCount=100000 -p keySize=12 -p valueSize=64 -p keyOrder=roundRobin"
+    job put PutBenchmarks "putSegment putArray" "-p keyCount=100000 -p keySize=16 -p valueSize=64"
     ;;
   smoke)
     JMH_RUN="-f 1 -wi 0 -i 1 -r 200ms"; rounds=${rounds:-1}
