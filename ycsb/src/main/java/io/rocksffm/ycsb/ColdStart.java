@@ -9,7 +9,7 @@ import java.util.Arrays;
  * (byte[] calls, as the YCSB bindings make them): {@code ColdStart ffm|jni get|put DIR KEYS
  * VALUE_BYTES}. For {@code get}, DIR must hold keys {@code 0..KEYS-1} (run {@code put} on it
  * first); {@code put} writes them. Prints one line: the milliseconds from the start of main to the
- * open store ({@code open_ms}), then the time of the first 1k, 10k, 100k, ... calls from the first
+ * open store ({@code open_ms}), then the time of the first 1, 10, 100, 1k, 10k, 100k, ... calls from the first
  * call ({@code first_1000_ms=...}); JIT logs of such a run show what the calls run through before
  * they are compiled.
  */
@@ -34,7 +34,7 @@ public final class ColdStart {
             out.append(String.format(" open_ms=%.1f", (opened - t0) / 1e6));
             byte[] key = new byte[16];
             long found = 0;
-            long next = 1000;
+            long next = 1;
             long start = System.nanoTime();
             for (int i = 0; i < keys; i++) {
                 fillKey(key, i);
