@@ -59,6 +59,14 @@ final class ColumnFamilies {
         return ids;
     }
 
+    /** The ids of the families whose reads may call Java code (merge operator, comparator, prefix extractor). */
+    private final Set<Integer> javaReadIds = ConcurrentHashMap.newKeySet();
+
+    /** Whether reads (iterator moves) of {@code family} may call Java code through upcalls. */
+    boolean readsCallJava(ColumnFamilyHandle family) {
+        return javaReadIds.contains(family.id());
+    }
+
     /** The ids of the families opened or created with a merge operator. */
     Set<Integer> mergeIds() {
         return mergeIds;
@@ -71,6 +79,9 @@ final class ColumnFamilies {
         }
         if (options.mergeOperator() != null) {
             mergeIds.add(family.id());
+        }
+        if (options.readsCallJava()) {
+            javaReadIds.add(family.id());
         }
         NativeComparator c = options.retainComparator();
         if (c != null) {

@@ -93,6 +93,11 @@ final class NativeSliceTransform {
         }
     }
 
+    /** Whether {@code extractor} runs Java code (not one of RocksDB's built-in transforms). */
+    static boolean callsJava(PrefixExtractor extractor) {
+        return !(extractor instanceof Fixed) && !(extractor instanceof Noop);
+    }
+
     /** A new native transform for {@code extractor}; ownership passes to the caller (options). */
     static MemorySegment create(PrefixExtractor extractor) {
         if (extractor instanceof Fixed f) {

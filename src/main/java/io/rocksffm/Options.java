@@ -326,6 +326,17 @@ public final class Options extends NativeObject {
         return this;
     }
 
+    /** Whether the prefix extractor set here is Java code (an upcall on seeks). */
+    private volatile boolean javaPrefixExtractor;
+
+    /**
+     * Whether reads of a family opened with these options may call Java code (a merge operator,
+     * a Java comparator or prefix extractor): its iterators then never move with critical downcalls.
+     */
+    boolean readsCallJava() {
+        return mergeOperator != null || javaPrefixExtractor || comparator() != null;
+    }
+
     /**
      * Derives key prefixes with {@code extractor}, for prefix bloom filters (table filters from
      * {@link #setBloomFilter} then hold prefixes too, and {@link #setMemtablePrefixBloomRatio})
@@ -340,6 +351,7 @@ public final class Options extends NativeObject {
         lifecycle.enter();
         try {
             rocksdb_options_set_prefix_extractor(ptr, NativeSliceTransform.create(extractor));
+            javaPrefixExtractor = NativeSliceTransform.callsJava(extractor);
         } finally {
             lifecycle.exit();
         }

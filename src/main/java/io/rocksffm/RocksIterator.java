@@ -99,12 +99,11 @@ public final class RocksIterator implements AutoCloseable {
 
     /**
      * Whether an iterator over {@code family} may move with critical downcalls (prefetch runs do).
-     * The hook for comparators written in Java: a move calls the comparator, and a critical
-     * downcall must not call back into Java, so this must return false for a family (or database)
-     * whose comparator is an upcall. No such comparator exists yet: always true.
+     * Not when moves may call Java code (a Java comparator, merge operator or prefix extractor of
+     * the family): a critical downcall must not call back into Java.
      */
     private static boolean criticalMovesAllowed(Database db, ColumnFamilyHandle family) {
-        return true;
+        return !db.families.readsCallJava(family);
     }
 
     private void check() {
