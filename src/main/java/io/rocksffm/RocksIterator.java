@@ -56,7 +56,7 @@ public final class RocksIterator implements AutoCloseable {
     /** The prefetch run, or null without prefetch. */
     private final PrefetchRun run;
     /** Whether moves may be linked critically (see {@link IteratorCalls}). */
-    private final boolean criticalMoves;
+    final boolean criticalMoves; // package-private for tests
 
     /** rocksdb_iter_valid after the native iterator's last move (moves are the only way it changes). */
     private boolean nativeValid;

@@ -231,4 +231,45 @@ class ComparatorTest {
         }
         assertTrue(Upcalls.failureCount() > failures);
     }
+
+    /**
+     * A prefetching iterator moves with critical downcalls only where no move can call Java: never
+     * under a Java comparator, merge operator or prefix extractor; and such scans still match a model.
+     */
+    @Test
+    void iteratorsOfFamiliesThatCallJavaNeverMoveCritically() {
+        try (Options plain = new Options().setCreateIfMissing(true);
+             Options cmp = new Options().setCreateIfMissing(true).setComparator(new Reverse());
+             Options merge = new Options().setCreateIfMissing(true).setMergeOperator(new UInt64AddOperator());
+             Options prefix = new Options().setCreateIfMissing(true).setPrefixExtractor(PrefixExtractor.capped(2));
+             Options fixed = new Options().setCreateIfMissing(true).setPrefixExtractor(PrefixExtractor.fixed(2))) {
+            Map<Options, Boolean> expected = new java.util.LinkedHashMap<>();
+            expected.put(plain, true);
+            expected.put(cmp, false);
+            expected.put(merge, false);
+            expected.put(prefix, false);
+            expected.put(fixed, true);
+            int n = 0;
+            for (Map.Entry<Options, Boolean> e : expected.entrySet()) {
+                try (RocksDB db = RocksDB.open(dir.resolve("db" + n++), e.getKey())) {
+                    TreeMap<MemorySegment, String> model = new TreeMap<>(
+                            e.getKey() == cmp ? new Reverse() : (a, b) -> io.rocksffm.internal.BatchFormat.compareBytewise(a, b));
+                    for (int i = 0; i < 500; i++) {
+                        db.put(bytes("k" + i), bytes("v" + i));
+                        model.put(MemorySegment.ofArray(bytes("k" + i)), "v" + i);
+                    }
+                    try (ReadOptions read = new ReadOptions(); RocksIterator it = db.newIterator(read, 8 * 1024)) {
+                        assertEquals(e.getValue(), it.criticalMoves, "critical moves for option set " + (n - 1));
+                        List<String> seen = new ArrayList<>();
+                        for (it.seekToFirst(); it.isValid(); it.next()) {
+                            seen.add(string(it.keyBytes()));
+                        }
+                        List<String> want = new ArrayList<>();
+                        model.keySet().forEach(k -> want.add(string(k.toArray(ValueLayout.JAVA_BYTE))));
+                        assertEquals(want, seen);
+                    }
+                }
+            }
+        }
+    }
 }
