@@ -6,6 +6,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Scratch;
+import io.rocksffm.internal.capi.RocksDBC;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -27,14 +28,30 @@ final class Opening {
         return name;
     }
 
-    /** Makes the database object of an opened {@code rocksdb_t} and its family handles. */
+    /** Makes the database object of an opened database handle and its family handles. */
     @FunctionalInterface
-    interface Maker {
-        RocksDB make(MemorySegment db, Path path, boolean readOnly, List<String> names, MemorySegment handles);
+    interface Maker<T> {
+        T make(MemorySegment db, Path path, boolean readOnly, List<String> names, MemorySegment handles);
+    }
+
+    /** The shape of {@code rocksdb_open_column_families} and its kin of other kinds of database. */
+    @FunctionalInterface
+    interface Opener {
+        MemorySegment open(MemorySegment options, MemorySegment name, int n, MemorySegment names,
+                           MemorySegment familyOptions, MemorySegment handles, MemorySegment errptr);
     }
 
     /** Opens the database at {@code path} with {@code families} (the default one added if absent). */
-    static RocksDB open(Path path, Options options, List<ColumnFamilyDescriptor> families, boolean readOnly, Maker maker) {
+    static RocksDB open(Path path, Options options, List<ColumnFamilyDescriptor> families, boolean readOnly,
+                        Maker<RocksDB> maker) {
+        return open(path, options, families, readOnly ? (o, name, n, names, familyOptions, handles, err) ->
+                rocksdb_open_for_read_only_column_families(o, name, n, names, familyOptions, handles,
+                        NativeObject.flag(false), err) : RocksDBC::rocksdb_open_column_families, readOnly, maker);
+    }
+
+    /** Opens a database of any kind at {@code path} with {@code opener}. */
+    static <T> T open(Path path, Options options, List<ColumnFamilyDescriptor> families, Opener opener,
+                      boolean readOnly, Maker<T> maker) {
         String name = cPath(path);
         Objects.requireNonNull(options, "options");
         List<ColumnFamilyDescriptor> all = new ArrayList<>(Objects.requireNonNull(families, "families"));
@@ -58,11 +75,8 @@ final class Opening {
                 familyOptions.setAtIndex(ADDRESS, i, d.options().ptr);
                 familyNames.add(d.name());
             }
-            MemorySegment db = readOnly
-                    ? rocksdb_open_for_read_only_column_families(options.ptr, arena.allocateFrom(name), n, names,
-                            familyOptions, handles, NativeObject.flag(false), s.errptr)
-                    : rocksdb_open_column_families(options.ptr, arena.allocateFrom(name), n, names, familyOptions,
-                            handles, s.errptr);
+            MemorySegment db = opener.open(options.ptr, arena.allocateFrom(name), n, names, familyOptions, handles,
+                    s.errptr);
             Native.check(s.errptr);
             return maker.make(db, path, readOnly, familyNames, handles);
         } finally {

@@ -63,14 +63,30 @@ public final class RocksIterator implements AutoCloseable {
      * them and the options' snapshot open until it is closed.
      */
     static RocksIterator create(Database db, ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
+        return create(db.lifecycle, family, options, prefetchBytes, (o, f) -> rocksdb_create_iterator_cf(db.db, o, f));
+    }
+
+    /** The downcall that makes a native iterator for read options and a family (pointers). */
+    @FunctionalInterface
+    interface Source {
+        MemorySegment create(MemorySegment options, MemorySegment family);
+    }
+
+    /**
+     * A new iterator from {@code source} (a database's or a transaction's), kept as a child of
+     * {@code owner}, the family, the options and their snapshot; the caller has entered them and
+     * holds the options' lock.
+     */
+    static RocksIterator create(Lifecycle owner, ColumnFamilyHandle family, ReadOptions options, long prefetchBytes,
+                                Source source) {
         Snapshot snapshot = options.snapshot();
         Lifecycle lifecycle = snapshot == null
-                ? Lifecycle.child("RocksIterator", true, db.lifecycle, options.lifecycle, family.lifecycle)
-                : Lifecycle.child("RocksIterator", true, db.lifecycle, options.lifecycle, family.lifecycle,
+                ? Lifecycle.child("RocksIterator", true, owner, options.lifecycle, family.lifecycle)
+                : Lifecycle.child("RocksIterator", true, owner, options.lifecycle, family.lifecycle,
                         snapshot.lifecycle);
         MemorySegment it = MemorySegment.NULL;
         try {
-            it = rocksdb_create_iterator_cf(db.db, options.ptr, family.ptr);
+            it = source.create(options.ptr, family.ptr);
             return new RocksIterator(lifecycle, it, prefetchBytes);
         } catch (RuntimeException | Error e) {
             if (it.address() != 0) {

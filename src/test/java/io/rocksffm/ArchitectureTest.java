@@ -48,10 +48,18 @@ class ArchitectureTest {
         OWN.put("WriteBatch", List.of("rocksdb_writebatch_"));
         OWN.put("NativeWriteBatch", List.of("rocksdb_writebatch_"));
         OWN.put("PinnedValue", List.of("rocksdb_pinnableslice_"));
+        OWN.put("TransactionDBOptions", List.of("rocksdb_transactiondb_options_"));
+        OWN.put("TransactionOptions", List.of("rocksdb_transaction_options_"));
+        OWN.put("OptimisticTransactionOptions", List.of("rocksdb_optimistictransaction_options_"));
+        OWN.put("TransactionDB", List.of("rocksdb_transactiondb_", "rocksdb_transaction_begin"));
+        OWN.put("OptimisticTransactionDB", List.of("rocksdb_optimistictransactiondb_",
+                "rocksdb_optimistictransaction_begin"));
+        OWN.put("Transaction", List.of("rocksdb_transaction_", "rocksdb_writebatch_wi_data"));
     }
 
     /** The package-private classes that are parts of the database object. */
-    private static final Set<String> DATABASE = Set.of("RocksDB", "Database", "Opening", "ColumnFamilies");
+    private static final Set<String> DATABASE = Set.of("RocksDB", "Database", "Opening", "ColumnFamilies",
+            "OptimisticTransactionDB");
 
     private static Set<String> generatedFunctions() throws IOException {
         Pattern p = Pattern.compile("public static MemorySegment (rocksdb_\\w+)\\$address\\(\\)");
@@ -103,7 +111,8 @@ class ArchitectureTest {
                         calls++;
                         String owner = owner(m.group());
                         boolean ok = owner.equals(cls) || (owner.equals("RocksDB") && DATABASE.contains(cls))
-                                || (cls.equals("NativeWriteBatch") && owner.equals("WriteBatch"));
+                                || (cls.equals("NativeWriteBatch") && owner.equals("WriteBatch"))
+                                || (cls.equals("Transactions") && owner.equals("Transaction"));
                         if (!ok) {
                             wrong.add(cls + " calls " + m.group() + " (" + owner + "'s)");
                         }

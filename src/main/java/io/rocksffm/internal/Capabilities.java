@@ -67,7 +67,10 @@ public final class Capabilities {
     public static final Set<String> GATED = Set.of(
             "rocksdb_get_into_buffer_cf",
             "rocksdb_options_set_plain_table_factory",
-            "rocksdb_enable_file_deletions");
+            "rocksdb_enable_file_deletions",
+            "rocksdb_transactiondb_get_base_db",
+            "rocksdb_transactiondb_close_base_db",
+            "rocksdb_transaction_multi_get_for_update_cf");
 
     private static final Map<String, Boolean> EXPORTED = new ConcurrentHashMap<>();
 
