@@ -422,7 +422,7 @@ final class ApiTables {
                         (o, c) -> o.createCheckpoint(c.dir.resolve("cp-" + System.nanoTime()), 1 << 20));
     }
 
-    private static void closeQuietly(AutoCloseable c) {
+    static void closeQuietly(AutoCloseable c) {
         if (c != null) {
             try {
                 c.close();
