@@ -246,4 +246,24 @@ public final class RocksDB extends Database implements KeyValueWrites {
         }
     }
 
+    /**
+     * Applies a {@link WriteBatchWithIndex} atomically.
+     *
+     * @param options the write options
+     * @param batch   the batch (unchanged; may be written again)
+     * @throws RocksDBException if the write fails, e.g. for a family this database does not have
+     * @throws IllegalStateException if this database, the options or the batch is closed
+     */
+    public void write(WriteOptions options, WriteBatchWithIndex batch) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(batch, "batch");
+        batch.lifecycle.check();
+        guard.enter(options, defaultFamily);
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_write_writebatch_wi(ptr, options.ptr, batch.ptr, s.errptr);
+            Native.check(s.errptr);
+        } finally {
+            guard.exit(options, defaultFamily);
+        }
+    }
 }

@@ -55,6 +55,7 @@ class ArchitectureTest {
         OWN.put("OptimisticTransactionDB", List.of("rocksdb_optimistictransactiondb_",
                 "rocksdb_optimistictransaction_begin"));
         OWN.put("Transaction", List.of("rocksdb_transaction_", "rocksdb_writebatch_wi_data"));
+        OWN.put("WriteBatchWithIndex", List.of("rocksdb_writebatch_wi_"));
     }
 
     /** The package-private classes that are parts of the database object. */

@@ -209,6 +209,11 @@ final class ApiTables {
                 .guarded("deleteRange(WriteOptions,MemorySegment,MemorySegment)", (db, c) -> db.deleteRange(c.wo, c.key, c.value))
                 .guarded("deleteRange(byte[],byte[])", (db, c) -> db.deleteRange(bytes("a"), bytes("b")))
                 .guarded("write(WriteOptions,WriteBatch)", (db, c) -> db.write(c.wo, c.batch))
+                .guarded("write(WriteOptions,WriteBatchWithIndex)", (db, c) -> {
+                    try (io.rocksffm.WriteBatchWithIndex b = new io.rocksffm.WriteBatchWithIndex()) {
+                        db.write(c.wo, b);
+                    }
+                })
                 .guarded("get(ColumnFamilyHandle,ReadOptions,MemorySegment,MemorySegment)", (db, c) -> db.get(c.cf, c.ro, c.key, c.out))
                 .guarded("get(ReadOptions,MemorySegment,MemorySegment)", (db, c) -> db.get(c.ro, c.key, c.out))
                 .guarded("get(byte[])", (db, c) -> db.get(bytes("k")))

@@ -241,4 +241,21 @@ final class TransactionTables {
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setSetSnapshot(boolean)", (o, c) -> o.setSetSnapshot(true));
     }
+
+    static Table<io.rocksffm.WriteBatchWithIndex> writeBatchWithIndex(io.rocksffm.RocksDB db) {
+        return new Table<>(io.rocksffm.WriteBatchWithIndex.class)
+                .plain("close()", (b, c) -> b.close())
+                .plain("isClosed()", (b, c) -> assertTrue(b.isClosed()))
+                .guarded("put(ColumnFamilyHandle,MemorySegment,MemorySegment)", (b, c) -> b.put(c.cf, c.key, c.value))
+                .guarded("put(byte[],byte[])", (b, c) -> b.put(bytes("k"), bytes("v")))
+                .guarded("delete(ColumnFamilyHandle,MemorySegment)", (b, c) -> b.delete(c.cf, c.key))
+                .guarded("delete(byte[])", (b, c) -> b.delete(bytes("k")))
+                .guarded("count()", (b, c) -> b.count())
+                .guarded("clear()", (b, c) -> b.clear())
+                .guarded("getFromBatch(Options,ColumnFamilyHandle,byte[])", (b, c) -> b.getFromBatch(c.options, c.cf, bytes("k")))
+                .guarded("getFromBatchAndDB(DatabaseAdmin,ReadOptions,ColumnFamilyHandle,byte[])",
+                        (b, c) -> b.getFromBatchAndDB(db, c.ro, c.cf, bytes("k")))
+                .guarded("newIteratorWithBase(DatabaseAdmin,ReadOptions,ColumnFamilyHandle)",
+                        (b, c) -> b.newIteratorWithBase(db, c.ro, c.cf).close());
+    }
 }

@@ -71,7 +71,7 @@ class TransactionUseAfterCloseTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"TransactionDB", "OptimisticTransactionDB", "Transaction", "OptimisticTransaction",
-            "TransactionDBOptions", "TransactionOptions", "OptimisticTransactionOptions"})
+            "TransactionDBOptions", "TransactionOptions", "OptimisticTransactionOptions", "WriteBatchWithIndex"})
     void everyPublicMethodOfAClosedObjectThrowsIllegalState(String type) {
         Path path = dir.resolve("closed");
         try (Options o = new Options().setCreateIfMissing(true); TransactionDBOptions t = new TransactionDBOptions()) {
@@ -110,6 +110,13 @@ class TransactionUseAfterCloseTest {
                         ctx);
                 case "OptimisticTransactionOptions" -> check(TransactionTables.optimisticTransactionOptions(),
                         closed(new OptimisticTransactionOptions()), ctx);
+                case "WriteBatchWithIndex" -> {
+                    try (RocksDB db = RocksDB.open(path, o)) {
+                        Ctx c = ctx.copy();
+                        c.cf = db.defaultColumnFamily();
+                        check(TransactionTables.writeBatchWithIndex(db), closed(new io.rocksffm.WriteBatchWithIndex()), c);
+                    }
+                }
                 default -> fail(type);
             }
         }
