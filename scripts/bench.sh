@@ -157,6 +157,7 @@ ITER_V="scan keyScan valueScan scanCopy seekScan"
 MULTI_V="multiGetList multiGetBuffers singleGets"
 CONC_V="get1 get8 getVirtual put1 put8 putVirtual"
 COST_V="getInto getIntoAutoSlots getArray getPinned getPinnedV2 multiGet multiGetSlice"
+TXN_V="tenPuts lockedUpdate optimisticCommit wbwiPutGet"
 case "$profile" in
   headline)
     # The rows the README leads with: the usual forms of each operation family (the segment core
@@ -225,6 +226,7 @@ case "$profile" in
     job multiget MultiGetBenchmarks "$MULTI_V" "-p keyCount=100000 -p keySize=16 -p valueSize=64 -p batchSize=10,100,1000"
     job concurrency ConcurrencyBenchmarks "$CONC_V" "-p keyCount=100000 -p keySize=12 -p valueSize=64"
     job bindingcost BindingCostBenchmarks "$COST_V" "-p keyCount=100000 -p keySize=12 -p valueSize=64 -p keyOrder=roundRobin -p batchSize=100"
+    job transactions TransactionBenchmarks "$TXN_V" "-p keyCount=100000 -p keySize=16 -p valueSize=64"
     ;;
   full)
     JMH_RUN="-f 1 -wi 3 -w 2s -i 5 -r 2s"; rounds=${rounds:-1}

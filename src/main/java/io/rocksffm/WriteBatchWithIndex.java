@@ -211,6 +211,28 @@ public final class WriteBatchWithIndex extends NativeObject {
     }
 
     /**
+     * {@link #getFromBatch(Options, ColumnFamilyHandle, byte[])} in the default family (no
+     * database needed).
+     *
+     * @param options the database's options
+     * @param key     the key
+     * @return the value, or null
+     * @throws IllegalStateException if this batch or the options are closed
+     */
+    public byte[] getFromBatch(Options options, byte[] key) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(key, "key");
+        lifecycle.check();
+        options.lifecycle.enter();
+        try (Scratch s = Scratch.acquire()) {
+            return take(rocksdb_writebatch_wi_get_from_batch(ptr, options.ptr, s.copy(Scratch.FIRST, key), key.length,
+                    s.size, s.errptr), s);
+        } finally {
+            options.lifecycle.exit();
+        }
+    }
+
+    /**
      * The value of {@code key} in {@code family} as the batch written over {@code db} would
      * leave it.
      *

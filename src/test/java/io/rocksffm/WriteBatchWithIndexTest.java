@@ -28,6 +28,7 @@ class WriteBatchWithIndexTest {
             assertEquals(4, b.count());
             assertEquals("batch-b2", string(b.getFromBatch(o, cf, bytes("b"))));
             assertNull(b.getFromBatch(o, cf, bytes("a")), "not in the batch");
+            assertEquals("batch-d", string(b.getFromBatch(o, bytes("d"))));
             assertNull(b.getFromBatch(o, cf, bytes("c")), "deleted in the batch");
             assertEquals("db-a", string(b.getFromBatchAndDB(db, ro, cf, bytes("a"))));
             assertEquals("batch-b2", string(b.getFromBatchAndDB(db, ro, cf, bytes("b"))));

@@ -252,6 +252,7 @@ final class TransactionTables {
                 .guarded("delete(byte[])", (b, c) -> b.delete(bytes("k")))
                 .guarded("count()", (b, c) -> b.count())
                 .guarded("clear()", (b, c) -> b.clear())
+                .guarded("getFromBatch(Options,byte[])", (b, c) -> b.getFromBatch(c.options, bytes("k")))
                 .guarded("getFromBatch(Options,ColumnFamilyHandle,byte[])", (b, c) -> b.getFromBatch(c.options, c.cf, bytes("k")))
                 .guarded("getFromBatchAndDB(DatabaseAdmin,ReadOptions,ColumnFamilyHandle,byte[])",
                         (b, c) -> b.getFromBatchAndDB(db, c.ro, c.cf, bytes("k")))
