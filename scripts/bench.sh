@@ -227,6 +227,7 @@ case "$profile" in
     job concurrency ConcurrencyBenchmarks "$CONC_V" "-p keyCount=100000 -p keySize=12 -p valueSize=64"
     job bindingcost BindingCostBenchmarks "$COST_V" "-p keyCount=100000 -p keySize=12 -p valueSize=64 -p keyOrder=roundRobin -p batchSize=100"
     job transactions TransactionBenchmarks "$TXN_V" "-p keyCount=100000 -p keySize=16 -p valueSize=64"
+    c txn 100000 16 64
     ;;
   full)
     JMH_RUN="-f 1 -wi 3 -w 2s -i 5 -r 2s"; rounds=${rounds:-1}
@@ -375,6 +376,11 @@ run_c() { # one "c" spec
       local dir
       dir=$(mktemp -d "$DATA/c-batch.XXXXXX")
       "${CLOOP[@]}" batch "$dir/db" "$1" "$2" "$3" "$4" "$5" "$C_SECONDS"
+      rm -rf "$dir" ;;
+    txn)
+      local dir
+      dir=$(mktemp -d "$DATA/c-txn.XXXXXX")
+      "${CLOOP[@]}" txn "$dir" "$1" "$2" "$3" "$C_SECONDS"
       rm -rf "$dir" ;;
     *) echo "bench.sh: unknown C run $kind" >&2; return 1 ;;
   esac
