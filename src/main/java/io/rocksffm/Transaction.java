@@ -387,6 +387,9 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @throws IllegalStateException if closed, finished, or in use by another thread
      */
     public List<byte[]> multiGetForUpdateAsList(ColumnFamilyHandle family, ReadOptions options, List<byte[]> keys) {
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(keys, "keys");
         lifecycle.ensureOpen();
         Capabilities.require("rocksdb_transaction_multi_get_for_update_cf");
         return Transactions.multiGetAsList(this, family, options, keys, true);
