@@ -88,10 +88,21 @@ public final class Transaction extends NativeObject implements KeyValueReads {
         this.db = db;
         this.optimistic = optimistic;
         this.state = state;
+        if (db instanceof TransactionDB t) {
+            t.owned.add(rep(txn));
+        }
+    }
+
+    /** The C++ Transaction* inside a {@code rocksdb_transaction_t} (its only field). */
+    static long rep(MemorySegment txn) {
+        return txn.reinterpret(ADDRESS.byteSize()).get(ADDRESS, 0).address();
     }
 
     @Override
     void destroy(MemorySegment p) {
+        if (db instanceof TransactionDB t) {
+            t.owned.remove(rep(p));
+        }
         rocksdb_transaction_destroy(p);
     }
 

@@ -46,6 +46,13 @@ public final class TransactionDB extends Database implements KeyValueWrites {
     /** Whether the engine has rocksdb_transactiondb_get_base_db (RocksDB 10.x). */
     static final boolean BASE_DB = Capabilities.callable("rocksdb_transactiondb_get_base_db");
 
+    /**
+     * The C++ transactions (their {@code Transaction*}) open {@link Transaction} objects own:
+     * RocksDB lists a prepared transaction of ours among the prepared ones too, and wrapping it a
+     * second time would destroy it twice.
+     */
+    final java.util.Set<Long> owned = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private TransactionDB(MemorySegment handle, MemorySegment base, Path path, List<String> names,
                           MemorySegment handles) {
         super("TransactionDB", handle, base, path, false, names, handles);
@@ -159,8 +166,10 @@ public final class TransactionDB extends Database implements KeyValueWrites {
     }
 
     /**
-     * The prepared but uncommitted two-phase transactions recovered when this database was opened
-     * (those since handed out by this method are not listed again). Each is
+     * The prepared but uncommitted two-phase transactions that no open {@link Transaction} object
+     * owns: those recovered when this database was opened and not yet handed out by this method.
+     * (Closing a transaction that is still prepared removes it from this database; it stays
+     * prepared in the write-ahead log and is recovered again on the next open.) Each is
      * {@link Transaction.State#PREPARED}, with its {@link Transaction#getName() name}: commit or
      * roll it back, then close it.
      *
@@ -179,7 +188,12 @@ public final class TransactionDB extends Database implements KeyValueWrites {
             try {
                 MemorySegment entries = array.reinterpret(ADDRESS.byteSize() * n);
                 for (long i = 0; i < n; i++) {
-                    out.add(Transactions.recovered(this, entries.getAtIndex(ADDRESS, i)));
+                    MemorySegment txn = entries.getAtIndex(ADDRESS, i);
+                    if (!owned.contains(Transaction.rep(txn))) {
+                        out.add(Transactions.recovered(this, txn));
+                    }
+                    // else: already a Transaction's; its 8-byte wrapper (C++ new) is left, as the
+                    // C API offers nothing that frees only the wrapper
                 }
             } finally {
                 Native.rocksdbFree(array);

@@ -62,9 +62,15 @@ final class Transactions {
                                     + "begun again; this one is " + reuse.state);
                         }
                         reuse.refuseWithChildren("begun again");
+                        if (db instanceof TransactionDB t) {
+                            t.owned.remove(Transaction.rep(reuse.ptr));
+                        }
                         MemorySegment again = begin.apply(reuse.ptr);
                         if (again.address() != reuse.ptr.address()) {
                             throw new AssertionError("the C API did not begin the old transaction again");
+                        }
+                        if (db instanceof TransactionDB t) { // BeginTransaction may reinitialize or replace it
+                            t.owned.add(Transaction.rep(reuse.ptr));
                         }
                         reuse.state = Transaction.State.STARTED;
                         return reuse;

@@ -173,12 +173,13 @@ class TransactionDBTest {
             tx.put(bytes("p"), bytes("1"));
             tx.prepare();
             assertEquals(Transaction.State.PREPARED, tx.state());
+            assertEquals(List.of(), db.getPreparedTransactions(), "not one an open Transaction owns");
             tx.close(); // stays prepared in the database
-            assertEquals(List.of(), db.getPreparedTransactions(), "only recovered ones are listed");
         }
         try (TransactionDB db = openTx(dir)) {
             List<Transaction> prepared = db.getPreparedTransactions();
             assertEquals(1, prepared.size());
+            assertEquals(List.of(), db.getPreparedTransactions(), "handed out once while open");
             try (Transaction tx = prepared.get(0)) {
                 assertEquals("xid-1", tx.getName());
                 assertEquals(Transaction.State.PREPARED, tx.state());
