@@ -118,6 +118,16 @@ class TransactionDBTest {
             } else {
                 UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, db::compactRange);
                 assertTrue(e.getMessage().contains("rocksdb_transactiondb_get_base_db"), e.getMessage());
+                assertThrows(UnsupportedOperationException.class,
+                        () -> db.setOptions(java.util.Map.of("write_buffer_size", "4194304")));
+                try (IngestExternalFileOptions ingest = new IngestExternalFileOptions()) {
+                    assertThrows(UnsupportedOperationException.class,
+                            () -> db.ingestExternalFile(List.of(dir.resolve("none.sst")), ingest));
+                }
+                try (BackupEngineOptions bo = new BackupEngineOptions(dir.resolveSibling(dir.getFileName() + "-bk"));
+                     BackupEngine engine = BackupEngine.open(bo)) {
+                    assertThrows(UnsupportedOperationException.class, () -> engine.createBackup(db));
+                }
             }
         }
     }

@@ -45,6 +45,8 @@ class TransactionBadInputTest {
     @TempDir
     Path dir;
 
+    private io.rocksffm.IngestExternalFileOptions ingest;
+
     private static final Set<String> NULLABLE = Set.of(
             "beginTransaction(WriteOptions,TransactionOptions,Transaction)#2",
             "beginTransaction(WriteOptions,OptimisticTransactionOptions,Transaction)#2",
@@ -66,7 +68,9 @@ class TransactionBadInputTest {
              WriteBatch batch = new WriteBatch();
              WriteBatchWithIndex wbwi = new WriteBatchWithIndex();
              Transaction tx = tdb.beginTransaction(wo, to);
-             Transaction otx = odb.beginTransaction(wo, oo)) {
+             Transaction otx = odb.beginTransaction(wo, oo);
+             io.rocksffm.IngestExternalFileOptions ingestOptions = new io.rocksffm.IngestExternalFileOptions()) {
+            ingest = ingestOptions;
             Map<Class<?>, Object> receivers = Map.of(TransactionDB.class, tdb, OptimisticTransactionDB.class, odb,
                     Transaction.class, tx, WriteBatchWithIndex.class, wbwi, TransactionDBOptions.class, tdo,
                     TransactionOptions.class, to, OptimisticTransactionOptions.class, oo);
@@ -163,6 +167,10 @@ class TransactionBadInputTest {
             return "rocksdb.stats";
         } else if (t == Path.class) {
             return dir.resolve("null-probe");
+        } else if (t == io.rocksffm.IngestExternalFileOptions.class) {
+            return ingest;
+        } else if (t == Map.class) {
+            return Map.of("write_buffer_size", "4194304");
         } else if (t == BiConsumer.class) {
             return (BiConsumer<Object, Object>) (a, b) -> {};
         } else if (t == List.class) {

@@ -83,6 +83,12 @@ final class TransactionTables {
                 .guarded("approximateSizes(ColumnFamilyHandle,MemorySegment[],MemorySegment[])",
                         (db, c) -> db.approximateSizes(c.cf, new MemorySegment[] {c.key}, new MemorySegment[] {c.value}))
                 .guarded("createCheckpoint(Path)", (db, c) -> db.createCheckpoint(c.dir.resolve("checkpoint-" + System.nanoTime())))
+                .guarded("ingestExternalFile(ColumnFamilyHandle,List,IngestExternalFileOptions)",
+                        (db, c) -> db.ingestExternalFile(c.cf, List.of(c.dir.resolve("none.sst")), c.ingest))
+                .guarded("ingestExternalFile(List,IngestExternalFileOptions)",
+                        (db, c) -> db.ingestExternalFile(List.of(c.dir.resolve("none.sst")), c.ingest))
+                .guarded("setOptions(ColumnFamilyHandle,Map)", (db, c) -> db.setOptions(c.cf, java.util.Map.of("write_buffer_size", "4194304")))
+                .guarded("setOptions(Map)", (db, c) -> db.setOptions(java.util.Map.of("write_buffer_size", "4194304")))
                 .guarded("beginTransaction(WriteOptions)", (db, c) -> db.beginTransaction(c.wo).close())
                 .guarded("beginTransaction(WriteOptions,TransactionOptions)",
                         (db, c) -> db.beginTransaction(c.wo, TransactionTables.TX_OPTIONS).close())
@@ -151,6 +157,12 @@ final class TransactionTables {
                 .guarded("approximateSizes(ColumnFamilyHandle,MemorySegment[],MemorySegment[])",
                         (db, c) -> db.approximateSizes(c.cf, new MemorySegment[] {c.key}, new MemorySegment[] {c.value}))
                 .guarded("createCheckpoint(Path)", (db, c) -> db.createCheckpoint(c.dir.resolve("checkpoint-" + System.nanoTime())))
+                .guarded("ingestExternalFile(ColumnFamilyHandle,List,IngestExternalFileOptions)",
+                        (db, c) -> db.ingestExternalFile(c.cf, List.of(c.dir.resolve("none.sst")), c.ingest))
+                .guarded("ingestExternalFile(List,IngestExternalFileOptions)",
+                        (db, c) -> db.ingestExternalFile(List.of(c.dir.resolve("none.sst")), c.ingest))
+                .guarded("setOptions(ColumnFamilyHandle,Map)", (db, c) -> db.setOptions(c.cf, java.util.Map.of("write_buffer_size", "4194304")))
+                .guarded("setOptions(Map)", (db, c) -> db.setOptions(java.util.Map.of("write_buffer_size", "4194304")))
                 .guarded("beginTransaction(WriteOptions)", (db, c) -> db.beginTransaction(c.wo).close())
                 .guarded("beginTransaction(WriteOptions,OptimisticTransactionOptions)",
                         (db, c) -> db.beginTransaction(c.wo, TransactionTables.OPT_OPTIONS).close())

@@ -49,6 +49,7 @@ class TransactionUseAfterCloseTest {
         ctx.batch = new WriteBatch().put(bytes("b"), bytes("1"));
         ctx.options = new Options();
         ctx.flush = new FlushOptions();
+        ctx.ingest = new io.rocksffm.IngestExternalFileOptions();
     }
 
     @AfterEach
@@ -58,6 +59,7 @@ class TransactionUseAfterCloseTest {
         ctx.batch.close();
         ctx.options.close();
         ctx.flush.close();
+        ctx.ingest.close();
         ctx.arena.close();
     }
 
