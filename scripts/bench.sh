@@ -159,6 +159,7 @@ CONC_V="get1 get8 getVirtual put1 put8 putVirtual"
 UPCALL_MERGE_V="mergeCounter readCounter"
 UPCALL_CMP_V="putComparator seekComparator upcall"
 COST_V="getInto getIntoAutoSlots getArray getPinned getPinnedV2 multiGet multiGetSlice"
+TXN_V="tenPuts lockedUpdate optimisticCommit wbwiPutGet"
 case "$profile" in
   headline)
     # The rows the README leads with: the usual forms of each operation family (the segment core
@@ -231,6 +232,8 @@ case "$profile" in
     # comparators both sides, and one upcall (ffm_upcall vs raw_upcall: the same downcall, no upcall)
     job upcall-merge UpcallBenchmarks "$UPCALL_MERGE_V" "-p keyCount=10000 -p operands=8"
     job upcall-comparator UpcallBenchmarks "$UPCALL_CMP_V" "-p keyCount=10000 -p operands=8"
+    job transactions TransactionBenchmarks "$TXN_V" "-p keyCount=100000 -p keySize=16 -p valueSize=64"
+    c txn 100000 16 64
     ;;
   full)
     JMH_RUN="-f 1 -wi 3 -w 2s -i 5 -r 2s"; rounds=${rounds:-1}
@@ -382,6 +385,11 @@ run_c() { # one "c" spec
       local dir
       dir=$(mktemp -d "$DATA/c-batch.XXXXXX")
       "${CLOOP[@]}" batch "$dir/db" "$1" "$2" "$3" "$4" "$5" "$C_SECONDS"
+      rm -rf "$dir" ;;
+    txn)
+      local dir
+      dir=$(mktemp -d "$DATA/c-txn.XXXXXX")
+      "${CLOOP[@]}" txn "$dir" "$1" "$2" "$3" "$C_SECONDS"
       rm -rf "$dir" ;;
     *) echo "bench.sh: unknown C run $kind" >&2; return 1 ;;
   esac

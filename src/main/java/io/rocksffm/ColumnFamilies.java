@@ -123,7 +123,7 @@ final class ColumnFamilies {
     ColumnFamilyHandle create(Database db, String name, Options options) {
         try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             MemorySegment cName = arena.allocateFrom(name);
-            MemorySegment h = options.apply(o -> rocksdb_create_column_family(db.db, o, cName, s.errptr));
+            MemorySegment h = options.apply(o -> rocksdb_create_column_family(db.adminDb(), o, cName, s.errptr));
             if (s.errptr.get(ADDRESS, 0).address() != 0) {
                 // The C API returns its handle wrapper even on failure. Its first field is the
                 // ColumnFamilyHandle*, NULL when creation failed: then destroying it frees only the
@@ -142,7 +142,7 @@ final class ColumnFamilies {
     /** Drops {@code family} of {@code db} (which the caller has entered); the caller closes its handle. */
     void drop(Database db, ColumnFamilyHandle family) {
         try (Scratch s = Scratch.acquire()) {
-            family.use(h -> rocksdb_drop_column_family(db.db, h, s.errptr));
+            family.use(h -> rocksdb_drop_column_family(db.adminDb(), h, s.errptr));
             Native.check(s.errptr);
         }
         ids.remove(family.id());

@@ -24,7 +24,8 @@ import java.util.OptionalLong;
  * transaction database) pass their own handle as {@link #ptr} and the wrapped one as {@link #db};
  * writes, whose C functions differ by kind, stay with each kind.
  */
-abstract sealed class Database extends NativeObject implements KeyValueReads, DatabaseAdmin permits RocksDB {
+abstract sealed class Database extends NativeObject implements KeyValueReads, DatabaseAdmin
+        permits RocksDB, TransactionDB, OptimisticTransactionDB {
     /** The engine's {@code rocksdb_t} that reads, iterators, snapshots and administration go to. */
     final MemorySegment db;
     final ColumnFamilyHandle defaultFamily;
@@ -138,6 +139,33 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         family.close();
     }
 
+    // ---- the downcalls that differ by kind -------------------------------------------------------
+    // A kind whose engine gives it no rocksdb_t (a pessimistic transaction database on RocksDB
+    // before 10.x, which lacks rocksdb_transactiondb_get_base_db) passes NULL as db and overrides
+    // these: the point reads' two downcalls here, multi-gets, iterators and snapshots by overriding
+    // their public methods, and administration by refusing in adminDb().
+
+    /** Whether gets may use rocksdb_get_into_buffer_cf on {@link #db}. */
+    boolean oneCallGets() {
+        return Native.GET_INTO_BUFFER;
+    }
+
+    /** The pinned get of {@code key} (native): the slice, NULL when absent; the caller destroys it. */
+    MemorySegment pinnedSlice(MemorySegment options, MemorySegment family, MemorySegment key, long keyLength,
+                              Scratch s) {
+        return PointReads.slice(db, options, family, key, keyLength, s);
+    }
+
+    /**
+     * The {@code rocksdb_t} administration goes through (flush, compaction, properties, sizes,
+     * checkpoints, creating and dropping families).
+     *
+     * @throws UnsupportedOperationException if this kind has no {@code rocksdb_t} on this engine
+     */
+    MemorySegment adminDb() {
+        return db;
+    }
+
     // ---- reads ----------------------------------------------------------------------------------
 
     /**
@@ -158,7 +186,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         }
         guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
-            if (Native.GET_INTO_BUFFER && (value.isNative() || value.byteSize() <= INTO_BUFFER_MAX)) {
+            if (oneCallGets() && (value.isNative() || value.byteSize() <= INTO_BUFFER_MAX)) {
                 // one downcall into the caller's segment, or into scratch memory for a heap one
                 MemorySegment buf = value.isNative() ? value : s.buffer(Scratch.SECOND, value.byteSize());
                 long length = Native.getIntoBuffer(db, options.ptr, family.ptr, s.first(key), key.byteSize(), buf, s);
@@ -170,7 +198,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
                 }
                 // too large for buf, which copied nothing: read it pinned to copy what fits
             }
-            return PointReads.copy(db, options.ptr, family.ptr, s.first(key), key.byteSize(), value, s);
+            return PointReads.copy(pinnedSlice(options.ptr, family.ptr, s.first(key), key.byteSize(), s), value, s);
         } finally {
             guard.exit(options, family);
         }
@@ -182,7 +210,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         Objects.requireNonNull(key, "key");
         guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
-            if (Native.GET_INTO_BUFFER) {
+            if (oneCallGets()) {
                 // one downcall into a reused scratch buffer that grows to the values seen (up to
                 // INTO_BUFFER_MAX); larger values are read pinned and copied once
                 MemorySegment buf = s.buffer(Scratch.SECOND, INTO_BUFFER_MIN);
@@ -198,7 +226,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
                 }
                 s.buffer(Scratch.SECOND, Math.min(length, INTO_BUFFER_MAX));
             }
-            return PointReads.array(db, options.ptr, family.ptr, s.copy(Scratch.FIRST, key), key.length, s);
+            return PointReads.array(pinnedSlice(options.ptr, family.ptr, s.copy(Scratch.FIRST, key), key.length, s), s);
         } finally {
             guard.exit(options, family);
         }
@@ -210,7 +238,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         Objects.requireNonNull(key, "key");
         guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
-            MemorySegment slice = PointReads.slice(db, options.ptr, family.ptr, s.first(key), key.byteSize(), s);
+            MemorySegment slice = pinnedSlice(options.ptr, family.ptr, s.first(key), key.byteSize(), s);
             return slice.address() == 0 ? null : PinnedValue.of(this, slice, s.size);
         } finally {
             guard.exit(options, family);
@@ -290,7 +318,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         Objects.requireNonNull(options, "options");
         guard.enter(options, family);
         try (Scratch s = Scratch.acquire()) {
-            rocksdb_flush_cf(db, options.ptr, family.ptr, s.errptr);
+            rocksdb_flush_cf(adminDb(), options.ptr, family.ptr, s.errptr);
             Native.check(s.errptr);
         } finally {
             guard.exit(options, family);
@@ -302,7 +330,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         try (Scratch s = Scratch.acquire()) {
             lifecycle.enter();
             try {
-                rocksdb_flush_wal(db, flag(sync), s.errptr);
+                rocksdb_flush_wal(adminDb(), flag(sync), s.errptr);
             } finally {
                 lifecycle.exit();
             }
@@ -316,7 +344,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         try (Scratch s = Scratch.acquire()) {
             MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
             MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
-            rocksdb_compact_range_cf(db, family.ptr, b, begin == null ? 0 : begin.byteSize(), e,
+            rocksdb_compact_range_cf(adminDb(), family.ptr, b, begin == null ? 0 : begin.byteSize(), e,
                     end == null ? 0 : end.byteSize());
         } finally {
             guard.exitFamily(family);
@@ -328,7 +356,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         Objects.requireNonNull(property, "property");
         guard.enterFamily(family);
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment v = rocksdb_property_value_cf(db, family.ptr, arena.allocateFrom(property));
+            MemorySegment v = rocksdb_property_value_cf(adminDb(), family.ptr, arena.allocateFrom(property));
             if (v.address() == 0) {
                 return null;
             }
@@ -347,7 +375,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         Objects.requireNonNull(property, "property");
         guard.enterFamily(family);
         try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
-            int rc = rocksdb_property_int_cf(db, family.ptr, arena.allocateFrom(property), s.size);
+            int rc = rocksdb_property_int_cf(adminDb(), family.ptr, arena.allocateFrom(property), s.size);
             return rc == 0 ? OptionalLong.of(s.size.get(JAVA_LONG, 0)) : OptionalLong.empty();
         } finally {
             guard.exitFamily(family);
@@ -363,7 +391,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         }
         guard.enterFamily(family);
         try {
-            return KeyRanges.approximateSizes(db, family.ptr, starts, limits);
+            return KeyRanges.approximateSizes(adminDb(), family.ptr, starts, limits);
         } finally {
             guard.exitFamily(family);
         }
@@ -391,5 +419,12 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
     @Override
     public void setOptions(java.util.Map<String, String> options) {
         MutableOptions.set(this, null, options);
+    }
+
+    /** Refuses a merge into a family opened without a merge operator (RocksDB would fail later, on reads). */
+    final void requireMergeOperator(ColumnFamilyHandle family) {
+        if (!families.mergeIds().contains(family.id())) {
+            throw new IllegalArgumentException(family + " has no merge operator");
+        }
     }
 }

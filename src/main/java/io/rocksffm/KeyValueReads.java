@@ -24,7 +24,7 @@ import java.util.stream.StreamSupport;
  * {@link IllegalStateException}. Safe to call from any thread where the implementation says so
  * ({@link RocksDB} is).
  */
-public sealed interface KeyValueReads permits Database {
+public sealed interface KeyValueReads permits Database, Transaction {
 
     /**
      * The family the forms without a handle read.

@@ -7,6 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Scratch;
+import io.rocksffm.internal.capi.RocksDBC;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -28,10 +29,17 @@ final class Opening {
         return name;
     }
 
-    /** Makes the database object of an opened {@code rocksdb_t} and its family handles. */
+    /** Makes the database object of an opened database handle and its family handles. */
     @FunctionalInterface
-    interface Maker {
-        RocksDB make(MemorySegment db, Path path, boolean readOnly, List<String> names, MemorySegment handles);
+    interface Maker<T> {
+        T make(MemorySegment db, Path path, boolean readOnly, List<String> names, MemorySegment handles);
+    }
+
+    /** The shape of {@code rocksdb_open_column_families} and its kin of other kinds of database. */
+    @FunctionalInterface
+    interface Opener {
+        MemorySegment open(MemorySegment options, MemorySegment name, int n, MemorySegment names,
+                           MemorySegment familyOptions, MemorySegment handles, MemorySegment errptr);
     }
 
     /**
@@ -45,7 +53,7 @@ final class Opening {
     }
 
     /** Opens the database at {@code path} with {@code families} (the default one added if absent). */
-    static RocksDB open(Path path, Options options, List<ColumnFamilyDescriptor> families, boolean readOnly, Maker maker) {
+    static RocksDB open(Path path, Options options, List<ColumnFamilyDescriptor> families, boolean readOnly, Maker<RocksDB> maker) {
         OpenCall call = readOnly
                 ? (o, nm, n, names, fo, h, err, arena) ->
                         rocksdb_open_for_read_only_column_families(o, nm, n, names, fo, h, NativeObject.flag(false), err)
@@ -59,7 +67,7 @@ final class Opening {
      * {@code rocksdb_try_catch_up_with_primary}.
      */
     static RocksDB openAsSecondary(Path path, Path secondaryPath, Options options, List<ColumnFamilyDescriptor> families,
-                                   Maker maker) {
+                                   Maker<RocksDB> maker) {
         String secondary = cPath(secondaryPath);
         return open(path, options, families, true, (o, nm, n, names, fo, h, err, arena) ->
                 rocksdb_open_as_secondary_column_families(o, nm, arena.allocateFrom(secondary), n, names, fo, h, err),
@@ -71,7 +79,7 @@ final class Opening {
      * {@code ttlSeconds} for every family (0: entries never expire).
      */
     static RocksDB openWithTtl(Path path, Options options, List<ColumnFamilyDescriptor> families, int ttlSeconds,
-                               Maker maker) {
+                               Maker<RocksDB> maker) {
         if (ttlSeconds < 0) {
             throw new IllegalArgumentException("ttl must be >= 0 seconds (0: no expiry): " + ttlSeconds);
         }
@@ -84,8 +92,15 @@ final class Opening {
         }, maker);
     }
 
-    private static RocksDB open(Path path, Options options, List<ColumnFamilyDescriptor> families, boolean readOnly,
-                                OpenCall call, Maker maker) {
+    /** Opens a database of any kind at {@code path} with {@code opener}. */
+    static <T extends Database> T open(Path path, Options options, List<ColumnFamilyDescriptor> families, Opener opener,
+                                       boolean readOnly, Maker<T> maker) {
+        return open(path, options, families, readOnly,
+                (o, nm, n, names, fo, h, err, arena) -> opener.open(o, nm, n, names, fo, h, err), maker);
+    }
+
+    private static <T extends Database> T open(Path path, Options options, List<ColumnFamilyDescriptor> families,
+                                               boolean readOnly, OpenCall call, Maker<T> maker) {
         String name = cPath(path);
         Objects.requireNonNull(options, "options");
         List<ColumnFamilyDescriptor> all = new ArrayList<>(Objects.requireNonNull(families, "families"));
@@ -112,7 +127,7 @@ final class Opening {
             MemorySegment db = call.open(options.ptr, arena.allocateFrom(name), n, names, familyOptions, handles,
                     s.errptr, arena);
             Native.check(s.errptr);
-            RocksDB opened = maker.make(db, path, readOnly, familyNames, handles);
+            T opened = maker.make(db, path, readOnly, familyNames, handles);
             for (ColumnFamilyDescriptor d : all) {
                 opened.families.configured(opened.families.get(d.name()), d.options());
             }

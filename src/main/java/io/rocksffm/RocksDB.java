@@ -340,9 +340,7 @@ public final class RocksDB extends Database implements KeyValueWrites {
         Objects.requireNonNull(options, "options");
         guard.enter(options, family); // closed database, family or options first
         try (Scratch s = Scratch.acquire()) {
-            if (!families.mergeIds().contains(family.id())) {
-                throw new IllegalArgumentException(family + " has no merge operator");
-            }
+            requireMergeOperator(family);
             rocksdb_merge_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.second(value),
                     value.byteSize(), s.errptr);
             Native.check(s.errptr);
@@ -372,4 +370,24 @@ public final class RocksDB extends Database implements KeyValueWrites {
         }
     }
 
+    /**
+     * Applies a {@link WriteBatchWithIndex} atomically.
+     *
+     * @param options the write options
+     * @param batch   the batch (unchanged; may be written again)
+     * @throws RocksDBException if the write fails, e.g. for a family this database does not have
+     * @throws IllegalStateException if this database, the options or the batch is closed
+     */
+    public void write(WriteOptions options, WriteBatchWithIndex batch) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(batch, "batch");
+        batch.lifecycle.check();
+        guard.enter(options, defaultFamily);
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_write_writebatch_wi(ptr, options.ptr, batch.ptr, s.errptr);
+            Native.check(s.errptr);
+        } finally {
+            guard.exit(options, defaultFamily);
+        }
+    }
 }

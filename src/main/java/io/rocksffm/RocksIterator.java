@@ -79,15 +79,45 @@ public final class RocksIterator implements AutoCloseable {
      * them and the options' snapshot open until it is closed.
      */
     static RocksIterator create(Database db, ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
+        return create(db.lifecycle, family, options, prefetchBytes, (o, f) -> rocksdb_create_iterator_cf(db.db, o, f));
+    }
+
+    /** A native iterator of {@code db}'s rocksdb_t (the caller holds everything open; for wrapping iterators). */
+    static MemorySegment nativeIterator(MemorySegment db, MemorySegment options, MemorySegment family) {
+        return rocksdb_create_iterator_cf(db, options, family);
+    }
+
+    /** The downcall that makes a native iterator for read options and a family (pointers). */
+    @FunctionalInterface
+    interface Source {
+        MemorySegment create(MemorySegment options, MemorySegment family);
+    }
+
+    /**
+     * A new iterator from {@code source} (a database's or a transaction's), kept as a child of
+     * {@code owner}, the family, the options and their snapshot; the caller has entered them and
+     * holds the options' lock.
+     */
+    static RocksIterator create(Lifecycle owner, ColumnFamilyHandle family, ReadOptions options, long prefetchBytes,
+                                Source source) {
+        return create(new Lifecycle[] {owner}, family, options, prefetchBytes, source);
+    }
+
+    /** {@link #create(Lifecycle, ColumnFamilyHandle, ReadOptions, long, Source)} with several owners. */
+    static RocksIterator create(Lifecycle[] owners, ColumnFamilyHandle family, ReadOptions options, long prefetchBytes,
+                                Source source) {
         Snapshot snapshot = options.snapshot();
-        Lifecycle lifecycle = snapshot == null
-                ? Lifecycle.child("RocksIterator", true, db.lifecycle, options.lifecycle, family.lifecycle)
-                : Lifecycle.child("RocksIterator", true, db.lifecycle, options.lifecycle, family.lifecycle,
-                        snapshot.lifecycle);
+        Lifecycle[] parents = java.util.Arrays.copyOf(owners, owners.length + (snapshot == null ? 2 : 3));
+        parents[owners.length] = options.lifecycle;
+        parents[owners.length + 1] = family.lifecycle;
+        if (snapshot != null) {
+            parents[owners.length + 2] = snapshot.lifecycle;
+        }
+        Lifecycle lifecycle = Lifecycle.child("RocksIterator", true, parents);
         MemorySegment it = MemorySegment.NULL;
         try {
-            it = rocksdb_create_iterator_cf(db.db, options.ptr, family.ptr);
-            return new RocksIterator(lifecycle, it, prefetchBytes, criticalMovesAllowed(db, family));
+            it = source.create(options.ptr, family.ptr);
+            return new RocksIterator(lifecycle, it, prefetchBytes, criticalMovesAllowed(family.db, family));
         } catch (RuntimeException | Error e) {
             if (it.address() != 0) {
                 rocksdb_iter_destroy(it);

@@ -163,6 +163,35 @@ class TutorialTest {
     }
 
     @Test
+    void transactions() {
+        try (Options options = new Options().setCreateIfMissing(true);
+             TransactionDBOptions txDbOptions = new TransactionDBOptions()) {
+            // --- readme:transactions begin
+            try (TransactionDB db = TransactionDB.open(dir.resolve("bank"), options, txDbOptions);
+                 WriteOptions write = new WriteOptions().setSync(true);
+                 TransactionOptions txOptions = new TransactionOptions().setLockTimeout(100).setDeadlockDetect(true)) {
+                db.put("alice".getBytes(StandardCharsets.UTF_8), new byte[] {100});
+                Transaction tx = db.beginTransaction(write, txOptions);
+                try {
+                    byte[] alice = tx.getForUpdate("alice".getBytes(StandardCharsets.UTF_8)); // locks the key
+                    tx.put("alice".getBytes(StandardCharsets.UTF_8), new byte[] {(byte) (alice[0] - 10)});
+                    tx.put("bob".getBytes(StandardCharsets.UTF_8), new byte[] {10});
+                    tx.commit();
+                } catch (RocksDBException e) {    // TIMED_OUT, BUSY (deadlock), EXPIRED: retry later
+                    tx.rollback();
+                } finally {
+                    tx.close();                   // or reuse it: db.beginTransaction(write, txOptions, tx)
+                }
+            }
+            // --- readme:transactions end
+            try (TransactionDB db = TransactionDB.open(dir.resolve("bank"), options, txDbOptions)) {
+                assertEquals(90, db.get("alice".getBytes(StandardCharsets.UTF_8))[0]);
+                assertEquals(10, db.get("bob".getBytes(StandardCharsets.UTF_8))[0]);
+            }
+        }
+    }
+
+    @Test
     void operations() {
         Path path = dir.resolve("ops");
         Path backups = dir.resolve("backups");
@@ -218,7 +247,7 @@ class TutorialTest {
             assertEquals(snippet(lines, m.group(1)), m.group(2).strip(), "README block " + m.group(1));
             blocks++;
         }
-        assertEquals(7, blocks, "README quotes quickstart, batch, iterate, families, merge, operations and production");
+        assertEquals(8, blocks, "README quotes quickstart, batch, iterate, families, merge, transactions, operations and production");
     }
 
     private static String snippet(List<String> lines, String name) {

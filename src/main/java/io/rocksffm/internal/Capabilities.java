@@ -119,6 +119,9 @@ public final class Capabilities {
             "rocksdb_memtableinfo_num_entries",
             "rocksdb_memtableinfo_num_deletes",
             "rocksdb_status_ptr_get_error",
+            "rocksdb_transactiondb_get_base_db",
+            "rocksdb_transactiondb_close_base_db",
+            "rocksdb_transaction_multi_get_for_update_cf",
             // RocksDB 8.1 (fail_if_not_bottommost_level) and 8.6 (typed statistics) and later: not in 7.8.3
             "rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level",
             "rocksdb_options_set_statistics_level",

@@ -62,6 +62,21 @@ public final class MultiGet {
      */
     public static void call(MemorySegment db, MemorySegment options, MemorySegment family, MemorySegment[] keys,
                             boolean sortedInput, Scratch s) {
+        int n = packKeys(keys, sortedInput, s);
+        if (n > 0) {
+            RocksDBC.rocksdb_batched_multi_get_cf(db, options, family, n, s.buffer(Scratch.MULTI_KEYS, 0),
+                    s.buffer(Scratch.MULTI_SIZES, 0), s.buffer(Scratch.MULTI_VALUES, 0),
+                    s.buffer(Scratch.MULTI_ERRORS, 0), sortedInput);
+        }
+    }
+
+    /**
+     * Checks the keys and copies them into {@code s}: their pointers into MULTI_KEYS, their sizes
+     * into MULTI_SIZES; clears MULTI_VALUES and MULTI_ERRORS (room for {@code keys.length} words).
+     *
+     * @return the number of keys
+     */
+    public static int packKeys(MemorySegment[] keys, boolean sortedInput, Scratch s) {
         int n = keys.length;
         long keyBytes = 0;
         for (int i = 0; i < n; i++) {
@@ -87,9 +102,7 @@ public final class MultiGet {
         }
         errs.asSlice(0, words).fill((byte) 0);
         slices.asSlice(0, words).fill((byte) 0);
-        if (n > 0) {
-            RocksDBC.rocksdb_batched_multi_get_cf(db, options, family, n, pointers, sizes, slices, errs, sortedInput);
-        }
+        return n;
     }
 
     /**

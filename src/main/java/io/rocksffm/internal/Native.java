@@ -227,6 +227,11 @@ public final class Native {
         throw new AssertionError("unexpected checked exception from a downcall", t);
     }
 
+    /** rocksdb_free: frees memory the C API allocated for the caller (strings, arrays, wrappers). */
+    public static void rocksdbFree(MemorySegment p) {
+        RocksDBC.rocksdb_free(p);
+    }
+
     // ---- errors ---------------------------------------------------------------------------
 
     /**

@@ -237,6 +237,11 @@ final class ApiTables {
                 .guarded("merge(ColumnFamilyHandle,WriteOptions,MemorySegment,MemorySegment)", (db, c) -> mergeOrRefused(() -> db.merge(c.cf, c.wo, c.key, c.value)))
                 .guarded("merge(byte[],byte[])", (db, c) -> mergeOrRefused(() -> db.merge(bytes("k"), bytes("v"))))
                 .guarded("merge(ColumnFamilyHandle,byte[],byte[])", (db, c) -> mergeOrRefused(() -> db.merge(c.cf, bytes("k"), bytes("v"))))
+                .guarded("write(WriteOptions,WriteBatchWithIndex)", (db, c) -> {
+                    try (io.rocksffm.WriteBatchWithIndex b = new io.rocksffm.WriteBatchWithIndex()) {
+                        db.write(c.wo, b);
+                    }
+                })
                 .guarded("get(ColumnFamilyHandle,ReadOptions,MemorySegment,MemorySegment)", (db, c) -> db.get(c.cf, c.ro, c.key, c.out))
                 .guarded("get(ReadOptions,MemorySegment,MemorySegment)", (db, c) -> db.get(c.ro, c.key, c.out))
                 .guarded("get(byte[])", (db, c) -> db.get(bytes("k")))
@@ -624,7 +629,7 @@ final class ApiTables {
                 .plain("columnFamilies()", (o, c) -> assertTrue(o.columnFamilies().stream().allMatch(d -> d.options().isClosed())));
     }
 
-    private static void closeQuietly(AutoCloseable c) {
+    static void closeQuietly(AutoCloseable c) {
         if (c != null) {
             try {
                 c.close();

@@ -76,6 +76,8 @@ class BadInputTest {
     private ReadOptions ro;
     private WriteOptions wo;
     private Arena arena;
+    /** The batch-with-index argument of the null probes (transactions' suite). */
+    private io.rocksffm.WriteBatchWithIndex wbwi;
 
     @BeforeEach
     void openDatabase() {
@@ -85,10 +87,12 @@ class BadInputTest {
         ro = new ReadOptions();
         wo = new WriteOptions();
         arena = Arena.ofConfined();
+        wbwi = new io.rocksffm.WriteBatchWithIndex();
     }
 
     @AfterEach
     void closeDatabase() {
+        wbwi.close();
         arena.close();
         ro.close();
         wo.close();
@@ -292,6 +296,8 @@ class BadInputTest {
             return wo;
         } else if (t == WriteBatch.class) {
             return batch;
+        } else if (t == io.rocksffm.WriteBatchWithIndex.class) {
+            return wbwi;
         } else if (t == Options.class) {
             return options;
         } else if (t == Snapshot.class) {
