@@ -232,9 +232,7 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @throws IllegalStateException if closed, finished, or in use by another thread
      */
     public void merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
-        if (!db.families.mergeIds().contains(Objects.requireNonNull(family, "family").id())) {
-            throw new IllegalArgumentException(family + " has no merge operator");
-        }
+        Transactions.checkMerge(this, db, family, key, value);
         write(family, key, value, RocksDBC::rocksdb_transaction_merge_cf);
     }
 

@@ -230,4 +230,13 @@ final class Transactions {
             tx.exit();
         }
     }
+
+    /** Argument and state checks of {@link Transaction#merge}: nulls, closed, then the family's merge operator. */
+    static void checkMerge(Transaction tx, Database db, ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
+        java.util.Objects.requireNonNull(family, "family");
+        java.util.Objects.requireNonNull(key, "key");
+        java.util.Objects.requireNonNull(value, "value");
+        tx.lifecycle.ensureOpen();
+        db.requireMergeOperator(family);
+    }
 }
