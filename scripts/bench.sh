@@ -200,6 +200,10 @@ case "$profile" in
     c scan 1000 16 64
     job multiget MultiGetBenchmarks "$MULTI_V" "-p keyCount=1000 -p keySize=16 -p valueSize=64 -p batchSize=10"
     job concurrency ConcurrencyBenchmarks "$CONC_V" "-p keyCount=1000 -p keySize=12 -p valueSize=64"
+    job transactions TransactionBenchmarks "$TXN_V" "-p keyCount=1000 -p keySize=16 -p valueSize=64"
+    c txn 1000 16 64
+    job upcall-merge UpcallBenchmarks "$UPCALL_MERGE_V" "-p keyCount=1000 -p operands=8"
+    job upcall-comparator UpcallBenchmarks "$UPCALL_CMP_V" "-p keyCount=1000 -p operands=8"
     job bindingcost BindingCostBenchmarks "$COST_V" "-p keyCount=1000 -p keySize=12 -p valueSize=64 -p keyOrder=roundRobin -p batchSize=10"
     ;;
   quick)
