@@ -427,4 +427,33 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
             throw new IllegalArgumentException(family + " has no merge operator");
         }
     }
+
+    /** The shape of {@code rocksdb_write} and its kin of other kinds of database. */
+    @FunctionalInterface
+    interface BatchWrite {
+        void call(MemorySegment handle, MemorySegment options, MemorySegment batch, MemorySegment errptr);
+    }
+
+    /**
+     * Writes {@code batch} through this kind's {@code write} function on {@link #ptr}: checked
+     * first (RocksDB checks families and merge records only while applying a batch, after logging
+     * it; a failure there leaves the database refusing every later write until it is reopened).
+     */
+    final void writeBatch(WriteOptions options, WriteBatch batch, BatchWrite write) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(batch, "batch");
+        batch.checkWritable(families.ids(), families.mergeIds());
+        guard.enter(options, defaultFamily);
+        try (Scratch s = Scratch.acquire()) {
+            MemorySegment nativeBatch = batch.createNative();
+            try {
+                write.call(ptr, options.ptr, nativeBatch, s.errptr);
+            } finally {
+                WriteBatch.destroyNative(nativeBatch);
+            }
+            Native.check(s.errptr);
+        } finally {
+            guard.exit(options, defaultFamily);
+        }
+    }
 }

@@ -2,8 +2,8 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
-import io.rocksffm.internal.BatchFormat;
 import io.rocksffm.internal.Native;
+import io.rocksffm.internal.capi.RocksDBC;
 import io.rocksffm.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
@@ -179,7 +179,7 @@ public final class OptimisticTransactionDB extends Database implements KeyValueW
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
-        if (BatchFormat.compareBytewise(begin, end) > 0) {
+        if (families.compare(family, begin, end) > 0) { // the family's order (its comparator, or bytewise)
             throw new IllegalArgumentException("deleteRange: end sorts before begin");
         }
         guard.enter(options, family);
@@ -194,20 +194,6 @@ public final class OptimisticTransactionDB extends Database implements KeyValueW
 
     @Override
     public void write(WriteOptions options, WriteBatch batch) {
-        Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(batch, "batch");
-        batch.checkWritable(families.ids(), families.mergeIds());
-        guard.enter(options, defaultFamily);
-        try (Scratch s = Scratch.acquire()) {
-            MemorySegment nativeBatch = batch.createNative();
-            try {
-                rocksdb_optimistictransactiondb_write(ptr, options.ptr, nativeBatch, s.errptr);
-            } finally {
-                WriteBatch.destroyNative(nativeBatch);
-            }
-            Native.check(s.errptr);
-        } finally {
-            guard.exit(options, defaultFamily);
-        }
+        writeBatch(options, batch, RocksDBC::rocksdb_optimistictransactiondb_write);
     }
 }

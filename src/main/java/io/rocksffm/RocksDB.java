@@ -351,23 +351,7 @@ public final class RocksDB extends Database implements KeyValueWrites {
 
     @Override
     public void write(WriteOptions options, WriteBatch batch) {
-        Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(batch, "batch");
-        // RocksDB checks these only while applying a batch, after logging it; a failure there
-        // leaves the database refusing every later write until it is reopened.
-        batch.checkWritable(families.ids(), families.mergeIds());
-        guard.enter(options, defaultFamily);
-        try (Scratch s = Scratch.acquire()) {
-            MemorySegment nativeBatch = batch.createNative();
-            try {
-                rocksdb_write(ptr, options.ptr, nativeBatch, s.errptr);
-            } finally {
-                WriteBatch.destroyNative(nativeBatch);
-            }
-            Native.check(s.errptr);
-        } finally {
-            guard.exit(options, defaultFamily);
-        }
+        writeBatch(options, batch, RocksDBC::rocksdb_write);
     }
 
     /**

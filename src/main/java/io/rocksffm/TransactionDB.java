@@ -273,21 +273,7 @@ public final class TransactionDB extends Database implements KeyValueWrites {
 
     @Override
     public void write(WriteOptions options, WriteBatch batch) {
-        Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(batch, "batch");
-        batch.checkWritable(families.ids(), families.mergeIds());
-        guard.enter(options, defaultFamily);
-        try (Scratch s = Scratch.acquire()) {
-            MemorySegment nativeBatch = batch.createNative();
-            try {
-                rocksdb_transactiondb_write(ptr, options.ptr, nativeBatch, s.errptr);
-            } finally {
-                WriteBatch.destroyNative(nativeBatch);
-            }
-            Native.check(s.errptr);
-        } finally {
-            guard.exit(options, defaultFamily);
-        }
+        writeBatch(options, batch, RocksDBC::rocksdb_transactiondb_write);
     }
 
     // ---- engines without rocksdb_transactiondb_get_base_db: the transactiondb_* reads ----------

@@ -100,4 +100,20 @@ class OptimisticTransactionDBTest {
         db.close();
         assertThrows(IllegalStateException.class, () -> db.get(bytes("a")));
     }
+
+    /** deleteRange checks begin <= end in the family's order: under a reverse comparator "c" sorts before "a". */
+    @Test
+    void deleteRangeFollowsTheFamilysComparator() {
+        try (Options o = new Options().setCreateIfMissing(true).setComparator(new ComparatorTest.Reverse());
+             OptimisticTransactionDB db = OptimisticTransactionDB.open(dir, o)) {
+            for (String k : List.of("a", "b", "c")) {
+                db.put(bytes(k), bytes("v"));
+            }
+            db.deleteRange(bytes("c"), bytes("a"));   // [c, a) in reverse order: c and b
+            assertNull(db.get(bytes("c")));
+            assertNull(db.get(bytes("b")));
+            assertEquals("v", string(db.get(bytes("a"))));
+            assertThrows(IllegalArgumentException.class, () -> db.deleteRange(bytes("a"), bytes("c")));
+        }
+    }
 }
