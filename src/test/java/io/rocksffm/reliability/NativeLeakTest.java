@@ -237,16 +237,16 @@ class NativeLeakTest {
                     }),
                     new Workload("error: catch up on a primary", 40_000 * x,
                             i -> expectError(primary::tryCatchUpWithPrimary)),
-                    new Workload("secondary catch up and get", 2_000 * x, i -> {
+                    heavyWorkload("secondary catch up and get", 2_000, i -> {
                         secondary.tryCatchUpWithPrimary();
                         secondary.get(bytes("k"));
                     }),
-                    new Workload("secondary open/close", 100 * x, 1 << 20, i -> {
+                    heavyWorkload("secondary open/get/close", 100, 1 << 20, i -> {
                         try (RocksDB s = RocksDB.openAsSecondary(primaryPath, dir.resolve("secondary2"), options)) {
                             s.get(bytes("k"));
                         }
                     }),
-                    new Workload("TTL database open/put/close", 40 * x, 1 << 20, i -> {
+                    heavyWorkload("TTL database open/put/get/close", 40, 1 << 20, i -> {
                         try (RocksDB t = RocksDB.openWithTtl(dir.resolve("ttl"), options, 3600)) {
                             t.put(bytes("k" + i), bytes("v"));
                             t.multiGetAsList(List.of(bytes("k" + i)));
@@ -357,6 +357,40 @@ class NativeLeakTest {
                 expectError(() -> RocksDB.listColumnFamilies(missing, o));
             }
         }));
+    }
+
+    /**
+     * A workload too slow for 100,000 cycles in CI, as its cycles read or write files (open a
+     * database or backup engine, write a table file, ...) or are slow in RocksDB itself:
+     * {@code ci} cycles in CI; with the heavy flag {@link Reliability#HEAVY_CYCLES}
+     * (100,000), or, with -Drocksffm.heavy.seconds=S, as many as fit in about S seconds by the
+     * time of 20 measured cycles (the harness runs 1.2x the cycles with its warm-ups), and
+     * never fewer than {@code ci}. It reports the count it chose.
+     */
+    static Workload heavyWorkload(String name, int ci, long floor, Cycle cycle) throws Exception {
+        if (!HEAVY) {
+            return new Workload(name, ci, floor, cycle);
+        }
+        int cycles = HEAVY_CYCLES;
+        long budget = Long.getLong("rocksffm.heavy.seconds", 0);
+        if (budget > 0) {
+            cycle.run(0);
+            int probe = 20;
+            long t0 = System.nanoTime();
+            for (int i = 1; i <= probe; i++) {
+                cycle.run(i);
+            }
+            double perCycle = (System.nanoTime() - t0) / 1e9 / probe;
+            long fit = (long) (budget / perCycle / 1.2);
+            cycles = (int) Math.max(ci, Math.min(HEAVY_CYCLES, fit) / ROUNDS * ROUNDS);
+            report("leaks: %-50s %.2f ms a cycle: %,d cycles (of %,d) fit in %d s", name, perCycle * 1e3, cycles,
+                    HEAVY_CYCLES, budget);
+        }
+        return new Workload(name, cycles, floor, cycle);
+    }
+
+    static Workload heavyWorkload(String name, int ci, Cycle cycle) throws Exception {
+        return heavyWorkload(name, ci, FLOOR, cycle);
     }
 
     /** The harness for other leak tests: warms every workload up, then measures each. */

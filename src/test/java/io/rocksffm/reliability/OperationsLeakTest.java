@@ -28,10 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
  * options from text and files), with {@link NativeLeakTest}'s harness: create/use/close cycles of
  * every new closeable and their error paths, malloc'ed memory flat across rounds. The option
  * objects, backup listing and verification run 100,000 cycles (CI; 10x with the heavy flag). The
- * rest run fewer, to keep the suite fast: each cycle of theirs reads or writes files (backup
- * engine open, table files, OPTIONS files, ingestion) or is slow in RocksDB itself (measured on a
- * loaded 2-core machine: statistics creation ~0.3 ms, as it allocates per-core counters and
- * histograms; an options string ~0.4 ms, a failing one ~1 ms).
+ * rest run fewer in CI, to keep the suite fast, and 100,000 each with the heavy flag (see
+ * {@link NativeLeakTest#heavyWorkload}): each cycle of theirs reads or writes files (backup
+ * engine open, backup, restore and purge, table files, OPTIONS files, ingestion) or is slow in
+ * RocksDB itself (measured on a loaded 2-core machine: statistics creation ~0.3 ms, as it
+ * allocates per-core counters and histograms; an options string ~0.4 ms, a failing one ~1 ms).
  */
 class OperationsLeakTest {
     @TempDir
@@ -46,6 +47,7 @@ class OperationsLeakTest {
              Options plain = new Options();
              BackupEngineOptions beo = new BackupEngineOptions(backupDir);
              BackupEngine engine = BackupEngine.open(beo);
+             BackupEngineOptions cycleBackups = new BackupEngineOptions(dir.resolve("cycle-backups"));
              IngestExternalFileOptions ingest = new IngestExternalFileOptions()) {
             db.put(bytes("k"), bytes("v"));
             engine.createBackup(db);
@@ -55,6 +57,8 @@ class OperationsLeakTest {
                 w.put(bytes("i"), bytes("v")).finish();
             }
             Path missing = dir.resolve("missing.sst");
+            Path restored = dir.resolve("restored");
+
             NativeLeakTest.Workloads.run(List.of(
                     new NativeLeakTest.Workload("BackupEngineOptions create/set/get/close", 100_000 * x, i -> {
                         try (BackupEngineOptions o = new BackupEngineOptions(backupDir).setShareTableFiles(true)
@@ -66,7 +70,7 @@ class OperationsLeakTest {
                             i -> new RestoreOptions().setKeepLogFiles(true).close()),
                     new NativeLeakTest.Workload("IngestExternalFileOptions create/set/close", 100_000 * x,
                             i -> new IngestExternalFileOptions().setMoveFiles(true).setIngestBehind(false).close()),
-                    new NativeLeakTest.Workload("Options with statistics: typed reads", 4_000 * x, i -> {
+                    NativeLeakTest.heavyWorkload("Options with statistics: typed reads", 4_000, i -> {
                         try (Options o = new Options()) {
                             Statistics s = o.enableStatistics();
                             if (typed) {
@@ -75,49 +79,62 @@ class OperationsLeakTest {
                             }
                         }
                     }),
-                    new NativeLeakTest.Workload("Options with statistics: text", 400 * x, i -> {
+                    NativeLeakTest.heavyWorkload("Options with statistics: text", 400, i -> {
                         try (Options o = new Options()) {
                             o.enableStatistics().tickers();
                         }
                     }),
-                    new NativeLeakTest.Workload("Options.fromString", 4_000 * x, i -> {
+                    NativeLeakTest.heavyWorkload("Options.fromString", 4_000, i -> {
                         Options.fromString(plain, "write_buffer_size=1048576;max_open_files=10").close();
                     }),
-                    new NativeLeakTest.Workload("BackupEngine open/list/close", 1_000 * x, i -> {
+                    NativeLeakTest.heavyWorkload("BackupEngine open/list/close", 1_000, i -> {
                         try (BackupEngine e = BackupEngine.open(beo)) {
                             assertEquals(1, e.backups().size());
                         }
                     }),
                     new NativeLeakTest.Workload("backups list", 100_000 * x, i -> engine.backups()),
-                    new NativeLeakTest.Workload("SstFileWriter open/put/close", 4_000 * x, i -> {
+                    NativeLeakTest.heavyWorkload("SstFileWriter open/put/close", 4_000, i -> {
                         try (SstFileWriter w = SstFileWriter.open(plain, sst)) {
                             w.put(bytes("a"), bytes("1")).put(bytes("b"), bytes("2"));
                         }
                     }),
-                    new NativeLeakTest.Workload("SstFileWriter put/finish/close", 400 * x, i -> {
+                    NativeLeakTest.heavyWorkload("SstFileWriter put/finish/close", 400, i -> {
                         try (SstFileWriter w = SstFileWriter.open(plain, sst)) {
                             w.put(bytes("a"), bytes("1")).deleteRange(bytes("c"), bytes("d")).finish();
                         }
                     }),
-                    new NativeLeakTest.Workload("LatestOptions load/close", 400 * x, i -> LatestOptions.load(db.path()).close()),
-                    new NativeLeakTest.Workload("ingestExternalFile (copy)", 200 * x, 1 << 20,
+                    NativeLeakTest.heavyWorkload("BackupEngine open/create backup/purge/close", 40, 1 << 20, i -> {
+                        try (BackupEngine e = BackupEngine.open(cycleBackups)) {
+                            db.put(bytes("c"), bytes(Integer.toString(i)));
+                            e.createBackup(db, false);
+                            e.purgeOldBackups(1);
+                            assertEquals(1, e.backups().size());
+                        }
+                    }),
+                    NativeLeakTest.heavyWorkload("BackupEngine open/restore latest/close", 40, 1 << 20, i -> {
+                        try (BackupEngine e = BackupEngine.open(beo)) {
+                            e.restoreLatest(restored);
+                        }
+                    }),
+                    NativeLeakTest.heavyWorkload("LatestOptions load/close", 400, i -> LatestOptions.load(db.path()).close()),
+                    NativeLeakTest.heavyWorkload("ingestExternalFile (copy)", 200, 1 << 20,
                             i -> db.ingestExternalFile(List.of(ingested), ingest)),
-                    new NativeLeakTest.Workload("error: unsorted key to SstFileWriter", 4_000 * x, i -> {
+                    NativeLeakTest.heavyWorkload("error: unsorted key to SstFileWriter", 4_000, i -> {
                         try (SstFileWriter w = SstFileWriter.open(plain, sst)) {
                             w.put(bytes("b"), bytes("1"));
                             expectError(() -> w.put(bytes("a"), bytes("2")));
                         }
                     }),
                     new NativeLeakTest.Workload("error: verify an unknown backup", 100_000 * x, i -> expectError(() -> engine.verify(99))),
-                    new NativeLeakTest.Workload("error: restore an unknown backup", 4_000 * x,
+                    NativeLeakTest.heavyWorkload("error: restore an unknown backup", 4_000,
                             i -> expectError(() -> engine.restore(99, dir.resolve("r")))),
-                    new NativeLeakTest.Workload("error: unknown option in a string", 2_000 * x,
+                    NativeLeakTest.heavyWorkload("error: unknown option in a string", 2_000,
                             i -> expectError(() -> Options.fromString(plain, "no_such_option=1"))),
-                    new NativeLeakTest.Workload("error: setOptions with an unknown option", 2_000 * x,
+                    NativeLeakTest.heavyWorkload("error: setOptions with an unknown option", 2_000,
                             i -> expectError(() -> db.setOptions(Map.of("no_such_option", "1")))),
-                    new NativeLeakTest.Workload("error: ingest a missing file", 1_000 * x,
+                    NativeLeakTest.heavyWorkload("error: ingest a missing file", 1_000,
                             i -> expectError(() -> db.ingestExternalFile(List.of(missing), ingest))),
-                    new NativeLeakTest.Workload("error: options of a missing database", 2_000 * x,
+                    NativeLeakTest.heavyWorkload("error: options of a missing database", 2_000,
                             i -> expectError(() -> LatestOptions.load(missing)))));
         }
     }

@@ -28,6 +28,10 @@ import java.util.TreeMap;
  * {@code scripts/test.sh -Drocksffm.test.extraArgs="-Drocksffm.heavy=true"}):
  * <ul>
  *   <li>{@code rocksffm.heavy=true}: longer runs, more cycles;</li>
+ *   <li>{@code rocksffm.heavy.cycles=N}: the cycles of each leak workload whose cycles read or
+ *       write files, with the heavy flag (default 100,000);</li>
+ *   <li>{@code rocksffm.heavy.seconds=S}: with the heavy flag, fewer of those cycles where a
+ *       measured cycle says they would take more than S seconds (the report says how many);</li>
  *   <li>{@code rocksffm.seed=N}: the seed of the randomised tests (else a fixed one).</li>
  * </ul>
  */
@@ -36,6 +40,12 @@ final class Reliability {
 
     /** Whether the long-running variants are asked for. */
     static final boolean HEAVY = Boolean.getBoolean("rocksffm.heavy");
+
+    /**
+     * The cycles the heavy variant runs of each create/use/close workload (issue 16: 100,000);
+     * -Drocksffm.heavy.cycles=N changes it.
+     */
+    static final int HEAVY_CYCLES = Integer.getInteger("rocksffm.heavy.cycles", 100_000);
 
     /** {@code ci} normally, {@code heavy} with -Drocksffm.heavy=true. */
     static int scale(int ci, int heavy) {
