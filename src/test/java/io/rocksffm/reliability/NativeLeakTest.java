@@ -363,9 +363,9 @@ class NativeLeakTest {
      * A workload too slow for 100,000 cycles in CI, as its cycles read or write files (open a
      * database or backup engine, write a table file, ...) or are slow in RocksDB itself:
      * {@code ci} cycles in CI; with the heavy flag {@link Reliability#HEAVY_CYCLES}
-     * (100,000), or, with -Drocksffm.heavy.seconds=S, as many as fit in about S seconds by the
-     * time of 20 measured cycles (the harness runs 1.2x the cycles with its warm-ups), and
-     * never fewer than {@code ci}. It reports the count it chose.
+     * (100,000), or, with -Drocksffm.heavy.seconds=S, as many as fit in about S seconds (timed
+     * over 2 seconds of cycles after 20 first ones; the harness runs 1.2x the cycles with its
+     * warm-ups), and never fewer than {@code ci}. It reports the count it chose.
      */
     static Workload heavyWorkload(String name, int ci, long floor, Cycle cycle) throws Exception {
         if (!HEAVY) {
@@ -374,11 +374,13 @@ class NativeLeakTest {
         int cycles = HEAVY_CYCLES;
         long budget = Long.getLong("rocksffm.heavy.seconds", 0);
         if (budget > 0) {
-            cycle.run(0);
-            int probe = 20;
-            long t0 = System.nanoTime();
-            for (int i = 1; i <= probe; i++) {
+            for (int i = 0; i < 20; i++) { // first uses: files opened, code compiled
                 cycle.run(i);
+            }
+            int probe = 0;
+            long t0 = System.nanoTime();
+            while (System.nanoTime() - t0 < 2_000_000_000L && probe < 10_000) {
+                cycle.run(20 + probe++);
             }
             double perCycle = (System.nanoTime() - t0) / 1e9 / probe;
             long fit = (long) (budget / perCycle / 1.2);
