@@ -4,6 +4,7 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Scratch;
 
@@ -58,18 +59,47 @@ final class Opening {
                 familyOptions.setAtIndex(ADDRESS, i, d.options().ptr);
                 familyNames.add(d.name());
             }
-            MemorySegment db = readOnly
-                    ? rocksdb_open_for_read_only_column_families(options.ptr, arena.allocateFrom(name), n, names,
-                            familyOptions, handles, NativeObject.flag(false), s.errptr)
-                    : rocksdb_open_column_families(options.ptr, arena.allocateFrom(name), n, names, familyOptions,
-                            handles, s.errptr);
-            Native.check(s.errptr);
+            MemorySegment db;
+            if (readOnly && n == 1 && all.get(0).options() == options && SINGLE_READ_ONLY) {
+                db = openReadOnlyDefault(options, arena.allocateFrom(name), handles, s);
+            } else {
+                db = readOnly
+                        ? rocksdb_open_for_read_only_column_families(options.ptr, arena.allocateFrom(name), n, names,
+                                familyOptions, handles, NativeObject.flag(false), s.errptr)
+                        : rocksdb_open_column_families(options.ptr, arena.allocateFrom(name), n, names, familyOptions,
+                                handles, s.errptr);
+                Native.check(s.errptr);
+            }
             return maker.make(db, path, readOnly, familyNames, handles);
         } finally {
             for (NativeObject o : entered) {
                 o.lifecycle.exit();
             }
         }
+    }
+
+    /**
+     * Whether a read-only open of the default family alone goes through {@code rocksdb_open_for_read_only}
+     * (RocksDB's {@code DB::OpenForReadOnly(options, name)}, as rocksdbjni's {@code openReadOnly} does)
+     * rather than the column-family form: the engine then serves a fully compacted database (one
+     * level, {@code max_open_files = -1}, the default) from its faster compacted-DB read path, and
+     * falls back to the ordinary read-only database otherwise. It needs the default family's handle
+     * from {@code rocksdb_get_default_column_family_handle} (RocksDB 8.x+, gated).
+     */
+    static final boolean SINGLE_READ_ONLY = Capabilities.callable("rocksdb_get_default_column_family_handle");
+
+    /** Opens read-only with the default family only; its handle goes to {@code handles[0]}. */
+    private static MemorySegment openReadOnlyDefault(Options options, MemorySegment cName, MemorySegment handles,
+                                                     Scratch s) {
+        MemorySegment db = rocksdb_open_for_read_only(options.ptr, cName, NativeObject.flag(false), s.errptr);
+        Native.check(s.errptr);
+        MemorySegment handle = rocksdb_get_default_column_family_handle(db);
+        if (handle.address() == 0) {
+            rocksdb_close(db);
+            throw new IllegalStateException("RocksDB returned NULL creating the default family's handle");
+        }
+        handles.setAtIndex(ADDRESS, 0, handle); // an immortal handle: destroying it frees only the wrapper
+        return db;
     }
 
     /** The names of the column families of the database at {@code path}. */

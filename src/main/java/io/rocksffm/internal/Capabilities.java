@@ -67,7 +67,8 @@ public final class Capabilities {
     public static final Set<String> GATED = Set.of(
             "rocksdb_get_into_buffer_cf",
             "rocksdb_options_set_plain_table_factory",
-            "rocksdb_enable_file_deletions");
+            "rocksdb_enable_file_deletions",
+            "rocksdb_get_default_column_family_handle");
 
     private static final Map<String, Boolean> EXPORTED = new ConcurrentHashMap<>();
 
