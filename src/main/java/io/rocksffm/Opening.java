@@ -84,7 +84,7 @@ final class Opening {
      * rather than the column-family form: the engine then serves a fully compacted database (one
      * level, {@code max_open_files = -1}, the default) from its faster compacted-DB read path, and
      * falls back to the ordinary read-only database otherwise. It needs the default family's handle
-     * from {@code rocksdb_get_default_column_family_handle} (RocksDB 8.x+, gated).
+     * from {@code rocksdb_get_default_column_family_handle} (RocksDB 9.x, gated).
      */
     static final boolean SINGLE_READ_ONLY = Capabilities.callable("rocksdb_get_default_column_family_handle");
 
