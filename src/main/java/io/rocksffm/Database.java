@@ -43,6 +43,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         this.families = new ColumnFamilies(this, names, handles);
         this.defaultFamily = families.get(ColumnFamilyHandle.DEFAULT);
         this.guard = new CallGuard(this, defaultFamily);
+        OpenDatabases.add(path, this); // a kind removes it in its destroy (RocksDB does)
     }
 
     /**
@@ -364,4 +365,21 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         try (Checkpoint checkpoint = Checkpoint.of(this)) {
             checkpoint.createCheckpoint(target);
         }
-    }}
+    }
+    // ---- bulk loading and mutable options (issue 16) ----------------------------------------------
+
+    @Override
+    public void ingestExternalFile(ColumnFamilyHandle family, List<Path> files, IngestExternalFileOptions options) {
+        Ingestion.ingest(this, family, files, options);
+    }
+
+    @Override
+    public void setOptions(ColumnFamilyHandle family, java.util.Map<String, String> options) {
+        MutableOptions.set(this, Objects.requireNonNull(family, "family"), options);
+    }
+
+    @Override
+    public void setOptions(java.util.Map<String, String> options) {
+        MutableOptions.set(this, null, options);
+    }
+}

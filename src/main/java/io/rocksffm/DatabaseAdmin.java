@@ -177,4 +177,56 @@ public sealed interface DatabaseAdmin permits Database {
      * @throws RocksDBException e.g. if {@code target} exists
      */
     void createCheckpoint(Path target);
+
+    // ---- bulk loading and mutable options (issue 16) ----------------------------------------------
+
+    /**
+     * Ingests table files (written with {@link SstFileWriter}) into {@code family}: their entries
+     * become visible at once, as if written in one batch after everything before. Overlapping
+     * data in the memtable is flushed first (unless {@code options} forbid it).
+     *
+     * @param family  the column family
+     * @param files   the files, at least one (copied or moved into the database, per {@code options})
+     * @param options the ingestion's options
+     * @throws IllegalArgumentException if {@code files} is empty or a path holds a NUL character
+     * @throws IllegalStateException if the database, the family or the options are closed
+     * @throws RocksDBException e.g. {@link RocksDBException.Code#IO_ERROR} for a missing file,
+     *         {@link RocksDBException.Code#INVALID_ARGUMENT} for files that cannot go where the
+     *         options say (overlapping files ingested behind, behind without
+     *         {@link Options#setAllowIngestBehind})
+     */
+    void ingestExternalFile(ColumnFamilyHandle family, List<Path> files, IngestExternalFileOptions options);
+
+    /**
+     * {@link #ingestExternalFile(ColumnFamilyHandle, List, IngestExternalFileOptions)} into the
+     * default family.
+     *
+     * @param files   the files, at least one
+     * @param options the ingestion's options
+     * @throws RocksDBException if the ingestion fails
+     */
+    default void ingestExternalFile(List<Path> files, IngestExternalFileOptions options) {
+        ingestExternalFile(defaultColumnFamily(), files, options);
+    }
+
+    /**
+     * Changes mutable options of {@code family} on the open database ({@code SetOptions}), by
+     * their names in RocksDB's options files, e.g. {@code "write_buffer_size" -> "8388608"},
+     * {@code "disable_auto_compactions" -> "true"}. Either all of them change or none.
+     *
+     * @param family  the column family
+     * @param options option names and values, at least one
+     * @throws IllegalArgumentException if {@code options} is empty or a name or value holds a NUL
+     * @throws RocksDBException {@link RocksDBException.Code#INVALID_ARGUMENT} for an unknown or
+     *         immutable option, or a value that does not parse
+     */
+    void setOptions(ColumnFamilyHandle family, java.util.Map<String, String> options);
+
+    /**
+     * {@link #setOptions(ColumnFamilyHandle, java.util.Map)} for the default family.
+     *
+     * @param options option names and values, at least one
+     * @throws RocksDBException for an unknown or immutable option, or a value that does not parse
+     */
+    void setOptions(java.util.Map<String, String> options);
 }

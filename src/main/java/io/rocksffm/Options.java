@@ -22,6 +22,11 @@ public final class Options extends NativeObject {
         super("Options", rocksdb_options_create());
     }
 
+    /** Options around a {@code rocksdb_options_t} the engine made (this object owns and destroys it). */
+    Options(MemorySegment options) {
+        super("Options", options);
+    }
+
     @Override
     void destroy(MemorySegment p) {
         rocksdb_options_destroy(p);
@@ -210,6 +215,126 @@ public final class Options extends NativeObject {
                 table.setFilterPolicy(FilterPolicy.bloom(bloomBitsPerKey));
             }
             setTableFormat(table);
+        }
+    }
+
+    // ---- statistics, ingestion, options strings (issue 16) ------------------------------------------
+
+    private volatile Statistics statistics;
+
+    /**
+     * Makes new statistics for the databases opened with these options from now on (RocksDB's
+     * {@code CreateDBStatistics}, at level {@link StatisticsLevel#EXCEPT_DETAILED_TIMERS}); keep
+     * these options open to read them. Calling it again starts new statistics, which databases
+     * already open do not use.
+     *
+     * @return the statistics
+     * @throws IllegalStateException if closed
+     */
+    public Statistics enableStatistics() {
+        use(p -> rocksdb_options_enable_statistics(p));
+        Statistics s = new Statistics(this);
+        statistics = s;
+        return s;
+    }
+
+    /**
+     * The statistics {@link #enableStatistics()} made.
+     *
+     * @return the statistics, or {@code null} if they were not enabled through this object
+     * @throws IllegalStateException if closed
+     */
+    public Statistics statistics() {
+        lifecycle.ensureOpen();
+        return statistics;
+    }
+
+    /**
+     * How much the statistics measure (RocksDB 8.6 or later).
+     *
+     * @param level the level
+     * @return these options
+     * @throws IllegalStateException if closed, or if statistics are not enabled
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_statistics_level}
+     */
+    public Options setStatisticsLevel(StatisticsLevel level) {
+        Objects.requireNonNull(level, "level");
+        lifecycle.ensureOpen();
+        io.rocksffm.internal.Capabilities.require("rocksdb_options_set_statistics_level");
+        if (statistics() == null) {
+            throw new IllegalStateException("enable statistics before setting their level");
+        }
+        use(p -> rocksdb_options_set_statistics_level(p, level.id));
+        return this;
+    }
+
+    /**
+     * How much the statistics measure (RocksDB 8.6 or later).
+     *
+     * @return the level ({@link StatisticsLevel#DISABLE_ALL} when statistics are not enabled)
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_statistics_level}
+     */
+    public StatisticsLevel statisticsLevel() {
+        lifecycle.ensureOpen();
+        io.rocksffm.internal.Capabilities.require("rocksdb_options_get_statistics_level");
+        return StatisticsLevel.of((int) read(p -> rocksdb_options_get_statistics_level(p)));
+    }
+
+    /**
+     * Whether the database keeps the last level free for files ingested behind
+     * ({@link IngestExternalFileOptions#setIngestBehind}); false by default. Set it when the
+     * database is created.
+     *
+     * @param value true to allow ingestion behind
+     * @return these options
+     * @throws IllegalStateException if closed
+     */
+    public Options setAllowIngestBehind(boolean value) {
+        use(p -> rocksdb_options_set_allow_ingest_behind(p, flag(value)));
+        return this;
+    }
+
+    /**
+     * Whether the database allows ingestion behind.
+     *
+     * @return true if it does
+     * @throws IllegalStateException if closed
+     */
+    public boolean allowIngestBehind() {
+        return read(p -> rocksdb_options_get_allow_ingest_behind(p)) != 0;
+    }
+
+    /**
+     * New options: {@code base} changed by the settings of an options string
+     * ({@code GetOptionsFromString}), e.g. {@code "write_buffer_size=8388608;max_open_files=100"}
+     * (names as in RocksDB's OPTIONS files; nested settings in braces, e.g.
+     * {@code "block_based_table_factory={block_size=8192}"}).
+     *
+     * @param base the options to start from (unchanged)
+     * @param text the settings
+     * @return new options, owned by the caller
+     * @throws IllegalArgumentException if {@code text} holds a NUL character
+     * @throws IllegalStateException if {@code base} is closed
+     * @throws RocksDBException {@link RocksDBException.Code#INVALID_ARGUMENT} for an unknown
+     *         option or a value that does not parse
+     */
+    public static Options fromString(Options base, String text) {
+        Objects.requireNonNull(base, "base");
+        Objects.requireNonNull(text, "text");
+        if (text.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("options text contains a NUL character");
+        }
+        Options out = new Options();
+        try (io.rocksffm.internal.Scratch s = io.rocksffm.internal.Scratch.acquire();
+             java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment cText = arena.allocateFrom(text);
+            out.use(o -> base.use(b -> rocksdb_get_options_from_string(b, cText, o, s.errptr)));
+            io.rocksffm.internal.Native.check(s.errptr);
+            return out;
+        } catch (RuntimeException | Error e) {
+            out.close();
+            throw e;
         }
     }
 }

@@ -141,6 +141,7 @@ public final class RocksDB extends Database implements KeyValueWrites {
     void destroy(MemorySegment db) {
         families.closeAll();
         rocksdb_close(db);
+        OpenDatabases.remove(path(), this);
     }
 
     /**

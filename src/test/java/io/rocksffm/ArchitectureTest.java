@@ -34,7 +34,7 @@ class ArchitectureTest {
     private static final Map<String, List<String>> OWN = new LinkedHashMap<>();
 
     static {
-        OWN.put("Options", List.of("rocksdb_options_"));
+        OWN.put("Options", List.of("rocksdb_options_", "rocksdb_get_options_from_string"));
         OWN.put("ReadOptions", List.of("rocksdb_readoptions_"));
         OWN.put("WriteOptions", List.of("rocksdb_writeoptions_"));
         OWN.put("FlushOptions", List.of("rocksdb_flushoptions_"));
@@ -48,10 +48,18 @@ class ArchitectureTest {
         OWN.put("WriteBatch", List.of("rocksdb_writebatch_"));
         OWN.put("NativeWriteBatch", List.of("rocksdb_writebatch_"));
         OWN.put("PinnedValue", List.of("rocksdb_pinnableslice_"));
+        // operations (issue 16): backups, table files and ingestion, statistics, options files
+        OWN.put("BackupEngine", List.of("rocksdb_backup_engine_"));
+        OWN.put("BackupEngineOptions", List.of("rocksdb_backup_engine_options_"));
+        OWN.put("RestoreOptions", List.of("rocksdb_restore_options_"));
+        OWN.put("SstFileWriter", List.of("rocksdb_sstfilewriter_", "rocksdb_envoptions_"));
+        OWN.put("IngestExternalFileOptions", List.of("rocksdb_ingestexternalfileoptions_"));
+        OWN.put("Statistics", List.of("rocksdb_options_statistics_", "rocksdb_statistics_histogram_data_"));
     }
 
     /** The package-private classes that are parts of the database object. */
-    private static final Set<String> DATABASE = Set.of("RocksDB", "Database", "Opening", "ColumnFamilies");
+    private static final Set<String> DATABASE = Set.of("RocksDB", "Database", "Opening", "ColumnFamilies", "Ingestion",
+            "MutableOptions");
 
     private static Set<String> generatedFunctions() throws IOException {
         Pattern p = Pattern.compile("public static MemorySegment (rocksdb_\\w+)\\$address\\(\\)");

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -113,6 +114,51 @@ class TutorialTest {
         }
     }
 
+    @Test
+    void operations() {
+        Path path = dir.resolve("ops");
+        Path backups = dir.resolve("backups");
+        Path file = dir.resolve("bulk.sst");
+        byte[] a;
+        // --- readme:operations begin
+        try (Options options = new Options().setCreateIfMissing(true)) {
+            Statistics stats = options.enableStatistics();       // read while the options are open
+            try (RocksDB db = RocksDB.open(path, options)) {
+                // bulk load: write a sorted table file in Java, then ingest it
+                try (SstFileWriter writer = SstFileWriter.open(options, file)) {
+                    writer.put("a".getBytes(StandardCharsets.UTF_8), "1".getBytes(StandardCharsets.UTF_8))
+                          .put("b".getBytes(StandardCharsets.UTF_8), "2".getBytes(StandardCharsets.UTF_8));
+                    writer.finish();
+                }
+                try (IngestExternalFileOptions ingest = new IngestExternalFileOptions().setMoveFiles(true)) {
+                    db.ingestExternalFile(List.of(file), ingest);
+                }
+                db.setOptions(Map.of("disable_auto_compactions", "true")); // mutable options, by name
+                // incremental backups, verified
+                try (BackupEngineOptions backupOptions = new BackupEngineOptions(backups);
+                     BackupEngine engine = BackupEngine.open(backupOptions)) {
+                    engine.createBackup(db);
+                    engine.verify(engine.backups().getLast().id());
+                }
+                long keysWritten = stats.tickers().get(TickerType.NUMBER_KEYS_WRITTEN.engineName());
+                // --- readme:operations end
+                assertEquals(0, keysWritten, "ingested keys are not written through the write path");
+                // --- readme:operations begin
+            }
+        }
+        // restore into the directory of a closed database; reopen it with its own OPTIONS file
+        try (BackupEngineOptions backupOptions = new BackupEngineOptions(backups);
+             BackupEngine engine = BackupEngine.open(backupOptions)) {
+            engine.restoreLatest(path);
+        }
+        try (LatestOptions latest = LatestOptions.load(path);
+             RocksDB db = RocksDB.open(path, latest.dbOptions(), latest.columnFamilies())) {
+            a = db.get("a".getBytes(StandardCharsets.UTF_8));  // "1"
+        }
+        // --- readme:operations end
+        assertArrayEquals("1".getBytes(StandardCharsets.UTF_8), a);
+    }
+
     /** Every README block marked {@code <!-- readme:NAME -->} is exactly the code between this file's markers. */
     @Test
     void readmeQuotesThisTest() throws Exception {
@@ -124,7 +170,7 @@ class TutorialTest {
             assertEquals(snippet(lines, m.group(1)), m.group(2).strip(), "README block " + m.group(1));
             blocks++;
         }
-        assertEquals(4, blocks, "README quotes quickstart, batch, iterate and families");
+        assertEquals(5, blocks, "README quotes quickstart, batch, iterate, families and operations");
     }
 
     private static String snippet(List<String> lines, String name) {

@@ -68,6 +68,24 @@ public final class Capabilities {
             "rocksdb_get_into_buffer_cf",
             "rocksdb_options_set_plain_table_factory",
             "rocksdb_enable_file_deletions",
+            // RocksDB 8.1 (fail_if_not_bottommost_level) and 8.6 (typed statistics) and later: not in 7.8.3
+            "rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level",
+            "rocksdb_options_set_statistics_level",
+            "rocksdb_options_get_statistics_level",
+            "rocksdb_options_statistics_get_ticker_count",
+            "rocksdb_options_statistics_get_histogram_data",
+            "rocksdb_statistics_histogram_data_create",
+            "rocksdb_statistics_histogram_data_destroy",
+            "rocksdb_statistics_histogram_data_get_median",
+            "rocksdb_statistics_histogram_data_get_p95",
+            "rocksdb_statistics_histogram_data_get_p99",
+            "rocksdb_statistics_histogram_data_get_average",
+            "rocksdb_statistics_histogram_data_get_std_dev",
+            "rocksdb_statistics_histogram_data_get_max",
+            "rocksdb_statistics_histogram_data_get_count",
+            "rocksdb_statistics_histogram_data_get_sum",
+            "rocksdb_statistics_histogram_data_get_min",
+            // RocksDB 9.x: the default family's handle of a single-family open (Opening.SINGLE_READ_ONLY)
             "rocksdb_get_default_column_family_handle");
 
     private static final Map<String, Boolean> EXPORTED = new ConcurrentHashMap<>();

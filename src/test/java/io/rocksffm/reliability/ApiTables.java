@@ -3,7 +3,14 @@ package io.rocksffm.reliability;
 import static io.rocksffm.TestSupport.bytes;
 import static org.junit.jupiter.api.Assertions.*;
 
+import io.rocksffm.BackupEngine;
+import io.rocksffm.BackupEngineOptions;
 import io.rocksffm.BlockBasedTableConfig;
+import io.rocksffm.IngestExternalFileOptions;
+import io.rocksffm.LatestOptions;
+import io.rocksffm.RestoreOptions;
+import io.rocksffm.SstFileWriter;
+import io.rocksffm.StatisticsLevel;
 import io.rocksffm.Cache;
 import io.rocksffm.Checkpoint;
 import io.rocksffm.ColumnFamilyHandle;
@@ -60,6 +67,8 @@ final class ApiTables {
         FlushOptions flush;
         BlockBasedTableConfig table;
         Cache cache;
+        IngestExternalFileOptions ingest;
+        RestoreOptions restore;
         final MemorySegment key;
         final MemorySegment value;
         final MemorySegment out;
@@ -84,6 +93,8 @@ final class ApiTables {
             c.flush = flush;
             c.table = table;
             c.cache = cache;
+            c.ingest = ingest;
+            c.restore = restore;
             return c;
         }
 
@@ -109,6 +120,10 @@ final class ApiTables {
                 c.table = (BlockBasedTableConfig) closed;
             } else if (type == Cache.class) {
                 c.cache = (Cache) closed;
+            } else if (type == IngestExternalFileOptions.class) {
+                c.ingest = (IngestExternalFileOptions) closed;
+            } else if (type == RestoreOptions.class) {
+                c.restore = (RestoreOptions) closed;
             } else {
                 throw new IllegalArgumentException(type.getName());
             }
@@ -119,7 +134,7 @@ final class ApiTables {
     /** The closeable types that appear as arguments of public methods. */
     static final List<Class<?>> CLOSEABLE_ARGUMENTS = List.of(ReadOptions.class, WriteOptions.class, WriteBatch.class,
             Options.class, Snapshot.class, ColumnFamilyHandle.class, FlushOptions.class, BlockBasedTableConfig.class,
-            Cache.class);
+            Cache.class, IngestExternalFileOptions.class, RestoreOptions.class);
 
     /** A method's signature as the tables spell it: {@code name(SimpleType,...)}. */
     static String signature(Method m) {
@@ -245,7 +260,14 @@ final class ApiTables {
                 .guarded("getLongProperty(String)", (db, c) -> db.getLongProperty("rocksdb.estimate-num-keys"))
                 .guarded("approximateSizes(ColumnFamilyHandle,MemorySegment[],MemorySegment[])",
                         (db, c) -> db.approximateSizes(c.cf, new MemorySegment[] {c.key}, new MemorySegment[] {c.value}))
-                .guarded("createCheckpoint(Path)", (db, c) -> db.createCheckpoint(c.dir.resolve("checkpoint-" + System.nanoTime())));
+                .guarded("createCheckpoint(Path)", (db, c) -> db.createCheckpoint(c.dir.resolve("checkpoint-" + System.nanoTime())))
+                // issue 16
+                .guarded("ingestExternalFile(ColumnFamilyHandle,List,IngestExternalFileOptions)",
+                        (db, c) -> db.ingestExternalFile(c.cf, List.of(c.dir.resolve("none.sst")), c.ingest))
+                .guarded("ingestExternalFile(List,IngestExternalFileOptions)",
+                        (db, c) -> db.ingestExternalFile(List.of(c.dir.resolve("none.sst")), c.ingest))
+                .guarded("setOptions(ColumnFamilyHandle,Map)", (db, c) -> db.setOptions(c.cf, Map.of("write_buffer_size", "4194304")))
+                .guarded("setOptions(Map)", (db, c) -> db.setOptions(Map.of("write_buffer_size", "4194304")));
     }
 
     static Table<Options> options() {
@@ -267,7 +289,14 @@ final class ApiTables {
                 .guarded("blockCacheSize()", (o, c) -> o.blockCacheSize())
                 .guarded("setBloomFilter(double)", (o, c) -> o.setBloomFilter(10))
                 .guarded("bloomFilterBitsPerKey()", (o, c) -> o.bloomFilterBitsPerKey())
-                .guarded("setTableFormat(BlockBasedTableConfig)", (o, c) -> o.setTableFormat(c.table));
+                .guarded("setTableFormat(BlockBasedTableConfig)", (o, c) -> o.setTableFormat(c.table))
+                // issue 16
+                .guarded("enableStatistics()", (o, c) -> o.enableStatistics())
+                .guarded("statistics()", (o, c) -> o.statistics())
+                .guarded("setStatisticsLevel(StatisticsLevel)", (o, c) -> o.setStatisticsLevel(StatisticsLevel.ALL))
+                .guarded("statisticsLevel()", (o, c) -> o.statisticsLevel())
+                .guarded("setAllowIngestBehind(boolean)", (o, c) -> o.setAllowIngestBehind(true))
+                .guarded("allowIngestBehind()", (o, c) -> o.allowIngestBehind());
     }
 
     static Table<ReadOptions> readOptions() {
@@ -420,6 +449,93 @@ final class ApiTables {
                 .guarded("createCheckpoint(Path)", (o, c) -> o.createCheckpoint(c.dir.resolve("cp-" + System.nanoTime())))
                 .guarded("createCheckpoint(Path,long)",
                         (o, c) -> o.createCheckpoint(c.dir.resolve("cp-" + System.nanoTime()), 1 << 20));
+    }
+
+    // ---- issue 16: backups, table files and ingestion, options files ----------------------------------
+
+    static Table<BackupEngineOptions> backupEngineOptions() {
+        return new Table<>(BackupEngineOptions.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("setShareTableFiles(boolean)", (o, c) -> o.setShareTableFiles(true))
+                .guarded("shareTableFiles()", (o, c) -> o.shareTableFiles())
+                .guarded("setSync(boolean)", (o, c) -> o.setSync(true))
+                .guarded("sync()", (o, c) -> o.sync())
+                .guarded("setDestroyOldData(boolean)", (o, c) -> o.setDestroyOldData(false))
+                .guarded("destroyOldData()", (o, c) -> o.destroyOldData())
+                .guarded("setBackupLogFiles(boolean)", (o, c) -> o.setBackupLogFiles(true))
+                .guarded("backupLogFiles()", (o, c) -> o.backupLogFiles())
+                .guarded("setBackupRateLimit(long)", (o, c) -> o.setBackupRateLimit(1 << 20))
+                .guarded("backupRateLimit()", (o, c) -> o.backupRateLimit())
+                .guarded("setRestoreRateLimit(long)", (o, c) -> o.setRestoreRateLimit(1 << 20))
+                .guarded("restoreRateLimit()", (o, c) -> o.restoreRateLimit())
+                .guarded("setMaxBackgroundOperations(int)", (o, c) -> o.setMaxBackgroundOperations(2))
+                .guarded("maxBackgroundOperations()", (o, c) -> o.maxBackgroundOperations());
+    }
+
+    static Table<RestoreOptions> restoreOptions() {
+        return new Table<>(RestoreOptions.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("setKeepLogFiles(boolean)", (o, c) -> o.setKeepLogFiles(true))
+                .guarded("keepLogFiles()", (o, c) -> o.keepLogFiles());
+    }
+
+    /** Restores go to fresh directories under {@code c.dir} (a live engine would restore there). */
+    static Table<BackupEngine> backupEngine(RocksDB db) {
+        return new Table<>(BackupEngine.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("createBackup(DatabaseAdmin)", (o, c) -> o.createBackup(db))
+                .guarded("createBackup(DatabaseAdmin,boolean)", (o, c) -> o.createBackup(db, false))
+                .guarded("backups()", (o, c) -> o.backups())
+                .guarded("verify(int)", (o, c) -> o.verify(1))
+                .guarded("restoreLatest(Path)", (o, c) -> o.restoreLatest(c.dir.resolve("r-" + System.nanoTime())))
+                .guarded("restoreLatest(Path,Path,RestoreOptions)", (o, c) -> {
+                    Path p = c.dir.resolve("r-" + System.nanoTime());
+                    o.restoreLatest(p, p, c.restore);
+                })
+                .guarded("restore(int,Path)", (o, c) -> o.restore(1, c.dir.resolve("r-" + System.nanoTime())))
+                .guarded("restore(int,Path,Path,RestoreOptions)", (o, c) -> {
+                    Path p = c.dir.resolve("r-" + System.nanoTime());
+                    o.restore(1, p, p, c.restore);
+                })
+                .guarded("purgeOldBackups(int)", (o, c) -> o.purgeOldBackups(5));
+    }
+
+    static Table<SstFileWriter> sstFileWriter() {
+        return new Table<>(SstFileWriter.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("put(MemorySegment,MemorySegment)", (o, c) -> o.put(c.key, c.value))
+                .guarded("put(byte[],byte[])", (o, c) -> o.put(bytes("zz"), bytes("v")))
+                .guarded("delete(MemorySegment)", (o, c) -> o.delete(c.key))
+                .guarded("delete(byte[])", (o, c) -> o.delete(bytes("zzz")))
+                .guarded("deleteRange(MemorySegment,MemorySegment)", (o, c) -> o.deleteRange(c.key, c.value))
+                .guarded("deleteRange(byte[],byte[])", (o, c) -> o.deleteRange(bytes("a"), bytes("b")))
+                .guarded("finish()", (o, c) -> o.finish())
+                .guarded("fileSize()", (o, c) -> o.fileSize());
+    }
+
+    static Table<IngestExternalFileOptions> ingestExternalFileOptions() {
+        return new Table<>(IngestExternalFileOptions.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("setMoveFiles(boolean)", (o, c) -> o.setMoveFiles(true))
+                .guarded("setSnapshotConsistency(boolean)", (o, c) -> o.setSnapshotConsistency(true))
+                .guarded("setAllowGlobalSeqNo(boolean)", (o, c) -> o.setAllowGlobalSeqNo(true))
+                .guarded("setAllowBlockingFlush(boolean)", (o, c) -> o.setAllowBlockingFlush(true))
+                .guarded("setIngestBehind(boolean)", (o, c) -> o.setIngestBehind(false))
+                .guarded("setFailIfNotBottommostLevel(boolean)", (o, c) -> o.setFailIfNotBottommostLevel(false));
+    }
+
+    /** LatestOptions holds Options: after close every accessor still answers, and the options it returns are closed. */
+    static Table<LatestOptions> latestOptions() {
+        return new Table<>(LatestOptions.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .plain("dbOptions()", (o, c) -> assertTrue(o.dbOptions().isClosed()))
+                .plain("columnFamilies()", (o, c) -> assertTrue(o.columnFamilies().stream().allMatch(d -> d.options().isClosed())));
     }
 
     private static void closeQuietly(AutoCloseable c) {

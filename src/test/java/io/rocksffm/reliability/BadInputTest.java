@@ -5,7 +5,18 @@ import static io.rocksffm.reliability.Reliability.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import io.rocksffm.ColumnFamilyDescriptor;
+import io.rocksffm.BackupEngine;
+import io.rocksffm.BackupEngineOptions;
 import io.rocksffm.BlockBasedTableConfig;
+import io.rocksffm.DatabaseAdmin;
+import io.rocksffm.HistogramType;
+import io.rocksffm.IngestExternalFileOptions;
+import io.rocksffm.LatestOptions;
+import io.rocksffm.RestoreOptions;
+import io.rocksffm.SstFileWriter;
+import io.rocksffm.Statistics;
+import io.rocksffm.StatisticsLevel;
+import io.rocksffm.TickerType;
 import io.rocksffm.Cache;
 import io.rocksffm.Checkpoint;
 import io.rocksffm.ColumnFamilyHandle;
@@ -121,15 +132,24 @@ class BadInputTest {
              FlushOptions flush = new FlushOptions();
              Cache cache = Cache.newLRUCache(1 << 20);
              BlockBasedTableConfig table = new BlockBasedTableConfig();
-             Checkpoint checkpoint = Checkpoint.create(db)) {
+             Checkpoint checkpoint = Checkpoint.create(db);
+             BackupEngineOptions backupOptions = new BackupEngineOptions(dir.resolve("backups"));
+             BackupEngine backups = BackupEngine.open(backupOptions);
+             RestoreOptions restore = new RestoreOptions();
+             SstFileWriter writer = SstFileWriter.open(options, dir.resolve("probe.sst"));
+             IngestExternalFileOptions ingest = new IngestExternalFileOptions()) {
             it.seekToFirst();
+            Statistics statistics = options.enableStatistics();
             Map<Class<?>, Object> live = Map.ofEntries(Map.entry(RocksDB.class, db), Map.entry(Options.class, options),
                     Map.entry(ReadOptions.class, ro), Map.entry(WriteOptions.class, wo), Map.entry(WriteBatch.class, batch),
                     Map.entry(NativeWriteBatch.class, nativeBatch), Map.entry(Snapshot.class, snapshot),
                     Map.entry(RocksIterator.class, it), Map.entry(PinnedValue.class, pinned),
                     Map.entry(ColumnFamilyHandle.class, db.defaultColumnFamily()), Map.entry(FlushOptions.class, flush),
                     Map.entry(Cache.class, cache), Map.entry(BlockBasedTableConfig.class, table),
-                    Map.entry(Checkpoint.class, checkpoint), Map.entry(Engine.class, RocksDB.engine()));
+                    Map.entry(Checkpoint.class, checkpoint), Map.entry(Engine.class, RocksDB.engine()),
+                    Map.entry(BackupEngineOptions.class, backupOptions), Map.entry(BackupEngine.class, backups),
+                    Map.entry(RestoreOptions.class, restore), Map.entry(SstFileWriter.class, writer),
+                    Map.entry(IngestExternalFileOptions.class, ingest), Map.entry(Statistics.class, statistics));
             int calls = 0;
             Set<String> unnamed = new TreeSet<>();
             List<Object[]> targets = new ArrayList<>(); // {method, receiver or null}
@@ -140,7 +160,8 @@ class BadInputTest {
                     }
                 }
             }
-            for (Class<?> factory : List.of(RocksDB.class, WriteBatch.class, Cache.class, FilterPolicy.class, Checkpoint.class)) {
+            for (Class<?> factory : List.of(RocksDB.class, WriteBatch.class, Cache.class, FilterPolicy.class, Checkpoint.class,
+                    BackupEngine.class, SstFileWriter.class, LatestOptions.class, Options.class)) {
                 for (Method m : factory.getMethods()) {
                     if (Modifier.isStatic(m.getModifiers())) {
                         targets.add(new Object[] {m, null});
@@ -207,8 +228,19 @@ class BadInputTest {
 
     private Object dummy(Method m, int i, Options options, WriteBatch batch, Snapshot snapshot, Map<Class<?>, Object> live) {
         Class<?> t = m.getParameterTypes()[i];
-        if (t == FlushOptions.class || t == Cache.class || t == BlockBasedTableConfig.class) {
+        if (t == FlushOptions.class || t == Cache.class || t == BlockBasedTableConfig.class
+                || t == IngestExternalFileOptions.class || t == RestoreOptions.class || t == BackupEngineOptions.class) {
             return live.get(t);
+        } else if (t == DatabaseAdmin.class) {
+            return db;
+        } else if (t == Map.class) {
+            return Map.of("write_buffer_size", "4194304");
+        } else if (t == TickerType.class) {
+            return TickerType.BYTES_READ;
+        } else if (t == HistogramType.class) {
+            return HistogramType.DB_GET;
+        } else if (t == StatisticsLevel.class) {
+            return StatisticsLevel.ALL;
         } else if (t == FilterPolicy.class) {
             return FilterPolicy.bloom(10);
         } else if (t == MemorySegment.class) {
@@ -936,5 +968,56 @@ class BadInputTest {
         RocksDBException e = assertThrows(RocksDBException.class, call, what);
         assertEquals(code, e.code(), what + ": " + e.getMessage());
         return e;
+    }
+
+    // ---- issue 16: backups, table files and ingestion, options ----------------------------------------
+
+    /**
+     * Restores into an open database, unknown backup ids, unsorted keys for a table file, ingestion
+     * of missing or overlapping files, unknown option names: each refused with a clear error, and
+     * the database (the open one restored into above all) is unharmed.
+     */
+    @Test
+    void operationsRefuseBadInputsAndLeaveTheDatabaseIntact() {
+        try (BackupEngineOptions o = new BackupEngineOptions(dir.resolve("backups"));
+             BackupEngine engine = BackupEngine.open(o)) {
+            RocksDBException none = assertThrows(RocksDBException.class, () -> engine.restoreLatest(dir.resolve("r0")));
+            report("bad input: restore without backups: %s", none.getMessage());
+            engine.createBackup(db);
+            IllegalStateException open = assertThrows(IllegalStateException.class, () -> engine.restoreLatest(db.path()));
+            assertTrue(open.getMessage().contains("open"), open.getMessage());
+            // the same directory named another way
+            assertThrows(IllegalStateException.class,
+                    () -> engine.restoreLatest(db.path().resolve("..").resolve(db.path().getFileName())));
+            assertCode(RocksDBException.Code.NOT_FOUND, () -> engine.verify(42));
+            assertCode(RocksDBException.Code.NOT_FOUND, () -> engine.restore(42, dir.resolve("r1")));
+            assertThrows(IllegalArgumentException.class, () -> engine.restore(-1, dir.resolve("r1")));
+            assertThrows(IllegalArgumentException.class, () -> engine.purgeOldBackups(-1));
+            report("bad input: restore into an open database: %s", open.getMessage());
+        }
+        assertEquals("1", string(db.get(bytes("a"))));
+        try (Options o = new Options(); SstFileWriter w = SstFileWriter.open(o, dir.resolve("u.sst"))) {
+            w.put(bytes("m"), bytes("1"));
+            RocksDBException unsorted = assertCode(RocksDBException.Code.INVALID_ARGUMENT, () -> w.put(bytes("a"), bytes("2")));
+            assertCode(RocksDBException.Code.INVALID_ARGUMENT, () -> w.delete(bytes("m")));
+            w.put(bytes("n"), bytes("3")).finish();
+            report("bad input: unsorted keys to SstFileWriter: %s", unsorted.getMessage());
+        }
+        try (IngestExternalFileOptions ingest = new IngestExternalFileOptions()) {
+            RocksDBException missing = assertThrows(RocksDBException.class,
+                    () -> db.ingestExternalFile(List.of(dir.resolve("missing.sst")), ingest));
+            RocksDBException behind = assertThrows(RocksDBException.class,
+                    () -> db.ingestExternalFile(List.of(dir.resolve("u.sst")), ingest.setIngestBehind(true)));
+            report("bad input: ingest a missing file: %s; behind without allow_ingest_behind: %s", missing.getMessage(),
+                    behind.getMessage());
+        }
+        RocksDBException unknown = assertCode(RocksDBException.Code.INVALID_ARGUMENT,
+                () -> db.setOptions(Map.of("no_such_option", "1")));
+        try (Options base = new Options()) {
+            assertCode(RocksDBException.Code.INVALID_ARGUMENT, () -> Options.fromString(base, "no_such_option=1"));
+        }
+        report("bad input: unknown option name: %s", unknown.getMessage());
+        assertWritable();
+        assertEquals("1", string(db.get(bytes("a"))));
     }
 }

@@ -52,14 +52,14 @@ class NativeLeakTest {
     @TempDir
     Path dir;
 
-    private record Workload(String name, int cycles, long floor, Cycle cycle) {
+    record Workload(String name, int cycles, long floor, Cycle cycle) {
         Workload(String name, int cycles, Cycle cycle) {
             this(name, cycles, FLOOR, cycle);
         }
     }
 
     @FunctionalInterface
-    private interface Cycle {
+    interface Cycle {
         void run(int i) throws Exception;
     }
 
@@ -226,6 +226,23 @@ class NativeLeakTest {
                 expectError(() -> RocksDB.listColumnFamilies(missing, o));
             }
         }));
+    }
+
+    /** The harness for other leak tests: warms every workload up, then measures each. */
+    static final class Workloads {
+        private Workloads() {}
+
+        static void run(List<Workload> workloads) throws Exception {
+            for (Workload w : workloads) {
+                warmUp(w);
+            }
+            long total = 0;
+            long started = System.nanoTime();
+            for (Workload w : workloads) {
+                total += measure(w);
+            }
+            report("leaks: %,d cycles in %.1f s", total, (System.nanoTime() - started) / 1e9);
+        }
     }
 
     private static void warmUp(Workload w) throws Exception {

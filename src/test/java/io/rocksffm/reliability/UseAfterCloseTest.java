@@ -4,7 +4,13 @@ import static io.rocksffm.TestSupport.*;
 import static io.rocksffm.reliability.Reliability.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import io.rocksffm.BackupEngine;
+import io.rocksffm.BackupEngineOptions;
 import io.rocksffm.BlockBasedTableConfig;
+import io.rocksffm.IngestExternalFileOptions;
+import io.rocksffm.LatestOptions;
+import io.rocksffm.RestoreOptions;
+import io.rocksffm.SstFileWriter;
 import io.rocksffm.Cache;
 import io.rocksffm.Checkpoint;
 import io.rocksffm.ColumnFamilyHandle;
@@ -58,6 +64,8 @@ class UseAfterCloseTest {
         ctx.cf = live.defaultColumnFamily();
         ctx.otherCf = live.createColumnFamily("other", ctx.options);
         ctx.flush = new FlushOptions();
+        ctx.ingest = new IngestExternalFileOptions();
+        ctx.restore = new RestoreOptions();
         ctx.cache = Cache.newLRUCache(1 << 20);
         ctx.table = new BlockBasedTableConfig();
     }
@@ -70,6 +78,8 @@ class UseAfterCloseTest {
         ctx.batch.close();
         ctx.options.close();
         ctx.flush.close();
+        ctx.ingest.close();
+        ctx.restore.close();
         ctx.cache.close();
         ctx.table.close();
         ctx.arena.close();
@@ -80,7 +90,8 @@ class UseAfterCloseTest {
     @ParameterizedTest
     @ValueSource(strings = {"RocksDB", "Options", "ReadOptions", "WriteOptions", "WriteBatch", "NativeWriteBatch",
             "RocksIterator", "Snapshot", "PinnedValue", "ColumnFamilyHandle", "FlushOptions", "Cache",
-            "BlockBasedTableConfig", "Checkpoint"})
+            "BlockBasedTableConfig", "Checkpoint", "BackupEngineOptions", "RestoreOptions", "BackupEngine", "SstFileWriter",
+            "IngestExternalFileOptions", "LatestOptions"})
     void everyPublicMethodOfAClosedObjectThrowsIllegalState(String type) {
         switch (type) {
             case "RocksDB" -> {
@@ -124,6 +135,24 @@ class UseAfterCloseTest {
             case "Cache" -> check(ApiTables.cache(), closed(Cache.newLRUCache(1 << 20)), ctx);
             case "BlockBasedTableConfig" -> check(ApiTables.blockBasedTableConfig(), closed(new BlockBasedTableConfig()), ctx);
             case "Checkpoint" -> check(ApiTables.checkpoint(), closed(Checkpoint.create(live)), ctx);
+            case "BackupEngineOptions" -> check(ApiTables.backupEngineOptions(),
+                    closed(new BackupEngineOptions(dir.resolve("backups"))), ctx);
+            case "RestoreOptions" -> check(ApiTables.restoreOptions(), closed(new RestoreOptions()), ctx);
+            case "BackupEngine" -> {
+                try (BackupEngineOptions o = new BackupEngineOptions(dir.resolve("backups"))) {
+                    BackupEngine engine = BackupEngine.open(o);
+                    engine.createBackup(live);
+                    check(ApiTables.backupEngine(live), closed(engine), ctx);
+                }
+            }
+            case "SstFileWriter" -> {
+                SstFileWriter w = SstFileWriter.open(ctx.options, dir.resolve("closed.sst"));
+                w.put(bytes("a"), bytes("1"));
+                check(ApiTables.sstFileWriter(), closed(w), ctx);
+            }
+            case "IngestExternalFileOptions" -> check(ApiTables.ingestExternalFileOptions(),
+                    closed(new IngestExternalFileOptions()), ctx);
+            case "LatestOptions" -> check(ApiTables.latestOptions(), closed(LatestOptions.load(live.path())), ctx);
             default -> fail(type);
         }
     }
@@ -155,9 +184,15 @@ class UseAfterCloseTest {
 
     /** Every public method given a closed argument (options, batch, snapshot, family handle) throws IllegalStateException. */
     @ParameterizedTest
-    @ValueSource(strings = {"RocksDB", "ReadOptions", "WriteBatch", "Options", "BlockBasedTableConfig"})
+    @ValueSource(strings = {"RocksDB", "ReadOptions", "WriteBatch", "Options", "BlockBasedTableConfig", "BackupEngine"})
     void everyPublicMethodGivenAClosedArgumentThrowsIllegalState(String type) {
         switch (type) {
+            case "BackupEngine" -> {
+                try (BackupEngineOptions o = new BackupEngineOptions(dir.resolve("backups"));
+                     BackupEngine engine = BackupEngine.open(o)) {
+                    checkArguments(ApiTables.backupEngine(live), engine);
+                }
+            }
             case "RocksDB" -> checkArguments(ApiTables.rocksDB(), live);
             case "Options" -> checkArguments(ApiTables.options(), ctx.options);
             case "BlockBasedTableConfig" -> checkArguments(ApiTables.blockBasedTableConfig(), ctx.table);
@@ -187,6 +222,8 @@ class UseAfterCloseTest {
         closedArgs.flush = closed(new FlushOptions());
         closedArgs.table = closed(new BlockBasedTableConfig());
         closedArgs.cache = closed(Cache.newLRUCache(1 << 20));
+        closedArgs.ingest = closed(new IngestExternalFileOptions());
+        closedArgs.restore = closed(new RestoreOptions());
         int calls = 0;
         for (Map.Entry<String, BiConsumer<T, Ctx>> e : table.guarded.entrySet()) {
             for (Class<?> p : table.closeableParameters(e.getKey())) {
@@ -200,6 +237,8 @@ class UseAfterCloseTest {
                     case "FlushOptions" -> closedArgs.flush;
                     case "BlockBasedTableConfig" -> closedArgs.table;
                     case "Cache" -> closedArgs.cache;
+                    case "IngestExternalFileOptions" -> closedArgs.ingest;
+                    case "RestoreOptions" -> closedArgs.restore;
                     default -> throw new AssertionError(p);
                 };
                 Ctx c = ctx.with(p, closedArg);

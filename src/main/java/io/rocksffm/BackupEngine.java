@@ -1,0 +1,239 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+
+import io.rocksffm.internal.Envs;
+import io.rocksffm.internal.Scratch;
+import io.rocksffm.internal.Native;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Backups of databases into a backup directory, and restores from them
+ * ({@code rocksdb_backup_engine_t}). With shared table files (the default) backups are
+ * incremental: a table file already in the directory is not copied again.
+ *
+ * <p>The caller owns and closes it. Safe to share across threads: its calls are serialised. Any
+ * call after close throws {@link IllegalStateException}. A backup enters the database for the
+ * duration of the call, so the database cannot close under it.
+ */
+public final class BackupEngine extends NativeObject {
+    /** The id restoreBackup reads as "the latest backup" (real ids start at 1). */
+    private static final int LATEST = 0;
+
+    private BackupEngine(MemorySegment engine) {
+        super("BackupEngine", engine);
+    }
+
+    /**
+     * Opens the backup directory {@code options} names, creating it if missing.
+     *
+     * @param options the engine's options (copied: they may be closed once this returns)
+     * @return the engine, owned by the caller
+     * @throws IllegalStateException if {@code options} is closed
+     * @throws RocksDBException if the directory cannot be opened or created
+     */
+    public static BackupEngine open(BackupEngineOptions options) {
+        Objects.requireNonNull(options, "options");
+        try (Scratch s = Scratch.acquire()) {
+            MemorySegment be = options.apply(o -> rocksdb_backup_engine_open_opts(o, Envs.defaultEnv(), s.errptr));
+            Native.check(s.errptr);
+            return new BackupEngine(be);
+        }
+    }
+
+    @Override
+    void destroy(MemorySegment be) {
+        rocksdb_backup_engine_close(be);
+    }
+
+    /**
+     * Backs up {@code db}, flushing its memtables first.
+     *
+     * @param db an open database
+     * @throws IllegalStateException if this engine or {@code db} is closed
+     * @throws RocksDBException if the backup fails
+     */
+    public void createBackup(DatabaseAdmin db) {
+        createBackup(db, true);
+    }
+
+    /**
+     * Backs up {@code db}. Without a flush, what is only in the memtables is in the backup only
+     * through the write-ahead log files (if {@link BackupEngineOptions#setBackupLogFiles} is on).
+     *
+     * @param db         an open database
+     * @param flushFirst whether to flush the memtables first
+     * @throws IllegalStateException if this engine or {@code db} is closed
+     * @throws RocksDBException if the backup fails
+     */
+    public synchronized void createBackup(DatabaseAdmin db, boolean flushFirst) {
+        Database d = (Database) Objects.requireNonNull(db, "db");
+        use(be -> {
+            d.lifecycle.enter();
+            try (Scratch s = Scratch.acquire()) {
+                rocksdb_backup_engine_create_new_backup_flush(be, d.db, flag(flushFirst), s.errptr);
+                Native.check(s.errptr);
+            } finally {
+                d.lifecycle.exit();
+            }
+        });
+    }
+
+    /**
+     * The backups in the directory, oldest first.
+     *
+     * @return the backups (a new list)
+     * @throws IllegalStateException if closed
+     */
+    public synchronized List<BackupInfo> backups() {
+        return apply(be -> {
+            MemorySegment info = rocksdb_backup_engine_get_backup_info(be);
+            try {
+                int n = rocksdb_backup_engine_info_count(info);
+                List<BackupInfo> out = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    out.add(new BackupInfo(rocksdb_backup_engine_info_backup_id(info, i),
+                            Instant.ofEpochSecond(rocksdb_backup_engine_info_timestamp(info, i)),
+                            rocksdb_backup_engine_info_size(info, i), rocksdb_backup_engine_info_number_files(info, i)));
+                }
+                return out;
+            } finally {
+                rocksdb_backup_engine_info_destroy(info);
+            }
+        });
+    }
+
+    /**
+     * Checks that backup {@code backupId}'s files are all there with the sizes (and, for files with
+     * checksums in their names, the contents) recorded when it was made.
+     *
+     * @param backupId the backup's id
+     * @throws RocksDBException {@link RocksDBException.Code#NOT_FOUND} for an unknown id,
+     *         {@link RocksDBException.Code#CORRUPTION} for a damaged backup
+     * @throws IllegalStateException if closed
+     */
+    public synchronized void verify(int backupId) {
+        use(be -> {
+            try (Scratch s = Scratch.acquire()) {
+                rocksdb_backup_engine_verify_backup(be, backupId, s.errptr);
+                Native.check(s.errptr);
+            }
+        });
+    }
+
+    /**
+     * Restores the latest backup into {@code dbDir} (log files too), replacing what is there.
+     *
+     * @param dbDir the database directory to restore into; no database may be open there
+     * @throws IllegalStateException if closed, or if this process has a database open at {@code dbDir}
+     * @throws RocksDBException e.g. {@link RocksDBException.Code#NOT_FOUND} if there is no backup
+     */
+    public void restoreLatest(Path dbDir) {
+        try (RestoreOptions options = new RestoreOptions()) {
+            restoreLatest(dbDir, dbDir, options);
+        }
+    }
+
+    /**
+     * Restores the latest backup into {@code dbDir}, its log files into {@code walDir}, replacing
+     * what is there (but see {@link RestoreOptions#setKeepLogFiles}).
+     *
+     * @param dbDir   the database directory to restore into; no database may be open there
+     * @param walDir  the directory for the write-ahead log files (usually {@code dbDir})
+     * @param options the restore's options
+     * @throws IllegalStateException if this engine or {@code options} is closed, or if this
+     *         process has a database open at {@code dbDir} or {@code walDir}
+     * @throws IllegalArgumentException if a path holds a NUL character
+     * @throws RocksDBException e.g. {@link RocksDBException.Code#NOT_FOUND} if there is no backup
+     */
+    public void restoreLatest(Path dbDir, Path walDir, RestoreOptions options) {
+        restoreBackup(LATEST, dbDir, walDir, options);
+    }
+
+    /**
+     * Restores backup {@code backupId} into {@code dbDir} (log files too), replacing what is there.
+     *
+     * @param backupId the backup's id
+     * @param dbDir    the database directory to restore into; no database may be open there
+     * @throws IllegalArgumentException if {@code backupId < 1}
+     * @throws IllegalStateException if closed, or if this process has a database open at {@code dbDir}
+     * @throws RocksDBException {@link RocksDBException.Code#NOT_FOUND} for an unknown id
+     */
+    public void restore(int backupId, Path dbDir) {
+        try (RestoreOptions options = new RestoreOptions()) {
+            restore(backupId, dbDir, dbDir, options);
+        }
+    }
+
+    /**
+     * Restores backup {@code backupId} into {@code dbDir}, its log files into {@code walDir},
+     * replacing what is there (but see {@link RestoreOptions#setKeepLogFiles}).
+     *
+     * @param backupId the backup's id
+     * @param dbDir    the database directory to restore into; no database may be open there
+     * @param walDir   the directory for the write-ahead log files (usually {@code dbDir})
+     * @param options  the restore's options
+     * @throws IllegalStateException if this engine or {@code options} is closed, or if this
+     *         process has a database open at {@code dbDir} or {@code walDir}
+     * @throws IllegalArgumentException if {@code backupId < 1} or a path holds a NUL character
+     * @throws RocksDBException {@link RocksDBException.Code#NOT_FOUND} for an unknown id
+     */
+    public void restore(int backupId, Path dbDir, Path walDir, RestoreOptions options) {
+        if (backupId <= 0) {
+            throw new IllegalArgumentException("backup ids start at 1: " + backupId);
+        }
+        restoreBackup(backupId, dbDir, walDir, options);
+    }
+
+    private synchronized void restoreBackup(int backupId, Path dbDir, Path walDir, RestoreOptions options) {
+        String db = Opening.cPath(dbDir);
+        String wal = Opening.cPath(walDir);
+        Objects.requireNonNull(options, "options");
+        lifecycle.ensureOpen();
+        for (Path dir : List.of(dbDir, walDir)) {
+            if (OpenDatabases.isOpen(dir)) {
+                throw new IllegalStateException("cannot restore into " + dir
+                        + ": a database is open there in this process (close it first; a restore deletes its files)");
+            }
+        }
+        use(be -> options.use(o -> {
+            try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
+                MemorySegment cDb = arena.allocateFrom(db);
+                MemorySegment cWal = arena.allocateFrom(wal);
+                if (backupId == LATEST) {
+                    rocksdb_backup_engine_restore_db_from_latest_backup(be, cDb, cWal, o, s.errptr);
+                } else {
+                    rocksdb_backup_engine_restore_db_from_backup(be, cDb, cWal, o, backupId, s.errptr);
+                }
+                Native.check(s.errptr);
+            }
+        }));
+    }
+
+    /**
+     * Deletes all but the {@code keep} latest backups (and the files no remaining backup shares).
+     *
+     * @param keep how many of the latest backups to keep, at least 0
+     * @throws IllegalArgumentException if {@code keep < 0}
+     * @throws IllegalStateException if closed
+     * @throws RocksDBException if deleting fails
+     */
+    public synchronized void purgeOldBackups(int keep) {
+        if (keep < 0) {
+            throw new IllegalArgumentException("keep must be >= 0: " + keep);
+        }
+        use(be -> {
+            try (Scratch s = Scratch.acquire()) {
+                rocksdb_backup_engine_purge_old_backups(be, keep, s.errptr);
+                Native.check(s.errptr);
+            }
+        });
+    }
+}

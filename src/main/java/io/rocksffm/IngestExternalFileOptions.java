@@ -1,0 +1,112 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+
+import io.rocksffm.internal.Capabilities;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Options of an ingestion of table files ({@code rocksdb_ingestexternalfileoptions_t}), for
+ * {@link DatabaseAdmin#ingestExternalFile}.
+ *
+ * <p>The caller owns and closes it. Setters return {@code this}. Safe to share across threads;
+ * any call after close throws {@link IllegalStateException}.
+ */
+public final class IngestExternalFileOptions extends NativeObject {
+    /**
+     * RocksDB's defaults: files copied (not moved), snapshot consistency on, global sequence
+     * numbers allowed, blocking flush allowed, not ingested behind.
+     */
+    public IngestExternalFileOptions() {
+        super("IngestExternalFileOptions", rocksdb_ingestexternalfileoptions_create());
+    }
+
+    @Override
+    void destroy(MemorySegment p) {
+        rocksdb_ingestexternalfileoptions_destroy(p);
+    }
+
+    /**
+     * Whether the files are moved (hard-linked, then unlinked from where they were) into the
+     * database instead of copied (false by default).
+     *
+     * @param value true to move the files
+     * @return these options
+     * @throws IllegalStateException if closed
+     */
+    public IngestExternalFileOptions setMoveFiles(boolean value) {
+        use(p -> rocksdb_ingestexternalfileoptions_set_move_files(p, flag(value)));
+        return this;
+    }
+
+    /**
+     * Whether snapshots taken before the ingestion keep not seeing the ingested keys (true by
+     * default; costs a global sequence number for the files when snapshots exist).
+     *
+     * @param value true for snapshot consistency
+     * @return these options
+     * @throws IllegalStateException if closed
+     */
+    public IngestExternalFileOptions setSnapshotConsistency(boolean value) {
+        use(p -> rocksdb_ingestexternalfileoptions_set_snapshot_consistency(p, flag(value)));
+        return this;
+    }
+
+    /**
+     * Whether RocksDB may give the files a global sequence number when their keys overlap data in
+     * the database (true by default); without it, such an ingestion fails.
+     *
+     * @param value true to allow a global sequence number
+     * @return these options
+     * @throws IllegalStateException if closed
+     */
+    public IngestExternalFileOptions setAllowGlobalSeqNo(boolean value) {
+        use(p -> rocksdb_ingestexternalfileoptions_set_allow_global_seqno(p, flag(value)));
+        return this;
+    }
+
+    /**
+     * Whether the ingestion may flush the memtable when its keys overlap the files' (true by
+     * default); without it, such an ingestion fails.
+     *
+     * @param value true to allow a blocking flush
+     * @return these options
+     * @throws IllegalStateException if closed
+     */
+    public IngestExternalFileOptions setAllowBlockingFlush(boolean value) {
+        use(p -> rocksdb_ingestexternalfileoptions_set_allow_blocking_flush(p, flag(value)));
+        return this;
+    }
+
+    /**
+     * Whether the files go into the last level, behind every existing version of their keys
+     * (false by default): existing data wins over ingested data. The database must have been
+     * opened with {@link Options#setAllowIngestBehind}, and the files must not overlap each other.
+     *
+     * @param value true to ingest behind
+     * @return these options
+     * @throws IllegalStateException if closed
+     */
+    public IngestExternalFileOptions setIngestBehind(boolean value) {
+        use(p -> rocksdb_ingestexternalfileoptions_set_ingest_behind(p, flag(value)));
+        return this;
+    }
+
+    /**
+     * Whether the ingestion fails unless the files can go into the bottommost level (false by
+     * default). RocksDB 8.1 or later.
+     *
+     * @param value true to require the bottommost level
+     * @return these options
+     * @throws UnsupportedOperationException if the engine lacks
+     *         {@code rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level}
+     * @throws IllegalStateException if closed
+     */
+    public IngestExternalFileOptions setFailIfNotBottommostLevel(boolean value) {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level");
+        use(p -> rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level(p, flag(value)));
+        return this;
+    }
+}

@@ -1,0 +1,42 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+
+import io.rocksffm.internal.Native;
+import io.rocksffm.internal.Scratch;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Objects;
+
+/** Ingestion of table files into a database's column family (a part of the database object). */
+final class Ingestion {
+    private Ingestion() {}
+
+    static void ingest(Database db, ColumnFamilyHandle family, List<Path> files, IngestExternalFileOptions options) {
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(files, "files");
+        Objects.requireNonNull(options, "options");
+        if (files.isEmpty()) {
+            throw new IllegalArgumentException("no files to ingest");
+        }
+        String[] names = new String[files.size()];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = Opening.cPath(Objects.requireNonNull(files.get(i), "files[" + i + "]"));
+        }
+        db.guard.enter(options, family);
+        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
+            MemorySegment list = arena.allocate(ADDRESS, names.length);
+            for (int i = 0; i < names.length; i++) {
+                list.setAtIndex(ADDRESS, i, arena.allocateFrom(names[i]));
+            }
+            rocksdb_ingest_external_file_cf(db.db, family.ptr, list, names.length, options.ptr, s.errptr);
+            Native.check(s.errptr);
+        } finally {
+            db.guard.exit(options, family);
+        }
+    }
+}

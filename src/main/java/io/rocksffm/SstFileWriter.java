@@ -1,0 +1,220 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+
+import io.rocksffm.internal.BatchFormat;
+import io.rocksffm.internal.Native;
+import io.rocksffm.internal.Scratch;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+import java.util.Objects;
+
+/**
+ * Writes a table file ({@code rocksdb_sstfilewriter_t}) outside any database, to be ingested with
+ * {@link DatabaseAdmin#ingestExternalFile}: bulk loading without the write path (no log, no
+ * memtable, no compaction of the loaded data).
+ *
+ * <p>Entries must be added in strictly ascending key order (bytewise); RocksDB refuses any other
+ * order with {@link RocksDBException.Code#INVALID_ARGUMENT}. Range deletions may come in any order.
+ * {@link #finish()} completes the file; a file without entries cannot be finished.
+ *
+ * <p>The caller owns and closes it; closing without {@link #finish()} leaves an incomplete file
+ * behind. Calls are serialised (one writer is meant for one thread); any call after close throws
+ * {@link IllegalStateException}. Keys and values are copied before {@link #put} returns: the
+ * segments may be reused at once.
+ */
+public final class SstFileWriter extends NativeObject {
+    private SstFileWriter(MemorySegment writer) {
+        super("SstFileWriter", writer);
+    }
+
+    /**
+     * A writer of a new table file at {@code file} (overwritten if it exists) whose blocks,
+     * compression and filters follow {@code options} (use the options of the column family the
+     * file is meant for).
+     *
+     * @param options the table options (copied: may be closed once this returns)
+     * @param file    the file to write
+     * @return the writer, owned by the caller
+     * @throws IllegalStateException if {@code options} is closed
+     * @throws IllegalArgumentException if the path holds a NUL character
+     * @throws RocksDBException if the file cannot be created
+     */
+    public static SstFileWriter open(Options options, Path file) {
+        String name = Opening.cPath(file);
+        Objects.requireNonNull(options, "options");
+        MemorySegment env = rocksdb_envoptions_create();
+        MemorySegment writer;
+        try {
+            writer = options.apply(o -> rocksdb_sstfilewriter_create(env, o)); // copies both
+        } finally {
+            rocksdb_envoptions_destroy(env);
+        }
+        SstFileWriter w = new SstFileWriter(writer);
+        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
+            rocksdb_sstfilewriter_open(writer, arena.allocateFrom(name), s.errptr);
+            Native.check(s.errptr);
+        } catch (RuntimeException | Error e) {
+            w.close();
+            throw e;
+        }
+        return w;
+    }
+
+    @Override
+    void destroy(MemorySegment writer) {
+        rocksdb_sstfilewriter_destroy(writer);
+    }
+
+    /** The shape of the writer's two-slice calls (put, merge, delete range). */
+    @FunctionalInterface
+    private interface TwoSlices {
+        void call(MemorySegment writer, MemorySegment a, long aLength, MemorySegment b, long bLength, MemorySegment err);
+    }
+
+    private synchronized void call(MemorySegment a, MemorySegment b, TwoSlices f) {
+        use(w -> {
+            try (Scratch s = Scratch.acquire()) {
+                f.call(w, s.first(a), a.byteSize(), s.second(b), b.byteSize(), s.errptr);
+                Native.check(s.errptr);
+            }
+        });
+    }
+
+    /**
+     * Adds {@code key} with {@code value}.
+     *
+     * @param key   the key (the whole segment), after every key added so far
+     * @param value the value (the whole segment)
+     * @return this writer
+     * @throws RocksDBException {@link RocksDBException.Code#INVALID_ARGUMENT} if {@code key} does
+     *         not sort after the previous key, or after {@link #finish()}
+     * @throws IllegalStateException if closed
+     */
+    public SstFileWriter put(MemorySegment key, MemorySegment value) {
+        call(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"),
+                (w, k, kl, v, vl, err) -> rocksdb_sstfilewriter_put(w, k, kl, v, vl, err));
+        return this;
+    }
+
+    /**
+     * {@link #put(MemorySegment, MemorySegment)} for arrays.
+     *
+     * @param key   the key, after every key added so far
+     * @param value the value
+     * @return this writer
+     * @throws RocksDBException if {@code key} does not sort after the previous key
+     * @throws IllegalStateException if closed
+     */
+    public SstFileWriter put(byte[] key, byte[] value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        return put(MemorySegment.ofArray(key), MemorySegment.ofArray(value));
+    }
+
+    /**
+     * Adds a deletion of {@code key} (it hides the key's older versions once ingested).
+     *
+     * @param key the key (the whole segment), after every key added so far
+     * @return this writer
+     * @throws RocksDBException if {@code key} does not sort after the previous key
+     * @throws IllegalStateException if closed
+     */
+    public SstFileWriter delete(MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        synchronized (this) {
+            use(w -> {
+                try (Scratch s = Scratch.acquire()) {
+                    rocksdb_sstfilewriter_delete(w, s.first(key), key.byteSize(), s.errptr);
+                    Native.check(s.errptr);
+                }
+            });
+        }
+        return this;
+    }
+
+    /**
+     * {@link #delete(MemorySegment)} for an array.
+     *
+     * @param key the key, after every key added so far
+     * @return this writer
+     * @throws RocksDBException if {@code key} does not sort after the previous key
+     * @throws IllegalStateException if closed
+     */
+    public SstFileWriter delete(byte[] key) {
+        return delete(MemorySegment.ofArray(Objects.requireNonNull(key, "key")));
+    }
+
+    /**
+     * Adds a deletion of the keys from {@code begin} (inclusive) to {@code end} (exclusive).
+     * Range deletions need not be in order among themselves or with the keys.
+     *
+     * @param begin the first key deleted
+     * @param end   the end of the range (not deleted)
+     * @return this writer
+     * @throws IllegalArgumentException if {@code end} sorts before {@code begin}
+     * @throws RocksDBException after {@link #finish()}
+     * @throws IllegalStateException if closed
+     */
+    public SstFileWriter deleteRange(MemorySegment begin, MemorySegment end) {
+        Objects.requireNonNull(begin, "begin");
+        Objects.requireNonNull(end, "end");
+        if (BatchFormat.compareBytewise(begin, end) > 0) {
+            throw new IllegalArgumentException("deleteRange: end sorts before begin");
+        }
+        call(begin, end, (w, b, bl, e, el, err) -> rocksdb_sstfilewriter_delete_range(w, b, bl, e, el, err));
+        return this;
+    }
+
+    /**
+     * {@link #deleteRange(MemorySegment, MemorySegment)} for arrays.
+     *
+     * @param begin the first key deleted
+     * @param end   the end of the range (not deleted)
+     * @return this writer
+     * @throws IllegalArgumentException if {@code end} sorts before {@code begin}
+     * @throws IllegalStateException if closed
+     */
+    public SstFileWriter deleteRange(byte[] begin, byte[] end) {
+        Objects.requireNonNull(begin, "begin");
+        Objects.requireNonNull(end, "end");
+        return deleteRange(MemorySegment.ofArray(begin), MemorySegment.ofArray(end));
+    }
+
+    /**
+     * Completes the file: writes its index, filters and footer and closes it. The writer accepts
+     * nothing more.
+     *
+     * @return the file's size in bytes
+     * @throws RocksDBException {@link RocksDBException.Code#INVALID_ARGUMENT} if nothing was added
+     *         or the file was already finished; an I/O error if the file cannot be written
+     * @throws IllegalStateException if closed
+     */
+    public synchronized long finish() {
+        use(w -> {
+            try (Scratch s = Scratch.acquire()) {
+                rocksdb_sstfilewriter_finish(w, s.errptr);
+                Native.check(s.errptr);
+            }
+        });
+        return fileSize();
+    }
+
+    /**
+     * The bytes written to the file so far (its final size after {@link #finish()}).
+     *
+     * @return the size in bytes
+     * @throws IllegalStateException if closed
+     */
+    public synchronized long fileSize() {
+        return apply(w -> {
+            try (Scratch s = Scratch.acquire()) {
+                rocksdb_sstfilewriter_file_size(w, s.size);
+                return s.size.get(ValueLayout.JAVA_LONG, 0);
+            }
+        });
+    }
+}
