@@ -39,6 +39,16 @@
  *       scan      rocksdb_iter_key + rocksdb_iter_value (pointers, no copy)
  *       scanCopy  the same plus memcpy of key and value into preallocated buffers
  *
+ *   capi_bench txn   WORKDIR keyCount keySize valueSize seconds
+ *       TransactionBenchmarks' four loops, each on a fresh database under WORKDIR (default
+ *       options, default write options), one reused transaction (old_txn), round-robin keys:
+ *       tenPuts           rocksdb_transaction_begin, 10 rocksdb_transaction_put, commit
+ *       lockedUpdate      begin, rocksdb_transaction_get_for_update (exclusive; the value freed),
+ *                         put, commit
+ *       optimisticCommit  rocksdb_optimistictransaction_begin, get_for_update, put, commit
+ *       wbwiPutGet        rocksdb_writebatch_wi_put + rocksdb_writebatch_wi_get_from_batch (the
+ *                         value freed); the batch cleared every 1000 ops
+ *
  * Datasets are opened read-only with the options the Java benchmarks use: defaults plus an LRU
  * block cache of data + 25% + 64 MiB (io.rocksffm.jmh.Bench.blockCacheBytes).
  *
@@ -446,6 +456,128 @@ static int cmd_batch(int argc, char **argv) {
     return 0;
 }
 
+/* ---- txn ------------------------------------------------------------------------------------- */
+
+enum { TXN_TEN_PUTS, TXN_LOCKED_UPDATE, TXN_OPTIMISTIC, TXN_WBWI };
+
+static double run_txn(int variant, rocksdb_transactiondb_t *tdb, rocksdb_optimistictransactiondb_t *odb,
+                      rocksdb_options_t *opts, keyfmt *k, uint64_t key_count, const char *value, size_t value_size,
+                      double seconds) {
+    rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
+    rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
+    rocksdb_transaction_options_t *to = rocksdb_transaction_options_create();
+    rocksdb_optimistictransaction_options_t *oo = rocksdb_optimistictransaction_options_create();
+    rocksdb_writebatch_wi_t *wbwi = rocksdb_writebatch_wi_create(0, 1);
+    rocksdb_transaction_t *txn = NULL;
+    uint64_t next = 0, ops = 0;
+    int in_batch = 0;
+    unsigned acc = 0;
+    char *err = NULL;
+    size_t len;
+    double start = now(), end = start + seconds, t;
+    do {
+        for (int i = 0; i < 100; i++) {
+            if (variant == TXN_WBWI) {
+                if (++in_batch == 1000) {
+                    rocksdb_writebatch_wi_clear(wbwi);
+                    in_batch = 0;
+                }
+                key_write(k, next);
+                if (++next == key_count) {
+                    next = 0;
+                }
+                rocksdb_writebatch_wi_put(wbwi, k->buf, k->size, value, value_size);
+                char *v = rocksdb_writebatch_wi_get_from_batch(wbwi, opts, k->buf, k->size, &len, &err);
+                check(err, "get_from_batch");
+                acc += (unsigned char) v[0];
+                rocksdb_free(v);
+                continue;
+            }
+            txn = variant == TXN_OPTIMISTIC ? rocksdb_optimistictransaction_begin(odb, wo, oo, txn)
+                                            : rocksdb_transaction_begin(tdb, wo, to, txn);
+            int puts = variant == TXN_TEN_PUTS ? 10 : 1;
+            for (int j = 0; j < puts; j++) {
+                key_write(k, next);
+                if (++next == key_count) {
+                    next = 0;
+                }
+                if (variant != TXN_TEN_PUTS) {
+                    char *v = rocksdb_transaction_get_for_update(txn, ro, k->buf, k->size, &len, 1, &err);
+                    check(err, "get_for_update");
+                    if (v != NULL) {
+                        acc += (unsigned char) v[0];
+                        rocksdb_free(v);
+                    }
+                }
+                rocksdb_transaction_put(txn, k->buf, k->size, value, value_size, &err);
+                check(err, "transaction_put");
+            }
+            rocksdb_transaction_commit(txn, &err);
+            check(err, "commit");
+        }
+        ops += 100;
+        t = now();
+    } while (t < end);
+    sink += acc;
+    if (txn != NULL) {
+        rocksdb_transaction_destroy(txn);
+    }
+    rocksdb_writebatch_wi_destroy(wbwi);
+    rocksdb_optimistictransaction_options_destroy(oo);
+    rocksdb_transaction_options_destroy(to);
+    rocksdb_readoptions_destroy(ro);
+    rocksdb_writeoptions_destroy(wo);
+    return ops / (t - start);
+}
+
+static int cmd_txn(int argc, char **argv) {
+    if (argc != 7) {
+        die("usage: capi_bench txn WORKDIR keyCount keySize valueSize seconds");
+    }
+    const char *dir = argv[2];
+    uint64_t key_count = strtoull(argv[3], NULL, 10);
+    size_t key_size = strtoull(argv[4], NULL, 10);
+    size_t value_size = strtoull(argv[5], NULL, 10);
+    double seconds = atof(argv[6]);
+    static const char *names[] = {"tenPuts", "lockedUpdate", "optimisticCommit", "wbwiPutGet"};
+    char *value = malloc(value_size);
+    for (size_t i = 0; i < value_size; i++) {
+        value[i] = (char) (i * 131 + 7);
+    }
+    for (int v = 0; v < 4; v++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", dir, names[v]);
+        rocksdb_options_t *opts = rocksdb_options_create();
+        rocksdb_options_set_create_if_missing(opts, 1);
+        char *err = NULL;
+        rocksdb_transactiondb_t *tdb = NULL;
+        rocksdb_optimistictransactiondb_t *odb = NULL;
+        rocksdb_transactiondb_options_t *tdo = rocksdb_transactiondb_options_create();
+        if (v == TXN_OPTIMISTIC) {
+            odb = rocksdb_optimistictransactiondb_open(opts, path, &err);
+        } else {
+            tdb = rocksdb_transactiondb_open(opts, tdo, path, &err);
+        }
+        check(err, "open");
+        keyfmt k = key_init(key_size, key_count);
+        run_txn(v, tdb, odb, opts, &k, key_count, value, value_size, seconds / 4);
+        double ops = run_txn(v, tdb, odb, opts, &k, key_count, value, value_size, seconds);
+        printf("TransactionBenchmarks,%s,keyCount=%" PRIu64 ";keySize=%zu;valueSize=%zu,%.1f\n", names[v], key_count,
+               key_size, value_size, ops);
+        fflush(stdout);
+        free(k.buf);
+        if (odb != NULL) {
+            rocksdb_optimistictransactiondb_close(odb);
+        } else {
+            rocksdb_transactiondb_close(tdb);
+        }
+        rocksdb_transactiondb_options_destroy(tdo);
+        rocksdb_options_destroy(opts);
+    }
+    free(value);
+    return 0;
+}
+
 /* ---- scan ------------------------------------------------------------------------------------ */
 
 static double run_scan(rocksdb_t *db, rocksdb_readoptions_t *ro, uint64_t key_count, char *kbuf, size_t ksize,
@@ -524,9 +656,12 @@ int main(int argc, char **argv) {
     if (argc >= 2 && strcmp(argv[1], "batch") == 0) {
         return cmd_batch(argc, argv);
     }
+    if (argc >= 2 && strcmp(argv[1], "txn") == 0) {
+        return cmd_txn(argc, argv);
+    }
     if (argc >= 2 && strcmp(argv[1], "scan") == 0) {
         return cmd_scan(argc, argv);
     }
-    fprintf(stderr, "usage: capi_bench get|put|batch|scan ... (see the comment at the top of capi_bench.c)\n");
+    fprintf(stderr, "usage: capi_bench get|put|batch|txn|scan ... (see the comment at the top of capi_bench.c)\n");
     return 2;
 }

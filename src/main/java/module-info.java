@@ -8,4 +8,5 @@
  */
 module io.rocksffm {
     exports io.rocksffm;
+    requires jdk.jfr; // EventListener.flightRecorder()
 }

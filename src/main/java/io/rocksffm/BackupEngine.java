@@ -78,7 +78,7 @@ public final class BackupEngine extends NativeObject {
         use(be -> {
             d.lifecycle.enter();
             try (Scratch s = Scratch.acquire()) {
-                rocksdb_backup_engine_create_new_backup_flush(be, d.db, flag(flushFirst), s.errptr);
+                rocksdb_backup_engine_create_new_backup_flush(be, d.adminDb(), flag(flushFirst), s.errptr);
                 Native.check(s.errptr);
             } finally {
                 d.lifecycle.exit();

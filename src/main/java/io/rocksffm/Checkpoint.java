@@ -41,7 +41,7 @@ public final class Checkpoint extends NativeObject {
         MemorySegment cp = MemorySegment.NULL;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment err = arena.allocate(ValueLayout.ADDRESS);
-            cp = rocksdb_checkpoint_object_create(db.db, err);
+            cp = rocksdb_checkpoint_object_create(db.adminDb(), err);
             Native.check(err);
             return new Checkpoint(lifecycle, cp);
         } catch (RuntimeException | Error e) {

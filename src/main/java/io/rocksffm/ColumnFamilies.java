@@ -23,6 +23,12 @@ final class ColumnFamilies {
     private final Map<String, ColumnFamilyHandle> open = new ConcurrentHashMap<>();
     /** Ids of the families the database has (open handle or not). */
     private final Set<Integer> ids = ConcurrentHashMap.newKeySet();
+    /** Ids of the families opened or created with a merge operator. */
+    private final Set<Integer> mergeIds = ConcurrentHashMap.newKeySet();
+    /** The Java comparator of each family opened or created with one (by id). */
+    private final Map<Integer, Comparator> comparatorById = new ConcurrentHashMap<>();
+    /** Comparators the database uses, released after it closes. */
+    private final List<NativeComparator> comparators = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** Registers the handles {@code rocksdb_open*} returned for {@code names}. */
     ColumnFamilies(Database db, List<String> names, MemorySegment handles) {
@@ -53,6 +59,54 @@ final class ColumnFamilies {
         return ids;
     }
 
+    /** The ids of the families whose reads may call Java code (merge operator, comparator, prefix extractor). */
+    private final Set<Integer> javaReadIds = ConcurrentHashMap.newKeySet();
+
+    /** Whether reads (iterator moves) of {@code family} may call Java code through upcalls. */
+    boolean readsCallJava(ColumnFamilyHandle family) {
+        return javaReadIds.contains(family.id());
+    }
+
+    /** The ids of the families opened or created with a merge operator. */
+    Set<Integer> mergeIds() {
+        return mergeIds;
+    }
+
+    /** Records what the options {@code family} was opened or created with mean for the database. */
+    void configured(ColumnFamilyHandle family, Options options) {
+        if (family == null) {
+            return;
+        }
+        if (options.mergeOperator() != null) {
+            mergeIds.add(family.id());
+        }
+        if (options.readsCallJava()) {
+            javaReadIds.add(family.id());
+        }
+        NativeComparator c = options.retainComparator();
+        if (c != null) {
+            comparators.add(c);
+            comparatorById.put(family.id(), c.comparator);
+        }
+    }
+
+    /**
+     * Compares two keys in {@code family}'s order: its Java comparator, else bytewise. (A throwing
+     * comparator propagates here: this runs on the caller's thread, before RocksDB sees the keys.)
+     */
+    int compare(ColumnFamilyHandle family, MemorySegment a, MemorySegment b) {
+        Comparator c = family == null ? null : comparatorById.get(family.id());
+        return c == null ? io.rocksffm.internal.BatchFormat.compareBytewise(a, b) : c.compare(a.asReadOnly(), b.asReadOnly());
+    }
+
+    /** Releases the comparators (the database is closed: RocksDB no longer calls them). */
+    void releaseComparators() {
+        for (NativeComparator c : comparators) {
+            c.release();
+        }
+        comparators.clear();
+    }
+
     /** Forgets a closed handle (its family stays). */
     void forget(ColumnFamilyHandle handle) {
         open.remove(handle.name(), handle);
@@ -69,7 +123,7 @@ final class ColumnFamilies {
     ColumnFamilyHandle create(Database db, String name, Options options) {
         try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             MemorySegment cName = arena.allocateFrom(name);
-            MemorySegment h = options.apply(o -> rocksdb_create_column_family(db.db, o, cName, s.errptr));
+            MemorySegment h = options.apply(o -> rocksdb_create_column_family(db.adminDb(), o, cName, s.errptr));
             if (s.errptr.get(ADDRESS, 0).address() != 0) {
                 // The C API returns its handle wrapper even on failure. Its first field is the
                 // ColumnFamilyHandle*, NULL when creation failed: then destroying it frees only the
@@ -79,14 +133,16 @@ final class ColumnFamilies {
                 }
                 Native.check(s.errptr);
             }
-            return add(new ColumnFamilyHandle(db, name, h));
+            ColumnFamilyHandle handle = add(new ColumnFamilyHandle(db, name, h));
+            configured(handle, options);
+            return handle;
         }
     }
 
     /** Drops {@code family} of {@code db} (which the caller has entered); the caller closes its handle. */
     void drop(Database db, ColumnFamilyHandle family) {
         try (Scratch s = Scratch.acquire()) {
-            family.use(h -> rocksdb_drop_column_family(db.db, h, s.errptr));
+            family.use(h -> rocksdb_drop_column_family(db.adminDb(), h, s.errptr));
             Native.check(s.errptr);
         }
         ids.remove(family.id());

@@ -25,7 +25,8 @@ import java.util.OptionalLong;
  * transaction database) pass their own handle as {@link #ptr} and the wrapped one as {@link #db};
  * writes, whose C functions differ by kind, stay with each kind.
  */
-abstract sealed class Database extends NativeObject implements KeyValueReads, DatabaseAdmin permits RocksDB {
+abstract sealed class Database extends NativeObject implements KeyValueReads, DatabaseAdmin
+        permits RocksDB, TransactionDB, OptimisticTransactionDB {
     /** The engine's {@code rocksdb_t} that reads, iterators, snapshots and administration go to. */
     final MemorySegment db;
     final ColumnFamilyHandle defaultFamily;
@@ -33,10 +34,21 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
     private final Path path;
     private final boolean readOnly;
     final CallGuard guard;
+    /**
+     * Bytes at the end of every stored value that are not the caller's (the timestamp of a TTL
+     * database), which the engine's batched multi-get leaves in.
+     */
+    private final int valueSuffix;
 
     Database(String kind, MemorySegment handle, MemorySegment db, Path path, boolean readOnly, List<String> names,
              MemorySegment handles) {
+        this(kind, handle, db, path, readOnly, names, handles, 0);
+    }
+
+    Database(String kind, MemorySegment handle, MemorySegment db, Path path, boolean readOnly, List<String> names,
+             MemorySegment handles, int valueSuffix) {
         super(Lifecycle.striped(kind), kind, handle); // every call of every thread enters it
+        this.valueSuffix = valueSuffix;
         this.db = db;
         this.path = path;
         this.readOnly = readOnly;
@@ -128,6 +140,33 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         family.close();
     }
 
+    // ---- the downcalls that differ by kind -------------------------------------------------------
+    // A kind whose engine gives it no rocksdb_t (a pessimistic transaction database on RocksDB
+    // before 10.x, which lacks rocksdb_transactiondb_get_base_db) passes NULL as db and overrides
+    // these: the point reads' two downcalls here, multi-gets, iterators and snapshots by overriding
+    // their public methods, and administration by refusing in adminDb().
+
+    /** Whether gets may use rocksdb_get_into_buffer_cf on {@link #db}. */
+    boolean oneCallGets() {
+        return Native.GET_INTO_BUFFER;
+    }
+
+    /** The pinned get of {@code key} (native): the slice, NULL when absent; the caller destroys it. */
+    MemorySegment pinnedSlice(MemorySegment options, MemorySegment family, MemorySegment key, long keyLength,
+                              Scratch s) {
+        return PointReads.slice(db, options, family, key, keyLength, s);
+    }
+
+    /**
+     * The {@code rocksdb_t} administration goes through (flush, compaction, properties, sizes,
+     * checkpoints, creating and dropping families).
+     *
+     * @throws UnsupportedOperationException if this kind has no {@code rocksdb_t} on this engine
+     */
+    MemorySegment adminDb() {
+        return db;
+    }
+
     // ---- reads ----------------------------------------------------------------------------------
 
     /**
@@ -148,7 +187,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         }
         guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
-            if (Native.GET_INTO_BUFFER && (value.isNative() || value.byteSize() <= INTO_BUFFER_MAX)) {
+            if (oneCallGets() && (value.isNative() || value.byteSize() <= INTO_BUFFER_MAX)) {
                 // one downcall into the caller's segment, or into scratch memory for a heap one
                 MemorySegment buf = value.isNative() ? value : s.buffer(Scratch.SECOND, value.byteSize());
                 long length = Native.getIntoBuffer(db, options.ptr, family.ptr, s.first(key), key.byteSize(), buf, s);
@@ -160,7 +199,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
                 }
                 // too large for buf, which copied nothing: read it pinned to copy what fits
             }
-            return PointReads.copy(db, options.ptr, family.ptr, s.first(key), key.byteSize(), value, s);
+            return PointReads.copy(pinnedSlice(options.ptr, family.ptr, s.first(key), key.byteSize(), s), value, s);
         } finally {
             guard.exit(options, family);
         }
@@ -172,7 +211,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         Objects.requireNonNull(key, "key");
         guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
-            if (Native.GET_INTO_BUFFER) {
+            if (oneCallGets()) {
                 // one downcall into a reused scratch buffer that grows to the values seen (up to
                 // INTO_BUFFER_MAX); larger values are read pinned and copied once
                 MemorySegment buf = s.buffer(Scratch.SECOND, INTO_BUFFER_MIN);
@@ -188,7 +227,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
                 }
                 s.buffer(Scratch.SECOND, Math.min(length, INTO_BUFFER_MAX));
             }
-            return PointReads.array(db, options.ptr, family.ptr, s.copy(Scratch.FIRST, key), key.length, s);
+            return PointReads.array(pinnedSlice(options.ptr, family.ptr, s.copy(Scratch.FIRST, key), key.length, s), s);
         } finally {
             guard.exit(options, family);
         }
@@ -200,7 +239,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         Objects.requireNonNull(key, "key");
         guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
-            MemorySegment slice = PointReads.slice(db, options.ptr, family.ptr, s.first(key), key.byteSize(), s);
+            MemorySegment slice = pinnedSlice(options.ptr, family.ptr, s.first(key), key.byteSize(), s);
             return slice.address() == 0 ? null : PinnedValue.of(this, slice, s.size);
         } finally {
             guard.exit(options, family);
@@ -216,7 +255,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
             MultiGet.call(db, options.ptr, family.ptr, keys, sortedInput, s);
-            return MultiGet.intoSegments(s, values, lengths, errors);
+            return MultiGet.intoSegments(s, values, lengths, errors, valueSuffix);
         } finally {
             guard.exit(options, family);
         }
@@ -234,7 +273,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
             MultiGet.call(db, options.ptr, family.ptr, segments, false, s);
-            return MultiGet.asArrays(s, n);
+            return MultiGet.asArrays(s, n, valueSuffix);
         } finally {
             guard.exit(options, family);
         }
@@ -280,7 +319,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         Objects.requireNonNull(options, "options");
         guard.enter(options, family);
         try (Scratch s = Scratch.acquire()) {
-            rocksdb_flush_cf(db, options.ptr, family.ptr, s.errptr);
+            rocksdb_flush_cf(adminDb(), options.ptr, family.ptr, s.errptr);
             Native.check(s.errptr);
         } finally {
             guard.exit(options, family);
@@ -292,7 +331,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         try (Scratch s = Scratch.acquire()) {
             lifecycle.enter();
             try {
-                rocksdb_flush_wal(db, flag(sync), s.errptr);
+                rocksdb_flush_wal(adminDb(), flag(sync), s.errptr);
             } finally {
                 lifecycle.exit();
             }
@@ -306,7 +345,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         try (Scratch s = Scratch.acquire()) {
             MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
             MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
-            rocksdb_compact_range_cf(db, family.ptr, b, begin == null ? 0 : begin.byteSize(), e,
+            rocksdb_compact_range_cf(adminDb(), family.ptr, b, begin == null ? 0 : begin.byteSize(), e,
                     end == null ? 0 : end.byteSize());
         } finally {
             guard.exitFamily(family);
@@ -318,7 +357,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         Objects.requireNonNull(property, "property");
         guard.enterFamily(family);
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment v = rocksdb_property_value_cf(db, family.ptr, arena.allocateFrom(property));
+            MemorySegment v = rocksdb_property_value_cf(adminDb(), family.ptr, arena.allocateFrom(property));
             if (v.address() == 0) {
                 return null;
             }
@@ -337,7 +376,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         Objects.requireNonNull(property, "property");
         guard.enterFamily(family);
         try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
-            int rc = rocksdb_property_int_cf(db, family.ptr, arena.allocateFrom(property), s.size);
+            int rc = rocksdb_property_int_cf(adminDb(), family.ptr, arena.allocateFrom(property), s.size);
             return rc == 0 ? OptionalLong.of(s.size.get(JAVA_LONG, 0)) : OptionalLong.empty();
         } finally {
             guard.exitFamily(family);
@@ -353,7 +392,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         }
         guard.enterFamily(family);
         try {
-            return KeyRanges.approximateSizes(db, family.ptr, starts, limits);
+            return KeyRanges.approximateSizes(adminDb(), family.ptr, starts, limits);
         } finally {
             guard.exitFamily(family);
         }
@@ -381,5 +420,41 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
     @Override
     public void setOptions(java.util.Map<String, String> options) {
         MutableOptions.set(this, null, options);
+    }
+
+    /** Refuses a merge into a family opened without a merge operator (RocksDB would fail later, on reads). */
+    final void requireMergeOperator(ColumnFamilyHandle family) {
+        if (!families.mergeIds().contains(family.id())) {
+            throw new IllegalArgumentException(family + " has no merge operator");
+        }
+    }
+
+    /** The shape of {@code rocksdb_write} and its kin of other kinds of database. */
+    @FunctionalInterface
+    interface BatchWrite {
+        void call(MemorySegment handle, MemorySegment options, MemorySegment batch, MemorySegment errptr);
+    }
+
+    /**
+     * Writes {@code batch} through this kind's {@code write} function on {@link #ptr}: checked
+     * first (RocksDB checks families and merge records only while applying a batch, after logging
+     * it; a failure there leaves the database refusing every later write until it is reopened).
+     */
+    final void writeBatch(WriteOptions options, WriteBatch batch, BatchWrite write) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(batch, "batch");
+        batch.checkWritable(families.ids(), families.mergeIds());
+        guard.enter(options, defaultFamily);
+        try (Scratch s = Scratch.acquire()) {
+            MemorySegment nativeBatch = batch.createNative();
+            try {
+                write.call(ptr, options.ptr, nativeBatch, s.errptr);
+            } finally {
+                WriteBatch.destroyNative(nativeBatch);
+            }
+            Native.check(s.errptr);
+        } finally {
+            guard.exit(options, defaultFamily);
+        }
     }
 }

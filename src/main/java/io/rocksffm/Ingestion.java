@@ -33,7 +33,7 @@ final class Ingestion {
             for (int i = 0; i < names.length; i++) {
                 list.setAtIndex(ADDRESS, i, arena.allocateFrom(names[i]));
             }
-            rocksdb_ingest_external_file_cf(db.db, family.ptr, list, names.length, options.ptr, s.errptr);
+            rocksdb_ingest_external_file_cf(db.adminDb(), family.ptr, list, names.length, options.ptr, s.errptr);
             Native.check(s.errptr);
         } finally {
             db.guard.exit(options, family);

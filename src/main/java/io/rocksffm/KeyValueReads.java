@@ -24,7 +24,7 @@ import java.util.stream.StreamSupport;
  * {@link IllegalStateException}. Safe to call from any thread where the implementation says so
  * ({@link RocksDB} is).
  */
-public sealed interface KeyValueReads permits Database {
+public sealed interface KeyValueReads permits Database, Transaction {
 
     /**
      * The family the forms without a handle read.
@@ -116,7 +116,8 @@ public sealed interface KeyValueReads permits Database {
      *
      * @param family        the column family
      * @param options       read options (bounds, snapshot, ...)
-     * @param prefetchBytes size of the run buffer for forward scans, 0 for none
+     * @param prefetchBytes size of the run buffer for forward scans, 0 for none (runs fill with
+     *                      critical moves: for data in memory, see {@link RocksIterator})
      * @return the iterator, owned by the caller and confined to this thread
      * @throws IllegalArgumentException if {@code prefetchBytes} is negative, or the options carry
      *         a snapshot of another database
@@ -215,7 +216,7 @@ public sealed interface KeyValueReads permits Database {
     /**
      * Calls {@code action} with every entry {@code options} let an iterator see in the default
      * family (use its bounds to walk a range), in key order, without copying: the key and value
-     * segments are valid only during the call. The iterator is closed when this returns or throws.
+     * segments are valid only during the call (afterwards they throw IllegalStateException). The iterator is closed when this returns or throws.
      *
      * @param options read options
      * @param action  called with each key and value

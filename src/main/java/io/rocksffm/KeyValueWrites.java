@@ -14,7 +14,7 @@ import java.util.Objects;
  * a method returns. Failures throw {@link RocksDBException}; a closed surface, family or options
  * throws {@link IllegalStateException}.
  */
-public sealed interface KeyValueWrites permits RocksDB {
+public sealed interface KeyValueWrites permits RocksDB, TransactionDB, OptimisticTransactionDB {
 
     /**
      * The family the forms without a handle write.
@@ -48,7 +48,7 @@ public sealed interface KeyValueWrites permits RocksDB {
     void delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key);
 
     /**
-     * Removes every key in {@code [begin, end)} (bytewise order) from {@code family}.
+     * Removes every key in {@code [begin, end)} (in the family's order: its comparator, else bytewise) from {@code family}.
      *
      * @param family  the column family
      * @param options write options
@@ -66,10 +66,49 @@ public sealed interface KeyValueWrites permits RocksDB {
      * @param options write options
      * @param batch   the batch
      * @throws IllegalArgumentException if the batch names a column family the surface does not
-     *         have, or holds merge records it cannot apply
+     *         have, or holds merge records for a family without a merge operator
      * @throws RocksDBException if RocksDB refuses the write; nothing of the batch is applied then
      */
     void write(WriteOptions options, WriteBatch batch);
+
+    /**
+     * Merges {@code value} (an operand) into {@code key} of {@code family}, with the merge
+     * operator the family was opened or created with ({@link Options#setMergeOperator}). RocksDB
+     * stores the operand and combines it on reads, flushes and compactions.
+     *
+     * @param family  the column family
+     * @param options write options
+     * @param key     the key
+     * @param value   the merge operand
+     * @throws IllegalArgumentException if the family has no merge operator
+     * @throws RocksDBException if RocksDB refuses the write
+     */
+    void merge(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value);
+
+    /**
+     * Merges {@code value} into {@code key} of the default family, with default write options.
+     *
+     * @param key   the key
+     * @param value the merge operand
+     * @throws IllegalArgumentException if the family has no merge operator
+     */
+    default void merge(byte[] key, byte[] value) {
+        merge(defaultColumnFamily(), WriteOptions.DEFAULT, MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
+                MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
+    }
+
+    /**
+     * Merges {@code value} into {@code key} of {@code family}, with default write options.
+     *
+     * @param family the column family
+     * @param key    the key
+     * @param value  the merge operand
+     * @throws IllegalArgumentException if the family has no merge operator
+     */
+    default void merge(ColumnFamilyHandle family, byte[] key, byte[] value) {
+        merge(family, WriteOptions.DEFAULT, MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
+                MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
+    }
 
     // ---- conveniences --------------------------------------------------------------------------
 

@@ -39,9 +39,9 @@ final class MutableOptions {
                 cValues.setAtIndex(ADDRESS, i, arena.allocateFrom(values[i]));
             }
             if (family == null) {
-                rocksdb_set_options(db.db, n, cKeys, cValues, s.errptr);
+                rocksdb_set_options(db.adminDb(), n, cKeys, cValues, s.errptr);
             } else {
-                rocksdb_set_options_cf(db.db, family.ptr, n, cKeys, cValues, s.errptr);
+                rocksdb_set_options_cf(db.adminDb(), family.ptr, n, cKeys, cValues, s.errptr);
             }
             Native.check(s.errptr);
         } finally {

@@ -2,11 +2,13 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Scratch;
+import io.rocksffm.internal.capi.RocksDBC;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -28,14 +30,81 @@ final class Opening {
         return name;
     }
 
-    /** Makes the database object of an opened {@code rocksdb_t} and its family handles. */
+    /** Makes the database object of an opened database handle and its family handles. */
     @FunctionalInterface
-    interface Maker {
-        RocksDB make(MemorySegment db, Path path, boolean readOnly, List<String> names, MemorySegment handles);
+    interface Maker<T> {
+        T make(MemorySegment db, Path path, boolean readOnly, List<String> names, MemorySegment handles);
+    }
+
+    /** The shape of {@code rocksdb_open_column_families} and its kin of other kinds of database. */
+    @FunctionalInterface
+    interface Opener {
+        MemorySegment open(MemorySegment options, MemorySegment name, int n, MemorySegment names,
+                           MemorySegment familyOptions, MemorySegment handles, MemorySegment errptr);
+    }
+
+    /**
+     * The C function that opens a database with its column families: the arguments every
+     * {@code rocksdb_open*_column_families} shares, and an arena for the mode's own ones.
+     */
+    @FunctionalInterface
+    interface OpenCall {
+        MemorySegment open(MemorySegment options, MemorySegment name, int n, MemorySegment names,
+                           MemorySegment familyOptions, MemorySegment handles, MemorySegment errptr, Arena arena);
     }
 
     /** Opens the database at {@code path} with {@code families} (the default one added if absent). */
-    static RocksDB open(Path path, Options options, List<ColumnFamilyDescriptor> families, boolean readOnly, Maker maker) {
+    static RocksDB open(Path path, Options options, List<ColumnFamilyDescriptor> families, boolean readOnly, Maker<RocksDB> maker) {
+        OpenCall call = readOnly
+                ? (o, nm, n, names, fo, h, err, arena) ->
+                        n == 1 && SINGLE_READ_ONLY && fo.getAtIndex(ADDRESS, 0).address() == o.address()
+                                ? openReadOnlyDefault(o, nm, h, err)
+                                : rocksdb_open_for_read_only_column_families(o, nm, n, names, fo, h,
+                                        NativeObject.flag(false), err)
+                : (o, nm, n, names, fo, h, err, arena) -> rocksdb_open_column_families(o, nm, n, names, fo, h, err);
+        return open(path, options, families, readOnly, call, maker);
+    }
+
+    /**
+     * Opens the database at {@code path} as a secondary instance keeping its own files (info logs)
+     * in {@code secondaryPath}; it is read-only and follows the primary with
+     * {@code rocksdb_try_catch_up_with_primary}.
+     */
+    static RocksDB openAsSecondary(Path path, Path secondaryPath, Options options, List<ColumnFamilyDescriptor> families,
+                                   Maker<RocksDB> maker) {
+        String secondary = cPath(secondaryPath);
+        return open(path, options, families, true, (o, nm, n, names, fo, h, err, arena) ->
+                rocksdb_open_as_secondary_column_families(o, nm, arena.allocateFrom(secondary), n, names, fo, h, err),
+                maker);
+    }
+
+    /**
+     * Opens the database at {@code path} for reading and writing with a time to live of
+     * {@code ttlSeconds} for every family (0: entries never expire).
+     */
+    static RocksDB openWithTtl(Path path, Options options, List<ColumnFamilyDescriptor> families, int ttlSeconds,
+                               Maker<RocksDB> maker) {
+        if (ttlSeconds < 0) {
+            throw new IllegalArgumentException("ttl must be >= 0 seconds (0: no expiry): " + ttlSeconds);
+        }
+        return open(path, options, families, false, (o, nm, n, names, fo, h, err, arena) -> {
+            MemorySegment ttls = arena.allocate(JAVA_INT, n);
+            for (int i = 0; i < n; i++) {
+                ttls.setAtIndex(JAVA_INT, i, ttlSeconds);
+            }
+            return rocksdb_open_column_families_with_ttl(o, nm, n, names, fo, h, ttls, err);
+        }, maker);
+    }
+
+    /** Opens a database of any kind at {@code path} with {@code opener}. */
+    static <T extends Database> T open(Path path, Options options, List<ColumnFamilyDescriptor> families, Opener opener,
+                                       boolean readOnly, Maker<T> maker) {
+        return open(path, options, families, readOnly,
+                (o, nm, n, names, fo, h, err, arena) -> opener.open(o, nm, n, names, fo, h, err), maker);
+    }
+
+    private static <T extends Database> T open(Path path, Options options, List<ColumnFamilyDescriptor> families,
+                                               boolean readOnly, OpenCall call, Maker<T> maker) {
         String name = cPath(path);
         Objects.requireNonNull(options, "options");
         List<ColumnFamilyDescriptor> all = new ArrayList<>(Objects.requireNonNull(families, "families"));
@@ -59,18 +128,14 @@ final class Opening {
                 familyOptions.setAtIndex(ADDRESS, i, d.options().ptr);
                 familyNames.add(d.name());
             }
-            MemorySegment db;
-            if (readOnly && n == 1 && all.get(0).options() == options && SINGLE_READ_ONLY) {
-                db = openReadOnlyDefault(options, arena.allocateFrom(name), handles, s);
-            } else {
-                db = readOnly
-                        ? rocksdb_open_for_read_only_column_families(options.ptr, arena.allocateFrom(name), n, names,
-                                familyOptions, handles, NativeObject.flag(false), s.errptr)
-                        : rocksdb_open_column_families(options.ptr, arena.allocateFrom(name), n, names, familyOptions,
-                                handles, s.errptr);
-                Native.check(s.errptr);
+            MemorySegment db = call.open(options.ptr, arena.allocateFrom(name), n, names, familyOptions, handles,
+                    s.errptr, arena);
+            Native.check(s.errptr);
+            T opened = maker.make(db, path, readOnly, familyNames, handles);
+            for (ColumnFamilyDescriptor d : all) {
+                opened.families.configured(opened.families.get(d.name()), d.options());
             }
-            return maker.make(db, path, readOnly, familyNames, handles);
+            return opened;
         } finally {
             for (NativeObject o : entered) {
                 o.lifecycle.exit();
@@ -88,11 +153,16 @@ final class Opening {
      */
     static final boolean SINGLE_READ_ONLY = Capabilities.callable("rocksdb_get_default_column_family_handle");
 
-    /** Opens read-only with the default family only; its handle goes to {@code handles[0]}. */
-    private static MemorySegment openReadOnlyDefault(Options options, MemorySegment cName, MemorySegment handles,
-                                                     Scratch s) {
-        MemorySegment db = rocksdb_open_for_read_only(options.ptr, cName, NativeObject.flag(false), s.errptr);
-        Native.check(s.errptr);
+    /**
+     * Opens read-only with the default family only; its handle goes to {@code handles[0]}. Returns
+     * NULL with the error in {@code errptr} if RocksDB refuses, as the column-family form does.
+     */
+    private static MemorySegment openReadOnlyDefault(MemorySegment options, MemorySegment cName,
+                                                     MemorySegment handles, MemorySegment errptr) {
+        MemorySegment db = rocksdb_open_for_read_only(options, cName, NativeObject.flag(false), errptr);
+        if (errptr.get(ADDRESS, 0).address() != 0 || db.address() == 0) {
+            return MemorySegment.NULL;
+        }
         MemorySegment handle = rocksdb_get_default_column_family_handle(db);
         if (handle.address() == 0) {
             rocksdb_close(db);

@@ -30,6 +30,7 @@ public final class Options extends NativeObject {
     @Override
     void destroy(MemorySegment p) {
         rocksdb_options_destroy(p);
+        releaseComparator();
     }
 
     /**
@@ -218,6 +219,231 @@ public final class Options extends NativeObject {
         }
     }
 
+    // ---- Java code inside RocksDB (merge operators, comparators, compaction filters, prefixes) --
+    // Each setter makes a new native object for these options: RocksDB takes ownership of it
+    // (merge operators, filter factories and prefix extractors live in shared pointers, so they
+    // outlive these options in every database that uses them; a comparator is counted by
+    // NativeComparator). Closing the options early is safe.
+
+    private volatile MergeOperator mergeOperator;
+    private NativeComparator comparator;
+
+    /**
+     * Merges of keys in the database or family opened with these options use {@code operator}
+     * (Java code; see {@link MergeOperator} for its memory, threads and failures).
+     *
+     * @param operator the operator, e.g. {@link UInt64AddOperator}
+     * @return these options
+     * @throws IllegalStateException if closed
+     */
+    public Options setMergeOperator(MergeOperator operator) {
+        java.util.Objects.requireNonNull(operator, "operator");
+        lifecycle.enter();
+        try {
+            rocksdb_options_set_merge_operator(ptr, NativeMergeOperator.create(operator));
+            mergeOperator = operator;
+        } finally {
+            lifecycle.exit();
+        }
+        return this;
+    }
+
+    /** {@return the merge operator set here, or null} */
+    public MergeOperator mergeOperator() {
+        lifecycle.ensureOpen();
+        return mergeOperator;
+    }
+
+    /**
+     * Orders keys with {@code comparator} (Java code; see {@link Comparator}) instead of bytewise.
+     * A database keeps the comparator it was created with: open it with the same name.
+     *
+     * @param comparator the comparator
+     * @return these options
+     * @throws IllegalStateException if closed
+     */
+    public Options setComparator(Comparator comparator) {
+        java.util.Objects.requireNonNull(comparator, "comparator");
+        lifecycle.enter();
+        try {
+            NativeComparator c = new NativeComparator(comparator);
+            synchronized (this) {
+                rocksdb_options_set_comparator(ptr, c.ptr);
+                releaseComparator();
+                this.comparator = c;
+            }
+        } finally {
+            lifecycle.exit();
+        }
+        return this;
+    }
+
+    /** {@return the comparator set here, or null for bytewise order} */
+    public synchronized Comparator comparator() {
+        lifecycle.ensureOpen();
+        return comparator == null ? null : comparator.comparator;
+    }
+
+    /** A new user of the comparator set here (for a database opened with these options), or null. */
+    synchronized NativeComparator retainComparator() {
+        return comparator == null ? null : comparator.retain();
+    }
+
+    private synchronized void releaseComparator() {
+        if (comparator != null) {
+            comparator.release();
+            comparator = null;
+        }
+    }
+
+    /**
+     * Runs {@code filter} on the entries compactions rewrite (one filter for every compaction:
+     * it must be thread-safe; see {@link CompactionFilter}).
+     *
+     * @param filter the filter
+     * @return these options
+     * @throws IllegalStateException if closed
+     */
+    public Options setCompactionFilter(CompactionFilter filter) {
+        return setCompactionFilterFactory(new NativeCompactionFilter.Single(java.util.Objects.requireNonNull(filter, "filter")));
+    }
+
+    /**
+     * Has {@code factory} make a compaction filter for each compaction.
+     *
+     * @param factory the factory
+     * @return these options
+     * @throws IllegalStateException if closed
+     */
+    public Options setCompactionFilterFactory(CompactionFilterFactory factory) {
+        java.util.Objects.requireNonNull(factory, "factory");
+        lifecycle.enter();
+        try {
+            rocksdb_options_set_compaction_filter_factory(ptr, NativeCompactionFilter.createFactory(factory));
+        } finally {
+            lifecycle.exit();
+        }
+        return this;
+    }
+
+    /** Whether the prefix extractor set here is Java code (an upcall on seeks). */
+    private volatile boolean javaPrefixExtractor;
+
+    /**
+     * Whether reads of a family opened with these options may call Java code (a merge operator,
+     * a Java comparator or prefix extractor): its iterators then never move with critical downcalls.
+     */
+    boolean readsCallJava() {
+        return mergeOperator != null || javaPrefixExtractor || comparator() != null;
+    }
+
+    /**
+     * Derives key prefixes with {@code extractor}, for prefix bloom filters (table filters from
+     * {@link #setBloomFilter} then hold prefixes too, and {@link #setMemtablePrefixBloomRatio})
+     * and prefix seeks ({@link ReadOptions#setPrefixSameAsStart}).
+     *
+     * @param extractor the extractor, e.g. {@link PrefixExtractor#fixed}
+     * @return these options
+     * @throws IllegalStateException if closed
+     */
+    public Options setPrefixExtractor(PrefixExtractor extractor) {
+        java.util.Objects.requireNonNull(extractor, "extractor");
+        lifecycle.enter();
+        try {
+            rocksdb_options_set_prefix_extractor(ptr, NativeSliceTransform.create(extractor));
+            javaPrefixExtractor = NativeSliceTransform.callsJava(extractor);
+        } finally {
+            lifecycle.exit();
+        }
+        return this;
+    }
+
+    /**
+     * Gives memtables a prefix bloom filter of {@code ratio} times the write buffer size (needs a
+     * prefix extractor); 0 disables it.
+     *
+     * @param ratio from 0 to 0.25
+     * @return these options
+     * @throws IllegalArgumentException if {@code ratio} is not in {@code [0, 0.25]}
+     */
+    public Options setMemtablePrefixBloomRatio(double ratio) {
+        if (!(ratio >= 0 && ratio <= 0.25)) {
+            throw new IllegalArgumentException("memtable prefix bloom ratio must be in [0, 0.25]: " + ratio);
+        }
+        use(p -> rocksdb_options_set_memtable_prefix_bloom_size_ratio(p, ratio));
+        return this;
+    }
+
+    /** {@return the memtable prefix bloom ratio} */
+    public double memtablePrefixBloomRatio() {
+        lifecycle.enter();
+        try {
+            return rocksdb_options_get_memtable_prefix_bloom_size_ratio(ptr);
+        } finally {
+            lifecycle.exit();
+        }
+    }
+
+    // ---- shared resources: rate limiter, write buffer manager -----------------------------------
+
+    /**
+     * Limits the flush and compaction I/O of the databases opened with these options to
+     * {@code limiter}'s budget. The options keep their own reference: the limiter may be closed
+     * afterwards, and one limiter may serve several databases.
+     *
+     * @param limiter the rate limiter
+     * @return these options
+     * @throws IllegalStateException if these options or {@code limiter} are closed
+     */
+    public Options setRateLimiter(RateLimiter limiter) {
+        Objects.requireNonNull(limiter, "limiter");
+        use(p -> limiter.use(l -> rocksdb_options_set_ratelimiter(p, l)));
+        return this;
+    }
+
+    /**
+     * Counts the memtables of the databases opened with these options against {@code manager}'s
+     * budget. The options keep their own reference: the manager may be closed afterwards, and
+     * one manager may serve several databases.
+     *
+     * @param manager the write buffer manager
+     * @return these options
+     * @throws IllegalStateException if these options or {@code manager} are closed
+     * @throws UnsupportedOperationException if the engine lacks
+     *         {@code rocksdb_options_set_write_buffer_manager}
+     */
+    public Options setWriteBufferManager(WriteBufferManager manager) {
+        Objects.requireNonNull(manager, "manager");
+        io.rocksffm.internal.Capabilities.require("rocksdb_options_set_write_buffer_manager");
+        use(p -> manager.use(w -> rocksdb_options_set_write_buffer_manager(p, w)));
+        return this;
+    }
+
+    // ---- event listeners ------------------------------------------------------------------------
+
+    /**
+     * Adds {@code listener} to the databases opened with these options: RocksDB calls it on its
+     * background threads when flushes, compactions, stalls and background errors happen (see
+     * {@link EventListener}). RocksDB holds the listener for as long as these options or any
+     * database opened with them exist; adding the same listener twice calls it twice.
+     *
+     * @param listener the listener
+     * @return these options
+     * @throws IllegalStateException if these options are closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_eventlistener_create}
+     *         (RocksDB 7.8.3)
+     */
+    public Options addEventListener(EventListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        lifecycle.enter();
+        try {
+            // the options take ownership of the native listener
+            rocksdb_options_add_eventlistener(ptr, EventListeners.create(listener));
+        } finally {
+            lifecycle.exit();
+        }
+        return this;
+    }
     // ---- statistics, ingestion, options strings (issue 16) ------------------------------------------
 
     private volatile Statistics statistics;

@@ -4,6 +4,7 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.rocksffm.internal.BatchFormat;
+import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.KeyRanges;
 import io.rocksffm.internal.MultiGet;
 import io.rocksffm.internal.Native;
@@ -44,6 +45,17 @@ import java.util.OptionalLong;
 public final class RocksDB extends Database implements KeyValueWrites {
     private RocksDB(MemorySegment db, Path path, boolean readOnly, List<String> names, MemorySegment handles) {
         super("RocksDB", db, db, path, readOnly, names, handles);
+    }
+
+    /**
+     * The bytes of the timestamp a TTL database appends to every value, which engines before 9.0
+     * leave in the values of a batched multi-get.
+     */
+    private static final int TTL_TIMESTAMP = 4;
+
+    private RocksDB(MemorySegment db, Path path, List<String> names, MemorySegment handles) {
+        super("RocksDB", db, db, path, false, names, handles,
+                Capabilities.ttlMultiGetStripsTimestamps() ? 0 : TTL_TIMESTAMP);
     }
 
     /**
@@ -121,6 +133,100 @@ public final class RocksDB extends Database implements KeyValueWrites {
         return open(path, options, List.of(), true);
     }
 
+    // ---- secondary and TTL databases ----------------------------------------------------------
+
+    /**
+     * Opens the database at {@code path} as a <em>secondary</em> instance: a read-only follower of
+     * the primary (the one handle writing to {@code path}, in this or another process) that sees
+     * the primary's writes up to when it was opened, and later ones after each
+     * {@link #tryCatchUpWithPrimary()}. Several secondaries may follow one primary; each keeps its
+     * own files (info logs) in its own {@code secondaryPath}. Writes and column family changes on
+     * it fail with {@link RocksDBException.Code#NOT_SUPPORTED} ("Not supported operation in
+     * secondary mode"). Only the default column family is opened.
+     *
+     * @param path          the primary's directory
+     * @param secondaryPath a directory of this secondary's own (created if missing)
+     * @param options       the options (may be closed once this returns)
+     * @return the open secondary, owned by the caller
+     * @throws RocksDBException e.g. when there is no database at {@code path}
+     */
+    public static RocksDB openAsSecondary(Path path, Path secondaryPath, Options options) {
+        return openAsSecondary(path, secondaryPath, options, List.of());
+    }
+
+    /**
+     * {@link #openAsSecondary(Path, Path, Options)} with the given column families (a subset of the
+     * primary's; the default family is added if absent).
+     *
+     * @param path          the primary's directory
+     * @param secondaryPath a directory of this secondary's own (created if missing)
+     * @param options       the options (may be closed once this returns)
+     * @param families      the column families to open, with their options
+     * @return the open secondary, owned by the caller
+     * @throws RocksDBException e.g. when a family does not exist
+     */
+    public static RocksDB openAsSecondary(Path path, Path secondaryPath, Options options,
+                                          List<ColumnFamilyDescriptor> families) {
+        return Opening.openAsSecondary(path, secondaryPath, options, families, RocksDB::new);
+    }
+
+    /**
+     * Makes a secondary instance ({@link #openAsSecondary}) see what its primary has written
+     * since it was opened or last caught up (from the primary's manifest and write-ahead logs).
+     * Safe to call from any thread while reads go on.
+     *
+     * @throws RocksDBException with {@link RocksDBException.Code#NOT_SUPPORTED} if this is not a
+     *         secondary instance
+     * @throws IllegalStateException if closed
+     */
+    public void tryCatchUpWithPrimary() {
+        try (Scratch s = Scratch.acquire()) {
+            lifecycle.enter();
+            try {
+                rocksdb_try_catch_up_with_primary(ptr, s.errptr);
+            } finally {
+                lifecycle.exit();
+            }
+            Native.check(s.errptr);
+        }
+    }
+
+    /**
+     * Opens (or creates) a database whose entries expire {@code ttlSeconds} after they were
+     * written ({@code DBWithTTL}): expired entries are dropped by compactions, and until then may
+     * still be read (the time to live is a lower bound on how long an entry is kept). Only the
+     * default column family is opened. Open a TTL database only with this method: a plain
+     * {@link #open} would see each value with its 4-byte timestamp suffix.
+     *
+     * @param path       the database's directory
+     * @param options    the options (may be closed once this returns)
+     * @param ttlSeconds the time to live in seconds; 0 keeps entries forever
+     * @return the open database, owned by the caller
+     * @throws IllegalArgumentException if {@code ttlSeconds < 0}
+     * @throws RocksDBException as {@link #open(Path, Options)}
+     */
+    public static RocksDB openWithTtl(Path path, Options options, int ttlSeconds) {
+        return openWithTtl(path, options, List.of(), ttlSeconds);
+    }
+
+    /**
+     * {@link #openWithTtl(Path, Options, int)} with the given column families (every family of the
+     * database; the default one is added if absent), all with the same time to live.
+     *
+     * @param path       the database's directory
+     * @param options    the options (may be closed once this returns)
+     * @param families   every column family of the database, with its options
+     * @param ttlSeconds the time to live in seconds; 0 keeps entries forever
+     * @return the open database, owned by the caller
+     * @throws IllegalArgumentException if {@code ttlSeconds < 0}
+     * @throws RocksDBException as {@link #open(Path, Options, List)}
+     */
+    public static RocksDB openWithTtl(Path path, Options options, List<ColumnFamilyDescriptor> families,
+                                      int ttlSeconds) {
+        return Opening.openWithTtl(path, options, families, ttlSeconds,
+                (db, p, readOnly, names, handles) -> new RocksDB(db, p, names, handles));
+    }
+
     private static RocksDB open(Path path, Options options, List<ColumnFamilyDescriptor> families, boolean readOnly) {
         return Opening.open(path, options, families, readOnly, RocksDB::new);
     }
@@ -141,6 +247,7 @@ public final class RocksDB extends Database implements KeyValueWrites {
     void destroy(MemorySegment db) {
         families.closeAll();
         rocksdb_close(db);
+        families.releaseComparators();
         OpenDatabases.remove(path(), this);
     }
 
@@ -224,31 +331,51 @@ public final class RocksDB extends Database implements KeyValueWrites {
     public void deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
-        if (BatchFormat.compareBytewise(begin, end) > 0) {
+        if (families.compare(family, begin, end) > 0) { // the family's order (its comparator, or bytewise)
             throw new IllegalArgumentException("deleteRange: end sorts before begin");
         }
         write(family, options, begin, end, RocksDBC::rocksdb_delete_range_cf);
     }
 
     @Override
+    public void merge(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        Objects.requireNonNull(options, "options");
+        guard.enter(options, family); // closed database, family or options first
+        try (Scratch s = Scratch.acquire()) {
+            requireMergeOperator(family);
+            rocksdb_merge_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.second(value),
+                    value.byteSize(), s.errptr);
+            Native.check(s.errptr);
+        } finally {
+            guard.exit(options, family);
+        }
+    }
+
+    @Override
     public void write(WriteOptions options, WriteBatch batch) {
+        writeBatch(options, batch, RocksDBC::rocksdb_write);
+    }
+
+    /**
+     * Applies a {@link WriteBatchWithIndex} atomically.
+     *
+     * @param options the write options
+     * @param batch   the batch (unchanged; may be written again)
+     * @throws RocksDBException if the write fails, e.g. for a family this database does not have
+     * @throws IllegalStateException if this database, the options or the batch is closed
+     */
+    public void write(WriteOptions options, WriteBatchWithIndex batch) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(batch, "batch");
-        // RocksDB checks these only while applying a batch, after logging it; a failure there
-        // leaves the database refusing every later write until it is reopened.
-        batch.checkWritable(families.ids());
+        batch.lifecycle.check();
         guard.enter(options, defaultFamily);
         try (Scratch s = Scratch.acquire()) {
-            MemorySegment nativeBatch = batch.createNative();
-            try {
-                rocksdb_write(ptr, options.ptr, nativeBatch, s.errptr);
-            } finally {
-                WriteBatch.destroyNative(nativeBatch);
-            }
+            rocksdb_write_writebatch_wi(ptr, options.ptr, batch.ptr, s.errptr);
             Native.check(s.errptr);
         } finally {
             guard.exit(options, defaultFamily);
         }
     }
-
 }

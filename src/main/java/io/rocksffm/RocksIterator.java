@@ -2,8 +2,10 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.IteratorCalls;
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.Native;
+import io.rocksffm.internal.PrefetchRun;
 import io.rocksffm.internal.Scratch;
 
 import java.lang.foreign.Arena;
@@ -18,13 +20,22 @@ import java.util.Objects;
  *
  * <p><b>Views.</b> {@link #key()} and {@link #value()} return read-only segments that view the
  * current entry without copying. They are valid until the next move of this iterator (seek,
- * next, prev) and unusable after {@link #close()}. To keep an entry, copy it
- * ({@link #key(MemorySegment)}, {@link #keyBytes()}, ...).
+ * next, prev) or {@link #close()}: using one afterwards throws {@link IllegalStateException} (the
+ * views of an entry share a scope that the move closes), so a view can never show another entry's
+ * bytes or freed memory ({@link #uncheckedKey()} and {@link #uncheckedValue()} skip that check, for
+ * speed, with its risks). To keep an entry, copy it ({@link #key(MemorySegment)},
+ * {@link #keyBytes()}, ...); the copying methods make no view.
  *
  * <p><b>Prefetch.</b> With a prefetch size above 0, forward iteration copies runs of consecutive
  * entries into one reused buffer of that many bytes and serves {@code key()/value()/next()} from
- * it; the views then point into the buffer. An entry larger than the buffer is served directly.
- * Seeks, {@code prev()} and {@code seekToLast()} drop the run and stay exact.
+ * it; the views then point into the buffer. Runs start only once a scan is long (the first
+ * entries after each seek are served directly), grow from a small first run to the buffer's size,
+ * and step aside while entries are large (copying them costs more than it saves). An entry larger
+ * than the buffer is served directly. Seeks, {@code prev()} and {@code seekToLast()} drop the run
+ * and stay exact. The loop that fills a run moves the native iterator with critical downcalls (the
+ * thread stays in the Java state, so a garbage collection waits for the move) unless the family
+ * calls back into Java: prefetch is meant for data in memory or the OS page cache; a move that
+ * reads a block from slow storage holds safepoints for that read.
  *
  * <p><b>Errors.</b> When iteration stops on an error, {@link #isValid()} throws
  * {@link RocksDBException} with RocksDB's status instead of returning {@code false}.
@@ -35,26 +46,31 @@ import java.util.Objects;
  * {@link IllegalStateException}.
  */
 public final class RocksIterator implements AutoCloseable {
-    private static final long RUN_HEADER = 8; // int key length, int value length
-
     /** Confined; a child of the database, family, options and snapshot it keeps open. */
     private final Lifecycle lifecycle;
     private final MemorySegment it;
+    private final long itAddress;
     private final Arena arena = Arena.ofConfined();
     private final MemorySegment length = arena.allocate(ValueLayout.JAVA_LONG);
-    private final MemorySegment run;
+    private final long lengthAddress = length.address();
+    /** The prefetch run, or null without prefetch. */
+    private final PrefetchRun run;
+    /** Whether moves may be linked critically (see {@link IteratorCalls}). */
+    final boolean criticalMoves; // package-private for tests
 
     /** rocksdb_iter_valid after the native iterator's last move (moves are the only way it changes). */
     private boolean nativeValid;
     /** Whether the current entry is served from the run buffer. */
     private boolean inRun;
-    private long runPos;
-    private long runEnd;
+    /** The scope of the current entry's views, made by the first view, closed by the next move. */
+    private Arena views;
 
-    private RocksIterator(Lifecycle lifecycle, MemorySegment it, long prefetchBytes) {
+    private RocksIterator(Lifecycle lifecycle, MemorySegment it, long prefetchBytes, boolean criticalMoves) {
         this.lifecycle = lifecycle;
         this.it = it;
-        this.run = prefetchBytes > 0 ? arena.allocate(prefetchBytes, 8) : null;
+        this.itAddress = it.address();
+        this.run = prefetchBytes > 0 ? new PrefetchRun(arena.allocate(prefetchBytes, 8), length) : null;
+        this.criticalMoves = criticalMoves;
     }
 
     /**
@@ -63,15 +79,45 @@ public final class RocksIterator implements AutoCloseable {
      * them and the options' snapshot open until it is closed.
      */
     static RocksIterator create(Database db, ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
+        return create(db.lifecycle, family, options, prefetchBytes, (o, f) -> rocksdb_create_iterator_cf(db.db, o, f));
+    }
+
+    /** A native iterator of {@code db}'s rocksdb_t (the caller holds everything open; for wrapping iterators). */
+    static MemorySegment nativeIterator(MemorySegment db, MemorySegment options, MemorySegment family) {
+        return rocksdb_create_iterator_cf(db, options, family);
+    }
+
+    /** The downcall that makes a native iterator for read options and a family (pointers). */
+    @FunctionalInterface
+    interface Source {
+        MemorySegment create(MemorySegment options, MemorySegment family);
+    }
+
+    /**
+     * A new iterator from {@code source} (a database's or a transaction's), kept as a child of
+     * {@code owner}, the family, the options and their snapshot; the caller has entered them and
+     * holds the options' lock.
+     */
+    static RocksIterator create(Lifecycle owner, ColumnFamilyHandle family, ReadOptions options, long prefetchBytes,
+                                Source source) {
+        return create(new Lifecycle[] {owner}, family, options, prefetchBytes, source);
+    }
+
+    /** {@link #create(Lifecycle, ColumnFamilyHandle, ReadOptions, long, Source)} with several owners. */
+    static RocksIterator create(Lifecycle[] owners, ColumnFamilyHandle family, ReadOptions options, long prefetchBytes,
+                                Source source) {
         Snapshot snapshot = options.snapshot();
-        Lifecycle lifecycle = snapshot == null
-                ? Lifecycle.child("RocksIterator", true, db.lifecycle, options.lifecycle, family.lifecycle)
-                : Lifecycle.child("RocksIterator", true, db.lifecycle, options.lifecycle, family.lifecycle,
-                        snapshot.lifecycle);
+        Lifecycle[] parents = java.util.Arrays.copyOf(owners, owners.length + (snapshot == null ? 2 : 3));
+        parents[owners.length] = options.lifecycle;
+        parents[owners.length + 1] = family.lifecycle;
+        if (snapshot != null) {
+            parents[owners.length + 2] = snapshot.lifecycle;
+        }
+        Lifecycle lifecycle = Lifecycle.child("RocksIterator", true, parents);
         MemorySegment it = MemorySegment.NULL;
         try {
-            it = rocksdb_create_iterator_cf(db.db, options.ptr, family.ptr);
-            return new RocksIterator(lifecycle, it, prefetchBytes);
+            it = source.create(options.ptr, family.ptr);
+            return new RocksIterator(lifecycle, it, prefetchBytes, criticalMovesAllowed(family.db, family));
         } catch (RuntimeException | Error e) {
             if (it.address() != 0) {
                 rocksdb_iter_destroy(it);
@@ -81,8 +127,35 @@ public final class RocksIterator implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether an iterator over {@code family} may move with critical downcalls (prefetch runs do).
+     * Not when moves may call Java code (a Java comparator, merge operator or prefix extractor of
+     * the family): a critical downcall must not call back into Java.
+     */
+    private static boolean criticalMovesAllowed(Database db, ColumnFamilyHandle family) {
+        return !db.families.readsCallJava(family);
+    }
+
     private void check() {
         lifecycle.check();
+    }
+
+    /** Ends the current entry's views (a move or close): using them throws IllegalStateException. */
+    private void endViews() {
+        Arena v = views;
+        if (v != null) {
+            views = null;
+            v.close();
+        }
+    }
+
+    /** Before a native seek or backward move: no run, no views. */
+    private void leave() {
+        endViews();
+        inRun = false;
+        if (run != null) {
+            run.reset();
+        }
     }
 
     // ---- moves ------------------------------------------------------------------------------
@@ -90,17 +163,17 @@ public final class RocksIterator implements AutoCloseable {
     /** Moves to the first key. */
     public void seekToFirst() {
         check();
-        inRun = false;
+        leave();
         rocksdb_iter_seek_to_first(it);
-        moved(true);
+        nativeValid = IteratorCalls.valid(itAddress);
     }
 
     /** Moves to the last key. */
     public void seekToLast() {
         check();
-        inRun = false;
+        leave();
         rocksdb_iter_seek_to_last(it);
-        moved(false);
+        nativeValid = IteratorCalls.valid(itAddress);
     }
 
     /**
@@ -111,11 +184,11 @@ public final class RocksIterator implements AutoCloseable {
     public void seek(MemorySegment target) {
         Objects.requireNonNull(target, "target");
         check();
-        inRun = false;
+        leave();
         try (Scratch s = Scratch.acquire()) {
             rocksdb_iter_seek(it, s.first(target), target.byteSize());
         }
-        moved(true);
+        nativeValid = IteratorCalls.valid(itAddress);
     }
 
     /**
@@ -135,11 +208,11 @@ public final class RocksIterator implements AutoCloseable {
     public void seekForPrev(MemorySegment target) {
         Objects.requireNonNull(target, "target");
         check();
-        inRun = false;
+        leave();
         try (Scratch s = Scratch.acquire()) {
             rocksdb_iter_seek_for_prev(it, s.first(target), target.byteSize());
         }
-        moved(false);
+        nativeValid = IteratorCalls.valid(itAddress);
     }
 
     /**
@@ -159,18 +232,22 @@ public final class RocksIterator implements AutoCloseable {
     public void next() {
         check();
         if (inRun) {
-            runPos += RUN_HEADER + runKeyLength() + runValueLength();
-            if (runPos < runEnd) {
+            endViews();
+            if (run.advance()) {
                 return;
             }
             // the run is used up; the native iterator already stands on the entry after it
             inRun = false;
-            prefetch();
-            return;
+        } else {
+            requireValid();
+            endViews();
+            IteratorCalls.next(itAddress, false);
+            nativeValid = IteratorCalls.valid(itAddress);
         }
-        requireValid();
-        rocksdb_iter_next(it);
-        moved(true);
+        if (run != null && nativeValid && run.due()) {
+            nativeValid = run.fill(itAddress, criticalMoves);
+            inRun = !run.isEmpty();
+        }
     }
 
     /**
@@ -182,66 +259,21 @@ public final class RocksIterator implements AutoCloseable {
         check();
         if (inRun) {
             // the native iterator is past the run: bring it back to the current entry first
-            MemorySegment key = run.asSlice(runPos + RUN_HEADER, runKeyLength());
-            inRun = false;
+            MemorySegment key = run.buffer().asSlice(run.keyOffset(), run.keyLength());
+            leave();
             rocksdb_iter_seek(it, key, key.byteSize());
-            moved(false);
+            nativeValid = IteratorCalls.valid(itAddress);
         }
         requireValid();
+        leave();
         rocksdb_iter_prev(it);
-        moved(false);
+        nativeValid = IteratorCalls.valid(itAddress);
     }
 
     private void requireValid() {
         if (!nativeValid) {
             throw new IllegalStateException("RocksIterator is not on an entry");
         }
-    }
-
-    /** After a native move: records validity (one downcall) and, going forward, fills a run. */
-    private void moved(boolean forward) {
-        nativeValid = Native.iterValid(it);
-        if (forward) {
-            prefetch();
-        }
-    }
-
-    /** Fills the run buffer with the entries from the native iterator's position on. */
-    private void prefetch() {
-        if (run == null) {
-            return;
-        }
-        long pos = 0;
-        long cap = run.byteSize();
-        while (nativeValid) {
-            MemorySegment k = Native.iterKey(it, length);
-            MemorySegment v = Native.iterValue(it, length);
-            long kl = k.byteSize();
-            long vl = v.byteSize();
-            if (RUN_HEADER + kl + vl > cap - pos) {
-                break;
-            }
-            run.set(ValueLayout.JAVA_INT_UNALIGNED, pos, (int) kl);
-            run.set(ValueLayout.JAVA_INT_UNALIGNED, pos + 4, (int) vl);
-            MemorySegment.copy(k, 0, run, pos + RUN_HEADER, kl);
-            MemorySegment.copy(v, 0, run, pos + RUN_HEADER + kl, vl);
-            pos += RUN_HEADER + kl + vl;
-            rocksdb_iter_next(it);
-            nativeValid = Native.iterValid(it);
-        }
-        if (pos > 0) {
-            inRun = true;
-            runPos = 0;
-            runEnd = pos;
-        }
-    }
-
-    private long runKeyLength() {
-        return run.get(ValueLayout.JAVA_INT_UNALIGNED, runPos) & 0xFFFF_FFFFL;
-    }
-
-    private long runValueLength() {
-        return run.get(ValueLayout.JAVA_INT_UNALIGNED, runPos + 4) & 0xFFFF_FFFFL;
     }
 
     // ---- state ------------------------------------------------------------------------------
@@ -282,24 +314,96 @@ public final class RocksIterator implements AutoCloseable {
         }
     }
 
-    /** {@return the current key: a read-only view valid until the next move} */
-    public MemorySegment key() {
+    /** All of memory: the source of copies from the raw addresses of entries. */
+    private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+
+    /** The length of the bytes at the address {@link #keyAt()} or {@link #valueAt()} returned last. */
+    private long atLength;
+
+    /** The current key's address (in the run or the engine's memory); its length goes to atLength. */
+    private long keyAt() {
         check();
         requireEntry();
-        MemorySegment k = inRun
-                ? run.asSlice(runPos + RUN_HEADER, runKeyLength())
-                : Native.iterKey(it, length).reinterpret(arena, null);
-        return k.asReadOnly();
+        if (inRun) {
+            atLength = run.keyLength();
+            return run.address() + run.keyOffset();
+        }
+        long p = IteratorCalls.key(itAddress, lengthAddress);
+        atLength = length.get(ValueLayout.JAVA_LONG, 0);
+        return p;
     }
 
-    /** {@return the current value: a read-only view valid until the next move} */
-    public MemorySegment value() {
+    /** The current value's address; its length goes to atLength. */
+    private long valueAt() {
         check();
         requireEntry();
-        MemorySegment v = inRun
-                ? run.asSlice(runPos + RUN_HEADER + runKeyLength(), runValueLength())
-                : Native.iterValue(it, length).reinterpret(arena, null);
-        return v.asReadOnly();
+        if (inRun) {
+            atLength = run.valueLength();
+            return run.address() + run.valueOffset();
+        }
+        long p = IteratorCalls.value(itAddress, lengthAddress);
+        atLength = length.get(ValueLayout.JAVA_LONG, 0);
+        return p;
+    }
+
+    /** A read-only view of {@code n} bytes at {@code address}, in the current entry's scope. */
+    private MemorySegment view(long address, long n) {
+        Arena v = views;
+        if (v == null) {
+            views = v = Arena.ofConfined();
+        }
+        return MemorySegment.ofAddress(address).reinterpret(n, v, null).asReadOnly();
+    }
+
+    /**
+     * The current key: a read-only view, valid until the next move or close; using it afterwards
+     * throws {@link IllegalStateException}.
+     *
+     * @return the current key
+     * @throws IllegalStateException if the iterator is not on an entry
+     */
+    public MemorySegment key() {
+        long p = keyAt();
+        return view(p, atLength);
+    }
+
+    /**
+     * The current value: a read-only view, valid until the next move or close; using it
+     * afterwards throws {@link IllegalStateException}.
+     *
+     * @return the current value
+     * @throws IllegalStateException if the iterator is not on an entry
+     */
+    public MemorySegment value() {
+        long p = valueAt();
+        return view(p, atLength);
+    }
+
+    /**
+     * The current key as a read-only view that is <b>not</b> checked against moves: valid until
+     * the next move, and {@link IllegalStateException} after {@link #close()}, but used after a
+     * move it reads whatever that memory then holds (another entry's bytes, or memory RocksDB has
+     * released: undefined bytes, in the worst case a crash). It saves {@link #key()}'s per-entry
+     * scope (an allocation and a close per entry, measured at more than 5% on full scans of small
+     * entries); for loops that drop the view before moving.
+     *
+     * @return the current key, unchecked
+     * @throws IllegalStateException if the iterator is not on an entry
+     */
+    public MemorySegment uncheckedKey() {
+        long p = keyAt();
+        return MemorySegment.ofAddress(p).reinterpret(atLength, arena, null).asReadOnly();
+    }
+
+    /**
+     * The current value as an unchecked view: as {@link #uncheckedKey()}, whose caveats apply.
+     *
+     * @return the current value, unchecked
+     * @throws IllegalStateException if the iterator is not on an entry
+     */
+    public MemorySegment uncheckedValue() {
+        long p = valueAt();
+        return MemorySegment.ofAddress(p).reinterpret(atLength, arena, null).asReadOnly();
     }
 
     /**
@@ -310,7 +414,8 @@ public final class RocksIterator implements AutoCloseable {
      * @return the key's full length in bytes
      */
     public long key(MemorySegment dst) {
-        return copy(key(), dst);
+        long p = keyAt();
+        return copy(p, atLength, dst);
     }
 
     /**
@@ -320,27 +425,39 @@ public final class RocksIterator implements AutoCloseable {
      * @return the value's full length in bytes
      */
     public long value(MemorySegment dst) {
-        return copy(value(), dst);
+        long p = valueAt();
+        return copy(p, atLength, dst);
     }
 
-    private static long copy(MemorySegment src, MemorySegment dst) {
+    /** Copies up to {@code n} bytes at {@code address} (live until the next move) into dst; {@return n} */
+    private static long copy(long address, long n, MemorySegment dst) {
         Objects.requireNonNull(dst, "dst");
         if (dst.isReadOnly()) {
             throw new IllegalArgumentException("destination segment is read-only");
         }
-        long n = src.byteSize();
-        MemorySegment.copy(src, 0, dst, 0, Math.min(n, dst.byteSize()));
+        MemorySegment.copy(EVERYTHING, address, dst, 0, Math.min(n, dst.byteSize()));
         return n;
+    }
+
+    private static byte[] array(long address, long n) {
+        if (n > Integer.MAX_VALUE - 8) {
+            throw new IllegalStateException("an entry of " + n + " bytes does not fit in a byte[]");
+        }
+        byte[] a = new byte[(int) n];
+        MemorySegment.copy(EVERYTHING, ValueLayout.JAVA_BYTE, address, a, 0, (int) n);
+        return a;
     }
 
     /** {@return a copy of the current key} */
     public byte[] keyBytes() {
-        return key().toArray(ValueLayout.JAVA_BYTE);
+        long p = keyAt();
+        return array(p, atLength);
     }
 
     /** {@return a copy of the current value} */
     public byte[] valueBytes() {
-        return value().toArray(ValueLayout.JAVA_BYTE);
+        long p = valueAt();
+        return array(p, atLength);
     }
 
     /** {@return whether {@link #close()} has been called} */
@@ -352,6 +469,7 @@ public final class RocksIterator implements AutoCloseable {
     @Override
     public void close() {
         lifecycle.close(() -> {
+            endViews();
             arena.close();
             rocksdb_iter_destroy(it);
         });

@@ -5,6 +5,7 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 import io.rocksffm.internal.Lifecycle;
 
 import java.lang.foreign.MemorySegment;
+import java.util.function.Consumer;
 
 /**
  * A consistent point-in-time view of a database ({@code rocksdb_snapshot_t}), from
@@ -18,17 +19,33 @@ import java.lang.foreign.MemorySegment;
  */
 public final class Snapshot extends NativeObject {
     final Database db;
+    /** Frees the snapshot: null for rocksdb_release_snapshot on {@code db}'s rocksdb_t. */
+    private final Consumer<MemorySegment> release;
 
-    private Snapshot(Database db, Lifecycle lifecycle, MemorySegment snapshot) {
+    private Snapshot(Database db, Lifecycle lifecycle, MemorySegment snapshot, Consumer<MemorySegment> release) {
         super(lifecycle, "Snapshot", snapshot);
         this.db = db;
+        this.release = release;
+    }
+
+    /**
+     * Wraps a snapshot another kind of object made (a transaction database's, a transaction's),
+     * freed by {@code release}; {@code lifecycle} is its child lifecycle, abandoned if this fails.
+     */
+    static Snapshot adopt(Database db, Lifecycle lifecycle, MemorySegment snapshot, Consumer<MemorySegment> release) {
+        try {
+            return new Snapshot(db, lifecycle, snapshot, release);
+        } catch (RuntimeException | Error e) {
+            lifecycle.abandon();
+            throw e;
+        }
     }
 
     /** A snapshot of {@code db}'s current state; the caller has entered {@code db}. */
     static Snapshot take(Database db) {
         Lifecycle lifecycle = Lifecycle.child("Snapshot", false, db.lifecycle);
         try {
-            return new Snapshot(db, lifecycle, rocksdb_create_snapshot(db.db));
+            return new Snapshot(db, lifecycle, rocksdb_create_snapshot(db.db), null);
         } catch (RuntimeException | Error e) {
             lifecycle.abandon();
             throw e;
@@ -37,7 +54,11 @@ public final class Snapshot extends NativeObject {
 
     @Override
     void destroy(MemorySegment p) {
-        rocksdb_release_snapshot(db.db, p);
+        if (release == null) {
+            rocksdb_release_snapshot(db.db, p);
+        } else {
+            release.accept(p);
+        }
     }
 
     /**

@@ -25,8 +25,8 @@ import java.util.Objects;
  * full; {@link #clear()} keeps it, so a batch reused across writes stops allocating. Keys and
  * values are copied in: the caller's segments and arrays may be reused as soon as a method
  * returns. {@link #close()} frees the buffer; it is idempotent, and any use afterwards throws
- * {@link IllegalStateException}. (Merge records come with merge operators; a batch read with
- * {@link #fromBytes} may hold some, and a database refuses to write those.)
+ * {@link IllegalStateException}. (A database refuses a batch holding merge records for a family
+ * without a {@linkplain Options#setMergeOperator merge operator}.)
  *
  * <p><b>Threads.</b> A batch is confined to the thread that created it (its memory belongs to a
  * confined arena, which frees it at once on close): other threads get
@@ -47,7 +47,8 @@ public final class WriteBatch implements AutoCloseable {
     private int count;
     /** Non-default column-family ids the records name (null until one does). */
     private BitSet families;
-    private boolean hasMerge;
+    /** Column-family ids (0 for the default) that merge records name (null until one does). */
+    private BitSet mergeFamilies;
 
     /** An empty batch with {@value #DEFAULT_CAPACITY} bytes of initial capacity. */
     public WriteBatch() {
@@ -88,7 +89,7 @@ public final class WriteBatch implements AutoCloseable {
         b.size = data.byteSize();
         b.count = summary.count();
         b.families = summary.families().isEmpty() ? null : summary.families();
-        b.hasMerge = summary.hasMerge();
+        b.mergeFamilies = summary.mergeFamilies();
         return b;
     }
 
@@ -185,7 +186,12 @@ public final class WriteBatch implements AutoCloseable {
             }
             families.set(family);
         }
-        hasMerge |= tag == MERGE;
+        if (tag == MERGE) {
+            if (mergeFamilies == null) {
+                mergeFamilies = new BitSet();
+            }
+            mergeFamilies.set(family);
+        }
     }
 
     private IllegalArgumentException refused(long klen, long vlen) {
@@ -355,21 +361,41 @@ public final class WriteBatch implements AutoCloseable {
                 MemorySegment.ofArray(Objects.requireNonNull(end, "end")));
     }
 
-    // Merge records: not public until rocksffm can configure merge operators (a database without one
-    // refuses them); the encoder is tested against the C API's byte for byte.
+    // Merge records: a database refuses a batch holding some for a family without a merge operator
+    // (see checkWritable); the encoder is tested against the C API's byte for byte.
 
-    /** Merges {@code value} into {@code key} of {@code family} with the family's merge operator. */
-    WriteBatch merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
+    /**
+     * Merges {@code value} into {@code key} of {@code family} with the family's merge operator
+     * ({@link Options#setMergeOperator}).
+     *
+     * @param family the column family
+     * @param key the key
+     * @param value the merge operand
+     * @return this batch
+     */
+    public WriteBatch merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
         return append(MERGE, id(family), Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
     }
 
-    /** Merges {@code value} into {@code key} with the database's merge operator. */
-    WriteBatch merge(MemorySegment key, MemorySegment value) {
+    /**
+     * Merges {@code value} into {@code key} of the default family with its merge operator.
+     *
+     * @param key the key
+     * @param value the merge operand
+     * @return this batch
+     */
+    public WriteBatch merge(MemorySegment key, MemorySegment value) {
         return append(MERGE, 0, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
     }
 
-    /** {@link #merge(MemorySegment, MemorySegment)} for arrays. */
-    WriteBatch merge(byte[] key, byte[] value) {
+    /**
+     * {@link #merge(MemorySegment, MemorySegment)} for arrays.
+     *
+     * @param key the key
+     * @param value the merge operand
+     * @return this batch
+     */
+    public WriteBatch merge(byte[] key, byte[] value) {
         return append(MERGE, 0, MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
                 MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
     }
@@ -403,7 +429,7 @@ public final class WriteBatch implements AutoCloseable {
         size = HEADER;
         count = 0;
         families = null;
-        hasMerge = false;
+        mergeFamilies = null;
         return this;
     }
 
@@ -444,12 +470,17 @@ public final class WriteBatch implements AutoCloseable {
     /**
      * Refuses a batch that RocksDB would fail only while applying it (after logging it, which
      * leaves the database refusing writes until reopened): records for column families the
-     * target does not have, and merge records (rocksffm cannot configure a merge operator yet).
+     * target does not have, and merge records for families without a merge operator.
      */
-    void checkWritable(java.util.Set<Integer> familyIds) {
+    void checkWritable(java.util.Set<Integer> familyIds, java.util.Set<Integer> mergeFamilyIds) {
         ensureOpen();
-        if (hasMerge) {
-            throw new IllegalArgumentException("the batch holds merge records, but rocksffm cannot configure a merge operator yet");
+        if (mergeFamilies != null) {
+            for (int id = mergeFamilies.nextSetBit(0); id >= 0; id = mergeFamilies.nextSetBit(id + 1)) {
+                if (familyIds.contains(id) && !mergeFamilyIds.contains(id)) {
+                    throw new IllegalArgumentException("the batch holds merge records for column family id " + id
+                            + ", which has no merge operator");
+                }
+            }
         }
         if (families != null) {
             for (int id = families.nextSetBit(0); id >= 0; id = families.nextSetBit(id + 1)) {

@@ -48,6 +48,26 @@ class ArchitectureTest {
         OWN.put("WriteBatch", List.of("rocksdb_writebatch_"));
         OWN.put("NativeWriteBatch", List.of("rocksdb_writebatch_"));
         OWN.put("PinnedValue", List.of("rocksdb_pinnableslice_"));
+        OWN.put("RateLimiter", List.of("rocksdb_ratelimiter_"));
+        OWN.put("WriteBufferManager", List.of("rocksdb_write_buffer_manager_"));
+        OWN.put("EventListeners", List.of("rocksdb_eventlistener_", "rocksdb_flushjobinfo_", "rocksdb_compactionjobinfo_",
+                "rocksdb_externalfileingestioninfo_", "rocksdb_writestallinfo_", "rocksdb_memtableinfo_",
+                "rocksdb_status_ptr_get_error"));
+        // Java code inside RocksDB: the public types are interfaces users implement; a
+        // package-private Native* class binds each C object.
+        OWN.put("NativeMergeOperator", List.of("rocksdb_mergeoperator_"));
+        OWN.put("NativeComparator", List.of("rocksdb_comparator_"));
+        OWN.put("NativeCompactionFilter", List.of("rocksdb_compactionfilter_", "rocksdb_compactionfilterfactory_",
+                "rocksdb_compactionfiltercontext_"));
+        OWN.put("NativeSliceTransform", List.of("rocksdb_slicetransform_"));
+        OWN.put("TransactionDBOptions", List.of("rocksdb_transactiondb_options_"));
+        OWN.put("TransactionOptions", List.of("rocksdb_transaction_options_"));
+        OWN.put("OptimisticTransactionOptions", List.of("rocksdb_optimistictransaction_options_"));
+        OWN.put("TransactionDB", List.of("rocksdb_transactiondb_", "rocksdb_transaction_begin"));
+        OWN.put("OptimisticTransactionDB", List.of("rocksdb_optimistictransactiondb_",
+                "rocksdb_optimistictransaction_begin"));
+        OWN.put("Transaction", List.of("rocksdb_transaction_", "rocksdb_writebatch_wi_data"));
+        OWN.put("WriteBatchWithIndex", List.of("rocksdb_writebatch_wi_"));
         // operations (issue 16): backups, table files and ingestion, statistics, options files
         OWN.put("BackupEngine", List.of("rocksdb_backup_engine_"));
         OWN.put("BackupEngineOptions", List.of("rocksdb_backup_engine_options_"));
@@ -59,7 +79,7 @@ class ArchitectureTest {
 
     /** The package-private classes that are parts of the database object. */
     private static final Set<String> DATABASE = Set.of("RocksDB", "Database", "Opening", "ColumnFamilies", "Ingestion",
-            "MutableOptions");
+            "MutableOptions", "OptimisticTransactionDB");
 
     private static Set<String> generatedFunctions() throws IOException {
         Pattern p = Pattern.compile("public static MemorySegment (rocksdb_\\w+)\\$address\\(\\)");
@@ -111,7 +131,8 @@ class ArchitectureTest {
                         calls++;
                         String owner = owner(m.group());
                         boolean ok = owner.equals(cls) || (owner.equals("RocksDB") && DATABASE.contains(cls))
-                                || (cls.equals("NativeWriteBatch") && owner.equals("WriteBatch"));
+                                || (cls.equals("NativeWriteBatch") && owner.equals("WriteBatch"))
+                                || (cls.equals("Transactions") && owner.equals("Transaction"));
                         if (!ok) {
                             wrong.add(cls + " calls " + m.group() + " (" + owner + "'s)");
                         }

@@ -167,6 +167,55 @@ class RocksIteratorTest {
         }
     }
 
+    /**
+     * Long walks, where prefetch runs start (after the first entries from a seek), grow, step aside
+     * for stretches of large entries and resume, with a few moves back from inside a run, compared
+     * with a TreeMap: small entries, stretches of 1-3 KiB values, and values larger than the buffer.
+     */
+    @ParameterizedTest
+    @CsvSource({"11,64", "12,4096", "13,16384", "14,0"})
+    void longWalksThroughPrefetchRunsMatchATreeMap(long seed, long prefetch) {
+        Random r = new Random(seed);
+        NavigableMap<byte[], byte[]> model = model();
+        try (RocksDB db = open(dir); WriteOptions wo = new WriteOptions(); WriteBatch b = new WriteBatch()) {
+            for (int i = 0; i < 3000; i++) {
+                int stretch = (i / 200) % 3; // 200 small, 200 large, 200 mixed, ...
+                int size = switch (stretch) {
+                    case 0 -> r.nextInt(40);
+                    case 1 -> 1000 + r.nextInt(2000);
+                    default -> r.nextInt(20) == 0 ? 20000 : r.nextInt(100);
+                };
+                byte[] k = bytes(String.format("k%05d", i));
+                byte[] v = new byte[size];
+                r.nextBytes(v);
+                b.put(k, v);
+                model.put(k, v);
+            }
+            db.write(wo, b);
+            db.flush(true);
+            try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.newIterator(ro, prefetch)) {
+                for (int round = 0; round < 12; round++) {
+                    byte[] target = bytes(String.format("k%05d", r.nextInt(3000)));
+                    it.seek(target);
+                    Map.Entry<byte[], byte[]> expected = model.ceilingEntry(target);
+                    String where = "seed " + seed + " round " + round;
+                    assertAt(it, expected, where + " after seek");
+                    int steps = 130 + r.nextInt(1500);
+                    for (int s = 0; s < steps && expected != null; s++) {
+                        if (s > 300 && r.nextInt(100) == 0) {
+                            it.prev();
+                            expected = model.lowerEntry(expected.getKey());
+                        } else {
+                            it.next();
+                            expected = model.higherEntry(expected.getKey());
+                        }
+                        assertAt(it, expected, where + " step " + s);
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void copyingAccessorsReturnFullLength() {
         try (RocksDB db = open(dir); ReadOptions ro = new ReadOptions(); Arena arena = Arena.ofConfined()) {

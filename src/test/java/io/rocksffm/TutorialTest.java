@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -87,7 +89,7 @@ class TutorialTest {
                          .setIterateUpperBound(MemorySegment.ofArray("key2".getBytes(StandardCharsets.UTF_8)));
                  RocksIterator it = db.newIterator(read, 16 * 1024)) {   // 16 KiB prefetch runs
                 for (it.seekToFirst(); it.isValid(); it.next()) {
-                    MemorySegment key = it.key();       // zero-copy views, valid until the next move
+                    MemorySegment key = it.key();       // zero-copy views until the next move (then ISE)
                     MemorySegment value = it.value();
                     seen.add(new String(key.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8));
                 }
@@ -111,6 +113,81 @@ class TutorialTest {
             }
             // reopen later with RocksDB.open(path, options, List.of(new ColumnFamilyDescriptor("users", options)))
             // --- readme:families end
+        }
+    }
+
+    @Test
+    void javaCodeInsideRocksDB() {
+        // --- readme:merge begin
+        // Counters: RocksDB combines merge operands with Java code (8-byte little-endian sums,
+        // bit-compatible with RocksDB's C++ UInt64AddOperator), on reads and compactions.
+        try (Options options = new Options().setCreateIfMissing(true)
+                     .setMergeOperator(new UInt64AddOperator())
+                     .setCompactionFilter((level, key, value, newValue) -> key.byteSize() == 0
+                             ? CompactionFilter.Decision.REMOVE : CompactionFilter.Decision.KEEP);
+             RocksDB db = RocksDB.open(dir.resolve("counters"), options)) {
+            byte[] one = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(1).array();
+            db.merge("hits".getBytes(StandardCharsets.UTF_8), one);
+            db.merge("hits".getBytes(StandardCharsets.UTF_8), one);
+            long hits = ByteBuffer.wrap(db.get("hits".getBytes(StandardCharsets.UTF_8)))
+                    .order(ByteOrder.LITTLE_ENDIAN).getLong();   // 2
+            // --- readme:merge end
+            assertEquals(2, hits);
+            // --- readme:merge begin
+        }
+        // --- readme:merge end
+    }
+
+    @Test
+    void secondariesTtlAndSharedResources() {
+        // --- readme:production begin
+        // One I/O budget for the flushes and compactions of every database opened with these
+        // options; a secondary instance follows the primary's writes, read-only.
+        try (RateLimiter limiter = RateLimiter.create(16 << 20);       // 16 MiB/s
+             Options options = new Options().setCreateIfMissing(true).setRateLimiter(limiter);
+             RocksDB primary = RocksDB.open(dir.resolve("main"), options);
+             RocksDB follower = RocksDB.openAsSecondary(dir.resolve("main"), dir.resolve("follower"), options)) {
+            primary.put("k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8));
+            follower.tryCatchUpWithPrimary();
+            byte[] v = follower.get("k".getBytes(StandardCharsets.UTF_8));   // "v"
+            // --- readme:production end
+            assertEquals("v", new String(v, StandardCharsets.UTF_8));
+            // --- readme:production begin
+        }
+        // Sessions that expire a day after they were written (compactions drop them)
+        try (Options options = new Options().setCreateIfMissing(true);
+             RocksDB sessions = RocksDB.openWithTtl(dir.resolve("sessions"), options, 24 * 3600)) {
+            sessions.put("s1".getBytes(StandardCharsets.UTF_8), "alice".getBytes(StandardCharsets.UTF_8));
+        }
+        // --- readme:production end
+    }
+
+    @Test
+    void transactions() {
+        try (Options options = new Options().setCreateIfMissing(true);
+             TransactionDBOptions txDbOptions = new TransactionDBOptions()) {
+            // --- readme:transactions begin
+            try (TransactionDB db = TransactionDB.open(dir.resolve("bank"), options, txDbOptions);
+                 WriteOptions write = new WriteOptions().setSync(true);
+                 TransactionOptions txOptions = new TransactionOptions().setLockTimeout(100).setDeadlockDetect(true)) {
+                db.put("alice".getBytes(StandardCharsets.UTF_8), new byte[] {100});
+                Transaction tx = db.beginTransaction(write, txOptions);
+                try {
+                    byte[] alice = tx.getForUpdate("alice".getBytes(StandardCharsets.UTF_8)); // locks the key
+                    tx.put("alice".getBytes(StandardCharsets.UTF_8), new byte[] {(byte) (alice[0] - 10)});
+                    tx.put("bob".getBytes(StandardCharsets.UTF_8), new byte[] {10});
+                    tx.commit();
+                } catch (RocksDBException e) {    // TIMED_OUT, BUSY (deadlock), EXPIRED: retry later
+                    tx.rollback();
+                } finally {
+                    tx.close();                   // or reuse it: db.beginTransaction(write, txOptions, tx)
+                }
+            }
+            // --- readme:transactions end
+            try (TransactionDB db = TransactionDB.open(dir.resolve("bank"), options, txDbOptions)) {
+                assertEquals(90, db.get("alice".getBytes(StandardCharsets.UTF_8))[0]);
+                assertEquals(10, db.get("bob".getBytes(StandardCharsets.UTF_8))[0]);
+            }
         }
     }
 
@@ -170,7 +247,7 @@ class TutorialTest {
             assertEquals(snippet(lines, m.group(1)), m.group(2).strip(), "README block " + m.group(1));
             blocks++;
         }
-        assertEquals(5, blocks, "README quotes quickstart, batch, iterate, families and operations");
+        assertEquals(8, blocks, "README quotes quickstart, batch, iterate, families, merge, transactions, operations and production");
     }
 
     private static String snippet(List<String> lines, String name) {

@@ -84,9 +84,10 @@ public final class BatchFormat {
 
     /**
      * What a validated batch holds: its record count, the non-default column-family ids its
-     * records name, and whether it has merge records.
+     * records name, and the column-family ids (0 for the default) its merge records name (null
+     * when it has none).
      */
-    public record Summary(int count, BitSet families, boolean hasMerge) {}
+    public record Summary(int count, BitSet families, BitSet mergeFamilies) {}
 
     /**
      * Checks that {@code data} is a well-formed batch of operations rocksffm can encode (the
@@ -102,7 +103,7 @@ public final class BatchFormat {
         long declared = Integer.toUnsignedLong(data.get(U32_LE, COUNT_OFFSET));
         Reader r = new Reader(data, HEADER);
         BitSet families = new BitSet();
-        boolean hasMerge = false;
+        BitSet mergeFamilies = null;
         long records = 0;
         while (r.offset < size) {
             long at = r.offset;
@@ -119,12 +120,14 @@ public final class BatchFormat {
                 throw new IllegalArgumentException(
                         "write batch has unsupported record tag 0x" + Integer.toHexString(tag & 0xFF) + " at offset " + at);
             }
+            int familyId = 0;
             if (family) {
                 long id = r.varint(at);
                 if (id > Integer.MAX_VALUE) {
                     throw new IllegalArgumentException("write batch record at offset " + at + " names column family " + id);
                 }
-                families.set((int) id);
+                familyId = (int) id;
+                families.set(familyId);
             }
             MemorySegment first = r.slice(at);
             if (twoSlices) {
@@ -133,7 +136,12 @@ public final class BatchFormat {
                     throw new IllegalArgumentException("write batch range deletion at offset " + at + " ends before it begins");
                 }
             }
-            hasMerge |= tag == MERGE || tag == CF_MERGE;
+            if (tag == MERGE || tag == CF_MERGE) {
+                if (mergeFamilies == null) {
+                    mergeFamilies = new BitSet();
+                }
+                mergeFamilies.set(familyId);
+            }
             records++;
         }
         if (records != declared) {
@@ -143,7 +151,7 @@ public final class BatchFormat {
             throw new IllegalArgumentException("write batch holds too many records: " + records);
         }
         families.clear(0);
-        return new Summary((int) records, families, hasMerge);
+        return new Summary((int) records, families, mergeFamilies);
     }
 
     private static final class Reader {

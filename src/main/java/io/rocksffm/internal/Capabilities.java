@@ -68,6 +68,60 @@ public final class Capabilities {
             "rocksdb_get_into_buffer_cf",
             "rocksdb_options_set_plain_table_factory",
             "rocksdb_enable_file_deletions",
+            // shared resources and event listeners (issue 16): absent from 7.8.3
+            "rocksdb_ratelimiter_create_with_mode",
+            "rocksdb_options_set_write_buffer_manager",
+            "rocksdb_write_buffer_manager_create",
+            "rocksdb_write_buffer_manager_create_with_cache",
+            "rocksdb_write_buffer_manager_destroy",
+            "rocksdb_write_buffer_manager_enabled",
+            "rocksdb_write_buffer_manager_cost_to_cache",
+            "rocksdb_write_buffer_manager_memory_usage",
+            "rocksdb_write_buffer_manager_mutable_memtable_memory_usage",
+            "rocksdb_write_buffer_manager_dummy_entries_in_cache_usage",
+            "rocksdb_write_buffer_manager_buffer_size",
+            "rocksdb_write_buffer_manager_set_buffer_size",
+            "rocksdb_write_buffer_manager_set_allow_stall",
+            "rocksdb_eventlistener_create",
+            "rocksdb_options_add_eventlistener",
+            "rocksdb_flushjobinfo_cf_name",
+            "rocksdb_flushjobinfo_file_path",
+            "rocksdb_flushjobinfo_triggered_writes_slowdown",
+            "rocksdb_flushjobinfo_triggered_writes_stop",
+            "rocksdb_flushjobinfo_largest_seqno",
+            "rocksdb_flushjobinfo_smallest_seqno",
+            "rocksdb_flushjobinfo_flush_reason",
+            "rocksdb_compactionjobinfo_status",
+            "rocksdb_compactionjobinfo_cf_name",
+            "rocksdb_compactionjobinfo_input_files_count",
+            "rocksdb_compactionjobinfo_input_file_at",
+            "rocksdb_compactionjobinfo_output_files_count",
+            "rocksdb_compactionjobinfo_output_file_at",
+            "rocksdb_compactionjobinfo_elapsed_micros",
+            "rocksdb_compactionjobinfo_num_corrupt_keys",
+            "rocksdb_compactionjobinfo_base_input_level",
+            "rocksdb_compactionjobinfo_output_level",
+            "rocksdb_compactionjobinfo_input_records",
+            "rocksdb_compactionjobinfo_output_records",
+            "rocksdb_compactionjobinfo_total_input_bytes",
+            "rocksdb_compactionjobinfo_total_output_bytes",
+            "rocksdb_compactionjobinfo_compaction_reason",
+            "rocksdb_compactionjobinfo_num_input_files",
+            "rocksdb_compactionjobinfo_num_input_files_at_output_level",
+            "rocksdb_externalfileingestioninfo_cf_name",
+            "rocksdb_externalfileingestioninfo_internal_file_path",
+            "rocksdb_writestallinfo_cf_name",
+            "rocksdb_writestallinfo_cur",
+            "rocksdb_writestallinfo_prev",
+            "rocksdb_memtableinfo_cf_name",
+            "rocksdb_memtableinfo_first_seqno",
+            "rocksdb_memtableinfo_earliest_seqno",
+            "rocksdb_memtableinfo_num_entries",
+            "rocksdb_memtableinfo_num_deletes",
+            "rocksdb_status_ptr_get_error",
+            "rocksdb_transactiondb_get_base_db",
+            "rocksdb_transactiondb_close_base_db",
+            "rocksdb_transaction_multi_get_for_update_cf",
             // RocksDB 8.1 (fail_if_not_bottommost_level) and 8.6 (typed statistics) and later: not in 7.8.3
             "rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level",
             "rocksdb_options_set_statistics_level",
@@ -139,6 +193,16 @@ public final class Capabilities {
                     + " has it with the signature of versions before " + since;
         }
         return null;
+    }
+
+    /**
+     * Whether the engine's batched multi-get on a TTL database strips the 4-byte timestamp from
+     * the values, as its get does: {@code DBWithTTL} overrides that multi-get from RocksDB 9.0 on,
+     * the version that also first exports {@code rocksdb_logger_create_stderr_logger} (checked
+     * by the export rather than the version, which may be unknown).
+     */
+    public static boolean ttlMultiGetStripsTimestamps() {
+        return exports("rocksdb_logger_create_stderr_logger");
     }
 
     private static String describe() {

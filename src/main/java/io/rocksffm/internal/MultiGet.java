@@ -62,6 +62,21 @@ public final class MultiGet {
      */
     public static void call(MemorySegment db, MemorySegment options, MemorySegment family, MemorySegment[] keys,
                             boolean sortedInput, Scratch s) {
+        int n = packKeys(keys, sortedInput, s);
+        if (n > 0) {
+            RocksDBC.rocksdb_batched_multi_get_cf(db, options, family, n, s.buffer(Scratch.MULTI_KEYS, 0),
+                    s.buffer(Scratch.MULTI_SIZES, 0), s.buffer(Scratch.MULTI_VALUES, 0),
+                    s.buffer(Scratch.MULTI_ERRORS, 0), sortedInput);
+        }
+    }
+
+    /**
+     * Checks the keys and copies them into {@code s}: their pointers into MULTI_KEYS, their sizes
+     * into MULTI_SIZES; clears MULTI_VALUES and MULTI_ERRORS (room for {@code keys.length} words).
+     *
+     * @return the number of keys
+     */
+    public static int packKeys(MemorySegment[] keys, boolean sortedInput, Scratch s) {
         int n = keys.length;
         long keyBytes = 0;
         for (int i = 0; i < n; i++) {
@@ -87,9 +102,7 @@ public final class MultiGet {
         }
         errs.asSlice(0, words).fill((byte) 0);
         slices.asSlice(0, words).fill((byte) 0);
-        if (n > 0) {
-            RocksDBC.rocksdb_batched_multi_get_cf(db, options, family, n, pointers, sizes, slices, errs, sortedInput);
-        }
+        return n;
     }
 
     /**
@@ -101,6 +114,18 @@ public final class MultiGet {
      * @return the number of keys found
      */
     public static int intoSegments(Scratch s, MemorySegment[] values, long[] lengths, RocksDBException[] errors) {
+        return intoSegments(s, values, lengths, errors, 0);
+    }
+
+    /**
+     * {@link #intoSegments(Scratch, MemorySegment[], long[], RocksDBException[])} leaving out the
+     * last {@code suffix} bytes of every value: the timestamp a TTL database appends, which the
+     * engine's batched multi-get (unlike its get) does not strip.
+     *
+     * @return the number of keys found
+     */
+    public static int intoSegments(Scratch s, MemorySegment[] values, long[] lengths, RocksDBException[] errors,
+                                   int suffix) {
         int n = values.length;
         MemorySegment slices = s.buffer(Scratch.MULTI_VALUES, 0);
         int found = 0;
@@ -116,7 +141,7 @@ public final class MultiGet {
                 }
                 try {
                     long value = Native.pinnableValueAddress(slice, s.size);
-                    long length = s.size.get(JAVA_LONG, 0);
+                    long length = Math.max(0, s.size.get(JAVA_LONG, 0) - suffix);
                     lengths[i] = length;
                     found++;
                     if (values[i] != null) { // may throw, e.g. for a segment of a closed arena
@@ -140,6 +165,16 @@ public final class MultiGet {
      *         slice was destroyed and every error taken
      */
     public static List<byte[]> asArrays(Scratch s, int n) {
+        return asArrays(s, n, 0);
+    }
+
+    /**
+     * {@link #asArrays(Scratch, int)} leaving out the last {@code suffix} bytes of every value
+     * (see {@link #intoSegments(Scratch, MemorySegment[], long[], RocksDBException[], int)}).
+     *
+     * @throws RocksDBException the first key's failure (the others suppressed)
+     */
+    public static List<byte[]> asArrays(Scratch s, int n, int suffix) {
         byte[][] out = new byte[n][];
         RocksDBException failure = null;
         MemorySegment slices = s.buffer(Scratch.MULTI_VALUES, 0);
@@ -154,7 +189,8 @@ public final class MultiGet {
                 }
             }
             if (slice.address() != 0) {
-                out[i] = Native.pinnableValue(slice, s.size).toArray(ValueLayout.JAVA_BYTE);
+                MemorySegment value = Native.pinnableValue(slice, s.size);
+                out[i] = value.asSlice(0, Math.max(0, value.byteSize() - suffix)).toArray(ValueLayout.JAVA_BYTE);
                 Native.pinnableDestroy(slice);
             }
         }

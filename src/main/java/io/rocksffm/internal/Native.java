@@ -41,34 +41,7 @@ public final class Native {
     private static final MethodHandle PINNABLESLICE_DESTROY = critical(
             RocksDBC.rocksdb_pinnableslice_destroy$address(), RocksDBC.rocksdb_pinnableslice_destroy$descriptor());
 
-    /** rocksdb_iter_valid: reads a flag. */
-    private static final MethodHandle ITER_VALID = critical(
-            RocksDBC.rocksdb_iter_valid$address(), RocksDBC.rocksdb_iter_valid$descriptor());
-    /** rocksdb_iter_key: returns the current key's pointer and length; no I/O. */
-    private static final MethodHandle ITER_KEY = critical(
-            RocksDBC.rocksdb_iter_key$address(), RocksDBC.rocksdb_iter_key$descriptor());
-    /** rocksdb_iter_value: returns the current value's pointer and length (prepared by the move). */
-    private static final MethodHandle ITER_VALUE = critical(
-            RocksDBC.rocksdb_iter_value$address(), RocksDBC.rocksdb_iter_value$descriptor());
-
-    /** Whether a native iterator is on an entry. */
-    public static boolean iterValid(MemorySegment it) {
-        try {
-            return (byte) ITER_VALID.invokeExact(it) != 0;
-        } catch (Throwable t) {
-            throw rethrow(t);
-        }
-    }
-
-    /** The current key (global scope, exact length); {@code sizeOut} is a size_t slot. */
-    public static MemorySegment iterKey(MemorySegment it, MemorySegment sizeOut) {
-        return sized(ITER_KEY, it, sizeOut);
-    }
-
-    /** The current value (global scope, exact length); {@code sizeOut} is a size_t slot. */
-    public static MemorySegment iterValue(MemorySegment it, MemorySegment sizeOut) {
-        return sized(ITER_VALUE, it, sizeOut);
-    }
+    // The iterator's critical handles are in IteratorCalls.
 
     /** rocksdb_writebatch_create_from: a malloc and a memcpy of the caller's bytes. */
     private static final MethodHandle WRITEBATCH_CREATE_FROM = critical(
@@ -254,6 +227,11 @@ public final class Native {
         throw new AssertionError("unexpected checked exception from a downcall", t);
     }
 
+    /** rocksdb_free: frees memory the C API allocated for the caller (strings, arrays, wrappers). */
+    public static void rocksdbFree(MemorySegment p) {
+        RocksDBC.rocksdb_free(p);
+    }
+
     // ---- errors ---------------------------------------------------------------------------
 
     /**
@@ -279,7 +257,15 @@ public final class Native {
         MemorySegment msg = slots.get(ValueLayout.ADDRESS, offset);
         slots.set(ValueLayout.ADDRESS, offset, MemorySegment.NULL);
         try {
-            return new RocksDBException(msg.reinterpret(Long.MAX_VALUE).getString(0));
+            String text = msg.reinterpret(Long.MAX_VALUE).getString(0);
+            Throwable cause = Upcalls.takeFailure();
+            if (cause == null) {
+                return new RocksDBException(text);
+            }
+            // a merge operator threw on this thread during the call: say so, with its exception
+            RocksDBException e = new RocksDBException(text + " (Java merge operator threw " + cause + ")");
+            e.initCause(cause);
+            return e;
         } finally {
             RocksDBC.rocksdb_free(msg);
         }

@@ -30,7 +30,11 @@ public final class PointReads {
     /** Copies what fits of the value into {@code value}; returns its full length, or -1 when absent. */
     public static long copy(MemorySegment db, MemorySegment options, MemorySegment family, MemorySegment key,
                             long keyLength, MemorySegment value, Scratch s) {
-        MemorySegment slice = slice(db, options, family, key, keyLength, s);
+        return copy(slice(db, options, family, key, keyLength, s), value, s);
+    }
+
+    /** {@link #copy} of a pinned read's result ({@code slice}, NULL when absent), which it destroys. */
+    public static long copy(MemorySegment slice, MemorySegment value, Scratch s) {
         if (slice.address() == 0) {
             return -1;
         }
@@ -47,7 +51,11 @@ public final class PointReads {
     /** The value as a new array, or null when absent. */
     public static byte[] array(MemorySegment db, MemorySegment options, MemorySegment family, MemorySegment key,
                                long keyLength, Scratch s) {
-        MemorySegment slice = slice(db, options, family, key, keyLength, s);
+        return array(slice(db, options, family, key, keyLength, s), s);
+    }
+
+    /** {@link #array} of a pinned read's result ({@code slice}, NULL when absent), which it destroys. */
+    public static byte[] array(MemorySegment slice, Scratch s) {
         if (slice.address() == 0) {
             return null;
         }

@@ -39,7 +39,10 @@ public final class Scratch implements AutoCloseable {
     public static final int MULTI_VALUES = 4;
     public static final int MULTI_ERRORS = 5;
     public static final int MULTI_BYTES = 6;
-    private static final int BUFFERS = 7;
+    /** The value sizes and column families of a multi-get that returns C strings (transactions). */
+    public static final int MULTI_VALUE_SIZES = 7;
+    public static final int MULTI_FAMILIES = 8;
+    private static final int BUFFERS = 9;
 
     /** A buffer larger than this is freed when its scratch is released. */
     public static final long KEEP_BYTES = 64 << 10;

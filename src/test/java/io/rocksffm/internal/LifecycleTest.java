@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class LifecycleTest {
     @Test
@@ -128,18 +129,27 @@ class LifecycleTest {
      * inside after destroy ran, and every call after close is refused.
      */
     @Test
+    @Timeout(120)
     void aStripedLifecycleNeverLetsACallOverlapDestroy() throws Exception {
         for (int round = 0; round < 10; round++) {
             Lifecycle l = Lifecycle.striped("D");
             AtomicInteger inside = new AtomicInteger();
             AtomicInteger overlaps = new AtomicInteger();
             java.util.concurrent.atomic.AtomicBoolean destroyed = new java.util.concurrent.atomic.AtomicBoolean();
+            // every thread starts and parks before any loops: two carriers of looping virtual threads
+            // that yield would otherwise keep the others from ever starting
             java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(8);
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
             java.util.List<Thread> threads = new java.util.ArrayList<>();
             for (int t = 0; t < 8; t++) {
                 Thread.Builder b = t % 2 == 0 ? Thread.ofPlatform() : Thread.ofVirtual();
                 threads.add(b.start(() -> {
                     started.countDown();
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
                     while (true) {
                         try {
                             l.enter();
@@ -160,6 +170,7 @@ class LifecycleTest {
                 }));
             }
             started.await();
+            go.countDown();
             Thread.sleep(2);
             l.close(() -> {
                 if (inside.get() != 0) {

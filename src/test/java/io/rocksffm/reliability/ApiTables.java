@@ -67,6 +67,9 @@ final class ApiTables {
         FlushOptions flush;
         BlockBasedTableConfig table;
         Cache cache;
+        io.rocksffm.RateLimiter limiter;
+        /** Null on engines without write buffer managers (7.8.3). */
+        io.rocksffm.WriteBufferManager wbm;
         IngestExternalFileOptions ingest;
         RestoreOptions restore;
         final MemorySegment key;
@@ -93,6 +96,8 @@ final class ApiTables {
             c.flush = flush;
             c.table = table;
             c.cache = cache;
+            c.limiter = limiter;
+            c.wbm = wbm;
             c.ingest = ingest;
             c.restore = restore;
             return c;
@@ -120,6 +125,10 @@ final class ApiTables {
                 c.table = (BlockBasedTableConfig) closed;
             } else if (type == Cache.class) {
                 c.cache = (Cache) closed;
+            } else if (type == io.rocksffm.RateLimiter.class) {
+                c.limiter = (io.rocksffm.RateLimiter) closed;
+            } else if (type == io.rocksffm.WriteBufferManager.class) {
+                c.wbm = (io.rocksffm.WriteBufferManager) closed;
             } else if (type == IngestExternalFileOptions.class) {
                 c.ingest = (IngestExternalFileOptions) closed;
             } else if (type == RestoreOptions.class) {
@@ -134,7 +143,8 @@ final class ApiTables {
     /** The closeable types that appear as arguments of public methods. */
     static final List<Class<?>> CLOSEABLE_ARGUMENTS = List.of(ReadOptions.class, WriteOptions.class, WriteBatch.class,
             Options.class, Snapshot.class, ColumnFamilyHandle.class, FlushOptions.class, BlockBasedTableConfig.class,
-            Cache.class, IngestExternalFileOptions.class, RestoreOptions.class);
+            Cache.class, io.rocksffm.RateLimiter.class, io.rocksffm.WriteBufferManager.class,
+            IngestExternalFileOptions.class, RestoreOptions.class);
 
     /** A method's signature as the tables spell it: {@code name(SimpleType,...)}. */
     static String signature(Method m) {
@@ -224,6 +234,14 @@ final class ApiTables {
                 .guarded("deleteRange(WriteOptions,MemorySegment,MemorySegment)", (db, c) -> db.deleteRange(c.wo, c.key, c.value))
                 .guarded("deleteRange(byte[],byte[])", (db, c) -> db.deleteRange(bytes("a"), bytes("b")))
                 .guarded("write(WriteOptions,WriteBatch)", (db, c) -> db.write(c.wo, c.batch))
+                .guarded("merge(ColumnFamilyHandle,WriteOptions,MemorySegment,MemorySegment)", (db, c) -> mergeOrRefused(() -> db.merge(c.cf, c.wo, c.key, c.value)))
+                .guarded("merge(byte[],byte[])", (db, c) -> mergeOrRefused(() -> db.merge(bytes("k"), bytes("v"))))
+                .guarded("merge(ColumnFamilyHandle,byte[],byte[])", (db, c) -> mergeOrRefused(() -> db.merge(c.cf, bytes("k"), bytes("v"))))
+                .guarded("write(WriteOptions,WriteBatchWithIndex)", (db, c) -> {
+                    try (io.rocksffm.WriteBatchWithIndex b = new io.rocksffm.WriteBatchWithIndex()) {
+                        db.write(c.wo, b);
+                    }
+                })
                 .guarded("get(ColumnFamilyHandle,ReadOptions,MemorySegment,MemorySegment)", (db, c) -> db.get(c.cf, c.ro, c.key, c.out))
                 .guarded("get(ReadOptions,MemorySegment,MemorySegment)", (db, c) -> db.get(c.ro, c.key, c.out))
                 .guarded("get(byte[])", (db, c) -> db.get(bytes("k")))
@@ -261,6 +279,7 @@ final class ApiTables {
                 .guarded("approximateSizes(ColumnFamilyHandle,MemorySegment[],MemorySegment[])",
                         (db, c) -> db.approximateSizes(c.cf, new MemorySegment[] {c.key}, new MemorySegment[] {c.value}))
                 .guarded("createCheckpoint(Path)", (db, c) -> db.createCheckpoint(c.dir.resolve("checkpoint-" + System.nanoTime())))
+                .guarded("tryCatchUpWithPrimary()", (db, c) -> db.tryCatchUpWithPrimary())
                 // issue 16
                 .guarded("ingestExternalFile(ColumnFamilyHandle,List,IngestExternalFileOptions)",
                         (db, c) -> db.ingestExternalFile(c.cf, List.of(c.dir.resolve("none.sst")), c.ingest))
@@ -268,6 +287,15 @@ final class ApiTables {
                         (db, c) -> db.ingestExternalFile(List.of(c.dir.resolve("none.sst")), c.ingest))
                 .guarded("setOptions(ColumnFamilyHandle,Map)", (db, c) -> db.setOptions(c.cf, Map.of("write_buffer_size", "4194304")))
                 .guarded("setOptions(Map)", (db, c) -> db.setOptions(Map.of("write_buffer_size", "4194304")));
+    }
+
+    /** A merge on a database without a merge operator: refused with IllegalArgumentException once past the guards. */
+    static void mergeOrRefused(Runnable merge) {
+        try {
+            merge.run();
+        } catch (IllegalArgumentException e) {
+            assertTrue(e.getMessage().contains("no merge operator"), e.getMessage());
+        }
     }
 
     static Table<Options> options() {
@@ -290,6 +318,44 @@ final class ApiTables {
                 .guarded("setBloomFilter(double)", (o, c) -> o.setBloomFilter(10))
                 .guarded("bloomFilterBitsPerKey()", (o, c) -> o.bloomFilterBitsPerKey())
                 .guarded("setTableFormat(BlockBasedTableConfig)", (o, c) -> o.setTableFormat(c.table))
+                .guarded("setMergeOperator(MergeOperator)", (o, c) -> o.setMergeOperator(new io.rocksffm.UInt64AddOperator()))
+                .guarded("mergeOperator()", (o, c) -> o.mergeOperator())
+                .guarded("setComparator(Comparator)", (o, c) -> o.setComparator(new io.rocksffm.Comparator() {
+                    @Override
+                    public String name() {
+                        return "tables";
+                    }
+
+                    @Override
+                    public int compare(MemorySegment a, MemorySegment b) {
+                        return 0;
+                    }
+                }))
+                .guarded("comparator()", (o, c) -> o.comparator())
+                .guarded("setCompactionFilter(CompactionFilter)", (o, c) -> o.setCompactionFilter((l, k, v, out) -> null))
+                .guarded("setCompactionFilterFactory(CompactionFilterFactory)", (o, c) -> o.setCompactionFilterFactory(
+                        new io.rocksffm.CompactionFilterFactory() {
+                            @Override
+                            public String name() {
+                                return "tables";
+                            }
+
+                            @Override
+                            public io.rocksffm.CompactionFilter create(Context context) {
+                                return null;
+                            }
+                        }))
+                .guarded("setPrefixExtractor(PrefixExtractor)", (o, c) -> o.setPrefixExtractor(io.rocksffm.PrefixExtractor.capped(2)))
+                .guarded("setMemtablePrefixBloomRatio(double)", (o, c) -> o.setMemtablePrefixBloomRatio(0.1))
+                .guarded("memtablePrefixBloomRatio()", (o, c) -> o.memtablePrefixBloomRatio())
+                .guarded("setRateLimiter(RateLimiter)", (o, c) -> o.setRateLimiter(c.limiter))
+                .guarded("setWriteBufferManager(WriteBufferManager)", (o, c) -> {
+                    if (c.wbm == null) { // 7.8.3: no manager can exist, so there is nothing to pass
+                        throw new IllegalStateException("no write buffer manager on this engine");
+                    }
+                    o.setWriteBufferManager(c.wbm);
+                })
+                .guarded("addEventListener(EventListener)", (o, c) -> o.addEventListener(new io.rocksffm.EventListener() {}))
                 // issue 16
                 .guarded("enableStatistics()", (o, c) -> o.enableStatistics())
                 .guarded("statistics()", (o, c) -> o.statistics())
@@ -347,6 +413,9 @@ final class ApiTables {
                 .guarded("deleteRange(ColumnFamilyHandle,MemorySegment,MemorySegment)", (b, c) -> b.deleteRange(c.cf, c.key, c.value))
                 .guarded("deleteRange(MemorySegment,MemorySegment)", (b, c) -> b.deleteRange(c.key, c.value))
                 .guarded("deleteRange(byte[],byte[])", (b, c) -> b.deleteRange(bytes("a"), bytes("b")))
+                .guarded("merge(ColumnFamilyHandle,MemorySegment,MemorySegment)", (b, c) -> b.merge(c.cf, c.key, c.value))
+                .guarded("merge(MemorySegment,MemorySegment)", (b, c) -> b.merge(c.key, c.value))
+                .guarded("merge(byte[],byte[])", (b, c) -> b.merge(bytes("k"), bytes("v")))
                 .guarded("count()", (b, c) -> b.count())
                 .guarded("dataSize()", (b, c) -> b.dataSize())
                 .guarded("capacity()", (b, c) -> b.capacity())
@@ -382,7 +451,9 @@ final class ApiTables {
                 .guarded("key(MemorySegment)", (it, c) -> it.key(MemorySegment.ofArray(new byte[16])))
                 .guarded("value(MemorySegment)", (it, c) -> it.value(MemorySegment.ofArray(new byte[16])))
                 .guarded("keyBytes()", (it, c) -> it.keyBytes())
-                .guarded("valueBytes()", (it, c) -> it.valueBytes());
+                .guarded("valueBytes()", (it, c) -> it.valueBytes())
+                .guarded("uncheckedKey()", (it, c) -> it.uncheckedKey())
+                .guarded("uncheckedValue()", (it, c) -> it.uncheckedValue());
     }
 
     static Table<Snapshot> snapshot() {
@@ -428,6 +499,26 @@ final class ApiTables {
                 .guarded("setCapacity(long)", (o, c) -> o.setCapacity(1 << 20))
                 .guarded("usage()", (o, c) -> o.usage())
                 .guarded("pinnedUsage()", (o, c) -> o.pinnedUsage());
+    }
+
+    static Table<io.rocksffm.RateLimiter> rateLimiter() {
+        return new Table<>(io.rocksffm.RateLimiter.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()));
+    }
+
+    static Table<io.rocksffm.WriteBufferManager> writeBufferManager() {
+        return new Table<>(io.rocksffm.WriteBufferManager.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("enabled()", (o, c) -> o.enabled())
+                .guarded("costToCache()", (o, c) -> o.costToCache())
+                .guarded("memoryUsage()", (o, c) -> o.memoryUsage())
+                .guarded("mutableMemtableMemoryUsage()", (o, c) -> o.mutableMemtableMemoryUsage())
+                .guarded("dummyEntriesInCacheUsage()", (o, c) -> o.dummyEntriesInCacheUsage())
+                .guarded("bufferSize()", (o, c) -> o.bufferSize())
+                .guarded("setBufferSize(long)", (o, c) -> o.setBufferSize(1 << 20))
+                .guarded("setAllowStall(boolean)", (o, c) -> o.setAllowStall(true));
     }
 
     static Table<BlockBasedTableConfig> blockBasedTableConfig() {
@@ -538,7 +629,7 @@ final class ApiTables {
                 .plain("columnFamilies()", (o, c) -> assertTrue(o.columnFamilies().stream().allMatch(d -> d.options().isClosed())));
     }
 
-    private static void closeQuietly(AutoCloseable c) {
+    static void closeQuietly(AutoCloseable c) {
         if (c != null) {
             try {
                 c.close();

@@ -76,6 +76,8 @@ class BadInputTest {
     private ReadOptions ro;
     private WriteOptions wo;
     private Arena arena;
+    /** The batch-with-index argument of the null probes (transactions' suite). */
+    private io.rocksffm.WriteBatchWithIndex wbwi;
 
     @BeforeEach
     void openDatabase() {
@@ -85,10 +87,12 @@ class BadInputTest {
         ro = new ReadOptions();
         wo = new WriteOptions();
         arena = Arena.ofConfined();
+        wbwi = new io.rocksffm.WriteBatchWithIndex();
     }
 
     @AfterEach
     void closeDatabase() {
+        wbwi.close();
         arena.close();
         ro.close();
         wo.close();
@@ -161,6 +165,7 @@ class BadInputTest {
                 }
             }
             for (Class<?> factory : List.of(RocksDB.class, WriteBatch.class, Cache.class, FilterPolicy.class, Checkpoint.class,
+                    io.rocksffm.RateLimiter.class, io.rocksffm.WriteBufferManager.class,
                     BackupEngine.class, SstFileWriter.class, LatestOptions.class, Options.class)) {
                 for (Method m : factory.getMethods()) {
                     if (Modifier.isStatic(m.getModifiers())) {
@@ -243,6 +248,38 @@ class BadInputTest {
             return StatisticsLevel.ALL;
         } else if (t == FilterPolicy.class) {
             return FilterPolicy.bloom(10);
+        } else if (t == io.rocksffm.MergeOperator.class) {
+            return new io.rocksffm.UInt64AddOperator();
+        } else if (t == io.rocksffm.Comparator.class) {
+            return new io.rocksffm.Comparator() {
+                @Override
+                public String name() {
+                    return "null-probe";
+                }
+
+                @Override
+                public int compare(MemorySegment a, MemorySegment b) {
+                    return 0;
+                }
+            };
+        } else if (t == io.rocksffm.CompactionFilter.class) {
+            return (io.rocksffm.CompactionFilter) (level, k, v, out) -> null;
+        } else if (t == io.rocksffm.CompactionFilterFactory.class) {
+            return new io.rocksffm.CompactionFilterFactory() {
+                @Override
+                public String name() {
+                    return "null-probe";
+                }
+
+                @Override
+                public io.rocksffm.CompactionFilter create(Context context) {
+                    return null;
+                }
+            };
+        } else if (t == io.rocksffm.RateLimiter.Mode.class) {
+            return io.rocksffm.RateLimiter.Mode.ALL_IO;
+        } else if (t == io.rocksffm.PrefixExtractor.class) {
+            return io.rocksffm.PrefixExtractor.fixed(1);
         } else if (t == MemorySegment.class) {
             return heap("k");
         } else if (t == byte[].class) {
@@ -259,6 +296,8 @@ class BadInputTest {
             return wo;
         } else if (t == WriteBatch.class) {
             return batch;
+        } else if (t == io.rocksffm.WriteBatchWithIndex.class) {
+            return wbwi;
         } else if (t == Options.class) {
             return options;
         } else if (t == Snapshot.class) {
@@ -286,6 +325,59 @@ class BadInputTest {
             return 1.0;
         }
         throw new AssertionError("no dummy for " + t + " in " + m);
+    }
+
+    // ---- open modes and shared resources (issue 16) ------------------------------------------------
+
+    /**
+     * Writes to a secondary instance, catching up on a primary, a negative TTL, a secondary of a
+     * missing database, bad rate limiter and write buffer manager settings: clear errors, and the
+     * databases involved stay usable.
+     */
+    @Test
+    void openModesAndSharedResourcesRefuseBadInputs() {
+        Path primaryPath = dir.resolve("db");
+        try (Options options = new Options();
+             RocksDB secondary = RocksDB.openAsSecondary(primaryPath, dir.resolve("secondary"), options);
+             WriteBatch batch = new WriteBatch().put(bytes("x"), bytes("1"))) {
+            for (Executable write : List.<Executable>of(() -> secondary.put(bytes("a"), bytes("x")),
+                    () -> secondary.delete(bytes("a")), () -> secondary.deleteRange(bytes("a"), bytes("b")),
+                    () -> secondary.write(wo, batch), () -> secondary.createColumnFamily("cf", options),
+                    () -> secondary.flush(true))) {
+                RocksDBException e = assertThrows(RocksDBException.class, write);
+                assertEquals(RocksDBException.Code.NOT_SUPPORTED, e.code(), e.getMessage());
+            }
+            assertEquals("1", string(secondary.get(bytes("a"))));
+            RocksDBException e = assertThrows(RocksDBException.class, db::tryCatchUpWithPrimary);
+            assertEquals(RocksDBException.Code.NOT_SUPPORTED, e.code());
+            report("bad input: writes to a secondary: %s; catch up on a primary: %s",
+                    assertThrows(RocksDBException.class, () -> secondary.put(bytes("a"), bytes("x"))).getMessage(),
+                    e.getMessage());
+            RocksDBException missing = assertThrows(RocksDBException.class,
+                    () -> RocksDB.openAsSecondary(dir.resolve("missing"), dir.resolve("s2"), options));
+            report("bad input: secondary of a missing database: %s", missing.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> RocksDB.openWithTtl(dir.resolve("ttl"), options, -1));
+            assertThrows(IllegalArgumentException.class,
+                    () -> RocksDB.openWithTtl(dir.resolve("ttl"), options, List.of(), Integer.MIN_VALUE));
+            assertFalse(Files.exists(dir.resolve("ttl")), "nothing was created");
+        }
+        assertThrows(IllegalArgumentException.class, () -> io.rocksffm.RateLimiter.create(0));
+        assertThrows(IllegalArgumentException.class, () -> io.rocksffm.RateLimiter.create(1, -1, 10));
+        assertThrows(IllegalArgumentException.class, () -> io.rocksffm.RateLimiter.create(1, 1, 0));
+        assertThrows(IllegalArgumentException.class, () -> io.rocksffm.WriteBufferManager.create(-1, false));
+        if (io.rocksffm.internal.Capabilities.callable("rocksdb_write_buffer_manager_create")) {
+            try (io.rocksffm.WriteBufferManager w = io.rocksffm.WriteBufferManager.create(0, false)) {
+                assertThrows(IllegalStateException.class, () -> w.setBufferSize(1 << 20));
+                assertThrows(IllegalArgumentException.class, () -> w.setBufferSize(0));
+            }
+        } else {
+            try (Options options = new Options()) {
+                assertThrows(UnsupportedOperationException.class,
+                        () -> options.addEventListener(new io.rocksffm.EventListener() {}));
+            }
+            assertThrows(UnsupportedOperationException.class, () -> io.rocksffm.WriteBufferManager.create(1, false));
+        }
+        assertWritable();
     }
 
     // ---- empty ------------------------------------------------------------------------------------
@@ -547,13 +639,18 @@ class BadInputTest {
     void viewsDieWithTheirOwner() {
         MemorySegment key;
         MemorySegment value;
+        MemorySegment unchecked;
         try (RocksIterator it = db.newIterator(ro)) {
             it.seekToFirst();
             key = it.key();
             value = it.value();
+            unchecked = it.uncheckedValue();
+            assertArrayEquals(value.toArray(ValueLayout.JAVA_BYTE), unchecked.toArray(ValueLayout.JAVA_BYTE));
+            assertArrayEquals(key.toArray(ValueLayout.JAVA_BYTE), it.uncheckedKey().toArray(ValueLayout.JAVA_BYTE));
         }
         assertThrows(IllegalStateException.class, () -> key.get(ValueLayout.JAVA_BYTE, 0));
         assertThrows(IllegalStateException.class, () -> value.get(ValueLayout.JAVA_BYTE, 0));
+        assertThrows(IllegalStateException.class, () -> unchecked.get(ValueLayout.JAVA_BYTE, 0));
         MemorySegment pinned;
         try (PinnedValue pv = db.getPinned(ro, heap("a"))) {
             pinned = pv.segment();
@@ -576,6 +673,64 @@ class BadInputTest {
         assertThrows(IllegalStateException.class, () -> kept[0].get(ValueLayout.JAVA_BYTE, 0));
         report("bad input: views used after their owner closed (iterator key/value, pinned value, batch data before "
                 + "growth and after close, forEach key): IllegalStateException");
+    }
+
+    /**
+     * A key()/value() view used after its iterator moved (every kind of move, served directly and
+     * from a prefetch run, forward past the end too) throws IllegalStateException; the view of the
+     * new entry works, and copies taken before the move keep their bytes.
+     */
+    @Test
+    void viewsDieWhenTheirIteratorMoves() {
+        for (int i = 0; i < 300; i++) { // enough entries for prefetch runs to start after a seek
+            db.put(bytes(String.format("m%04d", i)), bytes("value" + i));
+        }
+        Map<String, java.util.function.Consumer<RocksIterator>> moves = new java.util.LinkedHashMap<>();
+        moves.put("next", RocksIterator::next);
+        moves.put("prev", RocksIterator::prev);
+        moves.put("seek", it -> it.seek(bytes("m0100")));
+        moves.put("seekForPrev", it -> it.seekForPrev(bytes("m0100")));
+        moves.put("seekToFirst", RocksIterator::seekToFirst);
+        moves.put("seekToLast", RocksIterator::seekToLast);
+        int checked = 0;
+        for (long prefetch : new long[] {0, 64, 4096}) {
+            for (int walk : new int[] {0, 1, 250}) { // entries walked after the seek: direct, then in runs
+                for (Map.Entry<String, java.util.function.Consumer<RocksIterator>> move : moves.entrySet()) {
+                    try (RocksIterator it = db.newIterator(ro, prefetch)) {
+                        it.seek(bytes("m0000"));
+                        for (int i = 0; i < walk; i++) {
+                            it.next();
+                        }
+                        MemorySegment key = it.key();
+                        MemorySegment value = it.value();
+                        MemorySegment keyAgain = it.key();
+                        byte[] keyCopy = it.keyBytes();
+                        assertArrayEquals(keyCopy, key.toArray(ValueLayout.JAVA_BYTE));
+                        assertArrayEquals(keyCopy, keyAgain.toArray(ValueLayout.JAVA_BYTE));
+                        String where = move.getKey() + " after " + walk + " entries, prefetch " + prefetch;
+                        move.getValue().accept(it);
+                        assertThrows(IllegalStateException.class, () -> key.get(ValueLayout.JAVA_BYTE, 0), where);
+                        assertThrows(IllegalStateException.class, () -> value.get(ValueLayout.JAVA_BYTE, 0), where);
+                        assertThrows(IllegalStateException.class, () -> keyAgain.toArray(ValueLayout.JAVA_BYTE),
+                                where);
+                        assertEquals(String.format("m%04d", walk), string(keyCopy), where);
+                        if (it.isValid()) {
+                            assertArrayEquals(it.keyBytes(), it.key().toArray(ValueLayout.JAVA_BYTE), where);
+                        }
+                        checked++;
+                    }
+                }
+            }
+        }
+        try (RocksIterator it = db.newIterator(ro, 4096)) { // walking off the end
+            it.seekToLast();
+            MemorySegment last = it.value();
+            it.next();
+            assertFalse(it.isValid());
+            assertThrows(IllegalStateException.class, () -> last.get(ValueLayout.JAVA_BYTE, 0));
+        }
+        report("bad input: iterator key()/value() views used after the iterator moved (" + checked
+                + " move/position/prefetch cases, and past the end): IllegalStateException");
     }
 
     // ---- corrupt batch bytes ----------------------------------------------------------------------
@@ -887,7 +1042,7 @@ class BadInputTest {
     void iteratorWithoutAnEntryRefusesReads() {
         try (RocksIterator it = db.newIterator(ro)) {
             List<Executable> calls = List.of(it::next, it::prev, it::key, it::value, it::keyBytes, it::valueBytes,
-                    () -> it.key(arena.allocate(8)));
+                    () -> it.key(arena.allocate(8)), it::uncheckedKey, it::uncheckedValue);
             for (Executable call : calls) {
                 assertThrows(IllegalStateException.class, call, "not positioned yet");
             }

@@ -207,6 +207,137 @@ class NativeLeakTest {
         }
     }
 
+    /**
+     * Issue 16's closeables and open modes: rate limiters and write buffer managers set on
+     * options, event listeners released by RocksDB's destructor, secondary instances (open, catch
+     * up, refused writes) and TTL databases.
+     */
+    @Test
+    void sharedResourcesOpenModesAndListenersLeakNothing() throws Exception {
+        int x = scale(1, 10);
+        Path primaryPath = dir.resolve("primary");
+        try (Options options = new Options().setCreateIfMissing(true);
+             RocksDB primary = RocksDB.open(primaryPath, options);
+             RocksDB secondary = RocksDB.openAsSecondary(primaryPath, dir.resolve("secondary"), options);
+             Options shared = new Options();
+             io.rocksffm.Cache cache = io.rocksffm.Cache.newLRUCache(1 << 20)) {
+            primary.put(bytes("k"), bytes("v"));
+            List<Workload> workloads = new java.util.ArrayList<>(List.of(
+                    new Workload("RateLimiter create/set on options/close", 100_000 * x, i -> {
+                        try (io.rocksffm.RateLimiter l = io.rocksffm.RateLimiter.create(1 << 20)) {
+                            shared.setRateLimiter(l);
+                        }
+                    }),
+                    new Workload("error: put or delete to a secondary", 50_000 * x, i -> {
+                        if ((i & 1) == 0) {
+                            expectError(() -> secondary.put(bytes("k"), bytes("w")));
+                        } else {
+                            expectError(() -> secondary.delete(bytes("k")));
+                        }
+                    }),
+                    new Workload("error: catch up on a primary", 40_000 * x,
+                            i -> expectError(primary::tryCatchUpWithPrimary)),
+                    new Workload("secondary catch up and get", 2_000 * x, i -> {
+                        secondary.tryCatchUpWithPrimary();
+                        secondary.get(bytes("k"));
+                    }),
+                    new Workload("secondary open/close", 100 * x, 1 << 20, i -> {
+                        try (RocksDB s = RocksDB.openAsSecondary(primaryPath, dir.resolve("secondary2"), options)) {
+                            s.get(bytes("k"));
+                        }
+                    }),
+                    new Workload("TTL database open/put/close", 40 * x, 1 << 20, i -> {
+                        try (RocksDB t = RocksDB.openWithTtl(dir.resolve("ttl"), options, 3600)) {
+                            t.put(bytes("k" + i), bytes("v"));
+                            t.multiGetAsList(List.of(bytes("k" + i)));
+                        }
+                    })));
+            if (io.rocksffm.internal.Capabilities.callable("rocksdb_write_buffer_manager_create")) {
+                workloads.add(new Workload("WriteBufferManager create/set on options/usage/close", 100_000 * x, i -> {
+                    try (io.rocksffm.WriteBufferManager w = (i & 1) == 0
+                            ? io.rocksffm.WriteBufferManager.create(1 << 20, false)
+                            : io.rocksffm.WriteBufferManager.create(1 << 20, cache, true)) {
+                        shared.setWriteBufferManager(w);
+                        w.memoryUsage();
+                    }
+                }));
+            } else {
+                report("leaks: no write buffer manager on this engine");
+            }
+            if (io.rocksffm.internal.Capabilities.callable("rocksdb_eventlistener_create")) {
+                io.rocksffm.EventListener listener = new io.rocksffm.EventListener() {};
+                workloads.add(new Workload("EventListener add to options/release on close", 20_000 * x, i -> {
+                    try (Options o = new Options()) {
+                        o.addEventListener(listener);
+                    }
+                }));
+            } else {
+                report("leaks: no event listeners on this engine");
+            }
+            for (Workload w : workloads) {
+                measure(w);
+            }
+        }
+    }
+
+    /**
+     * Java code inside RocksDB: full merges on every read (pooled result buffers, per-call arenas,
+     * a failing merge's error path), and options holding every kind of Java callback object made
+     * and closed (registry entries released by RocksDB's destructor callbacks).
+     */
+    @Test
+    void upcallObjectsAndMergesLeakNothing() throws Exception {
+        io.rocksffm.MergeOperator failing = new io.rocksffm.MergeOperator() {
+            @Override
+            public String name() {
+                return "leak.Failing";
+            }
+
+            @Override
+            public void fullMerge(MemorySegment key, MemorySegment existing, io.rocksffm.MergeOperands ops,
+                                  io.rocksffm.ValueOutput out) {
+                throw new IllegalStateException("no");
+            }
+        };
+        byte[] one = {1, 0, 0, 0, 0, 0, 0, 0};
+        try (Options o = new Options().setCreateIfMissing(true).setMergeOperator(new io.rocksffm.UInt64AddOperator());
+             RocksDB db = RocksDB.open(dir.resolve("merge"), o);
+             Options fo = new Options().setCreateIfMissing(true).setMergeOperator(failing);
+             RocksDB bad = RocksDB.open(dir.resolve("failing"), fo)) {
+            for (int k = 0; k < 100; k++) {
+                for (int j = 0; j < 8; j++) {
+                    db.merge(bytes("c" + k), one);
+                }
+            }
+            bad.merge(bytes("k"), one);
+            int before = io.rocksffm.internal.Upcalls.liveCount();
+            measure(new Workload("read merged counters (8 operands, one full merge per read)", scale(100_000, 1_000_000),
+                    i -> db.get(bytes("c" + (i % 100)))));
+            measure(new Workload("error: a merge operator that throws", scale(20_000, 200_000),
+                    i -> expectError(() -> bad.get(bytes("k")))));
+            measure(new Workload("Options with a merge operator, comparator, filter and Java prefix extractor",
+                    scale(10_000, 100_000), i -> {
+                        try (Options x = new Options()) {
+                            x.setMergeOperator(new io.rocksffm.StringAppendOperator())
+                                    .setComparator(new io.rocksffm.Comparator() {
+                                        @Override
+                                        public String name() {
+                                            return "leak.Comparator";
+                                        }
+
+                                        @Override
+                                        public int compare(MemorySegment a, MemorySegment b) {
+                                            return 0;
+                                        }
+                                    })
+                                    .setCompactionFilter((level, key, value, out) -> null)
+                                    .setPrefixExtractor(io.rocksffm.PrefixExtractor.capped(4));
+                        }
+                    }));
+            assertEquals(before, io.rocksffm.internal.Upcalls.liveCount(), "every registry entry released");
+        }
+    }
+
     @Test
     void failedCreateColumnFamilyLeaksNothing() throws Exception {
         try (RocksDB db = open(dir.resolve("db"))) {

@@ -68,6 +68,14 @@ class UseAfterCloseTest {
         ctx.restore = new RestoreOptions();
         ctx.cache = Cache.newLRUCache(1 << 20);
         ctx.table = new BlockBasedTableConfig();
+        ctx.limiter = io.rocksffm.RateLimiter.create(1 << 20);
+        ctx.wbm = wbmIfSupported();
+    }
+
+    /** A write buffer manager, or null on engines without them (7.8.3). */
+    private static io.rocksffm.WriteBufferManager wbmIfSupported() {
+        return io.rocksffm.internal.Capabilities.callable("rocksdb_write_buffer_manager_create")
+                ? io.rocksffm.WriteBufferManager.create(1 << 20, false) : null;
     }
 
     @AfterEach
@@ -82,6 +90,10 @@ class UseAfterCloseTest {
         ctx.restore.close();
         ctx.cache.close();
         ctx.table.close();
+        ctx.limiter.close();
+        if (ctx.wbm != null) {
+            ctx.wbm.close();
+        }
         ctx.arena.close();
         // nothing a refused call did may have left a child behind: the database closes
         live.close();
@@ -90,7 +102,8 @@ class UseAfterCloseTest {
     @ParameterizedTest
     @ValueSource(strings = {"RocksDB", "Options", "ReadOptions", "WriteOptions", "WriteBatch", "NativeWriteBatch",
             "RocksIterator", "Snapshot", "PinnedValue", "ColumnFamilyHandle", "FlushOptions", "Cache",
-            "BlockBasedTableConfig", "Checkpoint", "BackupEngineOptions", "RestoreOptions", "BackupEngine", "SstFileWriter",
+            "BlockBasedTableConfig", "Checkpoint", "RateLimiter", "WriteBufferManager",
+            "BackupEngineOptions", "RestoreOptions", "BackupEngine", "SstFileWriter",
             "IngestExternalFileOptions", "LatestOptions"})
     void everyPublicMethodOfAClosedObjectThrowsIllegalState(String type) {
         switch (type) {
@@ -135,6 +148,14 @@ class UseAfterCloseTest {
             case "Cache" -> check(ApiTables.cache(), closed(Cache.newLRUCache(1 << 20)), ctx);
             case "BlockBasedTableConfig" -> check(ApiTables.blockBasedTableConfig(), closed(new BlockBasedTableConfig()), ctx);
             case "Checkpoint" -> check(ApiTables.checkpoint(), closed(Checkpoint.create(live)), ctx);
+            case "RateLimiter" -> check(ApiTables.rateLimiter(), closed(io.rocksffm.RateLimiter.create(1 << 20)), ctx);
+            case "WriteBufferManager" -> {
+                if (ctx.wbm == null) {
+                    report("use after close: WriteBufferManager: not on this engine");
+                } else {
+                    check(ApiTables.writeBufferManager(), closed(wbmIfSupported()), ctx);
+                }
+            }
             case "BackupEngineOptions" -> check(ApiTables.backupEngineOptions(),
                     closed(new BackupEngineOptions(dir.resolve("backups"))), ctx);
             case "RestoreOptions" -> check(ApiTables.restoreOptions(), closed(new RestoreOptions()), ctx);
@@ -222,6 +243,8 @@ class UseAfterCloseTest {
         closedArgs.flush = closed(new FlushOptions());
         closedArgs.table = closed(new BlockBasedTableConfig());
         closedArgs.cache = closed(Cache.newLRUCache(1 << 20));
+        closedArgs.limiter = closed(io.rocksffm.RateLimiter.create(1 << 20));
+        closedArgs.wbm = ctx.wbm == null ? null : closed(wbmIfSupported());
         closedArgs.ingest = closed(new IngestExternalFileOptions());
         closedArgs.restore = closed(new RestoreOptions());
         int calls = 0;
@@ -237,6 +260,8 @@ class UseAfterCloseTest {
                     case "FlushOptions" -> closedArgs.flush;
                     case "BlockBasedTableConfig" -> closedArgs.table;
                     case "Cache" -> closedArgs.cache;
+                    case "RateLimiter" -> closedArgs.limiter;
+                    case "WriteBufferManager" -> closedArgs.wbm;
                     case "IngestExternalFileOptions" -> closedArgs.ingest;
                     case "RestoreOptions" -> closedArgs.restore;
                     default -> throw new AssertionError(p);

@@ -33,6 +33,8 @@ import java.util.Map;
 public final class Warmup {
     static final double SLACK = 1.25;
     static final long[] CHECKPOINTS = {10_000, 100_000};
+    /** Call counts for the cumulative table: the time a fresh JVM spends in its first N calls. */
+    static final long[] FIRST = {1_000, 10_000, 100_000};
 
     /** One fork: nanoseconds per call for each batch, in call order. */
     record Curve(long batch, double[] nsPerCall) {
@@ -82,7 +84,7 @@ public final class Warmup {
             byLabel.computeIfAbsent(args[i].substring(0, eq), k -> new ArrayList<>())
                     .addAll(curves(Path.of(args[i].substring(eq + 1))));
         }
-        String table = table(byLabel);
+        String table = table(byLabel) + "\n" + firstCalls(byLabel);
         System.out.print(table);
         if (out != null) {
             Files.writeString(out, table);
@@ -144,6 +146,54 @@ public final class Warmup {
         b.append("\nSteady: the median time per call over the last quarter of a fork's batches. Calls (and time "
                 + "spent in them) to steady: until the 5-batch median first comes within " + Math.round((SLACK - 1) * 100)
                 + "% of steady. Medians over forks; every fork is a fresh JVM timed from its first call.\n");
+        return b.toString();
+    }
+
+    /**
+     * The time (ms) of a fresh JVM's first 1k, 10k and 100k calls (sum of its first batches), per
+     * label, and FFM/JNI time ratios for labels that differ only in "FFM"/"JNI" (above 1: rocksffm
+     * takes longer). Medians over forks.
+     */
+    static String firstCalls(Map<String, List<Curve>> byLabel) {
+        StringBuilder b = new StringBuilder("| run | forks");
+        for (long n : FIRST) {
+            b.append(" | first ").append(count(n)).append(" calls, ms");
+        }
+        b.append(" |\n|---|").append("---:|".repeat(FIRST.length + 1)).append('\n');
+        Map<String, double[]> ms = new LinkedHashMap<>();
+        byLabel.forEach((label, curves) -> {
+            double[] row = new double[FIRST.length];
+            b.append("| ").append(label).append(" | ").append(curves.size());
+            for (int i = 0; i < FIRST.length; i++) {
+                long n = FIRST[i];
+                row[i] = median(curves.stream().mapToDouble(c -> c.nsPerCall().length * c.batch() >= n
+                        ? c.msUntil((int) ((n + c.batch() - 1) / c.batch())) : Double.NaN).toArray());
+                b.append(" | ").append(fmt(row[i]));
+            }
+            b.append(" |\n");
+            ms.put(label, row);
+        });
+        StringBuilder r = new StringBuilder();
+        ms.forEach((label, row) -> {
+            double[] jni = label.contains(" FFM") ? ms.get(label.replace(" FFM", " JNI")) : null;
+            if (jni == null) {
+                return;
+            }
+            r.append("| ").append(label.replace(" FFM", "")).append(" FFM/JNI");
+            for (int i = 0; i < FIRST.length; i++) {
+                r.append(" | ").append(String.format(Locale.ROOT, "%.2f", row[i] / jni[i]));
+            }
+            r.append(" |\n");
+        });
+        if (!r.isEmpty()) {
+            b.append("\n| time ratio (above 1: rocksffm slower)");
+            for (long n : FIRST) {
+                b.append(" | first ").append(count(n));
+            }
+            b.append(" |\n|---|").append("---:|".repeat(FIRST.length)).append('\n').append(r);
+        }
+        b.append("\nFirst N calls: the sum of a fork's first N/batch batches (JMH's pauses between batches not "
+                + "counted), median over forks, each a fresh JVM timed from its first call.\n");
         return b.toString();
     }
 

@@ -1,0 +1,64 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+
+import io.rocksffm.internal.BatchFormat;
+import io.rocksffm.internal.Upcalls;
+import io.rocksffm.internal.capi.rocksdb_comparator_create$compare;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The native side of a {@link Comparator}: a {@code rocksdb_comparator_t}. Unlike merge operators,
+ * the C API does not share ownership of comparators (options and databases keep a raw pointer),
+ * so this holder counts its users: the options it is set on, and every database and column family
+ * opened or created with those options. The last {@link #release()} destroys the native
+ * comparator (RocksDB then calls the destructor callback, which unregisters the Java object), so
+ * closing the options before the databases is safe.
+ */
+final class NativeComparator {
+    private static final MemorySegment COMPARE = Upcalls.stub(MethodHandles.lookup(), NativeComparator.class,
+            "compare", rocksdb_comparator_create$compare.descriptor(), 0);
+
+    final Comparator comparator;
+    final MemorySegment ptr;
+    private final AtomicInteger users = new AtomicInteger(1);
+
+    NativeComparator(Comparator comparator) {
+        this.comparator = comparator;
+        String name = java.util.Objects.requireNonNull(comparator.name(), "comparator name");
+        Upcalls.Entry entry = Upcalls.register(comparator, name, null);
+        MemorySegment p = rocksdb_comparator_create(entry.state(), Upcalls.DESTRUCTOR, COMPARE, Upcalls.NAME);
+        if (p.address() == 0) {
+            Upcalls.release(entry.state().address());
+            throw new IllegalStateException("RocksDB returned NULL creating a comparator");
+        }
+        this.ptr = p;
+    }
+
+    /** Adds a user (a database or family opened with it). */
+    NativeComparator retain() {
+        users.incrementAndGet();
+        return this;
+    }
+
+    /** Removes a user; the last one destroys the native comparator. */
+    void release() {
+        if (users.decrementAndGet() == 0) {
+            rocksdb_comparator_destroy(ptr);
+        }
+    }
+
+    private static int compare(MemorySegment state, MemorySegment a, long aLength, MemorySegment b, long bLength) {
+        MemorySegment x = a.reinterpret(aLength);
+        MemorySegment y = b.reinterpret(bLength);
+        try {
+            return ((Comparator) Upcalls.entry(state).target()).compare(x.asReadOnly(), y.asReadOnly());
+        } catch (Throwable t) {
+            Upcalls.failed(state, t);
+            return BatchFormat.compareBytewise(x, y);
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import io.rocksffm.internal.Upcalls;
+import io.rocksffm.internal.capi.rocksdb_slicetransform_create$in_domain;
+import io.rocksffm.internal.capi.rocksdb_slicetransform_create$in_range;
+import io.rocksffm.internal.capi.rocksdb_slicetransform_create$transform;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+
+/**
+ * The native side of a {@link PrefixExtractor}: a {@code rocksdb_slicetransform_t}, RocksDB's own
+ * for the built-ins, else one whose callbacks are upcalls. Options own it (a shared pointer).
+ */
+final class NativeSliceTransform {
+    private NativeSliceTransform() {}
+
+    private static final MemorySegment TRANSFORM = Upcalls.stub(MethodHandles.lookup(), NativeSliceTransform.class,
+            "transform", rocksdb_slicetransform_create$transform.descriptor(), MemorySegment.NULL);
+    private static final MemorySegment IN_DOMAIN = Upcalls.stub(MethodHandles.lookup(), NativeSliceTransform.class,
+            "inDomain", rocksdb_slicetransform_create$in_domain.descriptor(), (byte) 0);
+    private static final MemorySegment IN_RANGE = Upcalls.stub(MethodHandles.lookup(), NativeSliceTransform.class,
+            "inRange", rocksdb_slicetransform_create$in_range.descriptor(), (byte) 0);
+
+    /** RocksDB's fixed prefix. */
+    record Fixed(int length) implements PrefixExtractor {
+        Fixed {
+            if (length < 1) {
+                throw new IllegalArgumentException("prefix length must be >= 1: " + length);
+            }
+        }
+
+        @Override
+        public String name() {
+            return "rocksdb.FixedPrefix." + length;
+        }
+
+        @Override
+        public boolean inDomain(MemorySegment key) {
+            return key.byteSize() >= length;
+        }
+
+        @Override
+        public long prefixLength(MemorySegment key) {
+            return length;
+        }
+    }
+
+    /** RocksDB's no-op transform. */
+    record Noop() implements PrefixExtractor {
+        static final Noop INSTANCE = new Noop();
+
+        @Override
+        public String name() {
+            return "rocksdb.Noop";
+        }
+
+        @Override
+        public boolean inDomain(MemorySegment key) {
+            return true;
+        }
+
+        @Override
+        public long prefixLength(MemorySegment key) {
+            return key.byteSize();
+        }
+    }
+
+    /** A capped prefix, in Java. */
+    record Capped(int length) implements PrefixExtractor {
+        Capped {
+            if (length < 1) {
+                throw new IllegalArgumentException("prefix length must be >= 1: " + length);
+            }
+        }
+
+        @Override
+        public String name() {
+            return "rocksdb.CappedPrefix." + length;
+        }
+
+        @Override
+        public boolean inDomain(MemorySegment key) {
+            return true;
+        }
+
+        @Override
+        public long prefixLength(MemorySegment key) {
+            return Math.min(length, key.byteSize());
+        }
+    }
+
+    /** Whether {@code extractor} runs Java code (not one of RocksDB's built-in transforms). */
+    static boolean callsJava(PrefixExtractor extractor) {
+        return !(extractor instanceof Fixed) && !(extractor instanceof Noop);
+    }
+
+    /** A new native transform for {@code extractor}; ownership passes to the caller (options). */
+    static MemorySegment create(PrefixExtractor extractor) {
+        if (extractor instanceof Fixed f) {
+            return rocksdb_slicetransform_create_fixed_prefix(f.length());
+        }
+        if (extractor instanceof Noop) {
+            return rocksdb_slicetransform_create_noop();
+        }
+        String name = java.util.Objects.requireNonNull(extractor.name(), "prefix extractor name");
+        Upcalls.Entry entry = Upcalls.register(extractor, name, null);
+        MemorySegment p = rocksdb_slicetransform_create(entry.state(), Upcalls.DESTRUCTOR, TRANSFORM, IN_DOMAIN,
+                IN_RANGE, Upcalls.NAME);
+        if (p.address() == 0) {
+            Upcalls.release(entry.state().address());
+            throw new IllegalStateException("RocksDB returned NULL creating a prefix extractor");
+        }
+        return p;
+    }
+
+    private static MemorySegment transform(MemorySegment state, MemorySegment key, long length, MemorySegment dstLength) {
+        MemorySegment k = key.reinterpret(length);
+        long n;
+        try {
+            n = ((PrefixExtractor) Upcalls.entry(state).target()).prefixLength(k.asReadOnly());
+        } catch (Throwable t) {
+            Upcalls.failed(state, t);
+            n = length;
+        }
+        dstLength.reinterpret(8).set(JAVA_LONG, 0, Math.max(0, Math.min(n, length)));
+        return key;
+    }
+
+    private static byte inDomain(MemorySegment state, MemorySegment key, long length) {
+        return ((PrefixExtractor) Upcalls.entry(state).target()).inDomain(key.reinterpret(length).asReadOnly())
+                ? (byte) 1 : (byte) 0;
+    }
+
+    private static byte inRange(MemorySegment state, MemorySegment key, long length) {
+        return 0; // deprecated in RocksDB, unused
+    }
+}

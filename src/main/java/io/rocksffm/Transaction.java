@@ -1,0 +1,600 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import io.rocksffm.internal.Capabilities;
+import io.rocksffm.internal.Lifecycle;
+import io.rocksffm.internal.ListMultiGet;
+import io.rocksffm.internal.MultiGet;
+import io.rocksffm.internal.Native;
+import io.rocksffm.internal.PointReads;
+import io.rocksffm.internal.Scratch;
+import io.rocksffm.internal.capi.RocksDBC;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * A transaction ({@code rocksdb_transaction_t}) of a {@link TransactionDB} (pessimistic: keys are
+ * locked as they are written or read for update) or an {@link OptimisticTransactionDB} (conflicts
+ * are checked at commit). Its writes are buffered until {@link #commit()}; its reads (the
+ * {@link KeyValueReads} surface, {@link #getForUpdate}) and iterators see its own writes over the
+ * database.
+ *
+ * <p><b>States.</b> A transaction begins {@link State#STARTED}; {@link #prepare()} (two-phase
+ * commit, pessimistic only, after {@link #setName}) makes it {@link State#PREPARED};
+ * {@link #commit()} makes it {@link State#COMMITTED}, {@link #rollback()}
+ * {@link State#ROLLED_BACK}. A finished (committed or rolled back) transaction refuses reads and
+ * writes with {@link IllegalStateException}; it can be begun again with
+ * {@code beginTransaction(..., reuse)} or closed.
+ *
+ * <p><b>Errors.</b> A lock wait that runs out throws {@link RocksDBException.Code#TIMED_OUT}, a
+ * detected deadlock {@link RocksDBException.Code#BUSY}, an optimistic conflict at commit
+ * {@link RocksDBException.Code#BUSY} (or {@link RocksDBException.Code#TRY_AGAIN} when RocksDB
+ * kept too little history to check), an expired transaction
+ * {@link RocksDBException.Code#EXPIRED}. A failed operation leaves the state unchanged: the
+ * transaction stays {@link State#STARTED} (or {@link State#PREPARED}), and {@link #rollback()}
+ * works and discards its writes. (An optimistic transaction whose commit failed for a conflict
+ * has nothing left to commit: roll it back, then retry.)
+ *
+ * <p><b>Ownership and threads.</b> The caller owns the transaction and closes it; closing one
+ * that is neither committed nor prepared discards its writes. Its database refuses to close while
+ * it is open. A transaction is used by one thread at a time: a call while another thread's call
+ * is in flight throws {@link IllegalStateException} (it is refused, not serialized), so hand it
+ * between threads with the usual happens-before. {@link #commit()}, {@link #rollback()},
+ * {@link #rollbackToSavePoint()} and {@link #close()} refuse while iterators or snapshots made
+ * from it are open. Handles, options and snapshots of another database throw
+ * {@link IllegalArgumentException}.
+ */
+public final class Transaction extends NativeObject implements KeyValueReads {
+    /** Where a transaction is in its life. */
+    public enum State {
+        /** Begun: reads and writes allowed. */
+        STARTED,
+        /** Prepared for two-phase commit: commit or roll back. */
+        PREPARED,
+        /** Committed: finished. */
+        COMMITTED,
+        /** Rolled back: finished. */
+        ROLLED_BACK
+    }
+
+    private static final VarHandle BUSY;
+
+    static {
+        try {
+            BUSY = MethodHandles.lookup().findVarHandle(Transaction.class, "busy", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final Database db;
+    final boolean optimistic;
+    /** 1 while a call is in flight (one thread at a time). */
+    @SuppressWarnings("unused")
+    private volatile int busy;
+    volatile State state = State.STARTED;
+
+    Transaction(Database db, Lifecycle lifecycle, MemorySegment txn, boolean optimistic, State state) {
+        super(lifecycle, "Transaction", txn);
+        this.db = db;
+        this.optimistic = optimistic;
+        this.state = state;
+        if (db instanceof TransactionDB t) {
+            t.owned.add(rep(txn));
+        }
+    }
+
+    /** The C++ Transaction* inside a {@code rocksdb_transaction_t} (its only field). */
+    static long rep(MemorySegment txn) {
+        return txn.reinterpret(ADDRESS.byteSize()).get(ADDRESS, 0).address();
+    }
+
+    @Override
+    void destroy(MemorySegment p) {
+        if (db instanceof TransactionDB t) {
+            t.owned.remove(rep(p));
+        }
+        rocksdb_transaction_destroy(p);
+    }
+
+    /**
+     * Frees the transaction; one neither committed nor prepared is rolled back (a prepared one
+     * stays prepared in the database, recovered on the next open). Idempotent; waits for a call in
+     * flight on another thread.
+     *
+     * @throws IllegalStateException while iterators or snapshots made from it are open
+     */
+    @Override
+    public void close() {
+        lifecycle.close(() -> destroy(ptr), "iterators or snapshots");
+    }
+
+    // ---- the guard: open, one thread at a time --------------------------------------------------
+
+    void enter() {
+        lifecycle.enter();
+        if (!BUSY.compareAndSet(this, 0, 1)) {
+            lifecycle.exit();
+            throw new IllegalStateException("Transaction is in use by another thread (a transaction is used by one "
+                    + "thread at a time)");
+        }
+    }
+
+    void exit() {
+        BUSY.setRelease(this, 0);
+        lifecycle.exit();
+    }
+
+    /** {@link #enter()} for reads and writes: refuses a finished transaction. */
+    void enterActive() {
+        enter();
+        State s = state;
+        if (s == State.COMMITTED || s == State.ROLLED_BACK) {
+            exit();
+            throw new IllegalStateException("Transaction is " + (s == State.COMMITTED ? "committed" : "rolled back"));
+        }
+    }
+
+    void refuseWithChildren(String action) {
+        if (lifecycle.hasChildren()) {
+            throw new IllegalStateException("Transaction cannot be " + action
+                    + " while iterators or snapshots made from it are open; close them first");
+        }
+    }
+
+    /** {@return where this transaction is in its life} */
+    public State state() {
+        lifecycle.ensureOpen();
+        return state;
+    }
+
+    /** {@return the database this transaction belongs to} */
+    public DatabaseAdmin database() {
+        return db;
+    }
+
+    @Override
+    public ColumnFamilyHandle defaultColumnFamily() {
+        lifecycle.ensureOpen();
+        return db.defaultFamily;
+    }
+
+    // ---- writes ---------------------------------------------------------------------------------
+
+    /** The shape of rocksdb_transaction_put_cf and _merge_cf. */
+    @FunctionalInterface
+    private interface TwoSliceWrite {
+        void call(MemorySegment txn, MemorySegment family, MemorySegment a, long aLength, MemorySegment b,
+                  long bLength, MemorySegment errptr);
+    }
+
+    private void write(ColumnFamilyHandle family, MemorySegment key, MemorySegment value, TwoSliceWrite write) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        enterActive();
+        try {
+            db.guard.enterFamily(family);
+            try (Scratch s = Scratch.acquire()) {
+                write.call(ptr, family.ptr, s.first(key), key.byteSize(), s.second(value), value.byteSize(), s.errptr);
+                Native.check(s.errptr);
+            } finally {
+                db.guard.exitFamily(family);
+            }
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * Stores {@code value} under {@code key} in {@code family}, in this transaction (a pessimistic
+     * one locks the key first). The segments are copied; they may be heap or native.
+     *
+     * @param family the column family, of this transaction's database
+     * @param key    the key
+     * @param value  the value
+     * @throws RocksDBException e.g. {@link RocksDBException.Code#TIMED_OUT} when the lock wait
+     *         runs out, {@link RocksDBException.Code#BUSY} for a deadlock or a key changed since
+     *         the transaction's snapshot, {@link RocksDBException.Code#EXPIRED}
+     * @throws IllegalStateException if closed, finished, or in use by another thread
+     * @throws IllegalArgumentException if {@code family} belongs to another database
+     */
+    public void put(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
+        write(family, key, value, RocksDBC::rocksdb_transaction_put_cf);
+    }
+
+    /**
+     * {@link #put(ColumnFamilyHandle, MemorySegment, MemorySegment)} in the default family.
+     *
+     * @param key   the key
+     * @param value the value
+     */
+    public void put(byte[] key, byte[] value) {
+        put(db.defaultFamily, MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
+                MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
+    }
+
+    /**
+     * Merges the operand {@code value} into {@code key} of {@code family}, in this transaction.
+     *
+     * @param family the column family, opened with a merge operator
+     * @param key    the key
+     * @param value  the merge operand
+     * @throws IllegalArgumentException if the family has no merge operator or is of another database
+     * @throws IllegalStateException if closed, finished, or in use by another thread
+     */
+    public void merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
+        Transactions.checkMerge(this, db, family, key, value);
+        write(family, key, value, RocksDBC::rocksdb_transaction_merge_cf);
+    }
+
+    /**
+     * Removes {@code key} from {@code family}, in this transaction (a pessimistic one locks it).
+     *
+     * @param family the column family
+     * @param key    the key
+     * @throws RocksDBException as {@link #put(ColumnFamilyHandle, MemorySegment, MemorySegment)}
+     * @throws IllegalStateException if closed, finished, or in use by another thread
+     * @throws IllegalArgumentException if {@code family} belongs to another database
+     */
+    public void delete(ColumnFamilyHandle family, MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        enterActive();
+        try {
+            db.guard.enterFamily(family);
+            try (Scratch s = Scratch.acquire()) {
+                rocksdb_transaction_delete_cf(ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
+                Native.check(s.errptr);
+            } finally {
+                db.guard.exitFamily(family);
+            }
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * {@link #delete(ColumnFamilyHandle, MemorySegment)} in the default family.
+     *
+     * @param key the key
+     */
+    public void delete(byte[] key) {
+        delete(db.defaultFamily, MemorySegment.ofArray(Objects.requireNonNull(key, "key")));
+    }
+
+    // ---- reads ----------------------------------------------------------------------------------
+
+    /** Enters this transaction and, for a read, the family and options (checked to be this database's). */
+    void enterRead(ReadOptions options, ColumnFamilyHandle family) {
+        Objects.requireNonNull(options, "options");
+        enterActive();
+        try {
+            db.guard.enterRead(options, family);
+        } catch (RuntimeException | Error e) {
+            exit();
+            throw e;
+        }
+    }
+
+    void exitRead(ReadOptions options, ColumnFamilyHandle family) {
+        db.guard.exit(options, family);
+        exit();
+    }
+
+    /**
+     * The value of {@code key} as this transaction sees it: its own writes over the database (as
+     * of the options' snapshot, if any). Copies what fits into {@code value}.
+     *
+     * @throws IllegalStateException if closed, finished, or in use by another thread
+     */
+    @Override
+    public long get(ColumnFamilyHandle family, ReadOptions options, MemorySegment key, MemorySegment value) {
+        return Transactions.get(this, family, options, key, value, false, false);
+    }
+
+    /**
+     * The value of {@code key} as this transaction sees it (its own writes over the database).
+     *
+     * @throws IllegalStateException if closed, finished, or in use by another thread
+     */
+    @Override
+    public byte[] get(ColumnFamilyHandle family, ReadOptions options, byte[] key) {
+        return Transactions.get(this, family, options, key, false, false);
+    }
+
+    /**
+     * Reads {@code key} and claims it for this transaction: a pessimistic transaction locks it
+     * (exclusively, or shared), an optimistic one has its commit fail if another writer changes
+     * it first. With a snapshot set ({@link TransactionOptions#setSetSnapshot}), a key changed
+     * since the snapshot fails with {@link RocksDBException.Code#BUSY}. Copies what fits of the
+     * value into {@code value}.
+     *
+     * @param family    the column family
+     * @param options   read options
+     * @param key       the key
+     * @param value     where the value is copied (as much as fits)
+     * @param exclusive whether the lock is exclusive (a shared lock lets other transactions read
+     *                  it for update too, but none write it)
+     * @return the value's full length, or -1 if absent
+     * @throws RocksDBException e.g. {@link RocksDBException.Code#TIMED_OUT},
+     *         {@link RocksDBException.Code#BUSY}
+     * @throws IllegalStateException if closed, finished, or in use by another thread
+     */
+    public long getForUpdate(ColumnFamilyHandle family, ReadOptions options, MemorySegment key, MemorySegment value,
+                             boolean exclusive) {
+        return Transactions.get(this, family, options, key, value, true, exclusive);
+    }
+
+    /**
+     * {@link #getForUpdate(ColumnFamilyHandle, ReadOptions, MemorySegment, MemorySegment, boolean)}
+     * returning the value as a new array.
+     *
+     * @param family    the column family
+     * @param options   read options
+     * @param key       the key
+     * @param exclusive whether the lock is exclusive
+     * @return the value, or null if absent
+     * @throws RocksDBException e.g. {@link RocksDBException.Code#TIMED_OUT}
+     * @throws IllegalStateException if closed, finished, or in use by another thread
+     */
+    public byte[] getForUpdate(ColumnFamilyHandle family, ReadOptions options, byte[] key, boolean exclusive) {
+        return Transactions.get(this, family, options, key, true, exclusive);
+    }
+
+    /**
+     * An exclusive {@link #getForUpdate(ColumnFamilyHandle, ReadOptions, byte[], boolean)} in the
+     * default family with default read options.
+     *
+     * @param key the key
+     * @return the value, or null if absent
+     */
+    public byte[] getForUpdate(byte[] key) {
+        return Transactions.get(this, db.defaultFamily, ReadOptions.DEFAULT, key, true, true);
+    }
+
+    /**
+     * The value of {@code key} as this transaction sees it, pinned.
+     *
+     * @throws IllegalStateException if closed, finished, or in use by another thread
+     */
+    @Override
+    public PinnedValue getPinned(ColumnFamilyHandle family, ReadOptions options, MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        enterRead(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            MemorySegment slice = Transactions.slice(this, options, family, s.first(key), key.byteSize(), false, false, s);
+            return slice.address() == 0 ? null : PinnedValue.of(db, slice, s.size);
+        } finally {
+            exitRead(options, family);
+        }
+    }
+
+    /**
+     * The values of {@code keys} as this transaction sees them ({@code rocksdb_transaction_multi_get_cf}:
+     * one value per key, copied). {@code sortedInput} is only checked.
+     *
+     * @throws IllegalStateException if closed, finished, or in use by another thread
+     */
+    @Override
+    public int multiGet(ColumnFamilyHandle family, ReadOptions options, MemorySegment[] keys, MemorySegment[] values,
+                        long[] lengths, RocksDBException[] errors, boolean sortedInput) {
+        return Transactions.multiGet(this, family, options, keys, values, lengths, errors, sortedInput);
+    }
+
+    @Override
+    public List<byte[]> multiGetAsList(ColumnFamilyHandle family, ReadOptions options, List<byte[]> keys) {
+        return Transactions.multiGetAsList(this, family, options, keys, false);
+    }
+
+    /**
+     * {@link #getForUpdate} of several keys in one call ({@code rocksdb_transaction_multi_get_for_update_cf},
+     * exclusive locks), values as new arrays.
+     *
+     * @param family  the column family
+     * @param options read options
+     * @param keys    the keys
+     * @return the values in key order, {@code null} where absent
+     * @throws RocksDBException the first key's failure (e.g. a lock timeout)
+     * @throws UnsupportedOperationException on engines without the function (RocksDB before 8.x)
+     * @throws IllegalStateException if closed, finished, or in use by another thread
+     */
+    public List<byte[]> multiGetForUpdateAsList(ColumnFamilyHandle family, ReadOptions options, List<byte[]> keys) {
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(keys, "keys");
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_transaction_multi_get_for_update_cf");
+        return Transactions.multiGetAsList(this, family, options, keys, true);
+    }
+
+    /**
+     * An iterator over {@code family} as this transaction sees it: its own writes merged over the
+     * database. This transaction refuses to commit, roll back or close while it is open.
+     *
+     * @throws IllegalStateException if closed, finished, or in use by another thread
+     */
+    @Override
+    public RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
+        if (prefetchBytes < 0) {
+            throw new IllegalArgumentException("prefetch size must be >= 0: " + prefetchBytes);
+        }
+        enterRead(options, family);
+        try {
+            synchronized (options) {
+                return RocksIterator.create(lifecycle, family, options, prefetchBytes,
+                        (o, f) -> rocksdb_transaction_create_iterator_cf(ptr, o, f));
+            }
+        } finally {
+            exitRead(options, family);
+        }
+    }
+
+    // ---- snapshot, savepoints, write batch ---------------------------------------------------------
+
+    /**
+     * The snapshot this transaction took at begin ({@link TransactionOptions#setSetSnapshot}), to
+     * read with ({@link ReadOptions#setSnapshot}); null if it took none. The transaction owns it:
+     * close the returned object (which frees only its wrapper) before committing, rolling back or
+     * closing the transaction, which refuse while it is open.
+     *
+     * @return the snapshot, or null
+     * @throws IllegalStateException if closed, finished, or in use by another thread
+     */
+    public Snapshot getSnapshot() {
+        return Transactions.snapshot(this);
+    }
+
+    /**
+     * Marks a savepoint: {@link #rollbackToSavePoint()} undoes the writes made after it.
+     *
+     * @throws IllegalStateException if closed, finished, or in use by another thread
+     */
+    public void setSavePoint() {
+        enterActive();
+        try {
+            rocksdb_transaction_set_savepoint(ptr);
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * Undoes the writes made since the last savepoint and removes it (locks taken stay taken).
+     *
+     * @throws RocksDBException {@link RocksDBException.Code#NOT_FOUND} if there is no savepoint
+     * @throws IllegalStateException if closed, finished, in use, or iterators or snapshots are open
+     */
+    public void rollbackToSavePoint() {
+        enterActive();
+        try (Scratch s = Scratch.acquire()) {
+            refuseWithChildren("rolled back to a savepoint");
+            rocksdb_transaction_rollback_to_savepoint(ptr, s.errptr);
+            Native.check(s.errptr);
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * A copy of this transaction's pending writes as a {@link WriteBatch} (from
+     * {@code rocksdb_transaction_get_writebatch_wi}).
+     *
+     * @return a new batch, owned by the caller
+     * @throws IllegalStateException if closed, finished, or in use by another thread
+     */
+    public WriteBatch getWriteBatch() {
+        return Transactions.writeBatch(this);
+    }
+
+    // ---- two-phase commit, commit, rollback ------------------------------------------------------
+
+    /**
+     * Names the transaction, for two-phase commit (a pessimistic transaction only; the name must
+     * be unique among the database's live transactions).
+     *
+     * @param name the name (non-empty)
+     * @throws RocksDBException e.g. {@link RocksDBException.Code#INVALID_ARGUMENT} for a name in
+     *         use, a name already set, or an optimistic transaction
+     * @throws IllegalStateException if closed, finished, or in use by another thread
+     */
+    public void setName(String name) {
+        Objects.requireNonNull(name, "name");
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("name must not be empty");
+        }
+        byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+        enterActive();
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_transaction_set_name(ptr, s.copy(Scratch.FIRST, bytes), bytes.length, s.errptr);
+            Native.check(s.errptr);
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * The name set with {@link #setName} (or recovered), or the empty string.
+     *
+     * @return the name
+     * @throws IllegalStateException if closed or in use by another thread
+     */
+    public String getName() {
+        return Transactions.name(this);
+    }
+
+    /**
+     * Prepares a named pessimistic transaction (the first phase of two-phase commit): its writes
+     * are logged, and survive a crash as a prepared transaction ({@link TransactionDB#getPreparedTransactions()}).
+     *
+     * @throws RocksDBException e.g. {@link RocksDBException.Code#INVALID_ARGUMENT} without a name
+     *         or for an optimistic transaction, {@link RocksDBException.Code#EXPIRED}
+     * @throws IllegalStateException if closed, finished, or in use by another thread
+     */
+    public void prepare() {
+        enterActive();
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_transaction_prepare(ptr, s.errptr);
+            Native.check(s.errptr);
+            state = State.PREPARED;
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * Commits: the writes become visible and durable as the write options say. On failure the
+     * transaction stays as it was ({@link State#STARTED} or {@link State#PREPARED}): roll it back.
+     *
+     * @throws RocksDBException e.g. {@link RocksDBException.Code#BUSY} or
+     *         {@link RocksDBException.Code#TRY_AGAIN} for an optimistic conflict,
+     *         {@link RocksDBException.Code#EXPIRED} for an expired pessimistic transaction
+     * @throws IllegalStateException if closed, finished, in use, or iterators or snapshots are open
+     */
+    public void commit() {
+        enterActive();
+        try (Scratch s = Scratch.acquire()) {
+            refuseWithChildren("committed");
+            rocksdb_transaction_commit(ptr, s.errptr);
+            Native.check(s.errptr);
+            state = State.COMMITTED;
+        } finally {
+            exit();
+        }
+    }
+
+    /**
+     * Discards the writes and releases the locks; the transaction is then {@link State#ROLLED_BACK}.
+     *
+     * @throws RocksDBException if RocksDB fails to roll back
+     * @throws IllegalStateException if closed, finished, in use, or iterators or snapshots are open
+     */
+    public void rollback() {
+        enterActive();
+        try (Scratch s = Scratch.acquire()) {
+            refuseWithChildren("rolled back");
+            rocksdb_transaction_rollback(ptr, s.errptr);
+            Native.check(s.errptr);
+            state = State.ROLLED_BACK;
+        } finally {
+            exit();
+        }
+    }
+
+    /** {@return whether this is an optimistic transaction} */
+    public boolean isOptimistic() {
+        return optimistic;
+    }
+
+    @Override
+    public String toString() {
+        return "Transaction[" + (optimistic ? "optimistic, " : "") + state + (isClosed() ? ", closed]" : "]");
+    }
+}

@@ -1,0 +1,455 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import io.rocksffm.internal.BatchFormat;
+import io.rocksffm.internal.Capabilities;
+import io.rocksffm.internal.Lifecycle;
+import io.rocksffm.internal.ListMultiGet;
+import io.rocksffm.internal.Native;
+import io.rocksffm.internal.Scratch;
+import io.rocksffm.internal.capi.RocksDBC;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A database with pessimistic transactions ({@code rocksdb_transactiondb_t}): a
+ * {@link Transaction} locks each key it writes or reads {@link Transaction#getForUpdate for
+ * update}, so conflicts surface when they happen (a lock wait that times out,
+ * {@link RocksDBException.Code#TIMED_OUT}, or a detected deadlock, {@link RocksDBException.Code#BUSY}),
+ * and commit does not fail for a conflict. Supports two-phase commit ({@link Transaction#prepare()})
+ * and recovers prepared transactions on open ({@link #getPreparedTransactions()}).
+ *
+ * <p>Offers the reads of {@link KeyValueReads} and the writes of {@link KeyValueWrites}; those
+ * writes are not transactional but wait for the locks of the keys they write (see
+ * {@link TransactionDBOptions#setDefaultLockTimeout}).
+ *
+ * <p><b>Engines.</b> On RocksDB 10.x reads, iterators, snapshots and administration go to the
+ * base database ({@code rocksdb_transactiondb_get_base_db}). Engines before it (Debian's 7.8.3)
+ * lack that function: there, reads, multi-gets, iterators, snapshots, flushes and the default
+ * family's properties go through the {@code rocksdb_transactiondb_*} functions, and the rest of
+ * the administration (compaction, sizes, checkpoints, other families' properties, creating and
+ * dropping column families) throws {@link UnsupportedOperationException} naming the missing
+ * function.
+ *
+ * <p><b>Ownership and threads.</b> As {@link RocksDB}: owned by the caller, safe to share across
+ * threads; {@link #close()} refuses ({@link IllegalStateException}) while transactions, pinned
+ * values, iterators or snapshots made from it are open.
+ */
+public final class TransactionDB extends Database implements KeyValueWrites {
+    /** Whether the engine has rocksdb_transactiondb_get_base_db (RocksDB 10.x). */
+    static final boolean BASE_DB = Capabilities.callable("rocksdb_transactiondb_get_base_db");
+
+    /**
+     * The C++ transactions (their {@code Transaction*}) open {@link Transaction} objects own:
+     * RocksDB lists a prepared transaction of ours among the prepared ones too, and wrapping it a
+     * second time would destroy it twice.
+     */
+    final java.util.Set<Long> owned = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    private TransactionDB(MemorySegment handle, MemorySegment base, Path path, List<String> names,
+                          MemorySegment handles) {
+        super("TransactionDB", handle, base, path, false, names, handles);
+    }
+
+    /**
+     * Opens (or, with {@link Options#setCreateIfMissing}, creates) a transaction database with the
+     * default column family only. The options may be closed once this returns.
+     *
+     * @param path      the database's directory
+     * @param options   the database's options
+     * @param txOptions the transaction database's options
+     * @return the open database, owned by the caller
+     * @throws RocksDBException e.g. when the database does not exist and create-if-missing is off
+     */
+    public static TransactionDB open(Path path, Options options, TransactionDBOptions txOptions) {
+        return open(path, options, txOptions, List.of());
+    }
+
+    /**
+     * Opens a transaction database with the given column families (every family it has must be
+     * listed; the default one is added with {@code options} if absent), as
+     * {@link RocksDB#open(Path, Options, List)} does. Prepared two-phase transactions found in the
+     * write-ahead log are recovered: see {@link #getPreparedTransactions()}.
+     *
+     * @param path      the database's directory
+     * @param options   the database's options
+     * @param txOptions the transaction database's options
+     * @param families  every column family of the database, with its options
+     * @return the open database, owned by the caller
+     * @throws RocksDBException e.g. when a family is missing from the list
+     */
+    public static TransactionDB open(Path path, Options options, TransactionDBOptions txOptions,
+                                     List<ColumnFamilyDescriptor> families) {
+        Objects.requireNonNull(txOptions, "txOptions");
+        txOptions.lifecycle.enter();
+        try {
+            return Opening.open(path, options, families,
+                    (o, name, n, names, familyOptions, handles, err) -> rocksdb_transactiondb_open_column_families(o,
+                            txOptions.ptr, name, n, names, familyOptions, handles, err),
+                    false, (db, p, readOnly, names, handles) -> new TransactionDB(db,
+                            BASE_DB ? rocksdb_transactiondb_get_base_db(db) : MemorySegment.NULL, p, names, handles));
+        } finally {
+            txOptions.lifecycle.exit();
+        }
+    }
+
+    @Override
+    void destroy(MemorySegment p) {
+        families.closeAll();
+        if (db.address() != 0) {
+            rocksdb_transactiondb_close_base_db(db);
+        }
+        rocksdb_transactiondb_close(p);
+        OpenDatabases.remove(path(), this);
+    }
+
+    /**
+     * Closes the database and its column family handles. Idempotent; waits for calls in flight.
+     *
+     * @throws IllegalStateException if transactions, pinned values, iterators, snapshots or
+     *         checkpoints from it are open
+     */
+    @Override
+    public void close() {
+        lifecycle.close(() -> destroy(ptr), "transactions, pinned values, iterators, snapshots or checkpoints");
+    }
+
+    // ---- transactions ---------------------------------------------------------------------------
+
+    /**
+     * Begins a transaction with RocksDB's default transaction options.
+     *
+     * @param writeOptions the options its commit writes with
+     * @return the transaction, owned by the caller; this database refuses to close until it is closed
+     * @throws IllegalStateException if this database or the options are closed
+     */
+    public Transaction beginTransaction(WriteOptions writeOptions) {
+        return beginTransaction(writeOptions, TransactionOptions.DEFAULT);
+    }
+
+    /**
+     * Begins a transaction.
+     *
+     * @param writeOptions the options its commit writes with (may be closed once this returns)
+     * @param txOptions    its options (may be closed once this returns)
+     * @return the transaction, owned by the caller; this database refuses to close until it is closed
+     * @throws IllegalStateException if this database or the options are closed
+     */
+    public Transaction beginTransaction(WriteOptions writeOptions, TransactionOptions txOptions) {
+        return beginTransaction(writeOptions, txOptions, null);
+    }
+
+    /**
+     * Begins a transaction, reusing {@code reuse}'s native object when it is not null (the C API's
+     * {@code old_txn}: saves an allocation). {@code reuse} must be a finished (committed or rolled
+     * back) and open transaction of this database, with no iterator or snapshot open and no call
+     * in flight; it is returned, begun again.
+     *
+     * @param writeOptions the options its commit writes with (may be closed once this returns)
+     * @param txOptions    its options (may be closed once this returns)
+     * @param reuse        a finished transaction of this database to begin again, or null
+     * @return the transaction ({@code reuse} when given), owned by the caller
+     * @throws IllegalArgumentException if {@code reuse} belongs to another database
+     * @throws IllegalStateException if {@code reuse} is closed, not finished, or in use
+     */
+    public Transaction beginTransaction(WriteOptions writeOptions, TransactionOptions txOptions, Transaction reuse) {
+        Objects.requireNonNull(writeOptions, "writeOptions");
+        Objects.requireNonNull(txOptions, "txOptions");
+        return Transactions.begin(this, reuse, writeOptions, txOptions,
+                old -> rocksdb_transaction_begin(ptr, writeOptions.ptr, txOptions.ptr, old));
+    }
+
+    /**
+     * The prepared but uncommitted two-phase transactions that no open {@link Transaction} object
+     * owns: those recovered when this database was opened and not yet handed out by this method.
+     * (Closing a transaction that is still prepared removes it from this database; it stays
+     * prepared in the write-ahead log and is recovered again on the next open.) Each is
+     * {@link Transaction.State#PREPARED}, with its {@link Transaction#getName() name}: commit or
+     * roll it back, then close it.
+     *
+     * @return the recovered transactions, owned by the caller (empty if none)
+     * @throws IllegalStateException if closed
+     */
+    public List<Transaction> getPreparedTransactions() {
+        lifecycle.enter();
+        try (Scratch s = Scratch.acquire()) {
+            MemorySegment array = rocksdb_transactiondb_get_prepared_transactions(ptr, s.size);
+            long n = s.size.get(JAVA_LONG, 0);
+            List<Transaction> out = new ArrayList<>();
+            if (array.address() == 0) {
+                return out;
+            }
+            try {
+                MemorySegment entries = array.reinterpret(ADDRESS.byteSize() * n);
+                for (long i = 0; i < n; i++) {
+                    MemorySegment txn = entries.getAtIndex(ADDRESS, i);
+                    if (!owned.contains(Transaction.rep(txn))) {
+                        out.add(Transactions.recovered(this, txn));
+                    }
+                    // else: already a Transaction's; its 8-byte wrapper (C++ new) is left, as the
+                    // C API offers nothing that frees only the wrapper
+                }
+            } finally {
+                Native.rocksdbFree(array);
+            }
+            return out;
+        } finally {
+            lifecycle.exit();
+        }
+    }
+
+    // ---- writes (not transactional; they wait for the keys' locks) -----------------------------
+
+    @Override
+    public void put(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        guard.enter(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_transactiondb_put_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.second(value),
+                    value.byteSize(), s.errptr);
+            Native.check(s.errptr);
+        } finally {
+            guard.exit(options, family);
+        }
+    }
+
+    @Override
+    public void delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(key, "key");
+        guard.enter(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_transactiondb_delete_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
+            Native.check(s.errptr);
+        } finally {
+            guard.exit(options, family);
+        }
+    }
+
+    @Override
+    public void merge(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        guard.enter(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            requireMergeOperator(family);
+            rocksdb_transactiondb_merge_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(),
+                    s.second(value), value.byteSize(), s.errptr);
+            Native.check(s.errptr);
+        } finally {
+            guard.exit(options, family);
+        }
+    }
+
+    /**
+     * Removes the keys in {@code [begin, end)} of {@code family}: written as a batch with a
+     * range deletion, which a pessimistic transaction database refuses
+     * ({@link RocksDBException.Code#INVALID_ARGUMENT}, "DeleteRangeCF not implemented": it cannot
+     * lock a range).
+     */
+    @Override
+    public void deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
+        Objects.requireNonNull(begin, "begin");
+        Objects.requireNonNull(end, "end");
+        if (BatchFormat.compareBytewise(begin, end) > 0) {
+            throw new IllegalArgumentException("deleteRange: end sorts before begin");
+        }
+        guard.checkFamily(family);
+        try (WriteBatch batch = new WriteBatch()) {
+            batch.deleteRange(family, begin, end);
+            write(options, batch);
+        }
+    }
+
+    @Override
+    public void write(WriteOptions options, WriteBatch batch) {
+        writeBatch(options, batch, RocksDBC::rocksdb_transactiondb_write);
+    }
+
+    // ---- engines without rocksdb_transactiondb_get_base_db: the transactiondb_* reads ----------
+
+    @Override
+    boolean oneCallGets() {
+        return BASE_DB && super.oneCallGets();
+    }
+
+    @Override
+    MemorySegment pinnedSlice(MemorySegment options, MemorySegment family, MemorySegment key, long keyLength,
+                              Scratch s) {
+        if (BASE_DB) {
+            return super.pinnedSlice(options, family, key, keyLength, s);
+        }
+        MemorySegment slice = rocksdb_transactiondb_get_pinned_cf(ptr, options, family, key, keyLength, s.errptr);
+        if (slice.address() == 0) {
+            Native.check(s.errptr);
+        }
+        return slice;
+    }
+
+    @Override
+    MemorySegment adminDb() {
+        if (!BASE_DB) {
+            Capabilities.require("rocksdb_transactiondb_get_base_db");
+        }
+        return db;
+    }
+
+    @Override
+    public int multiGet(ColumnFamilyHandle family, ReadOptions options, MemorySegment[] keys, MemorySegment[] values,
+                        long[] lengths, RocksDBException[] errors, boolean sortedInput) {
+        if (BASE_DB) {
+            return super.multiGet(family, options, keys, values, lengths, errors, sortedInput);
+        }
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(options, "options");
+        io.rocksffm.internal.MultiGet.checkArguments(keys, values, lengths, errors);
+        guard.enterRead(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            ListMultiGet.call(RocksDBC::rocksdb_transactiondb_multi_get_cf, ptr, options.ptr, family.ptr, keys, s);
+            return ListMultiGet.intoSegments(s, values, lengths, errors);
+        } finally {
+            guard.exit(options, family);
+        }
+    }
+
+    @Override
+    public List<byte[]> multiGetAsList(ColumnFamilyHandle family, ReadOptions options, List<byte[]> keys) {
+        if (BASE_DB) {
+            return super.multiGetAsList(family, options, keys);
+        }
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(keys, "keys");
+        MemorySegment[] segments = new MemorySegment[keys.size()];
+        for (int i = 0; i < segments.length; i++) {
+            segments[i] = MemorySegment.ofArray(io.rocksffm.internal.MultiGet.element(keys.get(i), "keys", i));
+        }
+        guard.enterRead(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            ListMultiGet.call(RocksDBC::rocksdb_transactiondb_multi_get_cf, ptr, options.ptr, family.ptr, segments, s);
+            return ListMultiGet.asArrays(s, segments.length);
+        } finally {
+            guard.exit(options, family);
+        }
+    }
+
+    @Override
+    public RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
+        if (BASE_DB) {
+            return super.newIterator(family, options, prefetchBytes);
+        }
+        Objects.requireNonNull(options, "options");
+        if (prefetchBytes < 0) {
+            throw new IllegalArgumentException("prefetch size must be >= 0: " + prefetchBytes);
+        }
+        guard.enterRead(options, family);
+        try {
+            synchronized (options) {
+                return RocksIterator.create(lifecycle, family, options, prefetchBytes,
+                        (o, f) -> rocksdb_transactiondb_create_iterator_cf(ptr, o, f));
+            }
+        } finally {
+            guard.exit(options, family);
+        }
+    }
+
+    @Override
+    public Snapshot getSnapshot() {
+        if (BASE_DB) {
+            return super.getSnapshot();
+        }
+        lifecycle.enter();
+        try {
+            Lifecycle child = Lifecycle.child("Snapshot", false, lifecycle);
+            MemorySegment snapshot;
+            try {
+                snapshot = rocksdb_transactiondb_create_snapshot(ptr);
+            } catch (RuntimeException | Error e) {
+                child.abandon();
+                throw e;
+            }
+            return Snapshot.adopt(this, child, snapshot, p -> rocksdb_transactiondb_release_snapshot(ptr, p));
+        } finally {
+            lifecycle.exit();
+        }
+    }
+
+    @Override
+    public void flush(ColumnFamilyHandle family, FlushOptions options) {
+        if (BASE_DB) {
+            super.flush(family, options);
+            return;
+        }
+        Objects.requireNonNull(options, "options");
+        guard.enter(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_transactiondb_flush_cf(ptr, options.ptr, family.ptr, s.errptr);
+            Native.check(s.errptr);
+        } finally {
+            guard.exit(options, family);
+        }
+    }
+
+    @Override
+    public void flushWal(boolean sync) {
+        if (BASE_DB) {
+            super.flushWal(sync);
+            return;
+        }
+        try (Scratch s = Scratch.acquire()) {
+            lifecycle.enter();
+            try {
+                rocksdb_transactiondb_flush_wal(ptr, flag(sync), s.errptr);
+            } finally {
+                lifecycle.exit();
+            }
+            Native.check(s.errptr);
+        }
+    }
+
+    @Override
+    public String getProperty(ColumnFamilyHandle family, String property) {
+        if (BASE_DB || family != defaultFamily) {
+            return super.getProperty(family, property);
+        }
+        Objects.requireNonNull(property, "property");
+        lifecycle.enter();
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment v = rocksdb_transactiondb_property_value(ptr, arena.allocateFrom(property));
+            if (v.address() == 0) {
+                return null;
+            }
+            try {
+                return v.reinterpret(Long.MAX_VALUE).getString(0);
+            } finally {
+                Native.rocksdbFree(v);
+            }
+        } finally {
+            lifecycle.exit();
+        }
+    }
+
+    @Override
+    public java.util.OptionalLong getLongProperty(ColumnFamilyHandle family, String property) {
+        if (BASE_DB || family != defaultFamily) {
+            return super.getLongProperty(family, property);
+        }
+        Objects.requireNonNull(property, "property");
+        lifecycle.enter();
+        try (Scratch s = Scratch.acquire(); java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            int rc = rocksdb_transactiondb_property_int(ptr, arena.allocateFrom(property), s.size);
+            return rc == 0 ? java.util.OptionalLong.of(s.size.get(JAVA_LONG, 0)) : java.util.OptionalLong.empty();
+        } finally {
+            lifecycle.exit();
+        }
+    }
+}

@@ -1,0 +1,242 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+
+import io.rocksffm.internal.Lifecycle;
+import io.rocksffm.internal.ListMultiGet;
+import io.rocksffm.internal.MultiGet;
+import io.rocksffm.internal.Native;
+import io.rocksffm.internal.PointReads;
+import io.rocksffm.internal.Scratch;
+import io.rocksffm.internal.capi.RocksDBC;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+
+/** The parts of {@link Transaction} kept apart to keep it short: beginning, and the reads' bodies. */
+final class Transactions {
+    private Transactions() {}
+
+    /**
+     * Begins a transaction of {@code db} with {@code begin} (called with the old transaction's
+     * pointer or NULL), reusing {@code reuse} when not null; the options are entered around it.
+     */
+    static Transaction begin(Database db, Transaction reuse, NativeObject writeOptions, NativeObject txOptions,
+                             Function<MemorySegment, MemorySegment> begin) {
+        boolean optimistic = db instanceof OptimisticTransactionDB;
+        db.lifecycle.enter();
+        try {
+            writeOptions.lifecycle.enter();
+            try {
+                txOptions.lifecycle.enter();
+                try {
+                    if (reuse == null) {
+                        Lifecycle lifecycle = Lifecycle.child("Transaction", false, db.lifecycle);
+                        MemorySegment txn;
+                        try {
+                            txn = begin.apply(MemorySegment.NULL);
+                        } catch (RuntimeException | Error e) {
+                            lifecycle.abandon();
+                            throw e;
+                        }
+                        try {
+                            return new Transaction(db, lifecycle, txn, optimistic, Transaction.State.STARTED);
+                        } catch (RuntimeException | Error e) {
+                            lifecycle.abandon();
+                            throw e;
+                        }
+                    }
+                    if (reuse.db != db) {
+                        throw new IllegalArgumentException("the transaction to reuse belongs to another database");
+                    }
+                    reuse.enter();
+                    try {
+                        if (reuse.state != Transaction.State.COMMITTED && reuse.state != Transaction.State.ROLLED_BACK) {
+                            throw new IllegalStateException("only a committed or rolled back transaction can be "
+                                    + "begun again; this one is " + reuse.state);
+                        }
+                        reuse.refuseWithChildren("begun again");
+                        if (db instanceof TransactionDB t) {
+                            t.owned.remove(Transaction.rep(reuse.ptr));
+                        }
+                        MemorySegment again = begin.apply(reuse.ptr);
+                        if (again.address() != reuse.ptr.address()) {
+                            throw new AssertionError("the C API did not begin the old transaction again");
+                        }
+                        if (db instanceof TransactionDB t) { // BeginTransaction may reinitialize or replace it
+                            t.owned.add(Transaction.rep(reuse.ptr));
+                        }
+                        reuse.state = Transaction.State.STARTED;
+                        return reuse;
+                    } finally {
+                        reuse.exit();
+                    }
+                } finally {
+                    txOptions.lifecycle.exit();
+                }
+            } finally {
+                writeOptions.lifecycle.exit();
+            }
+        } finally {
+            db.lifecycle.exit();
+        }
+    }
+
+    /** A prepared transaction recovered by {@code db} on open (the caller has entered {@code db}). */
+    static Transaction recovered(TransactionDB db, MemorySegment txn) {
+        Lifecycle lifecycle = Lifecycle.child("Transaction", false, db.lifecycle);
+        try {
+            return new Transaction(db, lifecycle, txn, false, Transaction.State.PREPARED);
+        } catch (RuntimeException | Error e) {
+            lifecycle.abandon();
+            throw e;
+        }
+    }
+
+    /** The pinned read of {@code key}: the slice or NULL; the caller destroys it. */
+    static MemorySegment slice(Transaction tx, ReadOptions options, ColumnFamilyHandle family, MemorySegment key, long keyLength,
+                                boolean forUpdate, boolean exclusive, Scratch s) {
+        MemorySegment slice = forUpdate
+                ? rocksdb_transaction_get_pinned_for_update_cf(tx.ptr, options.ptr, family.ptr, key, keyLength,
+                        NativeObject.flag(exclusive), s.errptr)
+                : rocksdb_transaction_get_pinned_cf(tx.ptr, options.ptr, family.ptr, key, keyLength, s.errptr);
+        if (slice.address() == 0) {
+            Native.check(s.errptr);
+        }
+        return slice;
+    }
+
+    static long get(Transaction tx, ColumnFamilyHandle family, ReadOptions options, MemorySegment key, MemorySegment value,
+                     boolean forUpdate, boolean exclusive) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        if (value.isReadOnly()) {
+            throw new IllegalArgumentException("value segment is read-only");
+        }
+        tx.enterRead(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            return PointReads.copy(slice(tx, options, family, s.first(key), key.byteSize(), forUpdate, exclusive, s),
+                    value, s);
+        } finally {
+            tx.exitRead(options, family);
+        }
+    }
+
+    static byte[] get(Transaction tx, ColumnFamilyHandle family, ReadOptions options, byte[] key, boolean forUpdate,
+                       boolean exclusive) {
+        Objects.requireNonNull(key, "key");
+        tx.enterRead(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            return PointReads.array(slice(tx, options, family, s.copy(Scratch.FIRST, key), key.length, forUpdate,
+                    exclusive, s), s);
+        } finally {
+            tx.exitRead(options, family);
+        }
+    }
+
+    static int multiGet(Transaction tx, ColumnFamilyHandle family, ReadOptions options, MemorySegment[] keys,
+                        MemorySegment[] values, long[] lengths, RocksDBException[] errors, boolean sortedInput) {
+        Objects.requireNonNull(family, "family");
+        MultiGet.checkArguments(keys, values, lengths, errors);
+        if (sortedInput) {
+            for (int i = 1; i < keys.length; i++) {
+                if (io.rocksffm.internal.BatchFormat.compareBytewise(MultiGet.element(keys[i - 1], "keys", i - 1),
+                        MultiGet.element(keys[i], "keys", i)) > 0) {
+                    throw new IllegalArgumentException("sortedInput, but keys[" + i + "] sorts before keys[" + (i - 1)
+                            + "]");
+                }
+            }
+        }
+        tx.enterRead(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            ListMultiGet.call(RocksDBC::rocksdb_transaction_multi_get_cf, tx.ptr, options.ptr, family.ptr, keys, s);
+            return ListMultiGet.intoSegments(s, values, lengths, errors);
+        } finally {
+            tx.exitRead(options, family);
+        }
+    }
+
+    static List<byte[]> multiGetAsList(Transaction tx, ColumnFamilyHandle family, ReadOptions options, List<byte[]> keys,
+                                        boolean forUpdate) {
+        Objects.requireNonNull(keys, "keys");
+        MemorySegment[] segments = new MemorySegment[keys.size()];
+        for (int i = 0; i < segments.length; i++) {
+            segments[i] = MemorySegment.ofArray(MultiGet.element(keys.get(i), "keys", i));
+        }
+        tx.enterRead(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            ListMultiGet.call(forUpdate ? RocksDBC::rocksdb_transaction_multi_get_for_update_cf
+                    : RocksDBC::rocksdb_transaction_multi_get_cf, tx.ptr, options.ptr, family.ptr, segments, s);
+            return ListMultiGet.asArrays(s, segments.length);
+        } finally {
+            tx.exitRead(options, family);
+        }
+    }
+
+
+    static WriteBatch writeBatch(Transaction tx) {
+        tx.enterActive();
+        try (Scratch s = Scratch.acquire()) {
+            MemorySegment wi = rocksdb_transaction_get_writebatch_wi(tx.ptr);
+            try {
+                MemorySegment data = rocksdb_writebatch_wi_data(wi, s.size);
+                return WriteBatch.fromBytes(data.reinterpret(s.size.get(JAVA_LONG, 0)));
+            } finally {
+                Native.rocksdbFree(wi);
+            }
+        } finally {
+            tx.exit();
+        }
+    }
+
+    static String name(Transaction tx) {
+        tx.enter();
+        try (Scratch s = Scratch.acquire()) {
+            MemorySegment name = rocksdb_transaction_get_name(tx.ptr, s.size);
+            try {
+                return new String(name.reinterpret(s.size.get(JAVA_LONG, 0)).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
+                        StandardCharsets.UTF_8);
+            } finally {
+                Native.rocksdbFree(name);
+            }
+        } finally {
+            tx.exit();
+        }
+    }
+
+    static Snapshot snapshot(Transaction tx) {
+        tx.enterActive();
+        try {
+            MemorySegment wrapper = rocksdb_transaction_get_snapshot(tx.ptr);
+            if (wrapper.reinterpret(ADDRESS.byteSize()).get(ADDRESS, 0).address() == 0) {
+                Native.rocksdbFree(wrapper);
+                return null;
+            }
+            Lifecycle child;
+            try {
+                child = Lifecycle.child("Snapshot", false, tx.lifecycle);
+            } catch (RuntimeException | Error e) {
+                Native.rocksdbFree(wrapper);
+                throw e;
+            }
+            return Snapshot.adopt(tx.db, child, wrapper, Native::rocksdbFree);
+        } finally {
+            tx.exit();
+        }
+    }
+
+    /** Argument and state checks of {@link Transaction#merge}: nulls, closed, then the family's merge operator. */
+    static void checkMerge(Transaction tx, Database db, ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
+        java.util.Objects.requireNonNull(family, "family");
+        java.util.Objects.requireNonNull(key, "key");
+        java.util.Objects.requireNonNull(value, "value");
+        tx.lifecycle.ensureOpen();
+        db.requireMergeOperator(family);
+    }
+}

@@ -1,0 +1,97 @@
+package io.rocksffm;
+
+import io.rocksffm.internal.Native;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Objects;
+
+/**
+ * Where Java code called by RocksDB writes a value (a {@link MergeOperator}'s result, a
+ * {@link CompactionFilter}'s new value): native memory rocksffm provides and reuses, which RocksDB
+ * copies when the call returns. Either {@link #allocate} a segment of the value's size and fill
+ * it, or {@link #set} the bytes; the last call wins. Valid only during the call, on its thread;
+ * nothing to close.
+ */
+public final class ValueOutput {
+    /** Bytes before the data: the pool slot of this buffer, or -1 for a temporary one. */
+    static final long HEADER = 8;
+    final int slot;
+    private MemorySegment block; // C heap: header + capacity
+    private long length = -1;
+    private boolean open;
+
+    ValueOutput(int slot, long capacity) {
+        this.slot = slot;
+        this.block = Native.malloc(HEADER + capacity);
+        block.set(ValueLayout.JAVA_LONG, 0, slot);
+    }
+
+    /**
+     * A writable segment of exactly {@code size} bytes to fill with the result (its contents are
+     * undefined until written); valid until the call returns.
+     *
+     * @param size the result's length in bytes
+     * @return the segment
+     * @throws IllegalArgumentException if {@code size} is negative
+     * @throws IllegalStateException outside the call
+     */
+    public MemorySegment allocate(long size) {
+        if (size < 0) {
+            throw new IllegalArgumentException("negative size: " + size);
+        }
+        if (!open) {
+            throw new IllegalStateException("the value output is only usable during the call that received it");
+        }
+        if (HEADER + size > block.byteSize()) {
+            MemorySegment bigger = Native.malloc(Math.max(HEADER + size, 2 * block.byteSize()));
+            bigger.set(ValueLayout.JAVA_LONG, 0, slot);
+            Native.free(block);
+            block = bigger;
+        }
+        length = size;
+        return block.asSlice(HEADER, size);
+    }
+
+    /**
+     * Sets the result to a copy of {@code value}.
+     *
+     * @param value the bytes (any segment the caller can read)
+     * @throws IllegalStateException outside the call
+     */
+    public void set(MemorySegment value) {
+        Objects.requireNonNull(value, "value");
+        MemorySegment.copy(value, 0, allocate(value.byteSize()), 0, value.byteSize());
+    }
+
+    /**
+     * Sets the result to a copy of {@code value}.
+     *
+     * @param value the bytes
+     * @throws IllegalStateException outside the call
+     */
+    public void set(byte[] value) {
+        set(MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
+    }
+
+    /** Starts a merge call. */
+    void begin() {
+        length = -1;
+        open = true;
+    }
+
+    /** Ends a merge call: the result's length, or -1 if none was set. */
+    long end() {
+        open = false;
+        return length;
+    }
+
+    /** The address of the data (what RocksDB receives and gives back to delete_value). */
+    MemorySegment data() {
+        return block.asSlice(HEADER);
+    }
+
+    void free() {
+        Native.free(block);
+    }
+}

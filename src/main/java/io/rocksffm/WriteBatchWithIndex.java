@@ -1,0 +1,290 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+
+import io.rocksffm.internal.Lifecycle;
+import io.rocksffm.internal.Native;
+import io.rocksffm.internal.Scratch;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * A write batch you can read back ({@code rocksdb_writebatch_wi_t}): its writes are indexed by
+ * key, so {@link #getFromBatch} finds a key's latest value in the batch,
+ * {@link #getFromBatchAndDB} reads through the batch to a database, and
+ * {@link #newIteratorWithBase} iterates the batch merged over a database. Written atomically with
+ * {@link RocksDB#write(WriteOptions, WriteBatchWithIndex)}.
+ *
+ * <p><b>Threads and ownership.</b> Confined to the thread that created it (others get
+ * {@link WrongThreadException}); the caller closes it. While an iterator made from it is open it
+ * refuses writes and close ({@link IllegalStateException}). Use after close throws
+ * {@link IllegalStateException}. Keys and values are copied in; segments may be heap or native.
+ */
+public final class WriteBatchWithIndex extends NativeObject {
+    /** A batch whose later write of a key replaces an earlier one in the index (RocksDB's overwrite_key). */
+    public WriteBatchWithIndex() {
+        this(true);
+    }
+
+    /**
+     * A batch.
+     *
+     * @param overwriteKey whether a later write of a key replaces the earlier one in the index
+     *                     (true: reads see the latest; false: every write stays, and reads of a
+     *                     key written twice are not supported by RocksDB's index)
+     */
+    public WriteBatchWithIndex(boolean overwriteKey) {
+        super(Lifecycle.confined("WriteBatchWithIndex"), "WriteBatchWithIndex",
+                rocksdb_writebatch_wi_create(0, flag(overwriteKey)));
+    }
+
+    @Override
+    void destroy(MemorySegment p) {
+        rocksdb_writebatch_wi_destroy(p);
+    }
+
+    /**
+     * Frees the batch. Idempotent.
+     *
+     * @throws IllegalStateException while iterators made from it are open
+     */
+    @Override
+    public void close() {
+        lifecycle.close(() -> destroy(ptr), "iterators");
+    }
+
+    private void checkWritable() {
+        lifecycle.check();
+        if (lifecycle.hasChildren()) {
+            throw new IllegalStateException("WriteBatchWithIndex cannot be changed while iterators made from it are open");
+        }
+    }
+
+    private static void checkFamily(ColumnFamilyHandle family) {
+        Objects.requireNonNull(family, "family");
+        family.lifecycle.ensureOpen();
+    }
+
+    /**
+     * Adds a put of {@code value} under {@code key} in {@code family}.
+     *
+     * @param family the column family (its database's handle; the batch is checked against the
+     *               database only when written)
+     * @param key    the key
+     * @param value  the value
+     * @return this batch
+     * @throws IllegalStateException if closed or iterated, or the family is closed
+     */
+    public WriteBatchWithIndex put(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        checkFamily(family);
+        checkWritable();
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_writebatch_wi_put_cf(ptr, family.ptr, s.first(key), key.byteSize(), s.second(value),
+                    value.byteSize());
+        }
+        return this;
+    }
+
+    /**
+     * Adds a put in the default family of the database it will be written to.
+     *
+     * @param key   the key
+     * @param value the value
+     * @return this batch
+     */
+    public WriteBatchWithIndex put(byte[] key, byte[] value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        checkWritable();
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_writebatch_wi_put(ptr, s.copy(Scratch.FIRST, key), key.length, s.copy(Scratch.SECOND, value),
+                    value.length);
+        }
+        return this;
+    }
+
+    /**
+     * Adds a delete of {@code key} in {@code family}.
+     *
+     * @param family the column family
+     * @param key    the key
+     * @return this batch
+     * @throws IllegalStateException if closed or iterated, or the family is closed
+     */
+    public WriteBatchWithIndex delete(ColumnFamilyHandle family, MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        checkFamily(family);
+        checkWritable();
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_writebatch_wi_delete_cf(ptr, family.ptr, s.first(key), key.byteSize());
+        }
+        return this;
+    }
+
+    /**
+     * Adds a delete in the default family.
+     *
+     * @param key the key
+     * @return this batch
+     */
+    public WriteBatchWithIndex delete(byte[] key) {
+        Objects.requireNonNull(key, "key");
+        checkWritable();
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_writebatch_wi_delete(ptr, s.copy(Scratch.FIRST, key), key.length);
+        }
+        return this;
+    }
+
+    /** Adds a merge (package-private until merge operators are API). */
+    WriteBatchWithIndex merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        checkFamily(family);
+        checkWritable();
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_writebatch_wi_merge_cf(ptr, family.ptr, s.first(key), key.byteSize(), s.second(value),
+                    value.byteSize());
+        }
+        return this;
+    }
+
+    /** {@return the number of writes in the batch} */
+    public int count() {
+        lifecycle.check();
+        return rocksdb_writebatch_wi_count(ptr);
+    }
+
+    /**
+     * Removes every write.
+     *
+     * @return this batch
+     * @throws IllegalStateException if closed or iterated
+     */
+    public WriteBatchWithIndex clear() {
+        checkWritable();
+        rocksdb_writebatch_wi_clear(ptr);
+        return this;
+    }
+
+    /** A returned C string as an array (freed), or null. */
+    private static byte[] take(MemorySegment value, Scratch s) {
+        if (value.address() == 0) {
+            Native.check(s.errptr);
+            return null;
+        }
+        try {
+            return value.reinterpret(s.size.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0))
+                    .toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        } finally {
+            Native.rocksdbFree(value);
+        }
+    }
+
+    /**
+     * The value the batch alone gives {@code key} in {@code family}: null when the batch has no
+     * write of it or deletes it.
+     *
+     * @param options the database's options (RocksDB reads its comparator and merge operator)
+     * @param family  the column family
+     * @param key     the key
+     * @return the value, or null
+     * @throws RocksDBException e.g. {@link RocksDBException.Code#MERGE_IN_PROGRESS} when only
+     *         merges of the key are in the batch
+     * @throws IllegalStateException if this batch, the options or the family is closed
+     */
+    public byte[] getFromBatch(Options options, ColumnFamilyHandle family, byte[] key) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(key, "key");
+        checkFamily(family);
+        lifecycle.check();
+        options.lifecycle.enter();
+        try (Scratch s = Scratch.acquire()) {
+            return take(rocksdb_writebatch_wi_get_from_batch_cf(ptr, options.ptr, family.ptr,
+                    s.copy(Scratch.FIRST, key), key.length, s.size, s.errptr), s);
+        } finally {
+            options.lifecycle.exit();
+        }
+    }
+
+    /**
+     * {@link #getFromBatch(Options, ColumnFamilyHandle, byte[])} in the default family (no
+     * database needed).
+     *
+     * @param options the database's options
+     * @param key     the key
+     * @return the value, or null
+     * @throws IllegalStateException if this batch or the options are closed
+     */
+    public byte[] getFromBatch(Options options, byte[] key) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(key, "key");
+        lifecycle.check();
+        options.lifecycle.enter();
+        try (Scratch s = Scratch.acquire()) {
+            return take(rocksdb_writebatch_wi_get_from_batch(ptr, options.ptr, s.copy(Scratch.FIRST, key), key.length,
+                    s.size, s.errptr), s);
+        } finally {
+            options.lifecycle.exit();
+        }
+    }
+
+    /**
+     * The value of {@code key} in {@code family} as the batch written over {@code db} would
+     * leave it.
+     *
+     * @param db      the database (a {@link RocksDB} or {@link OptimisticTransactionDB}, or a
+     *                {@link TransactionDB} on engines with its base database)
+     * @param options read options (their snapshot, if any, must be {@code db}'s)
+     * @param family  the column family, of {@code db}
+     * @param key     the key
+     * @return the value, or null
+     * @throws IllegalArgumentException if {@code family} or the snapshot belongs to another database
+     * @throws UnsupportedOperationException for a {@link TransactionDB} on RocksDB 7.x
+     * @throws IllegalStateException if anything is closed
+     */
+    public byte[] getFromBatchAndDB(DatabaseAdmin db, ReadOptions options, ColumnFamilyHandle family, byte[] key) {
+        Database d = (Database) Objects.requireNonNull(db, "db");
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(key, "key");
+        lifecycle.check();
+        d.guard.enterRead(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            return take(rocksdb_writebatch_wi_get_from_batch_and_db_cf(ptr, d.adminDb(), options.ptr, family.ptr,
+                    s.copy(Scratch.FIRST, key), key.length, s.size, s.errptr), s);
+        } finally {
+            d.guard.exit(options, family);
+        }
+    }
+
+    /**
+     * An iterator over {@code family} of {@code db} with this batch's writes merged over it. This
+     * batch, the database, options and family refuse to close (and this batch to change) while
+     * it is open.
+     *
+     * @param db      the database (as for {@link #getFromBatchAndDB})
+     * @param options read options
+     * @param family  the column family, of {@code db}
+     * @return the iterator, confined to this thread, owned by the caller
+     * @throws IllegalStateException if anything is closed
+     */
+    public RocksIterator newIteratorWithBase(DatabaseAdmin db, ReadOptions options, ColumnFamilyHandle family) {
+        Database d = (Database) Objects.requireNonNull(db, "db");
+        Objects.requireNonNull(options, "options");
+        lifecycle.check();
+        d.guard.enterRead(options, family);
+        try {
+            MemorySegment base = d.adminDb();
+            synchronized (options) {
+                return RocksIterator.create(new Lifecycle[] {d.lifecycle, lifecycle}, family, options, 0, (o, f) ->
+                        rocksdb_writebatch_wi_create_iterator_with_base_cf(ptr, RocksIterator.nativeIterator(base, o, f),
+                                f));
+            }
+        } finally {
+            d.guard.exit(options, family);
+        }
+    }
+}

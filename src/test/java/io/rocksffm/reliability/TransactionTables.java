@@ -1,0 +1,281 @@
+package io.rocksffm.reliability;
+
+import static io.rocksffm.TestSupport.bytes;
+import static org.junit.jupiter.api.Assertions.*;
+
+import io.rocksffm.OptimisticTransactionDB;
+import io.rocksffm.OptimisticTransactionOptions;
+import io.rocksffm.RocksDBException;
+import io.rocksffm.Transaction;
+import io.rocksffm.TransactionDB;
+import io.rocksffm.TransactionDBOptions;
+import io.rocksffm.TransactionOptions;
+import io.rocksffm.reliability.ApiTables.Table;
+
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+/** The use-after-close tables ({@link ApiTables}) of the transaction types. */
+final class TransactionTables {
+    private TransactionTables() {}
+
+    /** Options the tables' calls use (never closed). */
+    static final TransactionOptions TX_OPTIONS = new TransactionOptions();
+    static final OptimisticTransactionOptions OPT_OPTIONS = new OptimisticTransactionOptions();
+
+    static Table<TransactionDB> transactionDB() {
+        return new Table<>(TransactionDB.class)
+                .plain("close()", (db, c) -> db.close())
+                .plain("isClosed()", (db, c) -> assertTrue(db.isClosed()))
+                .plain("path()", (db, c) -> assertNotNull(db.path()))
+                .plain("isReadOnly()", (db, c) -> db.isReadOnly())
+                .guarded("defaultColumnFamily()", (db, c) -> db.defaultColumnFamily())
+                .guarded("columnFamily(String)", (db, c) -> db.columnFamily("default"))
+                .guarded("columnFamilies()", (db, c) -> db.columnFamilies())
+                .guarded("createColumnFamily(String,Options)", (db, c) -> db.createColumnFamily("created", c.options))
+                .guarded("dropColumnFamily(ColumnFamilyHandle)", (db, c) -> db.dropColumnFamily(c.otherCf))
+                .guarded("put(ColumnFamilyHandle,WriteOptions,MemorySegment,MemorySegment)", (db, c) -> db.put(c.cf, c.wo, c.key, c.value))
+                .guarded("put(WriteOptions,MemorySegment,MemorySegment)", (db, c) -> db.put(c.wo, c.key, c.value))
+                .guarded("put(byte[],byte[])", (db, c) -> db.put(bytes("k"), bytes("v")))
+                .guarded("put(ColumnFamilyHandle,byte[],byte[])", (db, c) -> db.put(c.cf, bytes("k"), bytes("v")))
+                .guarded("merge(ColumnFamilyHandle,WriteOptions,MemorySegment,MemorySegment)", (db, c) -> ApiTables.mergeOrRefused(() -> db.merge(c.cf, c.wo, c.key, c.value)))
+                .guarded("merge(byte[],byte[])", (db, c) -> ApiTables.mergeOrRefused(() -> db.merge(bytes("k"), bytes("v"))))
+                .guarded("merge(ColumnFamilyHandle,byte[],byte[])", (db, c) -> ApiTables.mergeOrRefused(() -> db.merge(c.cf, bytes("k"), bytes("v"))))
+                .guarded("delete(ColumnFamilyHandle,WriteOptions,MemorySegment)", (db, c) -> db.delete(c.cf, c.wo, c.key))
+                .guarded("delete(WriteOptions,MemorySegment)", (db, c) -> db.delete(c.wo, c.key))
+                .guarded("delete(byte[])", (db, c) -> db.delete(bytes("k")))
+                .guarded("delete(ColumnFamilyHandle,byte[])", (db, c) -> db.delete(c.cf, bytes("k")))
+                .guarded("deleteRange(ColumnFamilyHandle,WriteOptions,MemorySegment,MemorySegment)", (db, c) -> db.deleteRange(c.cf, c.wo, c.key, c.value))
+                .guarded("deleteRange(WriteOptions,MemorySegment,MemorySegment)", (db, c) -> db.deleteRange(c.wo, c.key, c.value))
+                .guarded("deleteRange(byte[],byte[])", (db, c) -> db.deleteRange(bytes("a"), bytes("b")))
+                .guarded("write(WriteOptions,WriteBatch)", (db, c) -> db.write(c.wo, c.batch))
+                .guarded("get(ColumnFamilyHandle,ReadOptions,MemorySegment,MemorySegment)", (db, c) -> db.get(c.cf, c.ro, c.key, c.out))
+                .guarded("get(ReadOptions,MemorySegment,MemorySegment)", (db, c) -> db.get(c.ro, c.key, c.out))
+                .guarded("get(byte[])", (db, c) -> db.get(bytes("k")))
+                .guarded("get(ColumnFamilyHandle,byte[])", (db, c) -> db.get(c.cf, bytes("k")))
+                .guarded("get(ReadOptions,byte[])", (db, c) -> db.get(c.ro, bytes("k")))
+                .guarded("get(ColumnFamilyHandle,ReadOptions,byte[])", (db, c) -> db.get(c.cf, c.ro, bytes("k")))
+                .guarded("getPinned(ColumnFamilyHandle,ReadOptions,MemorySegment)", (db, c) -> ApiTables.closeQuietly(db.getPinned(c.cf, c.ro, c.key)))
+                .guarded("getPinned(ReadOptions,MemorySegment)", (db, c) -> ApiTables.closeQuietly(db.getPinned(c.ro, c.key)))
+                .guarded("multiGet(ColumnFamilyHandle,ReadOptions,MemorySegment[],MemorySegment[],long[],RocksDBException[],boolean)",
+                        (db, c) -> db.multiGet(c.cf, c.ro, new MemorySegment[] {c.key}, new MemorySegment[] {c.out},
+                                new long[1], new RocksDBException[1], false))
+                .guarded("multiGetAsList(List)", (db, c) -> db.multiGetAsList(List.of(bytes("k"))))
+                .guarded("multiGetAsList(ColumnFamilyHandle,ReadOptions,List)",
+                        (db, c) -> db.multiGetAsList(c.cf, c.ro, List.of(bytes("k"))))
+                .guarded("newIterator(ReadOptions)", (db, c) -> db.newIterator(c.ro).close())
+                .guarded("newIterator(ReadOptions,long)", (db, c) -> db.newIterator(c.ro, 1024).close())
+                .guarded("newIterator(ColumnFamilyHandle,ReadOptions,long)", (db, c) -> db.newIterator(c.cf, c.ro, 0).close())
+                .guarded("getSnapshot()", (db, c) -> db.getSnapshot().close())
+                .guarded("forEach(ReadOptions,BiConsumer)", (db, c) -> db.forEach(c.ro, (k, v) -> {}))
+                .guarded("stream(ReadOptions)", (db, c) -> {
+                    try (var s = db.stream(c.ro)) {
+                        s.count();
+                    }
+                })
+                .guarded("flush(ColumnFamilyHandle,boolean)", (db, c) -> db.flush(c.cf, true))
+                .guarded("flush(boolean)", (db, c) -> db.flush(true))
+                .guarded("flush(ColumnFamilyHandle,FlushOptions)", (db, c) -> db.flush(c.cf, c.flush))
+                .guarded("flushWal(boolean)", (db, c) -> db.flushWal(true))
+                .guarded("compactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)", (db, c) -> db.compactRange(c.cf, c.key, c.value))
+                .guarded("compactRange()", (db, c) -> db.compactRange())
+                .guarded("getProperty(ColumnFamilyHandle,String)", (db, c) -> db.getProperty(c.cf, "rocksdb.stats"))
+                .guarded("getProperty(String)", (db, c) -> db.getProperty("rocksdb.stats"))
+                .guarded("getLongProperty(ColumnFamilyHandle,String)", (db, c) -> db.getLongProperty(c.cf, "rocksdb.estimate-num-keys"))
+                .guarded("getLongProperty(String)", (db, c) -> db.getLongProperty("rocksdb.estimate-num-keys"))
+                .guarded("approximateSizes(ColumnFamilyHandle,MemorySegment[],MemorySegment[])",
+                        (db, c) -> db.approximateSizes(c.cf, new MemorySegment[] {c.key}, new MemorySegment[] {c.value}))
+                .guarded("createCheckpoint(Path)", (db, c) -> db.createCheckpoint(c.dir.resolve("checkpoint-" + System.nanoTime())))
+                .guarded("ingestExternalFile(ColumnFamilyHandle,List,IngestExternalFileOptions)",
+                        (db, c) -> db.ingestExternalFile(c.cf, List.of(c.dir.resolve("none.sst")), c.ingest))
+                .guarded("ingestExternalFile(List,IngestExternalFileOptions)",
+                        (db, c) -> db.ingestExternalFile(List.of(c.dir.resolve("none.sst")), c.ingest))
+                .guarded("setOptions(ColumnFamilyHandle,Map)", (db, c) -> db.setOptions(c.cf, java.util.Map.of("write_buffer_size", "4194304")))
+                .guarded("setOptions(Map)", (db, c) -> db.setOptions(java.util.Map.of("write_buffer_size", "4194304")))
+                .guarded("beginTransaction(WriteOptions)", (db, c) -> db.beginTransaction(c.wo).close())
+                .guarded("beginTransaction(WriteOptions,TransactionOptions)",
+                        (db, c) -> db.beginTransaction(c.wo, TransactionTables.TX_OPTIONS).close())
+                .guarded("beginTransaction(WriteOptions,TransactionOptions,Transaction)",
+                        (db, c) -> db.beginTransaction(c.wo, TransactionTables.TX_OPTIONS, null).close())
+                .guarded("getPreparedTransactions()", (db, c) -> db.getPreparedTransactions());
+    }
+
+    static Table<OptimisticTransactionDB> optimisticTransactionDB() {
+        return new Table<>(OptimisticTransactionDB.class)
+                .plain("close()", (db, c) -> db.close())
+                .plain("isClosed()", (db, c) -> assertTrue(db.isClosed()))
+                .plain("path()", (db, c) -> assertNotNull(db.path()))
+                .plain("isReadOnly()", (db, c) -> db.isReadOnly())
+                .guarded("defaultColumnFamily()", (db, c) -> db.defaultColumnFamily())
+                .guarded("columnFamily(String)", (db, c) -> db.columnFamily("default"))
+                .guarded("columnFamilies()", (db, c) -> db.columnFamilies())
+                .guarded("createColumnFamily(String,Options)", (db, c) -> db.createColumnFamily("created", c.options))
+                .guarded("dropColumnFamily(ColumnFamilyHandle)", (db, c) -> db.dropColumnFamily(c.otherCf))
+                .guarded("put(ColumnFamilyHandle,WriteOptions,MemorySegment,MemorySegment)", (db, c) -> db.put(c.cf, c.wo, c.key, c.value))
+                .guarded("put(WriteOptions,MemorySegment,MemorySegment)", (db, c) -> db.put(c.wo, c.key, c.value))
+                .guarded("put(byte[],byte[])", (db, c) -> db.put(bytes("k"), bytes("v")))
+                .guarded("put(ColumnFamilyHandle,byte[],byte[])", (db, c) -> db.put(c.cf, bytes("k"), bytes("v")))
+                .guarded("merge(ColumnFamilyHandle,WriteOptions,MemorySegment,MemorySegment)", (db, c) -> ApiTables.mergeOrRefused(() -> db.merge(c.cf, c.wo, c.key, c.value)))
+                .guarded("merge(byte[],byte[])", (db, c) -> ApiTables.mergeOrRefused(() -> db.merge(bytes("k"), bytes("v"))))
+                .guarded("merge(ColumnFamilyHandle,byte[],byte[])", (db, c) -> ApiTables.mergeOrRefused(() -> db.merge(c.cf, bytes("k"), bytes("v"))))
+                .guarded("delete(ColumnFamilyHandle,WriteOptions,MemorySegment)", (db, c) -> db.delete(c.cf, c.wo, c.key))
+                .guarded("delete(WriteOptions,MemorySegment)", (db, c) -> db.delete(c.wo, c.key))
+                .guarded("delete(byte[])", (db, c) -> db.delete(bytes("k")))
+                .guarded("delete(ColumnFamilyHandle,byte[])", (db, c) -> db.delete(c.cf, bytes("k")))
+                .guarded("deleteRange(ColumnFamilyHandle,WriteOptions,MemorySegment,MemorySegment)", (db, c) -> db.deleteRange(c.cf, c.wo, c.key, c.value))
+                .guarded("deleteRange(WriteOptions,MemorySegment,MemorySegment)", (db, c) -> db.deleteRange(c.wo, c.key, c.value))
+                .guarded("deleteRange(byte[],byte[])", (db, c) -> db.deleteRange(bytes("a"), bytes("b")))
+                .guarded("write(WriteOptions,WriteBatch)", (db, c) -> db.write(c.wo, c.batch))
+                .guarded("get(ColumnFamilyHandle,ReadOptions,MemorySegment,MemorySegment)", (db, c) -> db.get(c.cf, c.ro, c.key, c.out))
+                .guarded("get(ReadOptions,MemorySegment,MemorySegment)", (db, c) -> db.get(c.ro, c.key, c.out))
+                .guarded("get(byte[])", (db, c) -> db.get(bytes("k")))
+                .guarded("get(ColumnFamilyHandle,byte[])", (db, c) -> db.get(c.cf, bytes("k")))
+                .guarded("get(ReadOptions,byte[])", (db, c) -> db.get(c.ro, bytes("k")))
+                .guarded("get(ColumnFamilyHandle,ReadOptions,byte[])", (db, c) -> db.get(c.cf, c.ro, bytes("k")))
+                .guarded("getPinned(ColumnFamilyHandle,ReadOptions,MemorySegment)", (db, c) -> ApiTables.closeQuietly(db.getPinned(c.cf, c.ro, c.key)))
+                .guarded("getPinned(ReadOptions,MemorySegment)", (db, c) -> ApiTables.closeQuietly(db.getPinned(c.ro, c.key)))
+                .guarded("multiGet(ColumnFamilyHandle,ReadOptions,MemorySegment[],MemorySegment[],long[],RocksDBException[],boolean)",
+                        (db, c) -> db.multiGet(c.cf, c.ro, new MemorySegment[] {c.key}, new MemorySegment[] {c.out},
+                                new long[1], new RocksDBException[1], false))
+                .guarded("multiGetAsList(List)", (db, c) -> db.multiGetAsList(List.of(bytes("k"))))
+                .guarded("multiGetAsList(ColumnFamilyHandle,ReadOptions,List)",
+                        (db, c) -> db.multiGetAsList(c.cf, c.ro, List.of(bytes("k"))))
+                .guarded("newIterator(ReadOptions)", (db, c) -> db.newIterator(c.ro).close())
+                .guarded("newIterator(ReadOptions,long)", (db, c) -> db.newIterator(c.ro, 1024).close())
+                .guarded("newIterator(ColumnFamilyHandle,ReadOptions,long)", (db, c) -> db.newIterator(c.cf, c.ro, 0).close())
+                .guarded("getSnapshot()", (db, c) -> db.getSnapshot().close())
+                .guarded("forEach(ReadOptions,BiConsumer)", (db, c) -> db.forEach(c.ro, (k, v) -> {}))
+                .guarded("stream(ReadOptions)", (db, c) -> {
+                    try (var s = db.stream(c.ro)) {
+                        s.count();
+                    }
+                })
+                .guarded("flush(ColumnFamilyHandle,boolean)", (db, c) -> db.flush(c.cf, true))
+                .guarded("flush(boolean)", (db, c) -> db.flush(true))
+                .guarded("flush(ColumnFamilyHandle,FlushOptions)", (db, c) -> db.flush(c.cf, c.flush))
+                .guarded("flushWal(boolean)", (db, c) -> db.flushWal(true))
+                .guarded("compactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)", (db, c) -> db.compactRange(c.cf, c.key, c.value))
+                .guarded("compactRange()", (db, c) -> db.compactRange())
+                .guarded("getProperty(ColumnFamilyHandle,String)", (db, c) -> db.getProperty(c.cf, "rocksdb.stats"))
+                .guarded("getProperty(String)", (db, c) -> db.getProperty("rocksdb.stats"))
+                .guarded("getLongProperty(ColumnFamilyHandle,String)", (db, c) -> db.getLongProperty(c.cf, "rocksdb.estimate-num-keys"))
+                .guarded("getLongProperty(String)", (db, c) -> db.getLongProperty("rocksdb.estimate-num-keys"))
+                .guarded("approximateSizes(ColumnFamilyHandle,MemorySegment[],MemorySegment[])",
+                        (db, c) -> db.approximateSizes(c.cf, new MemorySegment[] {c.key}, new MemorySegment[] {c.value}))
+                .guarded("createCheckpoint(Path)", (db, c) -> db.createCheckpoint(c.dir.resolve("checkpoint-" + System.nanoTime())))
+                .guarded("ingestExternalFile(ColumnFamilyHandle,List,IngestExternalFileOptions)",
+                        (db, c) -> db.ingestExternalFile(c.cf, List.of(c.dir.resolve("none.sst")), c.ingest))
+                .guarded("ingestExternalFile(List,IngestExternalFileOptions)",
+                        (db, c) -> db.ingestExternalFile(List.of(c.dir.resolve("none.sst")), c.ingest))
+                .guarded("setOptions(ColumnFamilyHandle,Map)", (db, c) -> db.setOptions(c.cf, java.util.Map.of("write_buffer_size", "4194304")))
+                .guarded("setOptions(Map)", (db, c) -> db.setOptions(java.util.Map.of("write_buffer_size", "4194304")))
+                .guarded("beginTransaction(WriteOptions)", (db, c) -> db.beginTransaction(c.wo).close())
+                .guarded("beginTransaction(WriteOptions,OptimisticTransactionOptions)",
+                        (db, c) -> db.beginTransaction(c.wo, TransactionTables.OPT_OPTIONS).close())
+                .guarded("beginTransaction(WriteOptions,OptimisticTransactionOptions,Transaction)",
+                        (db, c) -> db.beginTransaction(c.wo, TransactionTables.OPT_OPTIONS, null).close());
+    }
+
+    static Table<Transaction> transaction() {
+        return new Table<>(Transaction.class)
+                .plain("close()", (t, c) -> t.close())
+                .plain("isClosed()", (t, c) -> assertTrue(t.isClosed()))
+                .plain("isOptimistic()", (t, c) -> t.isOptimistic())
+                .plain("toString()", (t, c) -> assertNotNull(t.toString()))
+                .plain("database()", (t, c) -> assertNotNull(t.database()))
+                .guarded("state()", (t, c) -> t.state())
+                .guarded("defaultColumnFamily()", (t, c) -> t.defaultColumnFamily())
+                .guarded("put(ColumnFamilyHandle,MemorySegment,MemorySegment)", (t, c) -> t.put(c.cf, c.key, c.value))
+                .guarded("merge(ColumnFamilyHandle,MemorySegment,MemorySegment)", (t, c) -> ApiTables.mergeOrRefused(() -> t.merge(c.cf, c.key, c.value)))
+                .guarded("put(byte[],byte[])", (t, c) -> t.put(bytes("k"), bytes("v")))
+                .guarded("delete(ColumnFamilyHandle,MemorySegment)", (t, c) -> t.delete(c.cf, c.key))
+                .guarded("delete(byte[])", (t, c) -> t.delete(bytes("k")))
+                .guarded("get(ColumnFamilyHandle,ReadOptions,MemorySegment,MemorySegment)", (t, c) -> t.get(c.cf, c.ro, c.key, c.out))
+                .guarded("get(ReadOptions,MemorySegment,MemorySegment)", (t, c) -> t.get(c.ro, c.key, c.out))
+                .guarded("get(byte[])", (t, c) -> t.get(bytes("k")))
+                .guarded("get(ColumnFamilyHandle,byte[])", (t, c) -> t.get(c.cf, bytes("k")))
+                .guarded("get(ReadOptions,byte[])", (t, c) -> t.get(c.ro, bytes("k")))
+                .guarded("get(ColumnFamilyHandle,ReadOptions,byte[])", (t, c) -> t.get(c.cf, c.ro, bytes("k")))
+                .guarded("getForUpdate(ColumnFamilyHandle,ReadOptions,MemorySegment,MemorySegment,boolean)",
+                        (t, c) -> t.getForUpdate(c.cf, c.ro, c.key, c.out, true))
+                .guarded("getForUpdate(ColumnFamilyHandle,ReadOptions,byte[],boolean)",
+                        (t, c) -> t.getForUpdate(c.cf, c.ro, bytes("k"), true))
+                .guarded("getForUpdate(byte[])", (t, c) -> t.getForUpdate(bytes("k")))
+                .guarded("getPinned(ColumnFamilyHandle,ReadOptions,MemorySegment)", (t, c) -> t.getPinned(c.cf, c.ro, c.key))
+                .guarded("getPinned(ReadOptions,MemorySegment)", (t, c) -> t.getPinned(c.ro, c.key))
+                .guarded("multiGet(ColumnFamilyHandle,ReadOptions,MemorySegment[],MemorySegment[],long[],RocksDBException[],boolean)",
+                        (t, c) -> t.multiGet(c.cf, c.ro, new MemorySegment[] {c.key}, new MemorySegment[] {c.out},
+                                new long[1], new RocksDBException[1], false))
+                .guarded("multiGetAsList(List)", (t, c) -> t.multiGetAsList(List.of(bytes("k"))))
+                .guarded("multiGetAsList(ColumnFamilyHandle,ReadOptions,List)",
+                        (t, c) -> t.multiGetAsList(c.cf, c.ro, List.of(bytes("k"))))
+                .guarded("multiGetForUpdateAsList(ColumnFamilyHandle,ReadOptions,List)",
+                        (t, c) -> t.multiGetForUpdateAsList(c.cf, c.ro, List.of(bytes("k"))))
+                .guarded("newIterator(ReadOptions)", (t, c) -> t.newIterator(c.ro).close())
+                .guarded("newIterator(ReadOptions,long)", (t, c) -> t.newIterator(c.ro, 1024).close())
+                .guarded("newIterator(ColumnFamilyHandle,ReadOptions,long)", (t, c) -> t.newIterator(c.cf, c.ro, 0).close())
+                .guarded("forEach(ReadOptions,BiConsumer)", (t, c) -> t.forEach(c.ro, (k, v) -> {}))
+                .guarded("stream(ReadOptions)", (t, c) -> {
+                    try (var s = t.stream(c.ro)) {
+                        s.count();
+                    }
+                })
+                .guarded("getSnapshot()", (t, c) -> t.getSnapshot())
+                .guarded("setSavePoint()", (t, c) -> t.setSavePoint())
+                .guarded("rollbackToSavePoint()", (t, c) -> t.rollbackToSavePoint())
+                .guarded("getWriteBatch()", (t, c) -> t.getWriteBatch().close())
+                .guarded("setName(String)", (t, c) -> t.setName("n"))
+                .guarded("getName()", (t, c) -> t.getName())
+                .guarded("prepare()", (t, c) -> t.prepare())
+                .guarded("commit()", (t, c) -> t.commit())
+                .guarded("rollback()", (t, c) -> t.rollback());
+    }
+
+    static Table<TransactionDBOptions> transactionDBOptions() {
+        return new Table<>(TransactionDBOptions.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("setMaxNumLocks(long)", (o, c) -> o.setMaxNumLocks(10))
+                .guarded("setNumStripes(long)", (o, c) -> o.setNumStripes(4))
+                .guarded("setTransactionLockTimeout(long)", (o, c) -> o.setTransactionLockTimeout(10))
+                .guarded("setDefaultLockTimeout(long)", (o, c) -> o.setDefaultLockTimeout(10));
+    }
+
+    static Table<TransactionOptions> transactionOptions() {
+        return new Table<>(TransactionOptions.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("setSetSnapshot(boolean)", (o, c) -> o.setSetSnapshot(true))
+                .guarded("setDeadlockDetect(boolean)", (o, c) -> o.setDeadlockDetect(true))
+                .guarded("setDeadlockDetectDepth(long)", (o, c) -> o.setDeadlockDetectDepth(5))
+                .guarded("setLockTimeout(long)", (o, c) -> o.setLockTimeout(10))
+                .guarded("setExpiration(long)", (o, c) -> o.setExpiration(10))
+                .guarded("setMaxWriteBatchSize(long)", (o, c) -> o.setMaxWriteBatchSize(10))
+                .guarded("setSkipPrepare(boolean)", (o, c) -> o.setSkipPrepare(true));
+    }
+
+    static Table<OptimisticTransactionOptions> optimisticTransactionOptions() {
+        return new Table<>(OptimisticTransactionOptions.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("setSetSnapshot(boolean)", (o, c) -> o.setSetSnapshot(true));
+    }
+
+    static Table<io.rocksffm.WriteBatchWithIndex> writeBatchWithIndex(io.rocksffm.RocksDB db) {
+        return new Table<>(io.rocksffm.WriteBatchWithIndex.class)
+                .plain("close()", (b, c) -> b.close())
+                .plain("isClosed()", (b, c) -> assertTrue(b.isClosed()))
+                .guarded("put(ColumnFamilyHandle,MemorySegment,MemorySegment)", (b, c) -> b.put(c.cf, c.key, c.value))
+                .guarded("put(byte[],byte[])", (b, c) -> b.put(bytes("k"), bytes("v")))
+                .guarded("delete(ColumnFamilyHandle,MemorySegment)", (b, c) -> b.delete(c.cf, c.key))
+                .guarded("delete(byte[])", (b, c) -> b.delete(bytes("k")))
+                .guarded("count()", (b, c) -> b.count())
+                .guarded("clear()", (b, c) -> b.clear())
+                .guarded("getFromBatch(Options,byte[])", (b, c) -> b.getFromBatch(c.options, bytes("k")))
+                .guarded("getFromBatch(Options,ColumnFamilyHandle,byte[])", (b, c) -> b.getFromBatch(c.options, c.cf, bytes("k")))
+                .guarded("getFromBatchAndDB(DatabaseAdmin,ReadOptions,ColumnFamilyHandle,byte[])",
+                        (b, c) -> b.getFromBatchAndDB(db, c.ro, c.cf, bytes("k")))
+                .guarded("newIteratorWithBase(DatabaseAdmin,ReadOptions,ColumnFamilyHandle)",
+                        (b, c) -> b.newIteratorWithBase(db, c.ro, c.cf).close());
+    }
+}
