@@ -2,6 +2,8 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Lifecycle;
+
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -25,7 +27,7 @@ public final class ColumnFamilyHandle extends NativeObject {
     private final int id;
 
     ColumnFamilyHandle(Database db, String name, MemorySegment handle) {
-        super("ColumnFamilyHandle(" + name + ")", handle);
+        super(Lifecycle.striped("ColumnFamilyHandle(" + name + ")"), "ColumnFamilyHandle(" + name + ")", handle);
         this.db = db;
         this.name = name;
         this.id = rocksdb_column_family_handle_get_id(handle);

@@ -4,6 +4,7 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.rocksffm.internal.KeyRanges;
+import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.MultiGet;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.PointReads;
@@ -46,7 +47,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
 
     Database(String kind, MemorySegment handle, MemorySegment db, Path path, boolean readOnly, List<String> names,
              MemorySegment handles, int valueSuffix) {
-        super(kind, handle);
+        super(Lifecycle.striped(kind), kind, handle); // every call of every thread enters it
         this.valueSuffix = valueSuffix;
         this.db = db;
         this.path = path;

@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Scratch;
 import io.rocksffm.internal.capi.RocksDBC;
@@ -56,7 +57,10 @@ final class Opening {
     static RocksDB open(Path path, Options options, List<ColumnFamilyDescriptor> families, boolean readOnly, Maker<RocksDB> maker) {
         OpenCall call = readOnly
                 ? (o, nm, n, names, fo, h, err, arena) ->
-                        rocksdb_open_for_read_only_column_families(o, nm, n, names, fo, h, NativeObject.flag(false), err)
+                        n == 1 && SINGLE_READ_ONLY && fo.getAtIndex(ADDRESS, 0).address() == o.address()
+                                ? openReadOnlyDefault(o, nm, h, err)
+                                : rocksdb_open_for_read_only_column_families(o, nm, n, names, fo, h,
+                                        NativeObject.flag(false), err)
                 : (o, nm, n, names, fo, h, err, arena) -> rocksdb_open_column_families(o, nm, n, names, fo, h, err);
         return open(path, options, families, readOnly, call, maker);
     }
@@ -137,6 +141,35 @@ final class Opening {
                 o.lifecycle.exit();
             }
         }
+    }
+
+    /**
+     * Whether a read-only open of the default family alone goes through {@code rocksdb_open_for_read_only}
+     * (RocksDB's {@code DB::OpenForReadOnly(options, name)}, as rocksdbjni's {@code openReadOnly} does)
+     * rather than the column-family form: the engine then serves a fully compacted database (one
+     * level, {@code max_open_files = -1}, the default) from its faster compacted-DB read path, and
+     * falls back to the ordinary read-only database otherwise. It needs the default family's handle
+     * from {@code rocksdb_get_default_column_family_handle} (RocksDB 9.x, gated).
+     */
+    static final boolean SINGLE_READ_ONLY = Capabilities.callable("rocksdb_get_default_column_family_handle");
+
+    /**
+     * Opens read-only with the default family only; its handle goes to {@code handles[0]}. Returns
+     * NULL with the error in {@code errptr} if RocksDB refuses, as the column-family form does.
+     */
+    private static MemorySegment openReadOnlyDefault(MemorySegment options, MemorySegment cName,
+                                                     MemorySegment handles, MemorySegment errptr) {
+        MemorySegment db = rocksdb_open_for_read_only(options, cName, NativeObject.flag(false), errptr);
+        if (errptr.get(ADDRESS, 0).address() != 0 || db.address() == 0) {
+            return MemorySegment.NULL;
+        }
+        MemorySegment handle = rocksdb_get_default_column_family_handle(db);
+        if (handle.address() == 0) {
+            rocksdb_close(db);
+            throw new IllegalStateException("RocksDB returned NULL creating the default family's handle");
+        }
+        handles.setAtIndex(ADDRESS, 0, handle); // an immortal handle: destroying it frees only the wrapper
+        return db;
     }
 
     /** The names of the column families of the database at {@code path}. */

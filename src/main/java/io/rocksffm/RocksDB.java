@@ -118,7 +118,11 @@ public final class RocksDB extends Database implements KeyValueWrites {
     }
 
     /**
-     * {@link #openReadOnly(Path, Options, List)} with the default family only.
+     * {@link #openReadOnly(Path, Options, List)} with the default family only. On engines with
+     * {@code rocksdb_get_default_column_family_handle} (RocksDB 9.x) this is RocksDB's own
+     * single-family read-only open (as rocksdbjni's {@code openReadOnly}), which serves a fully
+     * compacted database from the engine's faster compacted-DB read path; its refusals of writes
+     * and flushes then say "compacted db mode".
      *
      * @param path    the database's directory
      * @param options the database's options

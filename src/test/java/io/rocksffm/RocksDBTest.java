@@ -462,4 +462,55 @@ class RocksDBTest {
             assertNull(cp.get(bytes("after")));
         }
     }
+
+    /**
+     * A read-only open of the default family alone is RocksDB's own {@code OpenForReadOnly}: on an
+     * engine with {@code rocksdb_get_default_column_family_handle}, a fully compacted database is
+     * then served by the engine's compacted-DB read path (its refusals say so), and every read
+     * works through it as through the ordinary read-only database.
+     */
+    @Test
+    void aFullyCompactedDatabaseOpensReadOnlyThroughRocksDBsOwnPath() {
+        Path path = dir.resolve("compacted");
+        try (RocksDB db = open(path)) {
+            for (int i = 0; i < 1000; i++) {
+                db.put(bytes(String.format("k%04d", i)), bytes("v" + i));
+            }
+            db.flush(true);
+            db.compactRange();
+        }
+        try (Options o = new Options(); RocksDB db = RocksDB.openReadOnly(path, o)) {
+            assertEquals("v7", string(db.get(bytes("k0007"))));
+            assertNull(db.get(bytes("nope")));
+            try (Arena arena = Arena.ofConfined(); ReadOptions ro = new ReadOptions()) {
+                MemorySegment value = arena.allocate(16);
+                assertEquals(-1, db.get(ro, MemorySegment.ofArray(bytes("nope")), value));
+                assertEquals(4, db.get(ro, MemorySegment.ofArray(bytes("k0999")), value));
+                try (PinnedValue v = db.getPinned(ro, MemorySegment.ofArray(bytes("k0500")))) {
+                    assertEquals("v500", string(v.toByteArray()));
+                }
+            }
+            List<byte[]> many = db.multiGetAsList(List.of(bytes("k0001"), bytes("x"), bytes("k0002")));
+            assertEquals("v1", string(many.get(0)));
+            assertNull(many.get(1));
+            assertEquals("v2", string(many.get(2)));
+            int n = 0;
+            try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.newIterator(ro)) {
+                for (it.seekToFirst(); it.isValid(); it.next()) {
+                    assertEquals(String.format("k%04d", n), string(it.keyBytes()));
+                    n++;
+                }
+                it.status();
+            }
+            assertEquals(1000, n);
+            try (Snapshot snapshot = db.getSnapshot()) {
+                assertNotNull(snapshot);
+            }
+            RocksDBException put = assertThrows(RocksDBException.class, () -> db.put(bytes("k"), bytes("v")));
+            assertEquals(RocksDBException.Code.NOT_SUPPORTED, put.code(), put.getMessage());
+            RocksDBException flush = assertThrows(RocksDBException.class, () -> db.flush(true));
+            assertEquals(RocksDBException.Code.NOT_SUPPORTED, flush.code(), flush.getMessage());
+            assertEquals(Opening.SINGLE_READ_ONLY, flush.getMessage().contains("compacted db mode"), flush.getMessage());
+        }
+    }
 }

@@ -138,7 +138,9 @@ public final class Capabilities {
             "rocksdb_statistics_histogram_data_get_max",
             "rocksdb_statistics_histogram_data_get_count",
             "rocksdb_statistics_histogram_data_get_sum",
-            "rocksdb_statistics_histogram_data_get_min");
+            "rocksdb_statistics_histogram_data_get_min",
+            // RocksDB 9.x: the default family's handle of a single-family open (Opening.SINGLE_READ_ONLY)
+            "rocksdb_get_default_column_family_handle");
 
     private static final Map<String, Boolean> EXPORTED = new ConcurrentHashMap<>();
 

@@ -69,6 +69,8 @@ public final class Scratch implements AutoCloseable {
     private int slot;
     /** The thread holding this scratch, null while it is in the pool. */
     private Thread owner;
+    /** Whether a buffer grew beyond {@link #KEEP_BYTES} since the last release (rare: skips a loop). */
+    private boolean large;
 
     /** Scratches made so far (pooled or temporary), for tests. */
     private static final AtomicLong CREATED = new AtomicLong();
@@ -120,10 +122,13 @@ public final class Scratch implements AutoCloseable {
         if (errptr.get(ValueLayout.JAVA_LONG, 0) != 0) {
             Native.takeError(errptr, 0); // a caller's bug; the message is freed, not leaked
         }
-        for (int i = 0; i < BUFFERS; i++) {
-            if (buffers[i].byteSize() > KEEP_BYTES) {
-                Native.free(buffers[i]);
-                buffers[i] = MemorySegment.NULL;
+        if (large) {
+            large = false;
+            for (int i = 0; i < BUFFERS; i++) {
+                if (buffers[i].byteSize() > KEEP_BYTES) {
+                    Native.free(buffers[i]);
+                    buffers[i] = MemorySegment.NULL;
+                }
             }
         }
         for (int i = 0; i < PROBES; i++) {
@@ -181,6 +186,7 @@ public final class Scratch implements AutoCloseable {
             }
             buffers[slot] = grown;
             b = grown;
+            large |= n > KEEP_BYTES;
         }
         return b;
     }

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class LifecycleTest {
     @Test
@@ -91,5 +92,97 @@ class LifecycleTest {
         l.exit();
         closing.get();
         assertEquals(1, destroyed.get());
+    }
+
+    @Test
+    void aStripedLifecycleCloseWaitsForCallsInFlight() throws InterruptedException, ExecutionException {
+        Lifecycle l = Lifecycle.striped("D");
+        l.enter();
+        l.enter(); // nested calls of one thread share its cell
+        l.exit();
+        AtomicInteger destroyed = new AtomicInteger();
+        CompletableFuture<Void> closing = CompletableFuture.runAsync(() -> l.close(destroyed::incrementAndGet));
+        Thread.sleep(50);
+        assertEquals(0, destroyed.get(), "destroy waits for the call in flight");
+        assertThrows(IllegalStateException.class, l::enter, "no new calls once closing");
+        assertThrows(IllegalStateException.class, l::addChild);
+        l.exit();
+        closing.get();
+        assertEquals(1, destroyed.get());
+        l.close(() -> fail("closed once"));
+    }
+
+    @Test
+    void aStripedLifecycleRefusesCloseWhileChildrenAreOpen() {
+        Lifecycle l = Lifecycle.striped("D");
+        Lifecycle child = Lifecycle.child("C", false, l);
+        assertThrows(IllegalStateException.class, () -> l.close(() -> fail("children are open"), "cs"));
+        l.enter(); // still open for calls
+        l.exit();
+        child.close(() -> {});
+        l.close(() -> {});
+        assertTrue(l.isClosed());
+    }
+
+    /**
+     * Many platform and virtual threads enter and exit while another closes: no call is ever
+     * inside after destroy ran, and every call after close is refused.
+     */
+    @Test
+    @Timeout(120)
+    void aStripedLifecycleNeverLetsACallOverlapDestroy() throws Exception {
+        for (int round = 0; round < 10; round++) {
+            Lifecycle l = Lifecycle.striped("D");
+            AtomicInteger inside = new AtomicInteger();
+            AtomicInteger overlaps = new AtomicInteger();
+            java.util.concurrent.atomic.AtomicBoolean destroyed = new java.util.concurrent.atomic.AtomicBoolean();
+            // every thread starts and parks before any loops: two carriers of looping virtual threads
+            // that yield would otherwise keep the others from ever starting
+            java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(8);
+            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+            java.util.List<Thread> threads = new java.util.ArrayList<>();
+            for (int t = 0; t < 8; t++) {
+                Thread.Builder b = t % 2 == 0 ? Thread.ofPlatform() : Thread.ofVirtual();
+                threads.add(b.start(() -> {
+                    started.countDown();
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    while (true) {
+                        try {
+                            l.enter();
+                        } catch (IllegalStateException closed) {
+                            return;
+                        }
+                        try {
+                            inside.incrementAndGet();
+                            if (destroyed.get()) {
+                                overlaps.incrementAndGet();
+                            }
+                            inside.decrementAndGet();
+                        } finally {
+                            l.exit();
+                        }
+                        Thread.yield(); // lets the other virtual threads run on the carriers
+                    }
+                }));
+            }
+            started.await();
+            go.countDown();
+            Thread.sleep(2);
+            l.close(() -> {
+                if (inside.get() != 0) {
+                    overlaps.incrementAndGet();
+                }
+                destroyed.set(true);
+            });
+            for (Thread t : threads) {
+                t.join();
+            }
+            assertEquals(0, overlaps.get(), "a call overlapped destroy");
+            assertThrows(IllegalStateException.class, l::enter);
+        }
     }
 }
