@@ -2,9 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
-import io.rocksffm.internal.Native;
 import io.rocksffm.internal.capi.RocksDBC;
-import io.rocksffm.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -132,64 +130,22 @@ public final class OptimisticTransactionDB extends Database implements KeyValueW
 
     @Override
     public void put(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
-        Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(value, "value");
-        guard.enter(options, family);
-        try (Scratch s = Scratch.acquire()) {
-            rocksdb_put_cf(db, options.ptr, family.ptr, s.first(key), key.byteSize(), s.second(value), value.byteSize(),
-                    s.errptr);
-            Native.check(s.errptr);
-        } finally {
-            guard.exit(options, family);
-        }
+        BaseWrites.put(this, family, options, key, value);
     }
 
     @Override
     public void merge(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
-        Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(value, "value");
-        guard.enter(options, family);
-        try (Scratch s = Scratch.acquire()) {
-            requireMergeOperator(family);
-            rocksdb_merge_cf(db, options.ptr, family.ptr, s.first(key), key.byteSize(), s.second(value),
-                    value.byteSize(), s.errptr);
-            Native.check(s.errptr);
-        } finally {
-            guard.exit(options, family);
-        }
+        BaseWrites.merge(this, family, options, key, value);
     }
 
     @Override
     public void delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
-        Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(key, "key");
-        guard.enter(options, family);
-        try (Scratch s = Scratch.acquire()) {
-            rocksdb_delete_cf(db, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
-            Native.check(s.errptr);
-        } finally {
-            guard.exit(options, family);
-        }
+        BaseWrites.delete(this, family, options, key);
     }
 
     @Override
     public void deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
-        Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(begin, "begin");
-        Objects.requireNonNull(end, "end");
-        if (families.compare(family, begin, end) > 0) { // the family's order (its comparator, or bytewise)
-            throw new IllegalArgumentException("deleteRange: end sorts before begin");
-        }
-        guard.enter(options, family);
-        try (Scratch s = Scratch.acquire()) {
-            rocksdb_delete_range_cf(db, options.ptr, family.ptr, s.first(begin), begin.byteSize(), s.second(end),
-                    end.byteSize(), s.errptr);
-            Native.check(s.errptr);
-        } finally {
-            guard.exit(options, family);
-        }
+        BaseWrites.deleteRange(this, family, options, begin, end);
     }
 
     @Override

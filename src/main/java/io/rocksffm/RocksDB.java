@@ -267,28 +267,7 @@ public final class RocksDB extends Database implements KeyValueWrites {
 
     @Override
     public void put(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
-        write(family, options, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"),
-                RocksDBC::rocksdb_put_cf);
-    }
-
-    /** The shape of rocksdb_put_cf and rocksdb_delete_range_cf: a write of two slices. */
-    @FunctionalInterface
-    private interface TwoSliceWrite {
-        void call(MemorySegment db, MemorySegment options, MemorySegment family, MemorySegment a, long aLength,
-                  MemorySegment b, long bLength, MemorySegment errptr);
-    }
-
-    /** Runs a two-slice write guarded against close ({@code write} is a constant method reference). */
-    private void write(ColumnFamilyHandle family, WriteOptions options, MemorySegment a, MemorySegment b,
-                       TwoSliceWrite write) {
-        Objects.requireNonNull(options, "options");
-        guard.enter(options, family);
-        try (Scratch s = Scratch.acquire()) {
-            write.call(ptr, options.ptr, family.ptr, s.first(a), a.byteSize(), s.second(b), b.byteSize(), s.errptr);
-            Native.check(s.errptr);
-        } finally {
-            guard.exit(options, family);
-        }
+        BaseWrites.put(this, family, options, key, value);
     }
 
     /**
@@ -316,41 +295,17 @@ public final class RocksDB extends Database implements KeyValueWrites {
 
     @Override
     public void delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
-        Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(key, "key");
-        guard.enter(options, family);
-        try (Scratch s = Scratch.acquire()) {
-            rocksdb_delete_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
-            Native.check(s.errptr);
-        } finally {
-            guard.exit(options, family);
-        }
+        BaseWrites.delete(this, family, options, key);
     }
 
     @Override
     public void deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
-        Objects.requireNonNull(begin, "begin");
-        Objects.requireNonNull(end, "end");
-        if (families.compare(family, begin, end) > 0) { // the family's order (its comparator, or bytewise)
-            throw new IllegalArgumentException("deleteRange: end sorts before begin");
-        }
-        write(family, options, begin, end, RocksDBC::rocksdb_delete_range_cf);
+        BaseWrites.deleteRange(this, family, options, begin, end);
     }
 
     @Override
     public void merge(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(value, "value");
-        Objects.requireNonNull(options, "options");
-        guard.enter(options, family); // closed database, family or options first
-        try (Scratch s = Scratch.acquire()) {
-            requireMergeOperator(family);
-            rocksdb_merge_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.second(value),
-                    value.byteSize(), s.errptr);
-            Native.check(s.errptr);
-        } finally {
-            guard.exit(options, family);
-        }
+        BaseWrites.merge(this, family, options, key, value);
     }
 
     @Override

@@ -1,0 +1,82 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+
+import io.rocksffm.internal.Native;
+import io.rocksffm.internal.Scratch;
+import io.rocksffm.internal.capi.RocksDBC;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * The non-transactional writes of a database straight through its engine handle
+ * ({@link Database#db}, the {@code rocksdb_t}): {@link RocksDB}'s writes, and an
+ * {@link OptimisticTransactionDB}'s writes outside a transaction (through its base database). Each
+ * checks its arguments, enters the database, family and options, copies heap inputs into scratch
+ * memory and makes one downcall.
+ */
+final class BaseWrites {
+    private BaseWrites() {}
+
+    /** The shape of rocksdb_put_cf, _merge_cf and _delete_range_cf: a write of two slices. */
+    @FunctionalInterface
+    interface TwoSliceWrite {
+        void call(MemorySegment db, MemorySegment options, MemorySegment family, MemorySegment a, long aLength,
+                  MemorySegment b, long bLength, MemorySegment errptr);
+    }
+
+    /** {@code rocksdb_put_cf}. */
+    static void put(Database d, ColumnFamilyHandle family, WriteOptions options, MemorySegment key,
+                    MemorySegment value) {
+        write(d, family, options, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"),
+                false, RocksDBC::rocksdb_put_cf);
+    }
+
+    /** {@code rocksdb_merge_cf}, refused for a family without a merge operator. */
+    static void merge(Database d, ColumnFamilyHandle family, WriteOptions options, MemorySegment key,
+                      MemorySegment value) {
+        write(d, family, options, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"),
+                true, RocksDBC::rocksdb_merge_cf);
+    }
+
+    /** {@code rocksdb_delete_range_cf}; {@code begin} must not sort after {@code end} in the family's order. */
+    static void deleteRange(Database d, ColumnFamilyHandle family, WriteOptions options, MemorySegment begin,
+                            MemorySegment end) {
+        Objects.requireNonNull(begin, "begin");
+        Objects.requireNonNull(end, "end");
+        if (d.families.compare(family, begin, end) > 0) { // the family's order (its comparator, or bytewise)
+            throw new IllegalArgumentException("deleteRange: end sorts before begin");
+        }
+        write(d, family, options, begin, end, false, RocksDBC::rocksdb_delete_range_cf);
+    }
+
+    /** {@code rocksdb_delete_cf}. */
+    static void delete(Database d, ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(key, "key");
+        d.guard.enter(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_delete_cf(d.db, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
+            Native.check(s.errptr);
+        } finally {
+            d.guard.exit(options, family);
+        }
+    }
+
+    /** Runs a two-slice write guarded against close ({@code write} is a constant method reference). */
+    private static void write(Database d, ColumnFamilyHandle family, WriteOptions options, MemorySegment a,
+                              MemorySegment b, boolean merge, TwoSliceWrite write) {
+        Objects.requireNonNull(options, "options");
+        d.guard.enter(options, family); // closed database, family or options first
+        try (Scratch s = Scratch.acquire()) {
+            if (merge) {
+                d.requireMergeOperator(family);
+            }
+            write.call(d.db, options.ptr, family.ptr, s.first(a), a.byteSize(), s.second(b), b.byteSize(), s.errptr);
+            Native.check(s.errptr);
+        } finally {
+            d.guard.exit(options, family);
+        }
+    }
+}
