@@ -61,7 +61,7 @@ public final class IteratorCalls {
         try {
             return (byte) VALID.invokeExact(it) != 0;
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Native.rethrow(t);
         }
     }
 
@@ -76,7 +76,7 @@ public final class IteratorCalls {
         try {
             return (long) KEY.invokeExact(it, sizeOut);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Native.rethrow(t);
         }
     }
 
@@ -91,7 +91,7 @@ public final class IteratorCalls {
         try {
             return (long) VALUE.invokeExact(it, sizeOut);
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Native.rethrow(t);
         }
     }
 
@@ -109,17 +109,7 @@ public final class IteratorCalls {
                 NEXT.invokeExact(it);
             }
         } catch (Throwable t) {
-            throw rethrow(t);
+            throw Native.rethrow(t);
         }
-    }
-
-    private static RuntimeException rethrow(Throwable t) {
-        if (t instanceof RuntimeException r) {
-            throw r;
-        }
-        if (t instanceof Error e) {
-            throw e;
-        }
-        throw new AssertionError("unexpected checked exception from a downcall", t);
     }
 }

@@ -99,14 +99,7 @@ public final class ListMultiGet {
         byte[][] out = new byte[n][];
         RocksDBException failure = null;
         for (int i = 0; i < n; i++) {
-            RocksDBException error = Native.takeError(s.buffer(Scratch.MULTI_ERRORS, 0), 8L * i);
-            if (error != null) {
-                if (failure == null) {
-                    failure = error;
-                } else {
-                    failure.addSuppressed(error);
-                }
-            }
+            failure = MultiGet.collectError(failure, s, i);
             MemorySegment v = take(s, i);
             if (v.address() != 0) {
                 out[i] = v.toArray(ValueLayout.JAVA_BYTE);

@@ -180,14 +180,7 @@ public final class MultiGet {
         MemorySegment slices = s.buffer(Scratch.MULTI_VALUES, 0);
         for (int i = 0; i < n; i++) {
             MemorySegment slice = slices.getAtIndex(ADDRESS, i);
-            RocksDBException error = Native.takeError(s.buffer(Scratch.MULTI_ERRORS, 0), 8L * i);
-            if (error != null) {
-                if (failure == null) {
-                    failure = error;
-                } else {
-                    failure.addSuppressed(error);
-                }
-            }
+            failure = MultiGet.collectError(failure, s, i);
             if (slice.address() != 0) {
                 MemorySegment value = Native.pinnableValue(slice, s.size);
                 out[i] = value.asSlice(0, Math.max(0, value.byteSize() - suffix)).toArray(ValueLayout.JAVA_BYTE);
@@ -210,5 +203,21 @@ public final class MultiGet {
             }
             Native.takeError(s.buffer(Scratch.MULTI_ERRORS, 0), 8L * j);
         }
+    }
+
+    /**
+     * Takes key {@code i}'s error from the multi-get's error slots, if any: the first error is
+     * returned as the failure, later ones are added to it as suppressed.
+     */
+    static RocksDBException collectError(RocksDBException failure, Scratch s, int i) {
+        RocksDBException error = Native.takeError(s.buffer(Scratch.MULTI_ERRORS, 0), 8L * i);
+        if (error == null) {
+            return failure;
+        }
+        if (failure == null) {
+            return error;
+        }
+        failure.addSuppressed(error);
+        return failure;
     }
 }

@@ -217,7 +217,8 @@ public final class Native {
         }
     }
 
-    private static RuntimeException rethrow(Throwable t) {
+    /** Rethrows what a downcall threw (only unchecked exceptions can come out of one). */
+    static RuntimeException rethrow(Throwable t) {
         if (t instanceof RuntimeException r) {
             throw r;
         }
