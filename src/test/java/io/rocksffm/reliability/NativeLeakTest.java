@@ -412,7 +412,18 @@ class NativeLeakTest {
         }
     }
 
+    /** -Drocksffm.heavy.only=REGEX: only the workloads whose names match run (a heavy run of one slow workload). */
+    private static final java.util.regex.Pattern ONLY =
+            java.util.regex.Pattern.compile(System.getProperty("rocksffm.heavy.only", ""));
+
+    private static boolean selected(Workload w) {
+        return ONLY.matcher(w.name).find();
+    }
+
     private static void warmUp(Workload w) throws Exception {
+        if (!selected(w)) {
+            return;
+        }
         for (int i = 0; i < Math.max(10, w.cycles / 10); i++) {
             w.cycle.run(i);
         }
@@ -423,6 +434,9 @@ class NativeLeakTest {
      * {@link #ATTEMPTS}); fails if every attempt did. Returns the cycles run.
      */
     private static long measure(Workload w) throws Exception {
+        if (!selected(w)) {
+            return 0;
+        }
         warmUp(w);
         long cycles = 0;
         for (int attempt = 1; ; attempt++) {

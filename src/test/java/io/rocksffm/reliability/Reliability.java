@@ -32,6 +32,7 @@ import java.util.TreeMap;
  *       write files, with the heavy flag (default 100,000);</li>
  *   <li>{@code rocksffm.heavy.seconds=S}: with the heavy flag, fewer of those cycles where a
  *       measured cycle says they would take more than S seconds (the report says how many);</li>
+ *   <li>{@code rocksffm.heavy.only=REGEX}: only the leak workloads whose names match;</li>
  *   <li>{@code rocksffm.seed=N}: the seed of the randomised tests (else a fixed one).</li>
  * </ul>
  */
