@@ -220,6 +220,9 @@ class NativeLeakTest {
              RocksDB primary = RocksDB.open(primaryPath, options);
              RocksDB secondary = RocksDB.openAsSecondary(primaryPath, dir.resolve("secondary"), options);
              Options shared = new Options();
+             // a small memtable: each TTL open preallocates its WAL at about this size, which on
+             // tmpfs allocates the pages (64 MiB a cycle by default)
+             Options ttlOptions = new Options().setCreateIfMissing(true).setWriteBufferSize(1 << 16);
              io.rocksffm.Cache cache = io.rocksffm.Cache.newLRUCache(1 << 20)) {
             primary.put(bytes("k"), bytes("v"));
             List<Workload> workloads = new java.util.ArrayList<>(List.of(
@@ -247,7 +250,7 @@ class NativeLeakTest {
                         }
                     }),
                     heavyWorkload("TTL database open/put/get/close", 40, 1 << 20, i -> {
-                        try (RocksDB t = RocksDB.openWithTtl(dir.resolve("ttl"), options, 3600)) {
+                        try (RocksDB t = RocksDB.openWithTtl(dir.resolve("ttl"), ttlOptions, 3600)) {
                             t.put(bytes("k" + i), bytes("v"));
                             t.multiGetAsList(List.of(bytes("k" + i)));
                             if (i % 100 == 0) {
