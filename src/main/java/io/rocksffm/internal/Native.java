@@ -34,26 +34,36 @@ public final class Native {
         return Linker.nativeLinker().downcallHandle(address, descriptor, Linker.Option.critical(true));
     }
 
-    /** rocksdb_pinnableslice_value: returns the slice's pointer and writes its size; a pure accessor. */
-    private static final MethodHandle PINNABLESLICE_VALUE = critical(
-            RocksDBC.rocksdb_pinnableslice_value$address(), RocksDBC.rocksdb_pinnableslice_value$descriptor());
-    /** rocksdb_pinnableslice_destroy: releases the pinned block (a cache unref) and frees a small object. */
-    private static final MethodHandle PINNABLESLICE_DESTROY = critical(
-            RocksDBC.rocksdb_pinnableslice_destroy$address(), RocksDBC.rocksdb_pinnableslice_destroy$descriptor());
+    // Each group of handles is linked in a holder class of its own, on first use: linking a
+    // downcall spins classes for its shape (tens of milliseconds in a fresh JVM), and a process
+    // that never uses a group (a get on a 10.x engine needs no pinnable slice) never pays for it.
+
+    /** Pinnable-slice accessors. */
+    private static final class Pinnable {
+        /** rocksdb_pinnableslice_value: returns the slice's pointer and writes its size; a pure accessor. */
+        static final MethodHandle VALUE = critical(
+                RocksDBC.rocksdb_pinnableslice_value$address(), RocksDBC.rocksdb_pinnableslice_value$descriptor());
+        /** rocksdb_pinnableslice_destroy: releases the pinned block (a cache unref) and frees a small object. */
+        static final MethodHandle DESTROY = critical(
+                RocksDBC.rocksdb_pinnableslice_destroy$address(), RocksDBC.rocksdb_pinnableslice_destroy$descriptor());
+    }
 
     // The iterator's critical handles are in IteratorCalls.
 
-    /** rocksdb_writebatch_create_from: a malloc and a memcpy of the caller's bytes. */
-    private static final MethodHandle WRITEBATCH_CREATE_FROM = critical(
-            RocksDBC.rocksdb_writebatch_create_from$address(), RocksDBC.rocksdb_writebatch_create_from$descriptor());
-    /** rocksdb_writebatch_destroy: frees the batch's string. */
-    private static final MethodHandle WRITEBATCH_DESTROY = critical(
-            RocksDBC.rocksdb_writebatch_destroy$address(), RocksDBC.rocksdb_writebatch_destroy$descriptor());
+    /** Native write batches. */
+    private static final class Batches {
+        /** rocksdb_writebatch_create_from: a malloc and a memcpy of the caller's bytes. */
+        static final MethodHandle CREATE_FROM = critical(
+                RocksDBC.rocksdb_writebatch_create_from$address(), RocksDBC.rocksdb_writebatch_create_from$descriptor());
+        /** rocksdb_writebatch_destroy: frees the batch's string. */
+        static final MethodHandle DESTROY = critical(
+                RocksDBC.rocksdb_writebatch_destroy$address(), RocksDBC.rocksdb_writebatch_destroy$descriptor());
+    }
 
     /** A new native batch holding a copy of {@code length} bytes of {@code rep}. */
     public static MemorySegment writebatchCreateFrom(MemorySegment rep, long length) {
         try {
-            return (MemorySegment) WRITEBATCH_CREATE_FROM.invokeExact(rep, length);
+            return (MemorySegment) Batches.CREATE_FROM.invokeExact(rep, length);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -62,7 +72,7 @@ public final class Native {
     /** Destroys a native batch. */
     public static void writebatchDestroy(MemorySegment batch) {
         try {
-            WRITEBATCH_DESTROY.invokeExact(batch);
+            Batches.DESTROY.invokeExact(batch);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -73,7 +83,7 @@ public final class Native {
      * confines it). {@code sizeOut} is a scratch {@code size_t} slot.
      */
     public static MemorySegment pinnableValue(MemorySegment slice, MemorySegment sizeOut) {
-        return sized(PINNABLESLICE_VALUE, slice, sizeOut);
+        return sized(Pinnable.VALUE, slice, sizeOut);
     }
 
     /**
@@ -93,7 +103,7 @@ public final class Native {
     /** Destroys a pinnable slice. */
     public static void pinnableDestroy(MemorySegment slice) {
         try {
-            PINNABLESLICE_DESTROY.invokeExact(slice);
+            Pinnable.DESTROY.invokeExact(slice);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -114,8 +124,11 @@ public final class Native {
      */
     public static long getIntoBuffer(MemorySegment db, MemorySegment options, MemorySegment family, MemorySegment key,
                                      long keyLength, MemorySegment buf, Scratch s) {
-        RocksDBC.rocksdb_get_into_buffer_cf(db, options, family, key, keyLength, buf, buf.byteSize(), s.size, s.found,
-                s.errptr);
+        byte copied = RocksDBC.rocksdb_get_into_buffer_cf(db, options, family, key, keyLength, buf, buf.byteSize(),
+                s.size, s.found, s.errptr);
+        if (copied != 0) { // found and copied, so no error: one slot to read
+            return s.size.get(ValueLayout.JAVA_LONG, 0);
+        }
         check(s.errptr);
         return s.found.get(ValueLayout.JAVA_BYTE, 0) == 0 ? -1 : s.size.get(ValueLayout.JAVA_LONG, 0);
     }
@@ -134,15 +147,18 @@ public final class Native {
     /** All of memory: the source of copies from a raw address. */
     private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
-    private static final MethodHandle PINNABLESLICE_VALUE_RAW = critical(RocksDBC.rocksdb_pinnableslice_value$address(),
-            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS));
-    private static final MethodHandle PINNABLESLICE_DESTROY_RAW = critical(RocksDBC.rocksdb_pinnableslice_destroy$address(),
-            FunctionDescriptor.ofVoid(ValueLayout.JAVA_LONG));
+    /** The pinnable-slice accessors on raw addresses (multi-get loops). */
+    private static final class PinnableRaw {
+        static final MethodHandle VALUE = critical(RocksDBC.rocksdb_pinnableslice_value$address(),
+                FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS));
+        static final MethodHandle DESTROY = critical(RocksDBC.rocksdb_pinnableslice_destroy$address(),
+                FunctionDescriptor.ofVoid(ValueLayout.JAVA_LONG));
+    }
 
     /** {@link #pinnableValue} for a slice's raw address: the value's address; its length goes to {@code sizeOut}. */
     public static long pinnableValueAddress(long slice, MemorySegment sizeOut) {
         try {
-            return (long) PINNABLESLICE_VALUE_RAW.invokeExact(slice, sizeOut);
+            return (long) PinnableRaw.VALUE.invokeExact(slice, sizeOut);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -151,7 +167,7 @@ public final class Native {
     /** {@link #pinnableDestroy} for a slice's raw address. */
     public static void pinnableDestroy(long slice) {
         try {
-            PINNABLESLICE_DESTROY_RAW.invokeExact(slice);
+            PinnableRaw.DESTROY.invokeExact(slice);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -164,12 +180,15 @@ public final class Native {
 
     // ---- C heap ----------------------------------------------------------------------------------
 
-    private static final MethodHandle MALLOC = Linker.nativeLinker().downcallHandle(
-            Linker.nativeLinker().defaultLookup().find("malloc").orElseThrow(),
-            FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
-    private static final MethodHandle FREE = Linker.nativeLinker().downcallHandle(
-            Linker.nativeLinker().defaultLookup().find("free").orElseThrow(),
-            FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
+    /** The C library's malloc and free. */
+    private static final class Heap {
+        static final MethodHandle MALLOC = Linker.nativeLinker().downcallHandle(
+                Linker.nativeLinker().defaultLookup().find("malloc").orElseThrow(),
+                FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
+        static final MethodHandle FREE = Linker.nativeLinker().downcallHandle(
+                Linker.nativeLinker().defaultLookup().find("free").orElseThrow(),
+                FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
+    }
 
     /**
      * A copy of {@code bytes} in C-heap memory (one spare byte, so an empty copy still has a real
@@ -198,7 +217,7 @@ public final class Native {
     public static MemorySegment malloc(long bytes) {
         MemorySegment p;
         try {
-            p = (MemorySegment) MALLOC.invokeExact(bytes);
+            p = (MemorySegment) Heap.MALLOC.invokeExact(bytes);
         } catch (Throwable t) {
             throw rethrow(t);
         }
@@ -211,7 +230,7 @@ public final class Native {
     /** Frees memory from {@link #malloc} or {@link #mallocCopy}. */
     public static void free(MemorySegment p) {
         try {
-            FREE.invokeExact(p);
+            Heap.FREE.invokeExact(p);
         } catch (Throwable t) {
             throw rethrow(t);
         }

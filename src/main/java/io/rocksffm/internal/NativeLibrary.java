@@ -6,7 +6,6 @@ import java.io.InputStream;
 import java.lang.module.ModuleFinder;
 import java.lang.module.ModuleReader;
 import java.lang.module.ModuleReference;
-import java.lang.System.Logger.Level;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.reflect.InvocationTargetException;
@@ -20,8 +19,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -38,7 +35,9 @@ import java.util.stream.Stream;
  *       rocksdbjni's own loader so the process holds one copy;</li>
  *   <li>the system {@code librocksdb} in the usual library directories.</li>
  * </ol>
- * Each step is logged at {@code DEBUG} on the {@code io.rocksffm} {@link System.Logger}.
+ * {@code RocksDB.engine()} reports the choice; when no step finds an engine, the error lists
+ * every step and why it did not. Nothing is logged: a {@code System.Logger} costs a fresh JVM
+ * some 40 ms of class loading before its first database opens.
  */
 public final class NativeLibrary {
     /** System property naming the engine library file to load. */
@@ -47,7 +46,6 @@ public final class NativeLibrary {
     public static final String PATH_ENV = "ROCKSFFM_LIBRARY_PATH";
 
     private static final String PROBE_SYMBOL = "rocksdb_open";
-    private static final System.Logger LOG = System.getLogger("io.rocksffm");
 
     /** What was loaded: where it came from, the file, and the version where known. */
     public record Loaded(String source, Path path, String version) {}
@@ -65,7 +63,6 @@ public final class NativeLibrary {
         synchronized (NativeLibrary.class) {
             if (loaded == null) {
                 loaded = resolve();
-                LOG.log(Level.DEBUG, "rocksffm engine: {0}", loaded);
             }
             return loaded;
         }
@@ -80,7 +77,6 @@ public final class NativeLibrary {
 
         // 1. Already loaded in this class loader.
         if (capiVisible()) {
-            LOG.log(Level.DEBUG, "step 1: C API already loaded in this class loader");
             Path p = mappedFileOf(PROBE_SYMBOL);
             String version = versionFromPath(p);
             if (version == null && p != null && p.getFileName().toString().startsWith("librocksdbjni")) {
@@ -99,7 +95,6 @@ public final class NativeLibrary {
         }
         if (explicit != null && !explicit.isBlank()) {
             Path p = Path.of(explicit).toAbsolutePath();
-            LOG.log(Level.DEBUG, "step 2: explicit engine path {0} from {1}", p, origin);
             if (!Files.isRegularFile(p)) {
                 throw new UnsatisfiedLinkError("rocksffm: " + origin + " names " + p + ", which is not a file");
             }
@@ -117,7 +112,6 @@ public final class NativeLibrary {
 
         // 4. System librocksdb.
         for (Path candidate : systemCandidates()) {
-            LOG.log(Level.DEBUG, "step 4: trying {0}", candidate);
             if (Files.isRegularFile(candidate)) {
                 System.load(candidate.toString());
                 requireCapi(candidate.toString());
@@ -152,7 +146,6 @@ public final class NativeLibrary {
             return unresolved;
         }
         Class<?> rocks = found.get();
-        LOG.log(Level.DEBUG, "step 3: loading the engine through rocksdbjni's loader ({0})", rocks);
         try {
             rocks.getMethod("loadLibrary").invoke(null);
         } catch (InvocationTargetException e) {
@@ -193,7 +186,6 @@ public final class NativeLibrary {
             return Optional.empty();
         }
         String file = rocksdbjniLibraryFile();
-        LOG.log(Level.DEBUG, "step 3: rocksdbjni on the module path, not resolved: loading {0} from it", file);
         Path copy;
         try (ModuleReader reader = ref.get().open()) {
             Optional<InputStream> in = reader.open(file);
@@ -255,11 +247,37 @@ public final class NativeLibrary {
         }
         try {
             String name = Path.of(cs.getLocation().toURI()).getFileName().toString();
-            Matcher m = Pattern.compile("rocksdbjni-(\\d+(?:\\.\\d+)+)").matcher(name);
-            return m.find() ? m.group(1) : null;
+            // "rocksdbjni-10.10.1-linux64.jar": the dotted numbers after "rocksdbjni-"
+            int at = name.indexOf("rocksdbjni-");
+            if (at < 0) {
+                return null;
+            }
+            int from = at + "rocksdbjni-".length();
+            int end = dottedNumbers(name, from);
+            String v = name.substring(from, end);
+            return v.indexOf('.') > 0 ? v : null;
         } catch (URISyntaxException | IllegalArgumentException e) {
             return null;
         }
+    }
+
+    /**
+     * The end of the run of dotted numbers ("10.10.1") starting at {@code from} in {@code s}:
+     * digits, and dots each followed by a digit.
+     */
+    private static int dottedNumbers(String s, int from) {
+        int i = from;
+        while (i < s.length()) {
+            char c = s.charAt(i);
+            if (c >= '0' && c <= '9') {
+                i++;
+            } else if (c == '.' && i > from && i + 1 < s.length() && Character.isDigit(s.charAt(i + 1))) {
+                i++;
+            } else {
+                break;
+            }
+        }
+        return i;
     }
 
     private static String multiarch() {
@@ -315,8 +333,18 @@ public final class NativeLibrary {
         if (p == null) {
             return null;
         }
-        Matcher m = Pattern.compile("\\.so\\.(\\d+\\.\\d+(?:\\.\\d+)?)$").matcher(p.getFileName().toString());
-        return m.find() ? m.group(1) : null;
+        // "librocksdb.so.7.8.3": the digits and dots after ".so." (two or three numbers)
+        String name = p.getFileName().toString();
+        int at = name.lastIndexOf(".so.");
+        if (at < 0) {
+            return null;
+        }
+        String v = name.substring(at + 4);
+        int dots = 0;
+        for (int i = 0; i < v.length(); i++) {
+            dots += v.charAt(i) == '.' ? 1 : 0;
+        }
+        return dottedNumbers(v, 0) == v.length() && dots >= 1 && dots <= 2 ? v : null;
     }
 
     /** The file mapped at the address of {@code symbol}, read from /proc/self/maps (Linux); else null. */
@@ -327,17 +355,24 @@ public final class NativeLibrary {
             return null;
         }
         long addr = sym.get().address();
-        try (Stream<String> lines = Files.lines(maps)) {
-            return lines.map(l -> l.trim().split("\\s+", 6))
-                    .filter(f -> f.length == 6 && f[5].startsWith("/"))
-                    .filter(f -> {
-                        String[] range = f[0].split("-");
-                        long lo = Long.parseUnsignedLong(range[0], 16);
-                        long hi = Long.parseUnsignedLong(range[1], 16);
-                        return Long.compareUnsigned(addr, lo) >= 0 && Long.compareUnsigned(addr, hi) < 0;
-                    })
-                    .map(f -> Path.of(f[5]))
-                    .findFirst().orElse(null);
+        // plain string handling rather than streams and regular expressions: this runs while a
+        // fresh JVM opens its first database, where every class it loads counts
+        try (java.io.BufferedReader in = Files.newBufferedReader(maps)) {
+            for (String line; (line = in.readLine()) != null; ) {
+                // "lo-hi perms offset dev inode /path"
+                int dash = line.indexOf('-');
+                int space = line.indexOf(' ');
+                int slash = line.indexOf('/');
+                if (dash <= 0 || space <= dash || slash < 0) {
+                    continue;
+                }
+                long lo = Long.parseUnsignedLong(line, 0, dash, 16);
+                long hi = Long.parseUnsignedLong(line, dash + 1, space, 16);
+                if (Long.compareUnsigned(addr, lo) >= 0 && Long.compareUnsigned(addr, hi) < 0) {
+                    return Path.of(line.substring(slash).trim());
+                }
+            }
+            return null;
         } catch (IOException | RuntimeException e) {
             return null;
         }
