@@ -181,7 +181,11 @@ public final class Native {
     // ---- C heap ----------------------------------------------------------------------------------
 
     /** The C library's malloc and free. */
-    private static final class Heap {
+    static final class Heap {
+        /** Links both handles (this class's initialisation), for {@link Prelink}. */
+        static void link() {}
+
+
         static final MethodHandle MALLOC = Linker.nativeLinker().downcallHandle(
                 Linker.nativeLinker().defaultLookup().find("malloc").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));

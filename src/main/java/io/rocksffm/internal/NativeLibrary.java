@@ -62,6 +62,7 @@ public final class NativeLibrary {
         }
         synchronized (NativeLibrary.class) {
             if (loaded == null) {
+                Prelink.start();
                 loaded = resolve();
             }
             return loaded;

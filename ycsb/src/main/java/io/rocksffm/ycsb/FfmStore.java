@@ -15,9 +15,8 @@ final class FfmStore implements KeyValueStore {
     private final RocksDB db;
 
     FfmStore(Path dir) {
-        // Same engine as rocksdbjni: have rocksdbjni load its library first; rocksffm then finds
-        // RocksDB's C API preloaded.
-        org.rocksdb.RocksDB.loadLibrary();
+        // Same engine as rocksdbjni, found as a user's program finds it: rocksffm asks rocksdbjni
+        // (on the class path) to load its library (or finds it loaded already).
         String source = RocksDB.engine().source();
         if (!source.equals("preloaded") && !source.equals("rocksdbjni")) {
             throw new IllegalStateException("rocksffm runs on another engine than rocksdbjni's: " + RocksDB.engine());
