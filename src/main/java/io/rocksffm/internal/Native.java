@@ -36,7 +36,7 @@ public final class Native {
 
     // Each group of handles is linked in a holder class of its own, on first use: linking a
     // downcall spins classes for its shape (tens of milliseconds in a fresh JVM), and a process
-    // that never uses a group (a get on a 10.x engine needs no pinnable slice) never pays for it.
+    // that never uses a group (a get on a 10.9+ engine needs no pinnable slice) never pays for it.
 
     /** Pinnable-slice accessors. */
     private static final class Pinnable {
@@ -111,7 +111,7 @@ public final class Native {
 
     // ---- one-call point reads ---------------------------------------------------------------------
 
-    /** Whether the engine has rocksdb_get_into_buffer_cf (RocksDB 10.x): a get in one downcall. */
+    /** Whether the engine has rocksdb_get_into_buffer_cf (RocksDB 10.9+): a get in one downcall. */
     public static final boolean GET_INTO_BUFFER = Capabilities.callable("rocksdb_get_into_buffer_cf");
 
     /**
@@ -181,11 +181,7 @@ public final class Native {
     // ---- C heap ----------------------------------------------------------------------------------
 
     /** The C library's malloc and free. */
-    static final class Heap {
-        /** Links both handles (this class's initialisation), for {@link Prelink}. */
-        static void link() {}
-
-
+    private static final class Heap {
         static final MethodHandle MALLOC = Linker.nativeLinker().downcallHandle(
                 Linker.nativeLinker().defaultLookup().find("malloc").orElseThrow(),
                 FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));

@@ -247,7 +247,11 @@ public final class NativeLibrary {
             return null;
         }
         try {
-            String name = Path.of(cs.getLocation().toURI()).getFileName().toString();
+            Path file = Path.of(cs.getLocation().toURI()).getFileName();
+            if (file == null) {
+                return null;
+            }
+            String name = file.toString();
             // "rocksdbjni-10.10.1-linux64.jar": the dotted numbers after "rocksdbjni-"
             int at = name.indexOf("rocksdbjni-");
             if (at < 0) {
@@ -257,7 +261,7 @@ public final class NativeLibrary {
             int end = dottedNumbers(name, from);
             String v = name.substring(from, end);
             return v.indexOf('.') > 0 ? v : null;
-        } catch (URISyntaxException | IllegalArgumentException e) {
+        } catch (URISyntaxException | RuntimeException e) { // e.g. a location in no file system here
             return null;
         }
     }
@@ -272,7 +276,7 @@ public final class NativeLibrary {
             char c = s.charAt(i);
             if (c >= '0' && c <= '9') {
                 i++;
-            } else if (c == '.' && i > from && i + 1 < s.length() && Character.isDigit(s.charAt(i + 1))) {
+            } else if (c == '.' && i > from && i + 1 < s.length() && s.charAt(i + 1) >= '0' && s.charAt(i + 1) <= '9') {
                 i++;
             } else {
                 break;

@@ -4,6 +4,8 @@ import io.rocksffm.internal.capi.RocksDBC;
 
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -13,11 +15,12 @@ import java.util.Map;
  * <p>In a fresh JVM the first downcall handle costs some 150 ms (the JDK bootstraps its linker
  * and spins classes), and each new shape tens of milliseconds more. The JDK caches linked shapes
  * by function descriptor, so when the calls that need them link their own handles (jextract's
- * holder classes, on first use) they find these ready. On a machine with a spare core the
- * work overlaps the library's loading (rocksdbjni extracts and loads a large file) and the
- * program's own start; where there is none it costs nothing extra, as the same work happens on
- * first use anyway. It touches no holder class and no symbol, so it cannot fail a later call: a
- * failure here is ignored and shows, where it matters, on first use.
+ * holder classes, {@code Native}'s malloc and free, on first use) they find these ready. On a
+ * machine with a spare core the work overlaps the library's loading (rocksdbjni extracts and
+ * loads a large file) and the program's own start. The cost is one short-lived thread and, on
+ * each engine, one shape it does not use (the pinned get on 10.9+, the one-call get before).
+ * It links shapes only: it initialises no class of rocksffm's and looks up no symbol, so it
+ * cannot break a later call; a failure here is ignored and shows, where it matters, on first use.
  *
  * <p>{@code -Drocksffm.prelink=false} turns it off.
  */
@@ -46,19 +49,39 @@ final class Prelink {
                 "rocksdb_put_cf", FunctionDescriptor.ofVoid(p, p, p, p, l, p, l, p));
     }
 
+    /** C's malloc and free ({@code Native}'s handles): the scratch buffers' first allocation. */
+    static List<FunctionDescriptor> heapShapes() {
+        return List.of(FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_LONG),
+                FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
+    }
+
+    private static boolean started;
+
     /**
-     * Starts the thread ({@link NativeLibrary#load} calls it once per process); returns it, or
-     * null when turned off.
+     * Starts the thread, the first time only ({@link NativeLibrary#load} calls it); returns it,
+     * or null when turned off, already started, or when no thread could be made (then the calls
+     * link their shapes themselves, as without it).
      */
-    static Thread start() {
-        return ENABLED ? Thread.ofPlatform().daemon().name("rocksffm-prelink").start(Prelink::run) : null;
+    static synchronized Thread start() {
+        if (!ENABLED || started) {
+            return null;
+        }
+        started = true;
+        try {
+            return Thread.ofPlatform().daemon().name("rocksffm-prelink").inheritInheritableThreadLocals(false)
+                    .start(Prelink::run);
+        } catch (Throwable t) { // e.g. a thread limit: only a head start is lost
+            return null;
+        }
     }
 
     /** Links the shapes; never throws. */
     static void run() {
         try {
-            Native.Heap.link(); // malloc and free: the scratch buffers' first allocation
             Linker linker = Linker.nativeLinker();
+            for (FunctionDescriptor d : heapShapes()) {
+                linker.downcallHandle(d);
+            }
             for (FunctionDescriptor d : shapes().values()) {
                 linker.downcallHandle(d);
             }
