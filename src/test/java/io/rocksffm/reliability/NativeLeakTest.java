@@ -221,8 +221,13 @@ class NativeLeakTest {
              RocksDB secondary = RocksDB.openAsSecondary(primaryPath, dir.resolve("secondary"), options);
              Options shared = new Options();
              // a small memtable: each TTL open preallocates its WAL at about this size, which on
-             // tmpfs allocates the pages (64 MiB a cycle by default)
-             Options ttlOptions = new Options().setCreateIfMissing(true).setWriteBufferSize(1 << 16);
+             // tmpfs allocates the pages (64 MiB a cycle by default). No periodic statistics
+             // tasks: RocksDB's process-wide timer keeps a closed database's cancelled tasks until
+             // their next due time (10 minutes for these), so thousands of opens a minute pile up
+             // tens of thousands of them (growth a round of fewer than 10 minutes shows), and each
+             // close scans them all (two thirds of a cycle's time in a profile)
+             Options ttlBase = new Options().setCreateIfMissing(true).setWriteBufferSize(1 << 16);
+             Options ttlOptions = Options.fromString(ttlBase, "stats_dump_period_sec=0;stats_persist_period_sec=0");
              io.rocksffm.Cache cache = io.rocksffm.Cache.newLRUCache(1 << 20)) {
             primary.put(bytes("k"), bytes("v"));
             List<Workload> workloads = new java.util.ArrayList<>(List.of(
