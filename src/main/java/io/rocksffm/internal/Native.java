@@ -183,11 +183,9 @@ public final class Native {
     /** The C library's malloc and free. */
     private static final class Heap {
         static final MethodHandle MALLOC = Linker.nativeLinker().downcallHandle(
-                Linker.nativeLinker().defaultLookup().find("malloc").orElseThrow(),
-                FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_LONG));
+                Linker.nativeLinker().defaultLookup().find("malloc").orElseThrow(), Prelink.MALLOC);
         static final MethodHandle FREE = Linker.nativeLinker().downcallHandle(
-                Linker.nativeLinker().defaultLookup().find("free").orElseThrow(),
-                FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
+                Linker.nativeLinker().defaultLookup().find("free").orElseThrow(), Prelink.FREE);
     }
 
     /**

@@ -49,10 +49,14 @@ final class Prelink {
                 "rocksdb_put_cf", FunctionDescriptor.ofVoid(p, p, p, p, l, p, l, p));
     }
 
+    /** C's {@code void* malloc(size_t)}: {@code Native} links its handle with this descriptor. */
+    static final FunctionDescriptor MALLOC = FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_LONG);
+    /** C's {@code void free(void*)}: {@code Native} links its handle with this descriptor. */
+    static final FunctionDescriptor FREE = FunctionDescriptor.ofVoid(ValueLayout.ADDRESS);
+
     /** C's malloc and free ({@code Native}'s handles): the scratch buffers' first allocation. */
     static List<FunctionDescriptor> heapShapes() {
-        return List.of(FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_LONG),
-                FunctionDescriptor.ofVoid(ValueLayout.ADDRESS));
+        return List.of(MALLOC, FREE);
     }
 
     private static boolean started;
