@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class NativeComparator {
     private static final MemorySegment COMPARE = Upcalls.stub(MethodHandles.lookup(), NativeComparator.class,
-            "compare", rocksdb_comparator_create$compare.descriptor(), 0);
+            "compare", Upcalls.addressesAsLongs(rocksdb_comparator_create$compare.descriptor()), 0);
 
     final Comparator comparator;
     final MemorySegment ptr;
@@ -51,14 +51,18 @@ final class NativeComparator {
         }
     }
 
-    private static int compare(MemorySegment state, MemorySegment a, long aLength, MemorySegment b, long bLength) {
-        MemorySegment x = a.reinterpret(aLength);
-        MemorySegment y = b.reinterpret(bLength);
+    /**
+     * The compare callback. Its pointers arrive as numbers ({@link Upcalls#addressesAsLongs}): it
+     * runs for every key comparison, and each view is then one object, which the JIT removes when
+     * the comparator inlines (so the views given to it go nowhere else).
+     */
+    private static int compare(long state, long a, long aLength, long b, long bLength) {
         try {
-            return ((Comparator) Upcalls.entry(state).target()).compare(x.asReadOnly(), y.asReadOnly());
+            return ((Comparator) Upcalls.entry(state).target()).compare(Upcalls.view(a, aLength), Upcalls.view(b, bLength));
         } catch (Throwable t) {
             Upcalls.failed(state, t);
-            return BatchFormat.compareBytewise(x, y);
+            // views of their own: the user's views then reach no call the JIT may not inline
+            return BatchFormat.compareBytewise(Upcalls.view(a, aLength), Upcalls.view(b, bLength));
         }
     }
 }

@@ -233,6 +233,48 @@ class ComparatorTest {
     }
 
     /**
+     * The keys a comparator sees are read-only views of exactly the key's bytes: a comparator that
+     * writes into one gets an exception, not the engine's memory.
+     */
+    @Test
+    void keysAreReadOnlyViewsOfExactlyTheKey() {
+        java.util.Set<Long> sizes = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        AtomicBoolean writable = new AtomicBoolean();
+        AtomicBoolean written = new AtomicBoolean();
+        Comparator c = new Comparator() {
+            @Override
+            public String name() {
+                return "test.Inspecting";
+            }
+
+            @Override
+            public int compare(MemorySegment a, MemorySegment b) {
+                sizes.add(a.byteSize());
+                sizes.add(b.byteSize());
+                writable.compareAndSet(false, !a.isReadOnly() || !b.isReadOnly());
+                try {
+                    a.set(ValueLayout.JAVA_BYTE, 0, (byte) 'z');
+                    written.set(true);
+                } catch (RuntimeException expected) {
+                    // read-only (the exception's type differs between JDK releases)
+                }
+                return io.rocksffm.internal.BatchFormat.compareBytewise(a, b);
+            }
+        };
+        try (RocksDB db = open(dir, c)) {
+            for (String k : List.of("a", "bb", "ccc", "dddd")) {
+                db.put(bytes(k), bytes("v" + k));
+            }
+            assertEquals("vccc", string(db.get(bytes("ccc"))));
+            assertEquals(List.of("a", "bb", "ccc", "dddd"), keys(db, ReadOptions.DEFAULT));
+        }
+        assertFalse(writable.get(), "a key view was writable");
+        assertFalse(written.get(), "a comparator wrote into a key");
+        // memtable comparisons see internal keys (user key + 8 bytes), lookups the user key alone
+        assertTrue(sizes.stream().allMatch(n -> n >= 1 && n <= 4 + 8), sizes.toString());
+    }
+
+    /**
      * A prefetching iterator moves with critical downcalls only where no move can call Java: never
      * under a Java comparator, merge operator or prefix extractor; and such scans still match a model.
      */

@@ -2,10 +2,13 @@ package io.rocksffm.internal;
 
 import io.rocksffm.internal.capi.RocksDBC;
 
+import java.lang.foreign.AddressLayout;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -225,7 +228,18 @@ public final class Upcalls {
      *         object after its destructor)
      */
     public static Entry entry(MemorySegment state) {
-        long i = state.address();
+        return entry(state.address());
+    }
+
+    /**
+     * The entry behind {@code state}, given as the number a stub with {@link #addressesAsLongs}
+     * receives.
+     *
+     * @param i the state RocksDB passed
+     * @return the entry
+     * @throws IllegalStateException if no object is registered there
+     */
+    public static Entry entry(long i) {
         Entry[] t = table;
         Entry e = i > 0 && i < t.length ? t[(int) i] : null;
         if (e == null) {
@@ -252,6 +266,17 @@ public final class Upcalls {
      * @param t     the exception
      */
     public static void failed(MemorySegment state, Throwable t) {
+        record(state == null ? 0 : state.address(), t, false);
+    }
+
+    /**
+     * {@link #failed(MemorySegment, Throwable)} for a stub that receives {@code state} as a number
+     * ({@link #addressesAsLongs}). Never throws.
+     *
+     * @param state the state of the object that threw (0 if unknown)
+     * @param t     the exception
+     */
+    public static void failed(long state, Throwable t) {
         record(state, t, false);
     }
 
@@ -264,14 +289,13 @@ public final class Upcalls {
      * @param t     the exception
      */
     public static void failedForCaller(MemorySegment state, Throwable t) {
-        record(state, t, true);
+        record(state == null ? 0 : state.address(), t, true);
     }
 
-    private static void record(MemorySegment state, Throwable t, boolean forCaller) {
+    private static void record(long i, Throwable t, boolean forCaller) {
         try {
             FAILURES.incrementAndGet();
             Entry[] tab = table;
-            long i = state == null ? 0 : state.address();
             if (i > 0 && i < tab.length && tab[(int) i] != null) {
                 tab[(int) i].lastFailure = t;
             }
@@ -329,7 +353,7 @@ public final class Upcalls {
         try {
             MethodHandle target = lookup.findStatic(owner, name, type);
             MethodHandle handler = MethodHandles.lookup().findStatic(Upcalls.class, "failedAt",
-                    MethodType.methodType(void.class, Throwable.class, MemorySegment.class));
+                    MethodType.methodType(void.class, Throwable.class, type.parameterType(0)));
             // (Throwable, state, other args...) -> record, then return the fallback
             handler = MethodHandles.dropArguments(handler, 2, type.parameterList().subList(1, type.parameterCount()));
             if (type.returnType() != void.class) {
@@ -346,6 +370,49 @@ public final class Upcalls {
 
     private static void failedAt(Throwable t, MemorySegment state) {
         failed(state, t);
+    }
+
+    private static void failedAt(Throwable t, long state) {
+        failed(state, t);
+    }
+
+    /**
+     * {@code descriptor} with every pointer (argument or result) passed as a {@code long}: the
+     * same calling convention on the platforms the JDK's linker supports (a pointer and a 64-bit
+     * integer travel in the same registers), but the stub then wraps no pointer in a
+     * {@link MemorySegment}. For the hottest callbacks (a comparator runs for every key
+     * comparison), whose views are made with {@link #view} instead.
+     *
+     * @param descriptor a C function pointer's descriptor
+     * @return the same function with {@code JAVA_LONG} for every {@link AddressLayout}
+     */
+    public static FunctionDescriptor addressesAsLongs(FunctionDescriptor descriptor) {
+        MemoryLayout[] args = descriptor.argumentLayouts().stream().map(Upcalls::longIfAddress).toArray(MemoryLayout[]::new);
+        return descriptor.returnLayout()
+                .map(r -> FunctionDescriptor.of(longIfAddress(r), args))
+                .orElseGet(() -> FunctionDescriptor.ofVoid(args));
+    }
+
+    private static MemoryLayout longIfAddress(MemoryLayout layout) {
+        return layout instanceof AddressLayout ? ValueLayout.JAVA_LONG : layout;
+    }
+
+    /** All memory, read-only: {@link #view}s are slices of it. */
+    private static final MemorySegment READ_ONLY_MEMORY = MemorySegment.NULL.reinterpret(Long.MAX_VALUE).asReadOnly();
+
+    /**
+     * A read-only view of the {@code length} bytes at {@code address}, which RocksDB passed to a
+     * callback: one object (a slice of all memory), where wrapping the pointer, sizing it and
+     * making it read-only would make three. Valid only during the callback, like every view
+     * rocksffm hands to user code; nothing checks that (as for views of the stub's own pointer
+     * arguments).
+     *
+     * @param address the address
+     * @param length  the number of bytes
+     * @return the view
+     */
+    public static MemorySegment view(long address, long length) {
+        return READ_ONLY_MEMORY.asSlice(address, length);
     }
 
     /** {@code void destructor(void* state)}: releases the state's entry. */
