@@ -272,6 +272,13 @@ fi
 JVM_FLAGS="--enable-native-access=ALL-UNNAMED -Xms2g -Xmx2g -Drocksffm.bench.dir=$DATA -Drocksffm.bench.maxDatasetBytes=$MAX_DATA"
 # JMH 1.37 calls sun.misc.Unsafe; JDK 24+ warns about it in every fork.
 [ "$JDK_MAJOR" -ge 24 ] && JVM_FLAGS="$JVM_FLAGS --sun-misc-unsafe-memory-access=allow"
+# Comparison runs touch the whole heap at start (-XX:+AlwaysPreTouch): a fork lives for seconds, so
+# without it every row that allocates spends its measurement in the first pass over a fresh 2 GiB
+# heap, taking a page fault (a kernel page clear) every 4 KiB of allocation; a long-running
+# process pays that once. Measured on UpcallBenchmarks.ffm_seekComparator: clear_page_erms was 5%
+# of the benchmark thread's samples. The warm-up profile (fresh JVMs from their first call) keeps
+# JVM_FLAGS alone.
+COMPARE_FLAGS="$JVM_FLAGS -XX:+AlwaysPreTouch"
 HOST_FLAGS="--enable-native-access=ALL-UNNAMED"
 [ "$JDK_MAJOR" -ge 24 ] && HOST_FLAGS="$HOST_FLAGS --sun-misc-unsafe-memory-access=allow"
 
@@ -280,7 +287,7 @@ say "recording the environment"
 # shellcheck disable=SC2086
 java $JVM_FLAGS -cp "$JAR" io.rocksffm.jmh.Environment > "$OUT/env-probe.txt"
 {
-  echo "benchmark jvm flags (bench.sh): $JVM_FLAGS"
+  echo "benchmark jvm flags (bench.sh): $COMPARE_FLAGS (warm-up profile: $JVM_FLAGS)"
   if [ -x "$CAPI" ]; then
     echo "C loop: $CAPI ($(cc --version | head -1)), linked to librocksdbjni-linux64.so from rocksdbjni-$RDB_VERSION.jar, sha256 $(sha256sum "$CAPI_DIR/librocksdbjni-linux64.so" | cut -d' ' -f1)"
   else
@@ -412,7 +419,7 @@ for i in "${!JOB_NAME[@]}"; do
         rc=0
         # shellcheck disable=SC2086
         java $HOST_FLAGS -jar "$JAR" "${JOB_CLASS[i]}\.($SIDES)_$v\$" ${JOB_PARAMS[i]} $JMH_RUN -foe true \
-            -jvmArgs "$JVM_FLAGS" -rf json -rff "$OUT/parts/$file.json" $extra_jmh 2>&1 \
+            -jvmArgs "$COMPARE_FLAGS" -rf json -rff "$OUT/parts/$file.json" $extra_jmh 2>&1 \
           | tee "$OUT/logs/$file.log" \
           | awk -v done="$done_runs" -v total="$total" -v t0="$started" '
               /^# Benchmark: / { bench = $3; sub(/^io\.rocksffm\.jmh\./, "", bench) }
