@@ -157,7 +157,7 @@ ITER_V="scan keyScan valueScan scanCopy seekScan"
 MULTI_V="multiGetList multiGetBuffers singleGets"
 CONC_V="get1 get8 getVirtual put1 put8 putVirtual"
 UPCALL_MERGE_V="mergeCounter readCounter"
-UPCALL_CMP_V="putComparator seekComparator upcall"
+UPCALL_CMP_V="putComparator seekComparator compactionFilter upcall"
 COST_V="getInto getIntoAutoSlots getArray getPinned getPinnedV2 multiGet multiGetSlice"
 TXN_V="tenPuts lockedUpdate optimisticCommit wbwiPutGet"
 case "$profile" in

@@ -24,7 +24,7 @@ final class NativeCompactionFilter {
     private NativeCompactionFilter() {}
 
     private static final MemorySegment FILTER = Upcalls.stub(MethodHandles.lookup(), NativeCompactionFilter.class,
-            "filter", rocksdb_compactionfilter_create$filter.descriptor(), (byte) 0);
+            "filter", Upcalls.addressesAsLongs(rocksdb_compactionfilter_create$filter.descriptor()), (byte) 0);
     private static final MemorySegment CREATE = Upcalls.stub(MethodHandles.lookup(), NativeCompactionFilter.class,
             "create", rocksdb_compactionfilterfactory_create$create_compaction_filter.descriptor(), MemorySegment.NULL);
 
@@ -80,15 +80,18 @@ final class NativeCompactionFilter {
         return p;
     }
 
-    private static byte filter(MemorySegment state, int level, MemorySegment key, long keyLength,
-                               MemorySegment value, long valueLength, MemorySegment newValue,
-                               MemorySegment newValueLength, MemorySegment valueChanged) {
+    /**
+     * The filter callback, once per entry a compaction reads. Its pointers arrive as numbers
+     * ({@link Upcalls#addressesAsLongs}): the key and value views are one object each, and the
+     * out-parameters are wrapped only when the value changes.
+     */
+    private static byte filter(long state, int level, long key, long keyLength, long value, long valueLength,
+                               long newValue, long newValueLength, long valueChanged) {
         Instance in = (Instance) Upcalls.entry(state).target();
         CompactionFilter.Decision d;
         in.out.begin();
         try {
-            d = in.filter.filter(level, key.reinterpret(keyLength).asReadOnly(),
-                    value.reinterpret(valueLength).asReadOnly(), in.out);
+            d = in.filter.filter(level, Upcalls.view(key, keyLength), Upcalls.view(value, valueLength), in.out);
         } catch (Throwable t) {
             in.out.end();
             Upcalls.failed(state, t);
@@ -103,9 +106,9 @@ final class NativeCompactionFilter {
                 Upcalls.failed(state, new IllegalStateException("compaction filter asked to change the value but set none"));
                 return 0;
             }
-            newValue.reinterpret(ADDRESS.byteSize()).set(ADDRESS, 0, in.out.data());
-            newValueLength.reinterpret(8).set(JAVA_LONG, 0, length);
-            valueChanged.reinterpret(1).set(JAVA_BYTE, 0, (byte) 1);
+            MemorySegment.ofAddress(newValue).reinterpret(ADDRESS.byteSize()).set(ADDRESS, 0, in.out.data());
+            MemorySegment.ofAddress(newValueLength).reinterpret(8).set(JAVA_LONG, 0, length);
+            MemorySegment.ofAddress(valueChanged).reinterpret(1).set(JAVA_BYTE, 0, (byte) 1);
         }
         return 0;
     }

@@ -46,6 +46,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * <tr><td>seekComparator</td><td>iterator seek to a random key + read of the key, database of
  *     {@code keyCount} keys in one table file, Java comparator</td><td>the same with the
  *     rocksdbjni comparator</td></tr>
+ * <tr><td>compactionFilter</td><td>a manual compaction of {@code keyCount} entries in one table
+ *     file under a Java compaction filter that removes empty values (one upcall per entry)</td>
+ *     <td>the same with rocksdbjni's native {@code RemoveEmptyValueCompactionFilter}</td></tr>
  * <tr><td>upcall</td><td>a downcall into an upcall stub of an empty static Java method
  *     {@code int f(long)}: the round trip</td><td>({@code raw_upcall}: the same downcall to libc
  *     {@code abs}, no upcall; the difference is the cost of one upcall)</td></tr>
@@ -272,6 +275,93 @@ public class UpcallBenchmarks {
             it.seek(s.randomKey());
             return it.key();
         }
+    }
+
+    // ---- compaction filter --------------------------------------------------------------------------
+
+    /** Puts {@code keyCount} keys, every tenth with an empty value; flushes; compacts (the filter removes those). */
+    interface Filled {
+        void put(byte[] key, byte[] value) throws Exception;
+    }
+
+    static void fill(Params p, Filled db) throws Exception {
+        for (int i = 0; i < p.keys.length; i++) {
+            db.put(p.keys[i], i % 10 == 0 ? new byte[0] : p.value);
+        }
+    }
+
+    @State(Scope.Thread)
+    public static class FfmFiltered extends Params {
+        io.rocksffm.RocksDB db;
+
+        @Setup(Level.Trial)
+        public void open() throws Exception {
+            init("upcall-filter-ffm");
+            try (io.rocksffm.Options o = new io.rocksffm.Options().setCreateIfMissing(true)
+                    .setCompactionFilter((level, key, value, newValue) -> value.byteSize() == 0
+                            ? io.rocksffm.CompactionFilter.Decision.REMOVE : io.rocksffm.CompactionFilter.Decision.KEEP)) {
+                db = io.rocksffm.RocksDB.open(dir.resolve("filtered"), o);
+            }
+            fill(this, db::put);
+            db.flush(true);
+            db.compactRange();
+            if (db.get(keys[0]) != null || db.get(keys[1]) == null) {
+                throw new IllegalStateException("the compaction filter did not remove the empty values");
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void close() {
+            db.close();
+            Bench.deleteTree(dir);
+        }
+    }
+
+    @State(Scope.Thread)
+    public static class JniFiltered extends Params {
+        org.rocksdb.RocksDB db;
+        org.rocksdb.RemoveEmptyValueCompactionFilter filter;
+
+        @Setup(Level.Trial)
+        public void open() throws Exception {
+            org.rocksdb.RocksDB.loadLibrary();
+            init("upcall-filter-jni");
+            filter = new org.rocksdb.RemoveEmptyValueCompactionFilter();
+            try (org.rocksdb.Options o = new org.rocksdb.Options().setCreateIfMissing(true).setCompactionFilter(filter)) {
+                db = org.rocksdb.RocksDB.open(o, dir.resolve("filtered").toString());
+            }
+            fill(this, db::put);
+            try (org.rocksdb.FlushOptions f = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
+                db.flush(f);
+            }
+            db.compactRange();
+            if (db.get(keys[0]) != null || db.get(keys[1]) == null) {
+                throw new IllegalStateException("the compaction filter did not remove the empty values");
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void close() {
+            db.close();
+            filter.close();
+            Bench.deleteTree(dir);
+        }
+    }
+
+    /**
+     * A manual compaction of the whole database (one table file of {@code keyCount} entries): with a
+     * compaction filter set, RocksDB rewrites even the bottommost level, calling the filter once per
+     * entry. rocksffm's filter is Java (an upcall per entry); rocksdbjni's is its native C++
+     * {@code RemoveEmptyValueCompactionFilter}, the same decision.
+     */
+    @Benchmark
+    public void ffm_compactionFilter(FfmFiltered s) {
+        s.db.compactRange();
+    }
+
+    @Benchmark
+    public void jni_compactionFilter(JniFiltered s) throws org.rocksdb.RocksDBException {
+        s.db.compactRange();
     }
 
     // ---- one upcall ---------------------------------------------------------------------------------
