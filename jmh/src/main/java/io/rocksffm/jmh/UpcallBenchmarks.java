@@ -279,14 +279,29 @@ public class UpcallBenchmarks {
 
     // ---- compaction filter --------------------------------------------------------------------------
 
-    /** Puts {@code keyCount} keys, every tenth with an empty value; flushes; compacts (the filter removes those). */
-    interface Filled {
+    interface Put {
         void put(byte[] key, byte[] value) throws Exception;
     }
 
-    static void fill(Params p, Filled db) throws Exception {
+    interface Get {
+        byte[] get(byte[] key) throws Exception;
+    }
+
+    interface Step {
+        void run() throws Exception;
+    }
+
+    /**
+     * Puts {@code keyCount} keys, every tenth with an empty value, then flushes and compacts
+     * ({@code flushAndCompact}); fails unless the filter removed the empty values and kept the others.
+     */
+    static void fillAndFilter(Params p, Put put, Step flushAndCompact, Get get) throws Exception {
         for (int i = 0; i < p.keys.length; i++) {
-            db.put(p.keys[i], i % 10 == 0 ? new byte[0] : p.value);
+            put.put(p.keys[i], i % 10 == 0 ? new byte[0] : p.value);
+        }
+        flushAndCompact.run();
+        if (get.get(p.keys[0]) != null || get.get(p.keys[1]) == null) {
+            throw new IllegalStateException("the compaction filter did not remove the empty values");
         }
     }
 
@@ -302,12 +317,10 @@ public class UpcallBenchmarks {
                             ? io.rocksffm.CompactionFilter.Decision.REMOVE : io.rocksffm.CompactionFilter.Decision.KEEP)) {
                 db = io.rocksffm.RocksDB.open(dir.resolve("filtered"), o);
             }
-            fill(this, db::put);
-            db.flush(true);
-            db.compactRange();
-            if (db.get(keys[0]) != null || db.get(keys[1]) == null) {
-                throw new IllegalStateException("the compaction filter did not remove the empty values");
-            }
+            fillAndFilter(this, db::put, () -> {
+                db.flush(true);
+                db.compactRange();
+            }, db::get);
         }
 
         @TearDown(Level.Trial)
@@ -330,14 +343,12 @@ public class UpcallBenchmarks {
             try (org.rocksdb.Options o = new org.rocksdb.Options().setCreateIfMissing(true).setCompactionFilter(filter)) {
                 db = org.rocksdb.RocksDB.open(o, dir.resolve("filtered").toString());
             }
-            fill(this, db::put);
-            try (org.rocksdb.FlushOptions f = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
-                db.flush(f);
-            }
-            db.compactRange();
-            if (db.get(keys[0]) != null || db.get(keys[1]) == null) {
-                throw new IllegalStateException("the compaction filter did not remove the empty values");
-            }
+            fillAndFilter(this, db::put, () -> {
+                try (org.rocksdb.FlushOptions f = new org.rocksdb.FlushOptions().setWaitForFlush(true)) {
+                    db.flush(f);
+                }
+                db.compactRange();
+            }, db::get);
         }
 
         @TearDown(Level.Trial)
