@@ -3,6 +3,7 @@ package io.rocksffm;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import io.rocksffm.internal.Copies;
 import io.rocksffm.internal.KeyRanges;
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.MultiGet;
@@ -193,7 +194,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
                 long length = Native.getIntoBuffer(db, options.ptr, family.ptr, s.first(key), key.byteSize(), buf, s);
                 if (length <= buf.byteSize()) { // absent (-1), or the whole value is in buf
                     if (buf != value && length > 0) {
-                        MemorySegment.copy(buf, 0, value, 0, Math.min(length, value.byteSize()));
+                        Copies.fromAddress(buf.address(), value, 0, Math.min(length, value.byteSize()));
                     }
                     return length;
                 }
@@ -222,7 +223,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
                 }
                 if (length <= buf.byteSize()) {
                     byte[] out = new byte[(int) length];
-                    MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, out, 0, (int) length);
+                    Copies.fromAddress(buf.address(), out, (int) length);
                     return out;
                 }
                 s.buffer(Scratch.SECOND, Math.min(length, INTO_BUFFER_MAX));

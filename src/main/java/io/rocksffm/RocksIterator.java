@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Copies;
 import io.rocksffm.internal.IteratorCalls;
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.Native;
@@ -26,16 +27,20 @@ import java.util.Objects;
  * speed, with its risks). To keep an entry, copy it ({@link #key(MemorySegment)},
  * {@link #keyBytes()}, ...); the copying methods make no view.
  *
- * <p><b>Prefetch.</b> With a prefetch size above 0, forward iteration copies runs of consecutive
- * entries into one reused buffer of that many bytes and serves {@code key()/value()/next()} from
- * it; the views then point into the buffer. Runs start only once a scan is long (the first
- * entries after each seek are served directly), grow from a small first run to the buffer's size,
- * and step aside while entries are large (copying them costs more than it saves). An entry larger
- * than the buffer is served directly. Seeks, {@code prev()} and {@code seekToLast()} drop the run
- * and stay exact. The loop that fills a run moves the native iterator with critical downcalls (the
- * thread stays in the Java state, so a garbage collection waits for the move) unless the family
- * calls back into Java: prefetch is meant for data in memory or the OS page cache; a move that
- * reads a block from slow storage holds safepoints for that read.
+ * <p><b>Prefetch.</b> With a prefetch size above 0, forward iteration may copy runs of
+ * consecutive entries into one reused buffer of that many bytes and serve {@code key()/value()/next()}
+ * from it; the views then point into the buffer. A run makes the same C calls per entry as direct
+ * serving (the C API has no call that returns several entries) and adds a copy of every entry, so
+ * it pays only where the per-call costs it saves outweigh the copies: each iterator measures that
+ * as it scans and fills runs only where they win: after the first 128 entries from a seek (always
+ * served directly), a trial times 256 entries each way, the caller's work on each entry included;
+ * runs that lose step aside for 4,096 entries, twice as many after each further loss (up to about a
+ * million), and runs that win go on for 65,536 entries before the next trial. An entry larger than
+ * the buffer is served directly. Seeks, {@code prev()} and {@code seekToLast()} drop the run and stay
+ * exact. The loop that fills a run moves the native iterator with critical downcalls (the thread
+ * stays in the Java state, so a garbage collection waits for the move) unless the family calls back
+ * into Java: prefetch is meant for data in memory or the OS page cache; a move that reads a block
+ * from slow storage holds safepoints for that read.
  *
  * <p><b>Errors.</b> When iteration stops on an error, {@link #isValid()} throws
  * {@link RocksDBException} with RocksDB's status instead of returning {@code false}.
@@ -270,6 +275,11 @@ public final class RocksIterator implements AutoCloseable {
         nativeValid = IteratorCalls.valid(itAddress);
     }
 
+    /** Whether the current entry is served from a prefetch run (for tests). */
+    boolean servingFromRun() {
+        return inRun;
+    }
+
     private void requireValid() {
         if (!nativeValid) {
             throw new IllegalStateException("RocksIterator is not on an entry");
@@ -313,9 +323,6 @@ public final class RocksIterator implements AutoCloseable {
             requireValid();
         }
     }
-
-    /** All of memory: the source of copies from the raw addresses of entries. */
-    private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
     /** The length of the bytes at the address {@link #keyAt()} or {@link #valueAt()} returned last. */
     private long atLength;
@@ -432,10 +439,7 @@ public final class RocksIterator implements AutoCloseable {
     /** Copies up to {@code n} bytes at {@code address} (live until the next move) into dst; {@return n} */
     private static long copy(long address, long n, MemorySegment dst) {
         Objects.requireNonNull(dst, "dst");
-        if (dst.isReadOnly()) {
-            throw new IllegalArgumentException("destination segment is read-only");
-        }
-        MemorySegment.copy(EVERYTHING, address, dst, 0, Math.min(n, dst.byteSize()));
+        Copies.fromAddress(address, dst, 0, Math.min(n, dst.byteSize()));
         return n;
     }
 
@@ -444,7 +448,7 @@ public final class RocksIterator implements AutoCloseable {
             throw new IllegalStateException("an entry of " + n + " bytes does not fit in a byte[]");
         }
         byte[] a = new byte[(int) n];
-        MemorySegment.copy(EVERYTHING, ValueLayout.JAVA_BYTE, address, a, 0, (int) n);
+        Copies.fromAddress(address, a, (int) n);
         return a;
     }
 

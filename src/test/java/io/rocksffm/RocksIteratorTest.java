@@ -3,6 +3,7 @@ package io.rocksffm;
 import static io.rocksffm.TestSupport.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import io.rocksffm.internal.PrefetchPolicy;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -156,12 +157,24 @@ class RocksIteratorTest {
             for (long prefetch : new long[] {0, 1, 20, 4096, 16384, 1 << 20}) {
                 try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.newIterator(ro, prefetch)) {
                     int n = 0;
+                    int fromRuns = 0;
                     for (it.seekToFirst(); it.isValid(); it.next()) {
                         assertEquals(String.format("key%06d", n), string(it.keyBytes()));
                         assertEquals("value" + n, string(it.valueBytes()));
+                        // no run within a seek's first entries and a trial's timed direct ones (each
+                        // timed interval ends at a move); the trial's runs right after them
+                        if (n <= PrefetchPolicy.START_AFTER + PrefetchPolicy.TRIAL) {
+                            assertFalse(it.servingFromRun(), "entry " + n + ", prefetch " + prefetch);
+                        } else if (n < PrefetchPolicy.START_AFTER + 2 * PrefetchPolicy.TRIAL && prefetch >= 64) {
+                            assertTrue(it.servingFromRun(), "entry " + n + ", prefetch " + prefetch);
+                        }
+                        fromRuns += it.servingFromRun() ? 1 : 0;
                         n++;
                     }
                     assertEquals(5000, n, "prefetch " + prefetch);
+                    if (prefetch <= 20) { // smaller than any entry: nothing fits in a run
+                        assertEquals(0, fromRuns, "prefetch " + prefetch);
+                    }
                 }
             }
         }

@@ -145,7 +145,7 @@ public final class MultiGet {
                     lengths[i] = length;
                     found++;
                     if (values[i] != null) { // may throw, e.g. for a segment of a closed arena
-                        Native.copyFromAddress(value, values[i], Math.min(length, values[i].byteSize()));
+                        Copies.fromAddress(value, values[i], 0, Math.min(length, values[i].byteSize()));
                     }
                 } finally {
                     Native.pinnableDestroy(slice);

@@ -144,9 +144,6 @@ public final class Native {
         }
     }
 
-    /** All of memory: the source of copies from a raw address. */
-    private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
-
     /** The pinnable-slice accessors on raw addresses (multi-get loops). */
     private static final class PinnableRaw {
         static final MethodHandle VALUE = critical(RocksDBC.rocksdb_pinnableslice_value$address(),
@@ -171,11 +168,6 @@ public final class Native {
         } catch (Throwable t) {
             throw rethrow(t);
         }
-    }
-
-    /** Copies {@code length} bytes at native {@code address} (live, readable memory) into {@code dst}. */
-    public static void copyFromAddress(long address, MemorySegment dst, long length) {
-        MemorySegment.copy(EVERYTHING, address, dst, 0, length);
     }
 
     // ---- C heap ----------------------------------------------------------------------------------

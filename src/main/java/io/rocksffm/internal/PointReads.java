@@ -41,7 +41,7 @@ public final class PointReads {
         try {
             MemorySegment found = Native.pinnableValue(slice, s.size);
             long length = found.byteSize();
-            MemorySegment.copy(found, 0, value, 0, Math.min(length, value.byteSize()));
+            Copies.fromAddress(found.address(), value, 0, Math.min(length, value.byteSize()));
             return length;
         } finally {
             Native.pinnableDestroy(slice);
@@ -60,7 +60,13 @@ public final class PointReads {
             return null;
         }
         try {
-            return Native.pinnableValue(slice, s.size).toArray(ValueLayout.JAVA_BYTE);
+            MemorySegment found = Native.pinnableValue(slice, s.size);
+            if (found.byteSize() > Integer.MAX_VALUE - 8) {
+                throw new IllegalStateException("a value of " + found.byteSize() + " bytes does not fit in a byte[]");
+            }
+            byte[] a = new byte[(int) found.byteSize()];
+            Copies.fromAddress(found.address(), a, a.length);
+            return a;
         } finally {
             Native.pinnableDestroy(slice);
         }

@@ -10,28 +10,15 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>Each entry is stored as {@code int keyLength, int valueLength, key bytes, value bytes}.
  *
- * <p><b>When runs are filled.</b> A run pays only when the scan is long and its entries small
- * (the fill copies every value, read or not, and the saving per entry is the downcalls' fixed
- * cost). So, after every seek, the first {@value #START_AFTER} entries are served directly (a short
- * scan after a seek never pays for a run); the first run then holds at most {@value #FIRST_RUN}
- * bytes and each next one twice as many, up to the buffer's size, so a scan that stops early wastes
- * at most about what it read. When a run's entries average more than {@value #LARGE_ENTRY} bytes
- * (or the entry is larger than the buffer), copying them costs more than the calls it saves: runs step aside for the next
- * {@value #STEP_ASIDE} entries, then try again.
+ * <p><b>When runs are filled</b> is {@link PrefetchPolicy}'s decision: only where they are
+ * measured to pay. The first run after a seek holds at most {@value #FIRST_RUN} bytes and each next
+ * one twice as many, up to the buffer's size, so a scan that stops early wastes little; an entry
+ * larger than the buffer is served directly.
  */
 public final class PrefetchRun {
     private static final long HEADER = 8;
-    /** Entries served directly after a seek before the first run. */
-    public static final int START_AFTER = 128;
     /** Bytes of the first run after a seek. */
     public static final long FIRST_RUN = 2048;
-    /** Average entry size (header included) above which runs step aside. */
-    public static final long LARGE_ENTRY = 512;
-    /** Entries served directly after a run of large entries. */
-    public static final int STEP_ASIDE = 4096;
-
-    /** All of memory: the source of copies from a raw address. */
-    private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
     private final MemorySegment buf;
     private final long base;
@@ -42,7 +29,9 @@ public final class PrefetchRun {
     private long pos;
     private long end;
     private long budget;
-    private int countdown;
+
+    /** When to fill runs. */
+    private final PrefetchPolicy policy = new PrefetchPolicy(System::nanoTime);
 
     /**
      * A run over {@code buf}, reading lengths through the size_t slot {@code size}.
@@ -64,18 +53,20 @@ public final class PrefetchRun {
         pos = 0;
         end = 0;
         budget = Math.min(FIRST_RUN, cap);
-        countdown = START_AFTER;
+        policy.seek();
     }
 
     /**
-     * Counts one entry served directly; {@return whether a run should be filled now}
+     * Called after each entry the native iterator moved to (served directly), and when a run is
+     * used up; {@return whether a run should be filled now}
      */
     public boolean due() {
-        if (countdown > 0) {
-            countdown--;
-            return false;
-        }
-        return true;
+        return policy.due();
+    }
+
+    /** {@return when runs are filled} */
+    public PrefetchPolicy policy() {
+        return policy;
     }
 
     /**
@@ -150,8 +141,8 @@ public final class PrefetchRun {
             }
             buf.set(ValueLayout.JAVA_INT_UNALIGNED, p, (int) kl);
             buf.set(ValueLayout.JAVA_INT_UNALIGNED, p + 4, (int) vl);
-            MemorySegment.copy(EVERYTHING, k, buf, p + HEADER, kl);
-            MemorySegment.copy(EVERYTHING, v, buf, p + HEADER + kl, vl);
+            Copies.fromAddress(k, buf, p + HEADER, kl);
+            Copies.fromAddress(v, buf, p + HEADER + kl, vl);
             p += n;
             entries++;
             IteratorCalls.next(it, critical);
@@ -163,10 +154,7 @@ public final class PrefetchRun {
         pos = 0;
         end = p;
         budget = Math.min(cap, budget << 1);
-        if (entries == 0 || p / entries > LARGE_ENTRY) { // no entry fitted, or large ones
-            countdown = STEP_ASIDE;
-            budget = Math.min(FIRST_RUN, cap);
-        }
+        policy.filled(entries);
         return valid;
     }
 }

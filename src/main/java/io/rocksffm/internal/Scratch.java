@@ -220,7 +220,7 @@ public final class Scratch implements AutoCloseable {
      */
     public MemorySegment copy(int slot, byte[] a) {
         MemorySegment b = buffer(slot, a.length);
-        MemorySegment.copy(a, 0, b, ValueLayout.JAVA_BYTE, 0, a.length);
+        Copies.fromArray(a, b);
         return b;
     }
 }

@@ -682,7 +682,9 @@ class BadInputTest {
      */
     @Test
     void viewsDieWhenTheirIteratorMoves() {
-        for (int i = 0; i < 300; i++) { // enough entries for prefetch runs to start after a seek
+        // a prefetch trial's runs start START_AFTER + TRIAL entries after a seek and hold at least TRIAL entries
+        int inRun = io.rocksffm.internal.PrefetchPolicy.START_AFTER + io.rocksffm.internal.PrefetchPolicy.TRIAL + 50;
+        for (int i = 0; i < inRun + 300; i++) {
             db.put(bytes(String.format("m%04d", i)), bytes("value" + i));
         }
         Map<String, java.util.function.Consumer<RocksIterator>> moves = new java.util.LinkedHashMap<>();
@@ -694,7 +696,7 @@ class BadInputTest {
         moves.put("seekToLast", RocksIterator::seekToLast);
         int checked = 0;
         for (long prefetch : new long[] {0, 64, 4096}) {
-            for (int walk : new int[] {0, 1, 250}) { // entries walked after the seek: direct, then in runs
+            for (int walk : new int[] {0, 1, inRun}) { // entries walked after the seek: direct, then in a run
                 for (Map.Entry<String, java.util.function.Consumer<RocksIterator>> move : moves.entrySet()) {
                     try (RocksIterator it = db.newIterator(ro, prefetch)) {
                         it.seek(bytes("m0000"));

@@ -1,0 +1,86 @@
+package io.rocksffm.internal;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The inline short copies and the long ones, against the JDK's copies, at every length around the switch. */
+class CopiesTest {
+    private static final int MAX = Copies.INLINE * 2 + 9;
+
+    private static byte[] random(int n, long seed) {
+        byte[] b = new byte[n];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    @Test
+    void fromAddressIntoSegmentsCopiesExactlyTheBytes() {
+        try (Arena arena = Arena.ofConfined()) {
+            byte[] source = random(MAX + 16, 1);
+            MemorySegment src = arena.allocate(source.length);
+            MemorySegment.copy(source, 0, src, ValueLayout.JAVA_BYTE, 0, source.length);
+            for (int n = 0; n <= MAX; n++) {
+                for (int srcOffset : new int[] {0, 1, 7}) {
+                    for (int dstOffset : new int[] {0, 3}) {
+                        // native and heap destinations, with guard bytes on both sides
+                        for (MemorySegment dst : new MemorySegment[] {arena.allocate(n + 8), MemorySegment.ofArray(new byte[n + 8])}) {
+                            dst.fill((byte) 0x5A);
+                            Copies.fromAddress(src.address() + srcOffset, dst, dstOffset, n);
+                            byte[] expected = new byte[n + 8];
+                            Arrays.fill(expected, (byte) 0x5A);
+                            System.arraycopy(source, srcOffset, expected, dstOffset, n);
+                            assertArrayEquals(expected, dst.toArray(ValueLayout.JAVA_BYTE), "n=" + n + " src+" + srcOffset + " dst+" + dstOffset);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void fromAddressIntoArraysAndFromArraysCopyExactlyTheBytes() {
+        try (Arena arena = Arena.ofConfined()) {
+            for (int n = 0; n <= MAX; n++) {
+                byte[] source = random(n, n);
+                MemorySegment src = arena.allocate(Math.max(1, n));
+                MemorySegment.copy(source, 0, src, ValueLayout.JAVA_BYTE, 0, n);
+                byte[] dst = new byte[n + 5];
+                Arrays.fill(dst, (byte) 0x5A);
+                Copies.fromAddress(src.address(), dst, n);
+                byte[] expected = new byte[n + 5];
+                Arrays.fill(expected, (byte) 0x5A);
+                System.arraycopy(source, 0, expected, 0, n);
+                assertArrayEquals(expected, dst, "into an array, n=" + n);
+
+                MemorySegment seg = arena.allocate(n + 5);
+                seg.fill((byte) 0x5A);
+                Copies.fromArray(source, seg);
+                assertArrayEquals(expected, seg.toArray(ValueLayout.JAVA_BYTE), "from an array, n=" + n);
+            }
+        }
+    }
+
+    @Test
+    void destinationsAreCheckedOnBothPaths() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment src = arena.allocate(MAX);
+            for (int n : new int[] {5, 16, Copies.INLINE - 1, Copies.INLINE, MAX}) {
+                MemorySegment small = arena.allocate(n - 1);
+                assertThrows(IndexOutOfBoundsException.class, () -> Copies.fromAddress(src.address(), small, 0, n), "n=" + n);
+                MemorySegment exact = arena.allocate(n);
+                assertThrows(IndexOutOfBoundsException.class, () -> Copies.fromAddress(src.address(), exact, 1, n), "n=" + n);
+                assertThrows(IllegalArgumentException.class,
+                        () -> Copies.fromAddress(src.address(), exact.asReadOnly(), 0, n), "n=" + n);
+                assertThrows(IndexOutOfBoundsException.class, () -> Copies.fromAddress(src.address(), new byte[n - 1], n), "n=" + n);
+                assertThrows(IndexOutOfBoundsException.class, () -> Copies.fromArray(new byte[n], small), "n=" + n);
+                assertThrows(IllegalArgumentException.class, () -> Copies.fromArray(new byte[n], exact.asReadOnly()), "n=" + n);
+            }
+        }
+    }
+}
