@@ -132,6 +132,27 @@ class ScratchTest {
         assertTrue(Scratch.pooled() > 0, "released scratches went back to the pool");
     }
 
+    /**
+     * Virtual threads, one after the other, find the scratch their processor's last call left:
+     * at most one per processor (with slots by thread id, each new thread lands on a random slot).
+     */
+    @Test
+    void virtualThreadsOneAfterTheOtherFindTheirProcessorsScratch() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Scratch.Cpu.AVAILABLE, "no sched_getcpu here");
+        java.util.Set<Integer> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        java.util.Set<Integer> processors = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        for (int i = 0; i < 2_000; i++) {
+            Thread.ofVirtual().start(() -> {
+                processors.add(Scratch.Cpu.current());
+                Scratch s = Scratch.acquire();
+                seen.add(System.identityHashCode(s));
+                s.release();
+                processors.add(Scratch.Cpu.current());
+            }).join();
+        }
+        assertTrue(seen.size() <= processors.size(), seen.size() + " scratches for " + processors.size() + " processors");
+    }
+
     @Test
     void virtualThreadsReuseThePool() throws Exception {
         try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
