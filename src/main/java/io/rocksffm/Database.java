@@ -194,7 +194,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
                 long length = Native.getIntoBuffer(db, options.ptr, family.ptr, s.first(key), key.byteSize(), buf, s);
                 if (length <= buf.byteSize()) { // absent (-1), or the whole value is in buf
                     if (buf != value && length > 0) {
-                        Copies.fromAddress(buf.address(), value, 0, Math.min(length, value.byteSize()));
+                        MemorySegment.copy(buf, 0, value, 0, Math.min(length, value.byteSize()));
                     }
                     return length;
                 }
@@ -223,7 +223,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
                 }
                 if (length <= buf.byteSize()) {
                     byte[] out = new byte[(int) length];
-                    Copies.fromAddress(buf.address(), out, (int) length);
+                    MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, out, 0, (int) length);
                     return out;
                 }
                 s.buffer(Scratch.SECOND, Math.min(length, INTO_BUFFER_MAX));

@@ -2,23 +2,21 @@ package io.rocksffm.internal;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Objects;
 
 /**
- * Copies of the bytes of keys and values between raw native addresses, segments and arrays, with
- * short copies made inline.
+ * Copies of keys and values from raw native addresses into native segments, with short copies
+ * made inline.
  *
  * <p>{@link MemorySegment#copy} makes a short copy inline only when it can prove the two segments
  * apart, and an entry's bytes reached by raw address come from a segment that spans all of memory,
- * which overlaps every native destination; copies from and to arrays always go through the JVM's
- * copy stub. That stub costs a call and its set-up, about as much as the copy of a small key or
- * value itself (5% of a full scan of 16/64-byte entries, by perf). Copies shorter than
- * {@link #INLINE} bytes are therefore made here as 8-byte moves (the last one overlapping the one
- * before it when the length is not a multiple of 8) that the JIT compiles into the caller; longer
- * ones go to {@link MemorySegment#copy}.
+ * which overlaps every native destination: every copy then went through the JVM's copy stub, whose
+ * call and set-up cost about as much as the copy of a small key or value itself (5% of a full scan
+ * of 16/64-byte entries, by perf). Copies shorter than {@link #INLINE} bytes into native segments
+ * are therefore made here as 8-byte moves (the last one overlapping the one before it when the
+ * length is not a multiple of 8) that the JIT compiles into the caller. Longer copies, and copies
+ * into heap segments (where the inline moves measured 4-7% slower than the stub on gets into
+ * arrays), go to {@link MemorySegment#copy}.
  *
  * <p>The source address must be readable for {@code n} bytes and stay so during the copy (the
  * callers hold what keeps it alive); destinations are bounds-checked and must be writable.
@@ -33,8 +31,6 @@ public final class Copies {
     private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
-    /** 8-byte reads and writes of a byte[] at any index, in native order (as the segment accesses). */
-    private static final VarHandle ARRAY_LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
     /**
      * Copies {@code n} bytes at native {@code src} into {@code dst} at {@code dstOffset}.
@@ -48,7 +44,7 @@ public final class Copies {
      */
     public static void fromAddress(long src, MemorySegment dst, long dstOffset, long n) {
         requireWritable(dst);
-        if (n >= INLINE) {
+        if (n >= INLINE || !dst.isNative()) {
             MemorySegment.copy(EVERYTHING, src, dst, dstOffset, n);
             return;
         }
@@ -62,62 +58,6 @@ public final class Copies {
         } else {
             for (long i = 0; i < n; i++) {
                 dst.set(BYTE, dstOffset + i, EVERYTHING.get(BYTE, src + i));
-            }
-        }
-    }
-
-    /**
-     * Copies {@code n} bytes at native {@code src} into {@code dst} from index 0.
-     *
-     * @param src a native address readable for {@code n} bytes
-     * @param dst the destination array
-     * @param n   the number of bytes
-     * @throws IndexOutOfBoundsException if {@code dst} is shorter than {@code n}
-     */
-    public static void fromAddress(long src, byte[] dst, int n) {
-        if (n >= INLINE) {
-            MemorySegment.copy(EVERYTHING, BYTE, src, dst, 0, n);
-            return;
-        }
-        Objects.checkFromIndexSize(0, n, dst.length);
-        if (n >= Long.BYTES) {
-            int last = n - Long.BYTES;
-            for (int i = 0; i < last; i += Long.BYTES) {
-                ARRAY_LONG.set(dst, i, EVERYTHING.get(LONG, src + i));
-            }
-            ARRAY_LONG.set(dst, last, EVERYTHING.get(LONG, src + last));
-        } else {
-            for (int i = 0; i < n; i++) {
-                dst[i] = EVERYTHING.get(BYTE, src + i);
-            }
-        }
-    }
-
-    /**
-     * Copies all of {@code src} into {@code dst} from offset 0.
-     *
-     * @param src the source array
-     * @param dst the destination (writable, at least {@code src.length} bytes)
-     * @throws IndexOutOfBoundsException if {@code dst} is shorter than {@code src}
-     * @throws IllegalArgumentException if {@code dst} is read-only
-     */
-    public static void fromArray(byte[] src, MemorySegment dst) {
-        requireWritable(dst);
-        int n = src.length;
-        if (n >= INLINE) {
-            MemorySegment.copy(src, 0, dst, BYTE, 0, n);
-            return;
-        }
-        Objects.checkFromIndexSize(0, n, dst.byteSize());
-        if (n >= Long.BYTES) {
-            int last = n - Long.BYTES;
-            for (int i = 0; i < last; i += Long.BYTES) {
-                dst.set(LONG, i, (long) ARRAY_LONG.get(src, i));
-            }
-            dst.set(LONG, last, (long) ARRAY_LONG.get(src, last));
-        } else {
-            for (int i = 0; i < n; i++) {
-                dst.set(BYTE, i, src[i]);
             }
         }
     }

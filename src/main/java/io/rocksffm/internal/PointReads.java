@@ -60,13 +60,7 @@ public final class PointReads {
             return null;
         }
         try {
-            MemorySegment found = Native.pinnableValue(slice, s.size);
-            if (found.byteSize() > Integer.MAX_VALUE - 8) {
-                throw new IllegalStateException("a value of " + found.byteSize() + " bytes does not fit in a byte[]");
-            }
-            byte[] a = new byte[(int) found.byteSize()];
-            Copies.fromAddress(found.address(), a, a.length);
-            return a;
+            return Native.pinnableValue(slice, s.size).toArray(ValueLayout.JAVA_BYTE);
         } finally {
             Native.pinnableDestroy(slice);
         }

@@ -250,7 +250,7 @@ public final class Scratch implements AutoCloseable {
      */
     public MemorySegment copy(int slot, byte[] a) {
         MemorySegment b = buffer(slot, a.length);
-        Copies.fromArray(a, b);
+        MemorySegment.copy(a, 0, b, ValueLayout.JAVA_BYTE, 0, a.length);
         return b;
     }
 }
