@@ -443,28 +443,16 @@ public final class RocksIterator implements AutoCloseable {
         return n;
     }
 
-    /** All of memory: the source of copies from the raw addresses of entries into arrays. */
-    private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
-
-    private static byte[] array(long address, long n) {
-        if (n > Integer.MAX_VALUE - 8) {
-            throw new IllegalStateException("an entry of " + n + " bytes does not fit in a byte[]");
-        }
-        byte[] a = new byte[(int) n];
-        MemorySegment.copy(EVERYTHING, ValueLayout.JAVA_BYTE, address, a, 0, (int) n);
-        return a;
-    }
-
     /** {@return a copy of the current key} */
     public byte[] keyBytes() {
         long p = keyAt();
-        return array(p, atLength);
+        return Copies.toArray(p, atLength);
     }
 
     /** {@return a copy of the current value} */
     public byte[] valueBytes() {
         long p = valueAt();
-        return array(p, atLength);
+        return Copies.toArray(p, atLength);
     }
 
     /** {@return whether {@link #close()} has been called} */

@@ -22,7 +22,7 @@ import java.util.function.LongSupplier;
  *       {@value #ASIDE_MAX}), then comes a new trial. A run that could hold no entry (one larger
  *       than the buffer) counts as a loss.</li>
  * </ul>
- * Where runs lose, a long scan thus pays for them on well under one entry in ten; the verdict and
+ * Where runs lose, a long scan thus pays for them on under one entry in a hundred; the verdict and
  * the step-aside count carry over seeks (a seek only restarts a trial it cut short). Not thread-safe:
  * one per iterator.
  */
@@ -74,10 +74,8 @@ public final class PrefetchPolicy {
     /** The iterator sought: serve the next {@value #START_AFTER} entries directly; restart a trial cut short. */
     public void seek() {
         skip = START_AFTER;
-        if (phase == TRIALING) {
+        if (phase == TIMING || phase == TRIALING) {
             phase = TIMING;
-            timed = 0;
-        } else if (phase == TIMING) {
             timed = 0;
         }
     }

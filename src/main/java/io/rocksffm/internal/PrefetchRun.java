@@ -64,11 +64,6 @@ public final class PrefetchRun {
         return policy.due();
     }
 
-    /** {@return when runs are filled} */
-    public PrefetchPolicy policy() {
-        return policy;
-    }
-
     /**
      * Moves to the run's next entry; {@return false if the run is used up (it is then empty)}
      */

@@ -44,6 +44,19 @@ class CopiesTest {
     }
 
     @Test
+    void toArrayCopiesExactlyTheBytes() {
+        try (Arena arena = Arena.ofConfined()) {
+            for (int n : new int[] {0, 1, 7, 8, 64, Copies.INLINE, MAX}) {
+                byte[] source = random(n, n);
+                MemorySegment src = arena.allocate(Math.max(1, n));
+                MemorySegment.copy(source, 0, src, ValueLayout.JAVA_BYTE, 0, n);
+                assertArrayEquals(source, Copies.toArray(src.address(), n), "n=" + n);
+            }
+            assertThrows(IllegalStateException.class, () -> Copies.toArray(0, Integer.MAX_VALUE));
+        }
+    }
+
+    @Test
     void destinationsAreCheckedOnBothPaths() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment src = arena.allocate(MAX);
