@@ -55,12 +55,14 @@ final class BaseWrites {
     static void delete(Database d, ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
-        d.guard.enter(options, family);
         try (Scratch s = Scratch.acquire()) {
-            rocksdb_delete_cf(d.db, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
-            Native.check(s.errptr);
-        } finally {
-            d.guard.exit(options, family);
+            d.guard.enter(options, family, s);
+            try {
+                rocksdb_delete_cf(d.db, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
+                Native.check(s.errptr);
+            } finally {
+                d.guard.exit(options, family, s);
+            }
         }
     }
 
@@ -68,15 +70,17 @@ final class BaseWrites {
     private static void write(Database d, ColumnFamilyHandle family, WriteOptions options, MemorySegment a,
                               MemorySegment b, boolean merge, TwoSliceWrite write) {
         Objects.requireNonNull(options, "options");
-        d.guard.enter(options, family); // closed database, family or options first
         try (Scratch s = Scratch.acquire()) {
-            if (merge) {
-                d.requireMergeOperator(family);
+            d.guard.enter(options, family, s); // closed database, family or options first
+            try {
+                if (merge) {
+                    d.requireMergeOperator(family);
+                }
+                write.call(d.db, options.ptr, family.ptr, s.first(a), a.byteSize(), s.second(b), b.byteSize(), s.errptr);
+                Native.check(s.errptr);
+            } finally {
+                d.guard.exit(options, family, s);
             }
-            write.call(d.db, options.ptr, family.ptr, s.first(a), a.byteSize(), s.second(b), b.byteSize(), s.errptr);
-            Native.check(s.errptr);
-        } finally {
-            d.guard.exit(options, family);
         }
     }
 }

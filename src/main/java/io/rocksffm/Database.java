@@ -186,23 +186,25 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         if (value.isReadOnly()) {
             throw new IllegalArgumentException("value segment is read-only");
         }
-        guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
-            if (oneCallGets() && (value.isNative() || value.byteSize() <= INTO_BUFFER_MAX)) {
-                // one downcall into the caller's segment, or into scratch memory for a heap one
-                MemorySegment buf = value.isNative() ? value : s.buffer(Scratch.SECOND, value.byteSize());
-                long length = Native.getIntoBuffer(db, options.ptr, family.ptr, s.first(key), key.byteSize(), buf, s);
-                if (length <= buf.byteSize()) { // absent (-1), or the whole value is in buf
-                    if (buf != value && length > 0) {
-                        MemorySegment.copy(buf, 0, value, 0, Math.min(length, value.byteSize()));
+            guard.enterRead(options, family, s);
+            try {
+                if (oneCallGets() && (value.isNative() || value.byteSize() <= INTO_BUFFER_MAX)) {
+                    // one downcall into the caller's segment, or into scratch memory for a heap one
+                    MemorySegment buf = value.isNative() ? value : s.buffer(Scratch.SECOND, value.byteSize());
+                    long length = Native.getIntoBuffer(db, options.ptr, family.ptr, s.first(key), key.byteSize(), buf, s);
+                    if (length <= buf.byteSize()) { // absent (-1), or the whole value is in buf
+                        if (buf != value && length > 0) {
+                            MemorySegment.copy(buf, 0, value, 0, Math.min(length, value.byteSize()));
+                        }
+                        return length;
                     }
-                    return length;
+                    // too large for buf, which copied nothing: read it pinned to copy what fits
                 }
-                // too large for buf, which copied nothing: read it pinned to copy what fits
+                return PointReads.copy(pinnedSlice(options.ptr, family.ptr, s.first(key), key.byteSize(), s), value, s);
+            } finally {
+                guard.exit(options, family, s);
             }
-            return PointReads.copy(pinnedSlice(options.ptr, family.ptr, s.first(key), key.byteSize(), s), value, s);
-        } finally {
-            guard.exit(options, family);
         }
     }
 
@@ -210,27 +212,29 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
     public byte[] get(ColumnFamilyHandle family, ReadOptions options, byte[] key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
-        guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
-            if (oneCallGets()) {
-                // one downcall into a reused scratch buffer that grows to the values seen (up to
-                // INTO_BUFFER_MAX); larger values are read pinned and copied once
-                MemorySegment buf = s.buffer(Scratch.SECOND, INTO_BUFFER_MIN);
-                long length = Native.getIntoBuffer(db, options.ptr, family.ptr, s.copy(Scratch.FIRST, key),
-                        key.length, buf, s);
-                if (length < 0) {
-                    return null;
+            guard.enterRead(options, family, s);
+            try {
+                if (oneCallGets()) {
+                    // one downcall into a reused scratch buffer that grows to the values seen (up to
+                    // INTO_BUFFER_MAX); larger values are read pinned and copied once
+                    MemorySegment buf = s.buffer(Scratch.SECOND, INTO_BUFFER_MIN);
+                    long length = Native.getIntoBuffer(db, options.ptr, family.ptr, s.copy(Scratch.FIRST, key),
+                            key.length, buf, s);
+                    if (length < 0) {
+                        return null;
+                    }
+                    if (length <= buf.byteSize()) {
+                        byte[] out = new byte[(int) length];
+                        MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, out, 0, (int) length);
+                        return out;
+                    }
+                    s.buffer(Scratch.SECOND, Math.min(length, INTO_BUFFER_MAX));
                 }
-                if (length <= buf.byteSize()) {
-                    byte[] out = new byte[(int) length];
-                    MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, out, 0, (int) length);
-                    return out;
-                }
-                s.buffer(Scratch.SECOND, Math.min(length, INTO_BUFFER_MAX));
+                return PointReads.array(pinnedSlice(options.ptr, family.ptr, s.copy(Scratch.FIRST, key), key.length, s), s);
+            } finally {
+                guard.exit(options, family, s);
             }
-            return PointReads.array(pinnedSlice(options.ptr, family.ptr, s.copy(Scratch.FIRST, key), key.length, s), s);
-        } finally {
-            guard.exit(options, family);
         }
     }
 
@@ -238,12 +242,14 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
     public PinnedValue getPinned(ColumnFamilyHandle family, ReadOptions options, MemorySegment key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
-        guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
-            MemorySegment slice = pinnedSlice(options.ptr, family.ptr, s.first(key), key.byteSize(), s);
-            return slice.address() == 0 ? null : PinnedValue.of(this, slice, s.size);
-        } finally {
-            guard.exit(options, family);
+            guard.enterRead(options, family, s);
+            try {
+                MemorySegment slice = pinnedSlice(options.ptr, family.ptr, s.first(key), key.byteSize(), s);
+                return slice.address() == 0 ? null : PinnedValue.of(this, slice, s.size);
+            } finally {
+                guard.exit(options, family, s);
+            }
         }
     }
 
@@ -253,12 +259,14 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         Objects.requireNonNull(family, "family");
         Objects.requireNonNull(options, "options");
         MultiGet.checkArguments(keys, values, lengths, errors);
-        guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
-            MultiGet.call(db, options.ptr, family.ptr, keys, sortedInput, s);
-            return MultiGet.intoSegments(s, values, lengths, errors, valueSuffix);
-        } finally {
-            guard.exit(options, family);
+            guard.enterRead(options, family, s);
+            try {
+                MultiGet.call(db, options.ptr, family.ptr, keys, sortedInput, s);
+                return MultiGet.intoSegments(s, values, lengths, errors, valueSuffix);
+            } finally {
+                guard.exit(options, family, s);
+            }
         }
     }
 
@@ -271,12 +279,14 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         for (int i = 0; i < n; i++) {
             segments[i] = MemorySegment.ofArray(MultiGet.element(keys.get(i), "keys", i));
         }
-        guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
-            MultiGet.call(db, options.ptr, family.ptr, segments, false, s);
-            return MultiGet.asArrays(s, n, valueSuffix);
-        } finally {
-            guard.exit(options, family);
+            guard.enterRead(options, family, s);
+            try {
+                MultiGet.call(db, options.ptr, family.ptr, segments, false, s);
+                return MultiGet.asArrays(s, n, valueSuffix);
+            } finally {
+                guard.exit(options, family, s);
+            }
         }
     }
 
@@ -318,12 +328,14 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
     @Override
     public void flush(ColumnFamilyHandle family, FlushOptions options) {
         Objects.requireNonNull(options, "options");
-        guard.enter(options, family);
         try (Scratch s = Scratch.acquire()) {
-            rocksdb_flush_cf(adminDb(), options.ptr, family.ptr, s.errptr);
-            Native.check(s.errptr);
-        } finally {
-            guard.exit(options, family);
+            guard.enter(options, family, s);
+            try {
+                rocksdb_flush_cf(adminDb(), options.ptr, family.ptr, s.errptr);
+                Native.check(s.errptr);
+            } finally {
+                guard.exit(options, family, s);
+            }
         }
     }
 
@@ -445,17 +457,19 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(batch, "batch");
         batch.checkWritable(families.ids(), families.mergeIds());
-        guard.enter(options, defaultFamily);
         try (Scratch s = Scratch.acquire()) {
-            MemorySegment nativeBatch = batch.createNative();
+            guard.enter(options, defaultFamily, s);
             try {
-                write.call(ptr, options.ptr, nativeBatch, s.errptr);
+                MemorySegment nativeBatch = batch.createNative();
+                try {
+                    write.call(ptr, options.ptr, nativeBatch, s.errptr);
+                } finally {
+                    WriteBatch.destroyNative(nativeBatch);
+                }
+                Native.check(s.errptr);
             } finally {
-                WriteBatch.destroyNative(nativeBatch);
+                guard.exit(options, defaultFamily, s);
             }
-            Native.check(s.errptr);
-        } finally {
-            guard.exit(options, defaultFamily);
         }
     }
 }

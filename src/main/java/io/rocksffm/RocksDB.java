@@ -283,13 +283,15 @@ public final class RocksDB extends Database implements KeyValueWrites {
     public void put(byte[] key, byte[] value) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        guard.enter(WriteOptions.DEFAULT, defaultFamily);
         try (Scratch s = Scratch.acquire()) {
-            rocksdb_put_cf(ptr, WriteOptions.DEFAULT.ptr, defaultFamily.ptr, s.copy(Scratch.FIRST, key), key.length,
-                    s.copy(Scratch.SECOND, value), value.length, s.errptr);
-            Native.check(s.errptr);
-        } finally {
-            guard.exit(WriteOptions.DEFAULT, defaultFamily);
+            guard.enter(WriteOptions.DEFAULT, defaultFamily, s);
+            try {
+                rocksdb_put_cf(ptr, WriteOptions.DEFAULT.ptr, defaultFamily.ptr, s.copy(Scratch.FIRST, key), key.length,
+                        s.copy(Scratch.SECOND, value), value.length, s.errptr);
+                Native.check(s.errptr);
+            } finally {
+                guard.exit(WriteOptions.DEFAULT, defaultFamily, s);
+            }
         }
     }
 

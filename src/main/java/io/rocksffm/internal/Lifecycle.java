@@ -25,12 +25,17 @@ import java.util.concurrent.locks.LockSupport;
  * {@link #enter()}/{@link #exit()}, which lets {@code close()} on another thread wait for them.
  *
  * <p><b>Striped calls.</b> A {@link #striped} lifecycle (a database, which every call of every
- * thread enters) counts its calls in flight in cells of their own cache lines, one chosen by the
- * calling thread's id, instead of in the shared word: threads on different cores then do not
- * bounce one line between them on every call. {@link #enter()} increments the thread's cell and
- * then reads the closed bit (backing out when it is set); {@link #close} sets the closed bit and
- * then waits for every cell to read zero. Both are sequentially consistent atomic operations, so
- * either the call sees the closed bit, or close sees the call's increment and waits for it.
+ * thread enters) counts its calls in flight in cells of their own cache lines instead of in the
+ * shared word, so that threads on different cores do not bounce one line between them on every
+ * call. A call that holds a pooled {@link Scratch} ({@link #enter(Scratch)}) counts in the cell of
+ * that scratch's pool slot: only the scratch's holder writes that cell, and a scratch passes from
+ * one holder to the next with a happens-before edge, so its exit is a plain release store, and its
+ * enter the one atomic instruction that orders the increment before the read of the closed bit.
+ * Other calls ({@link #enter()}, or a temporary scratch) count in a cell chosen by the thread's id,
+ * with an atomic increment and decrement. Either way {@code enter} increments, then reads the closed
+ * bit (backing out when it is set); {@link #close} sets the closed bit and then waits for every
+ * cell to read zero. Both are sequentially consistent atomic operations, so either the call sees
+ * the closed bit, or close sees the call's increment and waits for it.
  */
 public final class Lifecycle {
     private static final long CLOSED = Long.MIN_VALUE;
@@ -54,6 +59,8 @@ public final class Lifecycle {
     private static final int STRIPE_SHIFT = 64 - Integer.numberOfTrailingZeros(STRIPES);
     /** Array elements per cell: 8 longs span a cache line. */
     private static final int STRIDE = 8;
+    /** Cells of a striped lifecycle: {@link #STRIPES} by thread id, then one per scratch pool slot. */
+    private static final int CELLS = STRIPES + Scratch.SLOTS;
 
     /**
      * A shared lifecycle without parents.
@@ -72,7 +79,7 @@ public final class Lifecycle {
         this.what = what;
         this.owner = owner;
         this.parents = parents;
-        this.calls = striped ? new AtomicLongArray(STRIPES * STRIDE) : null;
+        this.calls = striped ? new AtomicLongArray(CELLS * STRIDE) : null;
     }
 
     /**
@@ -119,7 +126,7 @@ public final class Lifecycle {
                 claimed++;
             }
         } catch (RuntimeException | Error e) {
-            for (int i = 0; i < claimed; i++) {
+            for (int i = claimed - 1; i >= 0; i--) {
                 parents[i].removeChild();
             }
             throw e;
@@ -160,6 +167,45 @@ public final class Lifecycle {
             return;
         }
         state.decrementAndGet();
+    }
+
+    /**
+     * Starts a call made while holding {@code s}: as {@link #enter()}, but a striped lifecycle
+     * counts it in the cell of the scratch's pool slot, which only the scratch's holder writes.
+     * Pair with {@link #exit(Scratch)} with the same scratch, in finally, before releasing it.
+     *
+     * @param s the scratch the calling thread holds for this call, or null (then as {@link #enter()})
+     * @throws IllegalStateException if closed
+     */
+    public void enter(Scratch s) {
+        AtomicLongArray c = calls;
+        int home = s == null ? -1 : s.home();
+        if (c == null || home < 0) {
+            enter();
+            return;
+        }
+        int i = (STRIPES + home) * STRIDE;
+        c.getAndIncrement(i); // the one atomic instruction: orders the count before the read below
+        if (state.get() < 0) {
+            c.setRelease(i, c.getPlain(i) - 1);
+            throw closed();
+        }
+    }
+
+    /**
+     * Ends a call started by {@link #enter(Scratch)}, with the same scratch, still held.
+     *
+     * @param s the scratch passed to {@code enter}
+     */
+    public void exit(Scratch s) {
+        AtomicLongArray c = calls;
+        int home = s == null ? -1 : s.home();
+        if (c == null || home < 0) {
+            exit();
+            return;
+        }
+        int i = (STRIPES + home) * STRIDE;
+        c.setRelease(i, c.getPlain(i) - 1); // only this scratch's holder writes the cell
     }
 
     /**
@@ -290,7 +336,7 @@ public final class Lifecycle {
         }
         AtomicLongArray c = calls;
         if (c != null) {
-            for (int i = 0; i < STRIPES; i++) {
+            for (int i = 0; i < CELLS; i++) {
                 if (c.get(i * STRIDE) != 0) {
                     return true;
                 }
@@ -299,9 +345,14 @@ public final class Lifecycle {
         return false;
     }
 
+    /**
+     * Releases the parents in the reverse order {@link #child} claimed them: the first parent (a
+     * database) may close the moment it is released, and its destroy closes later ones (its column
+     * families), which must not find this child still holding them.
+     */
     private void releaseParents() {
-        for (Lifecycle p : parents) {
-            p.removeChild();
+        for (int i = parents.length - 1; i >= 0; i--) {
+            parents[i].removeChild();
         }
     }
 

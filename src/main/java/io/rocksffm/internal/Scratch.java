@@ -21,16 +21,21 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * {@link #errptr}, but callers take their errors first ({@link Native#check}).
  *
  * <p><b>Pool.</b> No thread keeps scratch memory between calls: that would cost native memory per
- * thread, and a server may run a virtual thread per request. Scratches wait in a small fixed pool
- * of {@link #SLOTS} slots, one per cache line. {@link #acquire()} starts at a slot chosen by the
- * thread's id on a platform thread (so it keeps finding the same scratch, and threads on different
- * cores touch different lines), and by the processor it runs on on a virtual thread (a new thread
- * per task would otherwise land on a random slot each time; measured 2-3% on one get per virtual
- * thread), and takes the first scratch found within {@link #PROBES} slots (one compare-and-set);
- * when there is none, it makes a temporary one. {@link #release()} puts the
- * scratch back into its slot or the next empty one, or frees it when there is none. The pool
- * thus holds at most {@link #SLOTS} scratches, and a buffer that grew beyond {@link #KEEP_BYTES}
- * is freed on release, so the pool's native memory stays bounded whatever the number of threads.
+ * thread, and a server may run a virtual thread per request. A fixed pool of {@link #SLOTS}
+ * scratches, made when this class loads, sits in {@link #SLOTS} slots, one per cache line; each
+ * scratch has its own slot ({@link #home()}) and only ever goes back there. {@link #acquire()}
+ * starts at a slot chosen by the thread's id on a platform thread (so it keeps finding the same
+ * scratch, and threads on different cores touch different lines), and by the processor it runs
+ * on on a virtual thread (a new thread per task would otherwise land on a random slot each time;
+ * measured 2-3% on one get per virtual thread), and takes the first scratch found within
+ * {@link #PROBES} slots (one compare-and-set); when there is none, it makes a temporary one.
+ * {@link #release()} puts a pooled scratch back into its empty home slot with a plain release
+ * store (no other thread writes a slot whose scratch is out, so no atomic instruction is needed),
+ * and frees a temporary one. A pooled scratch is thus held by one thread at a time, with a
+ * happens-before edge from one holder to the next: {@link Lifecycle} counts a call in the cell
+ * of the scratch it holds, with one atomic instruction instead of two. The pool's native memory
+ * stays bounded whatever the number of threads: {@link #SLOTS} scratches, each freeing on release
+ * any buffer that grew beyond {@link #KEEP_BYTES}.
  *
  * <p><b>Memory.</b> Everything is C heap ({@code malloc}/{@code free}): usable from any thread,
  * freed exactly when rocksffm decides, never by the garbage collector.
@@ -70,8 +75,8 @@ public final class Scratch implements AutoCloseable {
     /** An {@code unsigned char} out-slot (8 bytes, zeroed when made). */
     public final MemorySegment found;
     private final MemorySegment[] buffers = new MemorySegment[BUFFERS];
-    /** The pool slot this scratch came from and returns to first. */
-    private int slot;
+    /** The pool slot this scratch lives in, or -1 for a temporary one. */
+    private final int home;
     /** The thread holding this scratch, null while it is in the pool. */
     private Thread owner;
     /** Whether a buffer grew beyond {@link #KEEP_BYTES} since the last release (rare: skips a loop). */
@@ -99,7 +104,14 @@ public final class Scratch implements AutoCloseable {
     /** Scratches made so far (pooled or temporary), for tests. */
     private static final AtomicLong CREATED = new AtomicLong();
 
-    private Scratch() {
+    static {
+        for (int i = 0; i < SLOTS; i++) {
+            POOL.set(i * STRIDE, new Scratch(i));
+        }
+    }
+
+    private Scratch(int home) {
+        this.home = home;
         CREATED.incrementAndGet();
         block = Native.malloc(128);
         MemorySegment line = block.asSlice((64 - (block.address() & 63)) & 63, 64);
@@ -126,13 +138,11 @@ public final class Scratch implements AutoCloseable {
             int index = slot * STRIDE;
             Scratch s = POOL.get(index);
             if (s != null && POOL.compareAndSet(index, s, null)) {
-                s.slot = slot;
                 s.owner = t;
                 return s;
             }
         }
-        Scratch s = new Scratch();
-        s.slot = start & (SLOTS - 1);
+        Scratch s = new Scratch(-1);
         s.owner = t;
         return s;
     }
@@ -161,13 +171,11 @@ public final class Scratch implements AutoCloseable {
                 }
             }
         }
-        for (int i = 0; i < PROBES; i++) {
-            int index = ((slot + i) & (SLOTS - 1)) * STRIDE;
-            if (POOL.get(index) == null && POOL.compareAndSet(index, null, this)) {
-                return;
-            }
+        if (home >= 0) {
+            POOL.setRelease(home * STRIDE, this); // the slot stayed empty: only its holder fills it
+        } else {
+            destroy();
         }
-        destroy();
     }
 
     /** {@link #release()}, for try-with-resources. */
@@ -187,6 +195,17 @@ public final class Scratch implements AutoCloseable {
     }
 
     /** The number of scratches in the pool now (for tests). */
+    /**
+     * The pool slot of this scratch, in {@code [0, SLOTS)}, or -1 for a temporary one (made when
+     * the pool had none free). While a thread holds a pooled scratch, no other thread holds one
+     * with the same home.
+     *
+     * @return the home slot, or -1
+     */
+    public int home() {
+        return home;
+    }
+
     static int pooled() {
         int n = 0;
         for (int i = 0; i < SLOTS; i++) {

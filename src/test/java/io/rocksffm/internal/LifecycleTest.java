@@ -113,6 +113,71 @@ class LifecycleTest {
     }
 
     @Test
+    void aStripedLifecycleCloseWaitsForACallCountedInItsScratchsCell() throws Exception {
+        Lifecycle l = Lifecycle.striped("D");
+        Scratch s = Scratch.acquire();
+        assertTrue(s.home() >= 0, "a pooled scratch");
+        AtomicInteger destroyed = new AtomicInteger();
+        CompletableFuture<Void> closing;
+        try {
+            l.enter(s);
+            l.enter(); // another call of this thread, in its thread's cell
+            l.exit();
+            closing = CompletableFuture.runAsync(() -> l.close(destroyed::incrementAndGet));
+            Thread.sleep(50);
+            assertEquals(0, destroyed.get(), "destroy waits for the call counted in the scratch's cell");
+            assertThrows(IllegalStateException.class, () -> l.enter(s), "no new calls once closing");
+            Thread.sleep(20);
+            assertEquals(0, destroyed.get(), "a refused call leaves the count as it was");
+            l.exit(s);
+        } finally {
+            s.release();
+        }
+        closing.get();
+        assertEquals(1, destroyed.get());
+    }
+
+    /**
+     * A child releases its parents in the reverse order it claimed them, so a parent that closes
+     * the moment its last child lets go never finds that child still holding a later parent (a
+     * database closes its column families: an iterator claims the database, then the family).
+     */
+    @Test
+    @Timeout(60)
+    void aParentClosingAsItsLastChildClosesFindsTheLaterParentsReleased() throws Exception {
+        int brokenCloses = 0;
+        for (int round = 0; round < 2000; round++) {
+            Lifecycle database = new Lifecycle("D");
+            Lifecycle family = new Lifecycle("F");
+            Thread worker = Thread.ofPlatform().start(() -> {
+                while (true) {
+                    Lifecycle child;
+                    try {
+                        child = Lifecycle.child("I", false, database, family);
+                    } catch (IllegalStateException closed) {
+                        return;
+                    }
+                    child.close(() -> {});
+                }
+            });
+            while (true) {
+                try {
+                    database.close(() -> family.close(() -> {}, "iterators"), "iterators");
+                    break;
+                } catch (IllegalStateException e) {
+                    if (database.isClosed()) { // refused inside destroy: the family still had the child
+                        brokenCloses++;
+                        break;
+                    }
+                    Thread.onSpinWait();
+                }
+            }
+            worker.join();
+        }
+        assertEquals(0, brokenCloses, "closes that found the family still claimed by a closed child");
+    }
+
+    @Test
     void aStripedLifecycleRefusesCloseWhileChildrenAreOpen() {
         Lifecycle l = Lifecycle.striped("D");
         Lifecycle child = Lifecycle.child("C", false, l);
@@ -143,6 +208,7 @@ class LifecycleTest {
             java.util.List<Thread> threads = new java.util.ArrayList<>();
             for (int t = 0; t < 8; t++) {
                 Thread.Builder b = t % 2 == 0 ? Thread.ofPlatform() : Thread.ofVirtual();
+                boolean withScratch = (t & 2) != 0;
                 threads.add(b.start(() -> {
                     started.countDown();
                     try {
@@ -151,19 +217,27 @@ class LifecycleTest {
                         return;
                     }
                     while (true) {
+                        // half the threads count their calls in their scratch's cell
+                        Scratch s = withScratch ? Scratch.acquire() : null;
                         try {
-                            l.enter();
-                        } catch (IllegalStateException closed) {
-                            return;
-                        }
-                        try {
-                            inside.incrementAndGet();
-                            if (destroyed.get()) {
-                                overlaps.incrementAndGet();
+                            try {
+                                l.enter(s);
+                            } catch (IllegalStateException closed) {
+                                return;
                             }
-                            inside.decrementAndGet();
+                            try {
+                                inside.incrementAndGet();
+                                if (destroyed.get()) {
+                                    overlaps.incrementAndGet();
+                                }
+                                inside.decrementAndGet();
+                            } finally {
+                                l.exit(s);
+                            }
                         } finally {
-                            l.exit();
+                            if (s != null) {
+                                s.release();
+                            }
                         }
                         Thread.yield(); // lets the other virtual threads run on the carriers
                     }

@@ -48,6 +48,32 @@ class ScratchTest {
     }
 
     @Test
+    void aPooledScratchHasOneSlotAndGoesBackThere() {
+        // this thread holds every scratch within its probe window, then one more: a temporary
+        List<Scratch> held = new ArrayList<>();
+        try {
+            for (int i = 0; i <= Scratch.PROBES; i++) {
+                held.add(Scratch.acquire());
+            }
+            long homes = held.stream().mapToInt(Scratch::home).filter(h -> h >= 0).distinct().count();
+            assertEquals(Scratch.PROBES, homes, "distinct pooled homes: " + held.stream().map(Scratch::home).toList());
+            assertEquals(-1, held.get(Scratch.PROBES).home(), "the one beyond the window is temporary");
+        } finally {
+            held.forEach(Scratch::release);
+        }
+        assertEquals(Scratch.SLOTS, Scratch.pooled(), "every pooled scratch is back, the temporary is not");
+        for (Scratch s : held.subList(0, Scratch.PROBES)) {
+            Scratch again = Scratch.acquire();
+            try {
+                assertSame(held.get(0), again, "the first slot of the window again");
+                assertTrue(s.home() >= 0 && s.home() < Scratch.SLOTS);
+            } finally {
+                again.release();
+            }
+        }
+    }
+
+    @Test
     void buffersGrowAndLargeOnesAreFreedOnRelease() {
         Scratch s = Scratch.acquire();
         MemorySegment big;
