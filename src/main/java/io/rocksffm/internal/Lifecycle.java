@@ -178,13 +178,12 @@ public final class Lifecycle {
      * @throws IllegalStateException if closed
      */
     public void enter(Scratch s) {
-        AtomicLongArray c = calls;
-        int home = s == null ? -1 : s.home();
-        if (c == null || home < 0) {
+        int i = scratchCell(s);
+        if (i < 0) {
             enter();
             return;
         }
-        int i = (STRIPES + home) * STRIDE;
+        AtomicLongArray c = calls;
         c.getAndIncrement(i); // the one atomic instruction: orders the count before the read below
         if (state.get() < 0) {
             c.setRelease(i, c.getPlain(i) - 1);
@@ -198,14 +197,19 @@ public final class Lifecycle {
      * @param s the scratch passed to {@code enter}
      */
     public void exit(Scratch s) {
-        AtomicLongArray c = calls;
-        int home = s == null ? -1 : s.home();
-        if (c == null || home < 0) {
+        int i = scratchCell(s);
+        if (i < 0) {
             exit();
             return;
         }
-        int i = (STRIPES + home) * STRIDE;
+        AtomicLongArray c = calls;
         c.setRelease(i, c.getPlain(i) - 1); // only this scratch's holder writes the cell
+    }
+
+    /** The index of the cell of {@code s}'s pool slot; -1 if not striped, or no pooled scratch. */
+    private int scratchCell(Scratch s) {
+        int home = s == null ? -1 : s.home();
+        return calls == null || home < 0 ? -1 : (STRIPES + home) * STRIDE;
     }
 
     /**
