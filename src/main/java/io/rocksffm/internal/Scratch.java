@@ -194,7 +194,6 @@ public final class Scratch implements AutoCloseable {
         Native.free(block);
     }
 
-    /** The number of scratches in the pool now (for tests). */
     /**
      * The pool slot of this scratch, in {@code [0, SLOTS)}, or -1 for a temporary one (made when
      * the pool had none free). While a thread holds a pooled scratch, no other thread holds one
@@ -206,6 +205,7 @@ public final class Scratch implements AutoCloseable {
         return home;
     }
 
+    /** The number of scratches in the pool now (for tests). */
     static int pooled() {
         int n = 0;
         for (int i = 0; i < SLOTS; i++) {
