@@ -172,7 +172,10 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
 
     /**
      * The largest value read through a scratch buffer with one downcall (rocksdb_get_into_buffer_cf);
-     * larger ones take the pinned path, which copies once instead of twice.
+     * larger ones take the pinned path, which copies once instead of twice. A {@code byte[]} get
+     * that finds one (its one-call read was wasted) marks its scratch ({@link Scratch#largeValues}),
+     * and the next {@code byte[]} gets through that scratch go straight to the pinned path until
+     * one of them reads a value no larger than this.
      */
     private static final long INTO_BUFFER_MAX = 16 * 1024;
     /** The smallest scratch buffer a {@code byte[]} get reads into (it grows to the values seen). */
@@ -215,7 +218,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         try (Scratch s = Scratch.acquire()) {
             guard.enterRead(options, family, s);
             try {
-                if (oneCallGets()) {
+                if (oneCallGets() && !s.largeValues) {
                     // one downcall into a reused scratch buffer that grows to the values seen (up to
                     // INTO_BUFFER_MAX); larger values are read pinned and copied once
                     MemorySegment buf = s.buffer(Scratch.SECOND, INTO_BUFFER_MIN);
@@ -229,9 +232,16 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
                         MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, out, 0, (int) length);
                         return out;
                     }
+                    // the read was wasted: the engine copies nothing into a buffer too small
                     s.buffer(Scratch.SECOND, Math.min(length, INTO_BUFFER_MAX));
+                    s.largeValues = length > INTO_BUFFER_MAX;
                 }
-                return PointReads.array(pinnedSlice(options.ptr, family.ptr, s.copy(Scratch.FIRST, key), key.length, s), s);
+                byte[] value = PointReads.array(pinnedSlice(options.ptr, family.ptr, s.copy(Scratch.FIRST, key),
+                        key.length, s), s);
+                if (value != null && value.length <= INTO_BUFFER_MAX) {
+                    s.largeValues = false;
+                }
+                return value;
             } finally {
                 guard.exit(options, family, s);
             }

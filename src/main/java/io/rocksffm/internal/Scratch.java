@@ -77,6 +77,12 @@ public final class Scratch implements AutoCloseable {
     private final MemorySegment[] buffers = new MemorySegment[BUFFERS];
     /** The pool slot this scratch lives in, or -1 for a temporary one. */
     private final int home;
+    /**
+     * Whether the last {@code byte[]} get through this scratch found a value too large for a
+     * one-call read's buffer, so the next one reads pinned at once instead of wasting a read. A
+     * hint, right or wrong never a matter of correctness; written only by the holder.
+     */
+    public boolean largeValues;
     /** The thread holding this scratch, null while it is in the pool. */
     private Thread owner;
     /** Whether a buffer grew beyond {@link #KEEP_BYTES} since the last release (rare: skips a loop). */
