@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.Native;
+import io.rocksffm.internal.VectorState;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -38,7 +39,9 @@ public final class PinnedValue implements AutoCloseable {
         Lifecycle lifecycle = null;
         try {
             lifecycle = Lifecycle.child("PinnedValue", true, db.lifecycle);
-            return new PinnedValue(lifecycle, slice, Native.pinnableValue(slice, sizeSlot));
+            PinnedValue value = new PinnedValue(lifecycle, slice, Native.pinnableValue(slice, sizeSlot));
+            VectorState.clear(); // the allocations above leave vector state that slows the engine's next call
+            return value;
         } catch (RuntimeException | Error e) {
             if (lifecycle != null) {
                 lifecycle.abandon();
@@ -101,6 +104,7 @@ public final class PinnedValue implements AutoCloseable {
     public void close() {
         lifecycle.close(() -> {
             arena.close();
+            VectorState.clear(); // the caller may have allocated since the read: see VectorState
             Native.pinnableDestroy(slice);
         });
     }
