@@ -144,7 +144,8 @@ say "results: $OUT; databases: $DATA"
 #   speed drifts; pairs far apart in time would carry that drift into the ratio).
 #   A class may have a third side, raw_<variant> (BindingCostBenchmarks: the same C calls made
 #   through bare FFM downcalls); the pair is then CLASS.(ffm|raw)_VARIANT, or raw_ alone.
-# c ARGS: a C loop run (jmh/c/capi_bench.c) right after the previous job: "get N K V ORDER",
+# c ARGS: a C loop run (jmh/c/capi_bench.c) after each pair of the previous job, of that pair's
+#   variant alone (CAPI_VARIANT), once per round: "get N K V ORDER",
 #   "put N K V", "batch N K V OPS_PER_BATCH WRITE_TO_DB", "scan N K V" (N keys, K/V key/value bytes).
 JOB_NAME=(); JOB_CLASS=(); JOB_VARIANTS=(); JOB_PARAMS=(); JOB_C=()
 job() { JOB_NAME+=("$1"); JOB_CLASS+=("$2"); JOB_VARIANTS+=("$3"); JOB_PARAMS+=("$4"); JOB_C+=(""); }
@@ -441,16 +442,16 @@ for i in "${!JOB_NAME[@]}"; do
       done
       n=$(grep -cE "\.${JOB_CLASS[i]}\.($SIDES)_$v\$" <<<"$ALL_BENCHMARKS" || true)
       done_runs=$(( done_runs + $(combos "${JOB_PARAMS[i]}") + (n - 1) * $(combos "$(jni_params "${JOB_PARAMS[i]}")") ))
+      # the C loop right after this pair, keeping its line for this variant: the report pairs
+      # each round's FFM and JNI scores with the C run of the same round (the machine drifts)
+      if [ -n "${JOB_C[i]}" ] && [ -x "$CAPI" ]; then
+        IFS=';' read -r -a specs <<<"${JOB_C[i]}"
+        for spec in "${specs[@]}"; do
+          say "C loop ($v): $spec"
+          CAPI_VARIANT=$v run_c "$spec" | awk -F, -v v="$v" '$2 == v' | tee -a "$C_OUT" | sed 's/^/    /'
+        done
+      fi
     done
-    if [ -n "${JOB_C[i]}" ]; then
-      IFS=';' read -r -a specs <<<"${JOB_C[i]}"
-      for spec in "${specs[@]}"; do
-        if [ -x "$CAPI" ]; then
-          say "C loop: $spec"
-          run_c "$spec" | tee -a "$C_OUT" | sed 's/^/    /'
-        fi
-      done
-    fi
   done
 done
 [ -x "$CAPI" ] || say "C loop not built: no c_ops_per_s"

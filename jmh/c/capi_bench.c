@@ -56,7 +56,8 @@
  *   class,variant,params,ops_per_s      (params as k=v;k=v, matching the JMH parameter names)
  * An op is what the JMH benchmark of the same class and variant counts as one: one get, one put,
  * one put into the batch, one full scan. Except for put, each loop runs untimed for a quarter of
- * `seconds` first.
+ * `seconds` first. With CAPI_VARIANT set to a variant's name, get, scan and txn run only the loop
+ * printed under that name (bench.sh runs the C loop right after each pair, for its variant).
  */
 #define _GNU_SOURCE /* RTLD_DEFAULT */
 #include <rocksdb/c.h>
@@ -132,6 +133,13 @@ static rocksdb_t *open_dataset(const char *dir, uint64_t key_count, size_t key_s
     *opts_out = opts;
     *cache_out = cache;
     return db;
+}
+
+/* Whether the loop printed as NAME should run: all do, unless CAPI_VARIANT names one (bench.sh runs
+ * the C loop right after each benchmark pair, for that pair's variant alone). */
+static int wanted(const char *name) {
+    const char *only = getenv("CAPI_VARIANT");
+    return only == NULL || *only == '\0' || (name != NULL && strcmp(only, name) == 0);
 }
 
 /* ---- get ----------------------------------------------------------------------------------- */
@@ -296,6 +304,9 @@ static int cmd_get(int argc, char **argv) {
         {GET_PINNED, {"getPinned", NULL}},
     };
     for (size_t l = 0; l < sizeof loops / sizeof loops[0]; l++) {
+        if (!wanted(loops[l].names[0]) && !wanted(loops[l].names[1])) {
+            continue;
+        }
         int v = loops[l].variant;
         if (v == GET_INTO_BUFFER && g.into_buffer == NULL) {
             v = GET_PINNED_COPY;
@@ -545,6 +556,9 @@ static int cmd_txn(int argc, char **argv) {
         value[i] = (char) (i * 131 + 7);
     }
     for (int v = 0; v < 4; v++) {
+        if (!wanted(names[v])) {
+            continue;
+        }
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", dir, names[v]);
         rocksdb_options_t *opts = rocksdb_options_create();
@@ -631,6 +645,9 @@ static int cmd_scan(int argc, char **argv) {
     char *vbuf = malloc(value_size);
     static const char *names[] = {"scan", "scanCopy"};
     for (int copy = 0; copy < 2; copy++) {
+        if (!wanted(names[copy])) {
+            continue;
+        }
         run_scan(db, ro, key_count, kbuf, key_size, vbuf, value_size, copy, seconds / 4);
         double ops = run_scan(db, ro, key_count, kbuf, key_size, vbuf, value_size, copy, seconds);
         printf("IteratorBenchmarks,%s,keyCount=%" PRIu64 ";keySize=%zu;valueSize=%zu,%.3f\n",

@@ -186,7 +186,10 @@ public final class Report {
         Result ffm;
         Result jni;
         Result raw;
+        /** The C loop's throughput: the median of its runs (or null). */
         Double c;
+        /** The C loop's runs in run order: one per round when bench.sh ran it right after this pair. */
+        List<Double> cRounds = List.of();
 
         Row(String cls, String variant, Map<String, String> params) {
             this.cls = cls;
@@ -231,6 +234,34 @@ public final class Report {
                 r.add(a.rounds.get(i) / b.rounds.get(i));
             }
             return r;
+        }
+
+        /**
+         * FFM / C. When the C loop ran once per round (bench.sh runs it right after each pair), the
+         * median of the per-round ratios, like {@link #ratio()}: each C run is paired with the FFM
+         * run minutes before it, so the machine's drift cancels; else the medians' ratio.
+         */
+        Double ffmOverC() {
+            return overC(ffm, false);
+        }
+
+        /** C / JNI, paired per round like {@link #ffmOverC()}. */
+        Double cOverJni() {
+            return overC(jni, true);
+        }
+
+        private Double overC(Result side, boolean inverse) {
+            if (c == null || side == null || side.score <= 0) {
+                return null;
+            }
+            if (cRounds.size() > 1 && cRounds.size() == side.rounds.size()) {
+                List<Double> r = new ArrayList<>();
+                for (int i = 0; i < cRounds.size(); i++) {
+                    r.add(inverse ? cRounds.get(i) / side.rounds.get(i) : side.rounds.get(i) / cRounds.get(i));
+                }
+                return median(r);
+            }
+            return inverse ? c / side.score : side.score / c;
         }
 
         int intParam(String name) {
@@ -553,7 +584,10 @@ public final class Report {
             }
         }
         // one C run per round: the median, like the JMH scores
-        cRuns.forEach((row, runs) -> row.c = median(runs));
+        cRuns.forEach((row, runs) -> {
+            row.c = median(runs);
+            row.cRounds = List.copyOf(runs);
+        });
     }
 
     // ---- outputs ------------------------------------------------------------------------------------
@@ -649,7 +683,7 @@ public final class Report {
         b.append("```\n").append(environment.strip()).append("\n```\n\n");
         int rounds = rows.stream().mapToInt(r -> r.ffm == null ? 1 : r.ffm.rounds.size()).max().orElse(1);
         if (rounds > 1) {
-            b.append("Each pair ran in ").append(rounds).append(" rounds (FFM, JNI, then C, per round). ")
+            b.append("Each pair ran in ").append(rounds).append(" rounds (FFM, JNI, then C, per round and pair). ")
                     .append("Throughput in ops/s: the median of the rounds' JMH scores ± the relative standard deviation ")
                     .append("of all their measurement iterations. FFM/JNI is the median of the per-round ratios, with ")
                     .append("their range in brackets: the two sides of a round ran minutes apart, so the per-round ")
@@ -661,8 +695,9 @@ public final class Report {
                 .append("rocksffm is faster. Both bindings drive the same engine (the library inside the rocksdbjni jar). ")
                 .append("C = the same loop written directly against RocksDB's C API (jmh/c/capi_bench.c), linked to ")
                 .append("that same library: the physical limit for any Java binding, so C/JNI is the largest FFM/JNI ")
-                .append("ratio the engine leaves room for (C ran right after the JMH runs of its job, on the same data), ")
-                .append("and FFM/C is how close rocksffm comes to it (1.0: as fast as C).\n\n");
+                .append("ratio the engine leaves room for, and FFM/C is how close rocksffm comes to it (1.0: as fast as ")
+                .append("C). C ran on the same data right after each pair, once per round; with several rounds, ")
+                .append("C/JNI and FFM/C are the medians of the per-round ratios, like FFM/JNI.\n\n");
 
         b.append("## Results\n\n");
         b.append("| benchmark | params | FFM ops/s | JNI ops/s | FFM/JNI | C ops/s | C/JNI | FFM/C | target |\n");
@@ -686,8 +721,8 @@ public final class Report {
                     .append(" | ").append(ratio == null ? "" : (ratio < 1 ? "**" + fmt("%.2f", ratio) + "**" : fmt("%.2f", ratio)))
                     .append(range(r.roundRatios()))
                     .append(" | ").append(r.c == null ? "" : opsPerSecond(r.c))
-                    .append(" | ").append(r.c == null || r.jni == null ? "" : fmt("%.2f", r.c / r.jni.score))
-                    .append(" | ").append(r.c == null || r.ffm == null ? "" : fmt("%.2f", r.ffm.score / r.c))
+                    .append(" | ").append(r.cOverJni() == null ? "" : fmt("%.2f", r.cOverJni()))
+                    .append(" | ").append(r.ffmOverC() == null ? "" : fmt("%.2f", r.ffmOverC()))
                     .append(" | ").append(target)
                     .append(" |\n");
         }
@@ -772,8 +807,8 @@ public final class Report {
                 r.ffm == null ? "" : opsPerSecond(r.ffm.score),
                 r.jni == null ? "" : opsPerSecond(r.jni.score),
                 ratio == null ? "" : fmt("%.2f", ratio) + range(r.roundRatios()),
-                r.c == null || r.jni == null ? "" : fmt("%.2f", r.c / r.jni.score),
-                r.c == null || r.ffm == null ? "" : fmt("%.2f", r.ffm.score / r.c)});
+                r.cOverJni() == null ? "" : fmt("%.2f", r.cOverJni()),
+                r.ffmOverC() == null ? "" : fmt("%.2f", r.ffmOverC())});
         }
         int[] width = new int[lines.get(0).length];
         for (String[] l : lines) {
@@ -806,7 +841,7 @@ public final class Report {
 
     /** C/JNI: the ratio the C loop reaches on the same engine, the limit for any binding (or null). */
     static Double cLimit(Row r) {
-        return r.c == null || r.jni == null || r.jni.score <= 0 ? null : r.c / r.jni.score;
+        return r.cOverJni();
     }
 
     static void chart(List<Row> all, String title, Path file) throws IOException {
