@@ -6,7 +6,7 @@
 #                               build, batch write, scan, multiGet), 3 x 1 s warmup, 3 x 1 s
 #                               measurement, 2 rounds (7-8 minutes on 2 cores, build included)
 #   scripts/bench.sh --quick    every scenario family, 3 x 1 s warmup, 3 x 1 s measurement, 2 rounds
-#                               (about 45 minutes)
+#                               (about 50 minutes)
 #   scripts/bench.sh --full     3 x 2 s warmup, 5 x 2 s measurement, full parameter sets (about 2 hours)
 #   scripts/bench.sh --smoke    every benchmark once, minimal iterations and params (CI; a few minutes)
 #   scripts/bench.sh --warmup   not a comparison: how many calls and how much time fresh JVMs take
@@ -407,6 +407,17 @@ run_c() { # one "c" spec
   esac
 }
 
+c_prints() { # KIND VARIANT: whether capi_bench's KIND run prints a line for VARIANT
+  case "$1:$2" in
+    get:getArray|get:getIntoArray|get:getPreallocated|get:getPinned) return 0 ;;
+    put:putArray|put:putDirect|put:putSegment) return 0 ;;
+    batch:putBatchArray|batch:putBatchNative) return 0 ;;
+    scan:scan|scan:scanCopy) return 0 ;;
+    txn:tenPuts|txn:lockedUpdate|txn:optimisticCommit|txn:wbwiPutGet) return 0 ;;
+  esac
+  return 1
+}
+
 done_runs=0
 part=0
 for i in "${!JOB_NAME[@]}"; do
@@ -447,6 +458,7 @@ for i in "${!JOB_NAME[@]}"; do
       if [ -n "${JOB_C[i]}" ] && [ -x "$CAPI" ]; then
         IFS=';' read -r -a specs <<<"${JOB_C[i]}"
         for spec in "${specs[@]}"; do
+          c_prints "${spec%% *}" "$v" || continue
           say "C loop ($v): $spec"
           CAPI_VARIANT=$v run_c "$spec" | awk -F, -v v="$v" '$2 == v' | tee -a "$C_OUT" | sed 's/^/    /'
         done

@@ -104,8 +104,11 @@ public final class PinnedValue implements AutoCloseable {
     public void close() {
         lifecycle.close(() -> {
             arena.close();
-            VectorState.clear(); // the caller may have allocated since the read: see VectorState
-            Native.pinnableDestroy(slice);
+            try {
+                VectorState.clear(); // the caller may have allocated since the read: see VectorState
+            } finally {
+                Native.pinnableDestroy(slice);
+            }
         });
     }
 }

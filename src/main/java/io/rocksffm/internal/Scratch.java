@@ -78,9 +78,12 @@ public final class Scratch implements AutoCloseable {
     /** The pool slot this scratch lives in, or -1 for a temporary one. */
     private final int home;
     /**
-     * Whether the last {@code byte[]} get through this scratch found a value too large for a
-     * one-call read's buffer, so the next one reads pinned at once instead of wasting a read. A
-     * hint, right or wrong never a matter of correctness; written only by the holder.
+     * A hint for {@code byte[]} gets: set when one through this scratch found a value too large
+     * for a one-call read's buffer, cleared when one reads pinned a value that would have fitted;
+     * absent keys leave it as it is, and gets of any database through this scratch share it. While
+     * set, {@code byte[]} gets read pinned at once instead of wasting a read (a small value then
+     * costs the pinned path's extra calls). Right or wrong it never changes a result; written only
+     * by the holder.
      */
     public boolean largeValues;
     /** The thread holding this scratch, null while it is in the pool. */

@@ -2,6 +2,8 @@ package io.rocksffm.internal;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -9,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The vector-state clear: active exactly on x86-64, and a harmless call from any thread. What it
@@ -17,9 +20,31 @@ import org.junit.jupiter.api.Test;
 class VectorStateTest {
 
     @Test
-    void itIsActiveExactlyOnX8664() {
+    void itIsActiveOnlyOnX8664() {
         String arch = System.getProperty("os.arch").toLowerCase(Locale.ROOT);
         assertEquals(arch.equals("amd64") || arch.equals("x86_64"), VectorState.X86_64, arch);
+        assertTrue(VectorState.X86_64 || !VectorState.ACTIVE);
+    }
+
+    @Test
+    void avx512IsReadFromTheCpuFlags(@TempDir Path dir) throws Exception {
+        assertTrue(VectorState.listsAvx512("flags\t\t: fpu sse2 avx2 avx512f avx512dq avx512bw"));
+        assertTrue(VectorState.listsAvx512("flags : avx512f"));
+        assertFalse(VectorState.listsAvx512("flags\t\t: fpu sse2 avx2 fma"));
+        assertFalse(VectorState.listsAvx512("flags\t\t: avx512_vnni avx512fp16x"), "only avx512f itself counts");
+        Path cpuinfo = dir.resolve("cpuinfo");
+        Files.writeString(cpuinfo, "processor\t: 0\nmodel name\t: X\nflags\t\t: fpu avx2\n\nprocessor\t: 1\nflags\t\t: avx512f\n");
+        assertFalse(VectorState.avx512(cpuinfo), "the first processor's flags decide");
+        Files.writeString(cpuinfo, "processor\t: 0\nflags\t\t: fpu avx512f avx2\n");
+        assertTrue(VectorState.avx512(cpuinfo));
+        assertTrue(VectorState.avx512(dir.resolve("absent")), "unknown: assumed");
+        // this machine: as its own /proc/cpuinfo says, read another way
+        Path real = Path.of("/proc/cpuinfo");
+        if (VectorState.X86_64 && Files.isReadable(real)) {
+            boolean listed = Files.readAllLines(real).stream().filter(l -> l.startsWith("flags")).findFirst()
+                    .map(l -> l.matches(".*[ \\t]avx512f([ \\t].*)?")).orElse(true);
+            assertEquals(listed, VectorState.ACTIVE);
+        }
     }
 
     @Test

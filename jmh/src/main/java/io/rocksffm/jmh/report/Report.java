@@ -254,6 +254,10 @@ public final class Report {
             if (c == null || side == null || side.score <= 0) {
                 return null;
             }
+            if (cRounds.size() > 1 && cRounds.size() != side.rounds.size()) {
+                System.err.println("report: " + benchmark() + " " + paramString() + ": " + cRounds.size()
+                        + " C runs for " + side.rounds.size() + " rounds: its C ratios are ratios of medians");
+            }
             if (cRounds.size() > 1 && cRounds.size() == side.rounds.size()) {
                 List<Double> r = new ArrayList<>();
                 for (int i = 0; i < cRounds.size(); i++) {
@@ -697,7 +701,8 @@ public final class Report {
                 .append("that same library: the physical limit for any Java binding, so C/JNI is the largest FFM/JNI ")
                 .append("ratio the engine leaves room for, and FFM/C is how close rocksffm comes to it (1.0: as fast as ")
                 .append("C). C ran on the same data right after each pair, once per round; with several rounds, ")
-                .append("C/JNI and FFM/C are the medians of the per-round ratios, like FFM/JNI.\n\n");
+                .append("C/JNI and FFM/C are the medians of the per-round ratios, like FFM/JNI (so the three ")
+                .append("medians need not multiply exactly).\n\n");
 
         b.append("## Results\n\n");
         b.append("| benchmark | params | FFM ops/s | JNI ops/s | FFM/JNI | C ops/s | C/JNI | FFM/C | target |\n");
