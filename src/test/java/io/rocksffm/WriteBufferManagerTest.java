@@ -117,19 +117,26 @@ class WriteBufferManagerTest {
             for (int i = 0; i < 8000; i++) {
                 db.put(bytes("key" + i), new byte[512]);
             }
-            // the flushes the budget triggers run in the background: wait for them to free memory. A memtable's
-            // arena allocates in blocks of up to 1 MiB, so a memtable still being flushed plus the fresh one can
-            // hold a little over 2 MiB between them; without the manager all 4 MiB would stay in the memtable.
+            // The manager acts only when a write arrives: a write that finds the memtables over budget switches the
+            // memtable unless a flush is already pending, and then the memtable keeps growing past the budget (on a
+            // slow machine most of the 4 MiB can land there while the first flush runs). So keep writing one small
+            // entry at a time until the flushes have brought the memtables back under 2 MiB: one fresh memtable
+            // (its arena's first block is 1 MiB). Without the manager all 4 MiB would stay in the memtable.
             long deadline = System.nanoTime() + 30_000_000_000L;
-            while ((tableFiles(dir.resolve("small")) == 0 || wbm.memoryUsage() >= 3L << 20)
+            int extra = 0;
+            while ((tableFiles(dir.resolve("small")) == 0 || wbm.memoryUsage() >= 2L << 20)
                     && System.nanoTime() < deadline) {
                 Thread.sleep(20);
+                db.put(bytes("extra" + extra++), new byte[1]);
             }
-            System.out.printf("[rocksffm] 1 MiB budget: %d table files, %d bytes of memtables after 4 MiB of writes%n",
-                    tableFiles(dir.resolve("small")), wbm.memoryUsage());
+            System.out.printf("[rocksffm] 1 MiB budget: %d table files, %d bytes of memtables after 4 MiB of writes "
+                    + "and %d small ones%n", tableFiles(dir.resolve("small")), wbm.memoryUsage(), extra);
             assertTrue(tableFiles(dir.resolve("small")) > 0, "the manager's budget made RocksDB flush");
-            assertTrue(wbm.memoryUsage() < 3L << 20, "memtables brought back near the 1 MiB budget (4 MiB were "
+            assertTrue(wbm.memoryUsage() < 2L << 20, "memtables brought back near the 1 MiB budget (4 MiB were "
                     + "written; the database's own write buffer is 256 MiB): " + wbm.memoryUsage());
+            for (int i = 0; i < 8000; i += 997) {
+                assertEquals(512, db.get(bytes("key" + i)).length, "nothing lost in the flushes");
+            }
         }
     }
 
