@@ -107,7 +107,7 @@ elif [ -f /usr/include/rocksdb/c.h ] && command -v cc >/dev/null; then
   else # the JDK's jar tool reads zip files too
     (cd "$CAPI_DIR" && jar xf "$RDB_JAR" librocksdbjni-linux64.so)
   fi
-  cc -O2 -Wall -Wextra -std=c11 -D_POSIX_C_SOURCE=200809L -o "$CAPI" jmh/c/capi_bench.c \
+  cc -O2 -Wall -Wextra -std=c11 -D_POSIX_C_SOURCE=200809L -o "$CAPI" jmh/c/capi_bench.c jmh/c/capi_writes.c \
      -L "$CAPI_DIR" -l:librocksdbjni-linux64.so -Wl,-rpath,'$ORIGIN'
 else
   say "WARNING: no /usr/include/rocksdb/c.h or no cc: skipping the C loop (add it: $SETUP_ADD_C_LOOP)"
