@@ -9,9 +9,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
 /**
- * Scenarios {@link BadInputTest} runs in a child JVM: one that holds a database's lock for
- * another process to run into, and ones that may crash the JVM (so that a crash fails one test
- * instead of killing the suite). Prints what happened, one line per step.
+ * Scenarios the bad input tests run in a child JVM: one that holds a database's lock for
+ * another process to run into ({@link BadOpenAndOwnershipTest}), and ones that may crash the JVM
+ * (so that a crash fails one test instead of killing the suite: {@link BadInputTest}). Prints
+ * what happened, one line per step.
  *
  * <p>Arguments: scenario, database path.
  */

@@ -12,8 +12,8 @@ import io.rocksffm.RocksIterator;
 import io.rocksffm.Snapshot;
 import io.rocksffm.WriteBatch;
 import io.rocksffm.WriteOptions;
-import io.rocksffm.reliability.ApiTables.Ctx;
-import io.rocksffm.reliability.ApiTables.Table;
+import io.rocksffm.reliability.ApiTableSupport.Ctx;
+import io.rocksffm.reliability.ApiTableSupport.Table;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -182,7 +182,7 @@ class ModelFuzzTest {
                     db.deleteRange(range[0], range[1]);
                     model.subMap(range[0], true, range[1], false).clear();
                 } else if (p < 35) {
-                    // reversed ranges: refused before anything reaches RocksDB (see BadInputTest for
+                    // reversed ranges: refused before anything reaches RocksDB (see BadBatchInputTest for
                     // RocksDB.deleteRange, which does pass them on)
                     byte[][] range = range();
                     if (Arrays.equals(range[0], range[1])) {

@@ -91,7 +91,7 @@ class TransactionBadInputTest {
                 Method m = (Method) t[0];
                 Class<?>[] types = m.getParameterTypes();
                 for (int i = 0; i < types.length; i++) {
-                    String where = ApiTables.signature(m) + "#" + i;
+                    String where = ApiTableSupport.signature(m) + "#" + i;
                     if (types[i].isPrimitive() || NULLABLE.contains(where)) {
                         continue;
                     }

@@ -10,7 +10,7 @@ import io.rocksffm.Transaction;
 import io.rocksffm.TransactionDB;
 import io.rocksffm.TransactionDBOptions;
 import io.rocksffm.TransactionOptions;
-import io.rocksffm.reliability.ApiTables.Table;
+import io.rocksffm.reliability.ApiTableSupport.Table;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -38,9 +38,9 @@ final class TransactionTables {
                 .guarded("put(WriteOptions,MemorySegment,MemorySegment)", (db, c) -> db.put(c.wo, c.key, c.value))
                 .guarded("put(byte[],byte[])", (db, c) -> db.put(bytes("k"), bytes("v")))
                 .guarded("put(ColumnFamilyHandle,byte[],byte[])", (db, c) -> db.put(c.cf, bytes("k"), bytes("v")))
-                .guarded("merge(ColumnFamilyHandle,WriteOptions,MemorySegment,MemorySegment)", (db, c) -> ApiTables.mergeOrRefused(() -> db.merge(c.cf, c.wo, c.key, c.value)))
-                .guarded("merge(byte[],byte[])", (db, c) -> ApiTables.mergeOrRefused(() -> db.merge(bytes("k"), bytes("v"))))
-                .guarded("merge(ColumnFamilyHandle,byte[],byte[])", (db, c) -> ApiTables.mergeOrRefused(() -> db.merge(c.cf, bytes("k"), bytes("v"))))
+                .guarded("merge(ColumnFamilyHandle,WriteOptions,MemorySegment,MemorySegment)", (db, c) -> ApiTableSupport.mergeOrRefused(() -> db.merge(c.cf, c.wo, c.key, c.value)))
+                .guarded("merge(byte[],byte[])", (db, c) -> ApiTableSupport.mergeOrRefused(() -> db.merge(bytes("k"), bytes("v"))))
+                .guarded("merge(ColumnFamilyHandle,byte[],byte[])", (db, c) -> ApiTableSupport.mergeOrRefused(() -> db.merge(c.cf, bytes("k"), bytes("v"))))
                 .guarded("delete(ColumnFamilyHandle,WriteOptions,MemorySegment)", (db, c) -> db.delete(c.cf, c.wo, c.key))
                 .guarded("delete(WriteOptions,MemorySegment)", (db, c) -> db.delete(c.wo, c.key))
                 .guarded("delete(byte[])", (db, c) -> db.delete(bytes("k")))
@@ -55,8 +55,8 @@ final class TransactionTables {
                 .guarded("get(ColumnFamilyHandle,byte[])", (db, c) -> db.get(c.cf, bytes("k")))
                 .guarded("get(ReadOptions,byte[])", (db, c) -> db.get(c.ro, bytes("k")))
                 .guarded("get(ColumnFamilyHandle,ReadOptions,byte[])", (db, c) -> db.get(c.cf, c.ro, bytes("k")))
-                .guarded("getPinned(ColumnFamilyHandle,ReadOptions,MemorySegment)", (db, c) -> ApiTables.closeQuietly(db.getPinned(c.cf, c.ro, c.key)))
-                .guarded("getPinned(ReadOptions,MemorySegment)", (db, c) -> ApiTables.closeQuietly(db.getPinned(c.ro, c.key)))
+                .guarded("getPinned(ColumnFamilyHandle,ReadOptions,MemorySegment)", (db, c) -> ApiTableSupport.closeQuietly(db.getPinned(c.cf, c.ro, c.key)))
+                .guarded("getPinned(ReadOptions,MemorySegment)", (db, c) -> ApiTableSupport.closeQuietly(db.getPinned(c.ro, c.key)))
                 .guarded("multiGet(ColumnFamilyHandle,ReadOptions,MemorySegment[],MemorySegment[],long[],RocksDBException[],boolean)",
                         (db, c) -> db.multiGet(c.cf, c.ro, new MemorySegment[] {c.key}, new MemorySegment[] {c.out},
                                 new long[1], new RocksDBException[1], false))
@@ -115,9 +115,9 @@ final class TransactionTables {
                 .guarded("put(WriteOptions,MemorySegment,MemorySegment)", (db, c) -> db.put(c.wo, c.key, c.value))
                 .guarded("put(byte[],byte[])", (db, c) -> db.put(bytes("k"), bytes("v")))
                 .guarded("put(ColumnFamilyHandle,byte[],byte[])", (db, c) -> db.put(c.cf, bytes("k"), bytes("v")))
-                .guarded("merge(ColumnFamilyHandle,WriteOptions,MemorySegment,MemorySegment)", (db, c) -> ApiTables.mergeOrRefused(() -> db.merge(c.cf, c.wo, c.key, c.value)))
-                .guarded("merge(byte[],byte[])", (db, c) -> ApiTables.mergeOrRefused(() -> db.merge(bytes("k"), bytes("v"))))
-                .guarded("merge(ColumnFamilyHandle,byte[],byte[])", (db, c) -> ApiTables.mergeOrRefused(() -> db.merge(c.cf, bytes("k"), bytes("v"))))
+                .guarded("merge(ColumnFamilyHandle,WriteOptions,MemorySegment,MemorySegment)", (db, c) -> ApiTableSupport.mergeOrRefused(() -> db.merge(c.cf, c.wo, c.key, c.value)))
+                .guarded("merge(byte[],byte[])", (db, c) -> ApiTableSupport.mergeOrRefused(() -> db.merge(bytes("k"), bytes("v"))))
+                .guarded("merge(ColumnFamilyHandle,byte[],byte[])", (db, c) -> ApiTableSupport.mergeOrRefused(() -> db.merge(c.cf, bytes("k"), bytes("v"))))
                 .guarded("delete(ColumnFamilyHandle,WriteOptions,MemorySegment)", (db, c) -> db.delete(c.cf, c.wo, c.key))
                 .guarded("delete(WriteOptions,MemorySegment)", (db, c) -> db.delete(c.wo, c.key))
                 .guarded("delete(byte[])", (db, c) -> db.delete(bytes("k")))
@@ -132,8 +132,8 @@ final class TransactionTables {
                 .guarded("get(ColumnFamilyHandle,byte[])", (db, c) -> db.get(c.cf, bytes("k")))
                 .guarded("get(ReadOptions,byte[])", (db, c) -> db.get(c.ro, bytes("k")))
                 .guarded("get(ColumnFamilyHandle,ReadOptions,byte[])", (db, c) -> db.get(c.cf, c.ro, bytes("k")))
-                .guarded("getPinned(ColumnFamilyHandle,ReadOptions,MemorySegment)", (db, c) -> ApiTables.closeQuietly(db.getPinned(c.cf, c.ro, c.key)))
-                .guarded("getPinned(ReadOptions,MemorySegment)", (db, c) -> ApiTables.closeQuietly(db.getPinned(c.ro, c.key)))
+                .guarded("getPinned(ColumnFamilyHandle,ReadOptions,MemorySegment)", (db, c) -> ApiTableSupport.closeQuietly(db.getPinned(c.cf, c.ro, c.key)))
+                .guarded("getPinned(ReadOptions,MemorySegment)", (db, c) -> ApiTableSupport.closeQuietly(db.getPinned(c.ro, c.key)))
                 .guarded("multiGet(ColumnFamilyHandle,ReadOptions,MemorySegment[],MemorySegment[],long[],RocksDBException[],boolean)",
                         (db, c) -> db.multiGet(c.cf, c.ro, new MemorySegment[] {c.key}, new MemorySegment[] {c.out},
                                 new long[1], new RocksDBException[1], false))
@@ -186,7 +186,7 @@ final class TransactionTables {
                 .guarded("state()", (t, c) -> t.state())
                 .guarded("defaultColumnFamily()", (t, c) -> t.defaultColumnFamily())
                 .guarded("put(ColumnFamilyHandle,MemorySegment,MemorySegment)", (t, c) -> t.put(c.cf, c.key, c.value))
-                .guarded("merge(ColumnFamilyHandle,MemorySegment,MemorySegment)", (t, c) -> ApiTables.mergeOrRefused(() -> t.merge(c.cf, c.key, c.value)))
+                .guarded("merge(ColumnFamilyHandle,MemorySegment,MemorySegment)", (t, c) -> ApiTableSupport.mergeOrRefused(() -> t.merge(c.cf, c.key, c.value)))
                 .guarded("put(byte[],byte[])", (t, c) -> t.put(bytes("k"), bytes("v")))
                 .guarded("delete(ColumnFamilyHandle,MemorySegment)", (t, c) -> t.delete(c.cf, c.key))
                 .guarded("delete(byte[])", (t, c) -> t.delete(bytes("k")))

@@ -17,8 +17,8 @@ import io.rocksffm.TransactionDBOptions;
 import io.rocksffm.TransactionOptions;
 import io.rocksffm.WriteBatch;
 import io.rocksffm.WriteOptions;
-import io.rocksffm.reliability.ApiTables.Ctx;
-import io.rocksffm.reliability.ApiTables.Table;
+import io.rocksffm.reliability.ApiTableSupport.Ctx;
+import io.rocksffm.reliability.ApiTableSupport.Table;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -1,0 +1,219 @@
+package io.rocksffm.reliability;
+
+import static io.rocksffm.TestSupport.bytes;
+import static org.junit.jupiter.api.Assertions.*;
+
+import io.rocksffm.BlockBasedTableConfig;
+import io.rocksffm.Cache;
+import io.rocksffm.ColumnFamilyHandle;
+import io.rocksffm.FlushOptions;
+import io.rocksffm.IngestExternalFileOptions;
+import io.rocksffm.Options;
+import io.rocksffm.ReadOptions;
+import io.rocksffm.RestoreOptions;
+import io.rocksffm.Snapshot;
+import io.rocksffm.WriteBatch;
+import io.rocksffm.WriteOptions;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.BiConsumer;
+import java.util.stream.Collectors;
+
+/**
+ * What the use-after-close tables ({@link ApiTables}, {@link TransactionTables}) are made of: the
+ * arguments their calls use ({@link Ctx}), one type's table of public methods ({@link Table},
+ * whose {@link Table#assertCoversPublicApi()} checks by reflection that it lists them all), and
+ * the helpers the calls share.
+ */
+final class ApiTableSupport {
+    private ApiTableSupport() {}
+
+    /** The arguments the calls use; a test swaps one of the closeable ones for a closed one. */
+    static final class Ctx {
+        final Arena arena = Arena.ofConfined();
+        final Path dir;
+        ReadOptions ro;
+        WriteOptions wo;
+        WriteBatch batch;
+        Options options;
+        Snapshot snapshot;
+        ColumnFamilyHandle cf;
+        /** A family other than the default one (dropColumnFamily refuses the default family first). */
+        ColumnFamilyHandle otherCf;
+        FlushOptions flush;
+        BlockBasedTableConfig table;
+        Cache cache;
+        io.rocksffm.RateLimiter limiter;
+        /** Null on engines without write buffer managers (7.8.3). */
+        io.rocksffm.WriteBufferManager wbm;
+        IngestExternalFileOptions ingest;
+        RestoreOptions restore;
+        final MemorySegment key;
+        final MemorySegment value;
+        final MemorySegment out;
+
+        Ctx(Path dir) {
+            this.dir = dir;
+            key = arena.allocateFrom(ValueLayout.JAVA_BYTE, bytes("key"));
+            value = arena.allocateFrom(ValueLayout.JAVA_BYTE, bytes("value"));
+            out = arena.allocate(64);
+        }
+
+        /** A shallow copy, to replace one argument. */
+        Ctx copy() {
+            Ctx c = new Ctx(dir);
+            c.ro = ro;
+            c.wo = wo;
+            c.batch = batch;
+            c.options = options;
+            c.snapshot = snapshot;
+            c.cf = cf;
+            c.otherCf = otherCf;
+            c.flush = flush;
+            c.table = table;
+            c.cache = cache;
+            c.limiter = limiter;
+            c.wbm = wbm;
+            c.ingest = ingest;
+            c.restore = restore;
+            return c;
+        }
+
+        /** This context with the argument of type {@code type} replaced by {@code closed}. */
+        Ctx with(Class<?> type, Object closed) {
+            Ctx c = copy();
+            if (type == ReadOptions.class) {
+                c.ro = (ReadOptions) closed;
+            } else if (type == WriteOptions.class) {
+                c.wo = (WriteOptions) closed;
+            } else if (type == WriteBatch.class) {
+                c.batch = (WriteBatch) closed;
+            } else if (type == Options.class) {
+                c.options = (Options) closed;
+            } else if (type == Snapshot.class) {
+                c.snapshot = (Snapshot) closed;
+            } else if (type == ColumnFamilyHandle.class) {
+                c.cf = (ColumnFamilyHandle) closed;
+                c.otherCf = (ColumnFamilyHandle) closed;
+            } else if (type == FlushOptions.class) {
+                c.flush = (FlushOptions) closed;
+            } else if (type == BlockBasedTableConfig.class) {
+                c.table = (BlockBasedTableConfig) closed;
+            } else if (type == Cache.class) {
+                c.cache = (Cache) closed;
+            } else if (type == io.rocksffm.RateLimiter.class) {
+                c.limiter = (io.rocksffm.RateLimiter) closed;
+            } else if (type == io.rocksffm.WriteBufferManager.class) {
+                c.wbm = (io.rocksffm.WriteBufferManager) closed;
+            } else if (type == IngestExternalFileOptions.class) {
+                c.ingest = (IngestExternalFileOptions) closed;
+            } else if (type == RestoreOptions.class) {
+                c.restore = (RestoreOptions) closed;
+            } else {
+                throw new IllegalArgumentException(type.getName());
+            }
+            return c;
+        }
+    }
+
+    /** The closeable types that appear as arguments of public methods. */
+    static final List<Class<?>> CLOSEABLE_ARGUMENTS = List.of(ReadOptions.class, WriteOptions.class, WriteBatch.class,
+            Options.class, Snapshot.class, ColumnFamilyHandle.class, FlushOptions.class, BlockBasedTableConfig.class,
+            Cache.class, io.rocksffm.RateLimiter.class, io.rocksffm.WriteBufferManager.class,
+            IngestExternalFileOptions.class, RestoreOptions.class);
+
+    /** A method's signature as the tables spell it: {@code name(SimpleType,...)}. */
+    static String signature(Method m) {
+        return m.getName() + Arrays.stream(m.getParameterTypes()).map(Class::getSimpleName)
+                .collect(Collectors.joining(",", "(", ")"));
+    }
+
+    static final class Table<T> {
+        final Class<T> type;
+        /** Methods that must refuse a closed receiver with IllegalStateException. */
+        final Map<String, BiConsumer<T, Ctx>> guarded = new LinkedHashMap<>();
+        /** Methods that read plain Java state and stay usable after close (close, isClosed, names). */
+        final Map<String, BiConsumer<T, Ctx>> plain = new LinkedHashMap<>();
+
+        Table(Class<T> type) {
+            this.type = type;
+        }
+
+        Table<T> guarded(String signature, BiConsumer<T, Ctx> call) {
+            add(guarded, signature, call);
+            return this;
+        }
+
+        Table<T> plain(String signature, BiConsumer<T, Ctx> call) {
+            add(plain, signature, call);
+            return this;
+        }
+
+        private void add(Map<String, BiConsumer<T, Ctx>> map, String signature, BiConsumer<T, Ctx> call) {
+            if (guarded.containsKey(signature) || plain.containsKey(signature)) {
+                throw new IllegalArgumentException("listed twice: " + signature);
+            }
+            map.put(signature, call);
+        }
+
+        /** The public instance methods of the type (inherited ones included, Object's excluded). */
+        Map<String, Method> publicApi() {
+            Map<String, Method> api = new LinkedHashMap<>();
+            for (Method m : type.getMethods()) {
+                if (!Modifier.isStatic(m.getModifiers()) && m.getDeclaringClass() != Object.class) {
+                    api.putIfAbsent(signature(m), m);
+                }
+            }
+            return api;
+        }
+
+        void assertCoversPublicApi() {
+            Set<String> api = new TreeSet<>(publicApi().keySet());
+            Set<String> listed = new TreeSet<>(guarded.keySet());
+            listed.addAll(plain.keySet());
+            Set<String> missing = new TreeSet<>(api);
+            missing.removeAll(listed);
+            Set<String> stale = new TreeSet<>(listed);
+            stale.removeAll(api);
+            assertTrue(missing.isEmpty() && stale.isEmpty(), type.getSimpleName()
+                    + ": the table must list every public method; missing " + missing + ", no longer in the API " + stale);
+        }
+
+        /** The closeable argument types of a listed method. */
+        List<Class<?>> closeableParameters(String signature) {
+            Method m = publicApi().get(signature);
+            return Arrays.stream(m.getParameterTypes()).filter(CLOSEABLE_ARGUMENTS::contains).distinct()
+                    .<Class<?>>map(c -> c).toList();
+        }
+    }
+
+    /** A merge on a database without a merge operator: refused with IllegalArgumentException once past the guards. */
+    static void mergeOrRefused(Runnable merge) {
+        try {
+            merge.run();
+        } catch (IllegalArgumentException e) {
+            assertTrue(e.getMessage().contains("no merge operator"), e.getMessage());
+        }
+    }
+
+    static void closeQuietly(AutoCloseable c) {
+        if (c != null) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        }
+    }
+}
