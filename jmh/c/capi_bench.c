@@ -213,15 +213,12 @@ static int cmd_get(int argc, char **argv) {
     }
     const char *order_name = argc == 8 ? argv[7] : "roundRobin";
     int order = parse_order(order_name);
-    const char *dir = argv[2];
-    uint64_t key_count = strtoull(argv[3], NULL, 10);
-    size_t key_size = strtoull(argv[4], NULL, 10);
-    size_t value_size = strtoull(argv[5], NULL, 10);
+    const args a = args_parse(argv);
     double seconds = atof(argv[6]);
     rocksdb_options_t *opts;
     rocksdb_cache_t *cache;
     getter g = {0};
-    g.db = open_dataset(dir, key_count, key_size, value_size, &opts, &cache);
+    g.db = open_dataset(a.dir, a.key_count, a.key_size, a.value_size, &opts, &cache);
     g.ro = rocksdb_readoptions_create();
     g.into_buffer = (get_into_buffer_cf_fn) dlsym(RTLD_DEFAULT, "rocksdb_get_into_buffer_cf");
     get_default_cf_fn default_cf = (get_default_cf_fn) dlsym(RTLD_DEFAULT, "rocksdb_get_default_column_family_handle");
@@ -232,8 +229,8 @@ static int cmd_get(int argc, char **argv) {
         fprintf(stderr, "capi_bench: the engine has no rocksdb_get_into_buffer_cf (RocksDB < 10.9): "
                         "getIntoArray and getPreallocated measure rocksdb_get_pinned + memcpy instead\n");
     }
-    keyfmt k = key_init(key_size, key_count);
-    char *out = malloc(value_size);
+    keyfmt k = key_init(a.key_size, a.key_count);
+    char *out = malloc(a.value_size);
     /* one loop per distinct C call sequence; getIntoArray and getPreallocated share one */
     static const struct {
         int variant;
@@ -251,11 +248,11 @@ static int cmd_get(int argc, char **argv) {
         if (v == GET_INTO_BUFFER && g.into_buffer == NULL) {
             v = GET_PINNED_COPY;
         }
-        run_get(&g, &k, key_count, order, out, value_size, v, seconds / 4);
-        double ops = run_get(&g, &k, key_count, order, out, value_size, v, seconds);
+        run_get(&g, &k, a.key_count, order, out, a.value_size, v, seconds / 4);
+        double ops = run_get(&g, &k, a.key_count, order, out, a.value_size, v, seconds);
         for (int n = 0; n < 2 && loops[l].names[n] != NULL; n++) {
             printf("GetBenchmarks,%s,keyCount=%" PRIu64 ";keyOrder=%s;keySize=%zu;valueSize=%zu,%.1f\n",
-                   loops[l].names[n], key_count, order_name, key_size, value_size, ops);
+                   loops[l].names[n], a.key_count, order_name, a.key_size, a.value_size, ops);
         }
         fflush(stdout);
     }
@@ -297,34 +294,28 @@ static int cmd_put(int argc, char **argv) {
     if (argc != 7) {
         die("usage: capi_bench put WORKDIR keyCount keySize valueSize seconds");
     }
-    const char *dir = argv[2];
-    uint64_t key_count = strtoull(argv[3], NULL, 10);
-    size_t key_size = strtoull(argv[4], NULL, 10);
-    size_t value_size = strtoull(argv[5], NULL, 10);
+    const args a = args_parse(argv);
     double seconds = atof(argv[6]);
-    rocksdb_options_t *opts = rocksdb_options_create();
-    rocksdb_options_set_create_if_missing(opts, 1);
-    char *err = NULL;
-    rocksdb_t *db = rocksdb_open(opts, dir, &err);
-    check(err, "open");
+    rocksdb_options_t *opts;
+    rocksdb_t *db = open_fresh(a.dir, &opts);
     rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
-    keyfmt k = key_init(key_size, key_count);
+    keyfmt k = key_init(a.key_size, a.key_count);
     /* incompressible bytes, like the Java side's io.rocksffm.jmh.Bench.value */
-    char *value = malloc(value_size);
+    char *value = malloc(a.value_size);
     uint64_t x = 0x9E3779B97F4A7C15ull;
-    for (size_t i = 0; i < value_size; i++) {
+    for (size_t i = 0; i < a.value_size; i++) {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
         value[i] = (char) (x >> 24);
     }
     uint64_t next = 0;
-    run_put(db, wo, &k, key_count, &next, value, value_size, seconds);
-    double ops = run_put(db, wo, &k, key_count, &next, value, value_size, seconds);
+    run_put(db, wo, &k, a.key_count, &next, value, a.value_size, seconds);
+    double ops = run_put(db, wo, &k, a.key_count, &next, value, a.value_size, seconds);
     static const char *names[] = {"putArray", "putDirect", "putSegment"};
     for (int v = 0; v < 3; v++) {
         printf("PutBenchmarks,%s,keyCount=%" PRIu64 ";keySize=%zu;valueSize=%zu,%.1f\n",
-               names[v], key_count, key_size, value_size, ops);
+               names[v], a.key_count, a.key_size, a.value_size, ops);
     }
     fflush(stdout);
     free(value);
@@ -375,26 +366,23 @@ static int cmd_scan(int argc, char **argv) {
     if (argc != 7) {
         die("usage: capi_bench scan DBDIR keyCount keySize valueSize seconds");
     }
-    const char *dir = argv[2];
-    uint64_t key_count = strtoull(argv[3], NULL, 10);
-    size_t key_size = strtoull(argv[4], NULL, 10);
-    size_t value_size = strtoull(argv[5], NULL, 10);
+    const args a = args_parse(argv);
     double seconds = atof(argv[6]);
     rocksdb_options_t *opts;
     rocksdb_cache_t *cache;
-    rocksdb_t *db = open_dataset(dir, key_count, key_size, value_size, &opts, &cache);
+    rocksdb_t *db = open_dataset(a.dir, a.key_count, a.key_size, a.value_size, &opts, &cache);
     rocksdb_readoptions_t *ro = rocksdb_readoptions_create();
-    char *kbuf = malloc(key_size);
-    char *vbuf = malloc(value_size);
+    char *kbuf = malloc(a.key_size);
+    char *vbuf = malloc(a.value_size);
     static const char *names[] = {"scan", "scanCopy"};
     for (int copy = 0; copy < 2; copy++) {
         if (!wanted(names[copy])) {
             continue;
         }
-        run_scan(db, ro, key_count, kbuf, key_size, vbuf, value_size, copy, seconds / 4);
-        double ops = run_scan(db, ro, key_count, kbuf, key_size, vbuf, value_size, copy, seconds);
+        run_scan(db, ro, a.key_count, kbuf, a.key_size, vbuf, a.value_size, copy, seconds / 4);
+        double ops = run_scan(db, ro, a.key_count, kbuf, a.key_size, vbuf, a.value_size, copy, seconds);
         printf("IteratorBenchmarks,%s,keyCount=%" PRIu64 ";keySize=%zu;valueSize=%zu,%.3f\n",
-               names[copy], key_count, key_size, value_size, ops);
+               names[copy], a.key_count, a.key_size, a.value_size, ops);
         fflush(stdout);
     }
     free(kbuf);

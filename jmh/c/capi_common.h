@@ -78,6 +78,31 @@ static inline char *value_init(size_t value_size) {
     return value;
 }
 
+/* The arguments every command starts with (after its name): DIR keyCount keySize valueSize. */
+typedef struct {
+    const char *dir;
+    uint64_t key_count;
+    size_t key_size;
+    size_t value_size;
+} args;
+
+static inline args args_parse(char **argv) {
+    args a = {argv[2], strtoull(argv[3], NULL, 10), strtoull(argv[4], NULL, 10), strtoull(argv[5], NULL, 10)};
+    return a;
+}
+
+/* A fresh database with default options under DIR (create_if_missing); the caller destroys *opts_out
+ * after closing it. */
+static inline rocksdb_t *open_fresh(const char *dir, rocksdb_options_t **opts_out) {
+    rocksdb_options_t *opts = rocksdb_options_create();
+    rocksdb_options_set_create_if_missing(opts, 1);
+    char *err = NULL;
+    rocksdb_t *db = rocksdb_open(opts, dir, &err);
+    check(err, "open");
+    *opts_out = opts;
+    return db;
+}
+
 /* capi_writes.c */
 int cmd_batch(int argc, char **argv);
 int cmd_txn(int argc, char **argv);

@@ -39,29 +39,23 @@ int cmd_batch(int argc, char **argv) {
     if (argc != 9) {
         die("usage: capi_bench batch WORKDIR keyCount keySize valueSize numOpsPerBatch writeToDB seconds");
     }
-    const char *dir = argv[2];
-    uint64_t key_count = strtoull(argv[3], NULL, 10);
-    size_t key_size = strtoull(argv[4], NULL, 10);
-    size_t value_size = strtoull(argv[5], NULL, 10);
+    const args a = args_parse(argv);
     int ops_per_batch = atoi(argv[6]);
     int write_to_db = atoi(argv[7]);
     double seconds = atof(argv[8]);
-    rocksdb_options_t *opts = rocksdb_options_create();
-    rocksdb_options_set_create_if_missing(opts, 1);
-    char *err = NULL;
-    rocksdb_t *db = rocksdb_open(opts, dir, &err);
-    check(err, "open");
+    rocksdb_options_t *opts;
+    rocksdb_t *db = open_fresh(a.dir, &opts);
     rocksdb_writeoptions_t *wo = rocksdb_writeoptions_create();
     rocksdb_writebatch_t *wb = rocksdb_writebatch_create();
-    keyfmt k = key_init(key_size, key_count);
-    char *value = value_init(value_size);
-    run_batch(db, wo, wb, &k, key_count, value, value_size, ops_per_batch, write_to_db, seconds / 4);
+    keyfmt k = key_init(a.key_size, a.key_count);
+    char *value = value_init(a.value_size);
+    run_batch(db, wo, wb, &k, a.key_count, value, a.value_size, ops_per_batch, write_to_db, seconds / 4);
     rocksdb_writebatch_clear(wb);
-    double ops = run_batch(db, wo, wb, &k, key_count, value, value_size, ops_per_batch, write_to_db, seconds);
+    double ops = run_batch(db, wo, wb, &k, a.key_count, value, a.value_size, ops_per_batch, write_to_db, seconds);
     static const char *names[] = {"putBatchArray", "putBatchNative"};
     for (int v = 0; v < 2; v++) {
         printf("WriteBatchBenchmarks,%s,keyCount=%" PRIu64 ";keySize=%zu;valueSize=%zu;numOpsPerBatch=%d;writeToDB=%s,%.1f\n",
-               names[v], key_count, key_size, value_size, ops_per_batch, write_to_db ? "true" : "false", ops);
+               names[v], a.key_count, a.key_size, a.value_size, ops_per_batch, write_to_db ? "true" : "false", ops);
     }
     fflush(stdout);
     free(value);
@@ -151,19 +145,16 @@ int cmd_txn(int argc, char **argv) {
     if (argc != 7) {
         die("usage: capi_bench txn WORKDIR keyCount keySize valueSize seconds");
     }
-    const char *dir = argv[2];
-    uint64_t key_count = strtoull(argv[3], NULL, 10);
-    size_t key_size = strtoull(argv[4], NULL, 10);
-    size_t value_size = strtoull(argv[5], NULL, 10);
+    const args a = args_parse(argv);
     double seconds = atof(argv[6]);
     static const char *names[] = {"tenPuts", "lockedUpdate", "optimisticCommit", "wbwiPutGet"};
-    char *value = value_init(value_size);
+    char *value = value_init(a.value_size);
     for (int v = 0; v < 4; v++) {
         if (!wanted(names[v])) {
             continue;
         }
         char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, names[v]);
+        snprintf(path, sizeof path, "%s/%s", a.dir, names[v]);
         rocksdb_options_t *opts = rocksdb_options_create();
         rocksdb_options_set_create_if_missing(opts, 1);
         char *err = NULL;
@@ -176,11 +167,11 @@ int cmd_txn(int argc, char **argv) {
             tdb = rocksdb_transactiondb_open(opts, tdo, path, &err);
         }
         check(err, "open");
-        keyfmt k = key_init(key_size, key_count);
-        run_txn(v, tdb, odb, opts, &k, key_count, value, value_size, seconds / 4);
-        double ops = run_txn(v, tdb, odb, opts, &k, key_count, value, value_size, seconds);
-        printf("TransactionBenchmarks,%s,keyCount=%" PRIu64 ";keySize=%zu;valueSize=%zu,%.1f\n", names[v], key_count,
-               key_size, value_size, ops);
+        keyfmt k = key_init(a.key_size, a.key_count);
+        run_txn(v, tdb, odb, opts, &k, a.key_count, value, a.value_size, seconds / 4);
+        double ops = run_txn(v, tdb, odb, opts, &k, a.key_count, value, a.value_size, seconds);
+        printf("TransactionBenchmarks,%s,keyCount=%" PRIu64 ";keySize=%zu;valueSize=%zu,%.1f\n", names[v], a.key_count,
+               a.key_size, a.value_size, ops);
         fflush(stdout);
         free(k.buf);
         if (odb != NULL) {
