@@ -129,9 +129,10 @@ public final class WriteBatch implements AutoCloseable {
     }
 
     /**
-     * Appends one record; {@code value} is null for records without one. The record's header and
-     * length prefixes are written by {@link #reserve}, the bytes copied here, and the record counts
-     * once {@link #commit} ran: a copy that fails leaves the batch as it was.
+     * Appends one record; {@code value} is null for records without one. {@link #reserve} makes
+     * room and writes the tag, family and key length; the key, the value's length and the value are
+     * written here; the record counts once {@link #commit} ran. A copy that fails leaves the batch's
+     * records, count and families as they were (its capacity may have grown).
      */
     private WriteBatch append(byte tag, int family, MemorySegment key, MemorySegment value) {
         long klen = key.byteSize();
@@ -271,7 +272,8 @@ public final class WriteBatch implements AutoCloseable {
     }
 
     // The array forms call the array append rather than their segment form: no wrappers that can
-    // escape when the JIT does not inline the path (see append(byte, int, byte[], byte[])).
+    // escape when the JIT does not inline the path (see append(byte, int, byte[], byte[])). Only
+    // deleteRange(byte[], byte[]), rare and with its own ordering check, wraps its arguments.
 
     /**
      * {@link #put(MemorySegment, MemorySegment)} for arrays.

@@ -120,8 +120,8 @@ class WriteBufferManagerTest {
             // The manager acts only when a write arrives: a write that finds the memtables over budget switches the
             // memtable unless a flush is already pending, and then the memtable keeps growing past the budget (on a
             // slow machine most of the 4 MiB can land there while the first flush runs). So keep writing one small
-            // entry at a time until the flushes have brought the memtables back under 2 MiB: one fresh memtable
-            // (its arena's first block is 1 MiB). Without the manager all 4 MiB would stay in the memtable.
+            // entry at a time until the flushes have brought the memtables back under 2 MiB: one memtable of about
+            // 1 MiB (one arena block) is left. Without the manager all 4 MiB would stay in the memtable.
             long deadline = System.nanoTime() + 30_000_000_000L;
             int extra = 0;
             while ((tableFiles(dir.resolve("small")) == 0 || wbm.memoryUsage() >= 2L << 20)
