@@ -6,8 +6,8 @@
 # jextract:  $JEXTRACT if set, else `jextract` on PATH (it is not in any package registry;
 #            build or install it yourself, outside this project).
 # header:    the first argument, else $ROCKSDB_C_H. The committed bindings come from RocksDB
-#            v10.10.1's include/rocksdb/c.h, taken from RocksDB's source at that tag (e.g.
-#            `git show v10.10.1:include/rocksdb/c.h`, and version.h beside it); the header is not
+#            v11.8.1's include/rocksdb/c.h, taken from RocksDB's source at that tag (e.g.
+#            `git show v11.8.1:include/rocksdb/c.h`, and version.h beside it); the header is not
 #            committed. Its RocksDB version is read from version.h in the same directory (or
 #            $ROCKSDB_VERSION when there is none).
 #
@@ -39,8 +39,8 @@ if [ -z "$jextract" ] || [ ! -x "$jextract" ]; then
   exit 1
 fi
 if [ -z "$header" ] || [ ! -f "$header" ]; then
-  echo "RocksDB C header not found: pass the path of include/rocksdb/c.h of RocksDB v10.10.1" >&2
-  echo "(from RocksDB's source: git show v10.10.1:include/rocksdb/c.h > c.h)." >&2
+  echo "RocksDB C header not found: pass the path of include/rocksdb/c.h of RocksDB v11.8.1" >&2
+  echo "(from RocksDB's source: git show v11.8.1:include/rocksdb/c.h > c.h)." >&2
   exit 1
 fi
 version_h="$(dirname "$header")/version.h"

@@ -5,10 +5,12 @@
 #      librocksdb-dev, and gcc and unzip for the benchmark's C loop) with apt-get, as root or
 #      through sudo without a password. Where it cannot, it goes on with what there is and says
 #      which engine it skips and the command that adds it, here and in the closing lines.
-#   2. `mvn install`: the whole suite twice, against the system librocksdb (surefire execution
-#      default-test) and against the library inside org.rocksdb:rocksdbjni (execution
-#      rocksdbjni-engine); the sources and javadoc jars; rocksffm into the local repository.
-#      Both runs go to the end even when the first one fails.
+#   2. `mvn install`: the whole suite on the system librocksdb 7.8.3 (surefire execution
+#      default-test) and on the library inside org.rocksdb:rocksdbjni, the dependency, 11.8.1
+#      (execution rocksdbjni-engine); the engine, capability, callback and core read/write/iterator
+#      tests on the older rocksdbjni engines a dependency tree can bring, 10.10.1.1 and 10.1.3
+#      (executions rocksdbjni-10.10 and rocksdbjni-10.1); the sources and javadoc jars; rocksffm
+#      into the local repository. Every run goes to the end even when an earlier one fails.
 #   3. examples/run.sh: a stand-alone application that declares only io.rocksffm:rocksffm, built
 #      against the installed rocksffm and run on the class path and on the module path.
 #
@@ -64,8 +66,13 @@ summary=$(awk '
 passed=0; failed=0; skipped_tests=0
 echo
 say "---- summary ----"
-for exec in default-test rocksdbjni-engine; do
-  name="system librocksdb"; [ "$exec" = rocksdbjni-engine ] && name="rocksdbjni's engine"
+for exec in default-test rocksdbjni-engine rocksdbjni-10.10 rocksdbjni-10.1; do
+  case "$exec" in
+    default-test) name="system librocksdb" ;;
+    rocksdbjni-engine) name="rocksdbjni's engine (the dependency)" ;;
+    rocksdbjni-10.10) name="rocksdbjni 10.10.1.1's engine (engine, callback and core tests)" ;;
+    rocksdbjni-10.1) name="rocksdbjni 10.1.3's engine (engine, callback and core tests)" ;;
+  esac
   line=$(grep "^$exec " <<<"$summary" || true)
   if [ -n "$line" ]; then
     read -r _ run fail skip engine <<<"$line"

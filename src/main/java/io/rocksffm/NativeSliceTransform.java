@@ -3,13 +3,15 @@ package io.rocksffm;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import io.rocksffm.internal.Capabilities;
+import io.rocksffm.internal.OlderShapes;
 import io.rocksffm.internal.Upcalls;
 import io.rocksffm.internal.capi.rocksdb_slicetransform_create$in_domain;
-import io.rocksffm.internal.capi.rocksdb_slicetransform_create$in_range;
 import io.rocksffm.internal.capi.rocksdb_slicetransform_create$transform;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
+import java.util.Objects;
 
 /**
  * The native side of a {@link PrefixExtractor}: a {@code rocksdb_slicetransform_t}, RocksDB's own
@@ -22,8 +24,20 @@ final class NativeSliceTransform {
             "transform", rocksdb_slicetransform_create$transform.descriptor(), MemorySegment.NULL);
     private static final MemorySegment IN_DOMAIN = Upcalls.stub(MethodHandles.lookup(), NativeSliceTransform.class,
             "inDomain", rocksdb_slicetransform_create$in_domain.descriptor(), (byte) 0);
-    private static final MemorySegment IN_RANGE = Upcalls.stub(MethodHandles.lookup(), NativeSliceTransform.class,
-            "inRange", rocksdb_slicetransform_create$in_range.descriptor(), (byte) 0);
+
+    /**
+     * The {@code in_range} callback that engines before RocksDB 11.0 take (and never call: it was
+     * deprecated long before it was removed); made only when such an engine needs it.
+     */
+    private static final class InRange {
+        static final MemorySegment STUB = Upcalls.stub(MethodHandles.lookup(), NativeSliceTransform.class,
+                "inRange", OlderShapes.SLICETRANSFORM_IN_RANGE, (byte) 0);
+    }
+
+    /** Whether the engine has the bindings' signature of rocksdb_slicetransform_create (11.0 on). */
+    private static final class Shape {
+        static final boolean CURRENT = Capabilities.callable(OlderShapes.SLICETRANSFORM_CREATE);
+    }
 
     /** RocksDB's fixed prefix. */
     record Fixed(int length) implements PrefixExtractor {
@@ -106,10 +120,13 @@ final class NativeSliceTransform {
         if (extractor instanceof Noop) {
             return rocksdb_slicetransform_create_noop();
         }
-        String name = java.util.Objects.requireNonNull(extractor.name(), "prefix extractor name");
+        String name = Objects.requireNonNull(extractor.name(), "prefix extractor name");
         Upcalls.Entry entry = Upcalls.register(extractor, name, null);
-        MemorySegment p = rocksdb_slicetransform_create(entry.state(), Upcalls.DESTRUCTOR, TRANSFORM, IN_DOMAIN,
-                IN_RANGE, Upcalls.NAME);
+        // The signature lost its in_range callback in RocksDB 11.0: each engine is called through its own.
+        MemorySegment p = Shape.CURRENT
+                ? rocksdb_slicetransform_create(entry.state(), Upcalls.DESTRUCTOR, TRANSFORM, IN_DOMAIN, Upcalls.NAME)
+                : OlderShapes.slicetransformCreate(entry.state(), Upcalls.DESTRUCTOR, TRANSFORM, IN_DOMAIN,
+                        InRange.STUB, Upcalls.NAME);
         if (p.address() == 0) {
             Upcalls.release(entry.state().address());
             throw new IllegalStateException("RocksDB returned NULL creating a prefix extractor");
@@ -136,6 +153,6 @@ final class NativeSliceTransform {
     }
 
     private static byte inRange(MemorySegment state, MemorySegment key, long length) {
-        return 0; // deprecated in RocksDB, unused
+        return 0; // deprecated, never called, removed in RocksDB 11.0
     }
 }

@@ -15,6 +15,10 @@ class EngineTest {
         if (expected != null) {
             assertEquals(expected, e.source());
         }
+        String expectedVersion = System.getProperty("rocksffm.test.expectedVersion", "");
+        if (!expectedVersion.isEmpty()) {
+            assertEquals(expectedVersion, e.version());
+        }
         assertNotNull(e.path(), "the library file is reported on Linux");
         assertTrue(Files.isRegularFile(e.path()), e.path() + " exists");
         assertNotNull(e.version(), "the version is known for both engines here");

@@ -19,46 +19,70 @@ import java.util.concurrent.ConcurrentHashMap;
  * engine lacks makes the generated holder class fail to initialise, so every call of a function
  * that some supported engine lacks goes through {@link #require} or {@link #callable} first.
  *
- * <p>{@code CapabilityTest} checks, on each engine, that every {@code rocksdb_*} function
+ * <p>{@code CapabilitiesTest} checks, on each engine, that every {@code rocksdb_*} function
  * {@code src/main} names is either exported by that engine or listed in {@link #GATED}, and that
- * {@link #SIGNATURE_CHANGED} and {@link #CONST_ONLY_CHANGES} equal the lists derived by comparing
- * Debian's 7.8.3 header with the generated bindings.
+ * {@link #SIGNATURE_CHANGED}, {@link #CONST_ONLY_CHANGES} and {@link #REMOVED_IN_11} equal the
+ * lists derived by comparing the older engines' headers (7.8.3, 10.10.1, and any other the test
+ * finds) with the generated bindings.
  */
 public final class Capabilities {
     /** The RocksDB version of the header the bindings were generated from. */
     public static final String HEADER_VERSION = HeaderInfo.ROCKSDB_VERSION;
 
     /**
-     * Functions whose C signature in the generated bindings differs from Debian's 7.8.3 header in
-     * how they are called, each with the first RocksDB version whose signature the bindings match:
-     * calling them on an older engine would be undefined behaviour, so they are callable only from
-     * that version on. Derived by comparing the two headers (prototypes without parameter names);
-     * checked by {@code CapabilitiesTest}. The versions come from RocksDB's history of
-     * {@code c.h}: parameters added to the plain-table factory in 8.5, the {@code force}
-     * parameter of {@code rocksdb_enable_file_deletions} removed in 9.0.
+     * Functions whose C signature in the generated bindings differs from an older supported
+     * engine's header (7.8.3, 10.1.3, 10.10.1) in how they are called, each with the first RocksDB
+     * version whose signature the bindings match: calling them through the bindings on an older
+     * engine would be undefined behaviour, so they are callable only from that version on (an
+     * older shape that rocksffm still needs comes from {@link OlderShapes}). Derived by comparing
+     * the headers (prototypes without parameter names); checked by {@code CapabilitiesTest}. The
+     * versions come from RocksDB's history of {@code c.h}: parameters added to the plain-table
+     * factory in 8.5, the {@code force} parameter of {@code rocksdb_enable_file_deletions}
+     * removed in 9.0, the {@code in_range} callback of {@code rocksdb_slicetransform_create}
+     * removed in 11.0.
      */
     public static final Map<String, String> SIGNATURE_CHANGED = Map.of(
             "rocksdb_options_set_plain_table_factory", "8.5",
-            "rocksdb_enable_file_deletions", "9.0");
+            "rocksdb_enable_file_deletions", "9.0",
+            "rocksdb_slicetransform_create", "11.0");
 
     /**
-     * Functions whose prototype changed between 7.8.3 and the bindings' header only by
-     * {@code const} on a pointer parameter (RocksDB 8.3): the function descriptor, and so the call,
-     * is the same on every engine, so they are not gated. Checked by {@code CapabilitiesTest}.
+     * Functions that the 10.x engines export and the bindings' header no longer declares (RocksDB
+     * 11.0 removed them): rocksffm never calls them. Checked by {@code CapabilitiesTest}.
      */
-    public static final Set<String> CONST_ONLY_CHANGES = Set.of(
-            "rocksdb_cache_create_lru_opts",
-            "rocksdb_cache_get_capacity",
-            "rocksdb_cache_get_usage",
-            "rocksdb_cache_get_pinned_usage");
+    public static final Set<String> REMOVED_IN_11 = Set.of(
+            "rocksdb_writebatch_wi_create_from",
+            "rocksdb_readoptions_set_managed",
+            "rocksdb_options_get_skip_checking_sst_file_sizes_on_db_open",
+            "rocksdb_options_set_skip_checking_sst_file_sizes_on_db_open");
+
+    /**
+     * Functions whose prototype changed between an older supported engine's header and the
+     * bindings' only by {@code const} on a pointer parameter, each with the version of the change
+     * (8.3): the function descriptor, and so the call, is the same on every engine, so they are not
+     * gated. Checked by {@code CapabilitiesTest}.
+     */
+    public static final Map<String, String> CONST_ONLY_CHANGES = Map.of(
+            "rocksdb_cache_create_lru_opts", "8.3",
+            "rocksdb_cache_get_capacity", "8.3",
+            "rocksdb_cache_get_usage", "8.3",
+            "rocksdb_cache_get_pinned_usage", "8.3");
 
     /**
      * A function every engine of version {@value #MARKER_SINCE} or later exports: when the engine's
      * version is unknown (a library loaded by path, without a version in its name) but it exports
-     * this, it is at least that version, which is after every change in {@link #SIGNATURE_CHANGED}.
+     * this, it is at least that version, which is after the 8.5 and 9.0 changes in
+     * {@link #SIGNATURE_CHANGED}.
      */
     private static final String MARKER = "rocksdb_get_into_buffer_cf";
     private static final String MARKER_SINCE = "10.9";
+    /**
+     * A function every engine before {@value #REMOVED_MARKER_UNTIL} exports and no later one
+     * does (removed with the {@code in_range} callback, in RocksDB 11.0): an engine of unknown
+     * version that exports {@link #MARKER} but not this is at least 11.0.
+     */
+    private static final String REMOVED_MARKER = "rocksdb_readoptions_set_managed";
+    private static final String REMOVED_MARKER_UNTIL = "11.0";
 
     /**
      * Functions that {@code src/main} calls only behind {@link #require} or {@link #callable},
@@ -68,6 +92,8 @@ public final class Capabilities {
             "rocksdb_get_into_buffer_cf",
             "rocksdb_options_set_plain_table_factory",
             "rocksdb_enable_file_deletions",
+            // RocksDB 11.0 removed in_range; older engines are called through OlderShapes
+            "rocksdb_slicetransform_create",
             // shared resources and event listeners (issue 16): absent from 7.8.3
             "rocksdb_ratelimiter_create_with_mode",
             "rocksdb_options_set_write_buffer_manager",
@@ -180,10 +206,7 @@ public final class Capabilities {
         if (since == null) {
             return null;
         }
-        String version = NativeLibrary.load().version();
-        if (version == null && exports(MARKER)) {
-            version = MARKER_SINCE;
-        }
+        String version = knownOrInferredVersion();
         if (version == null) {
             return function + " is not available: its C signature changed in RocksDB " + since
                     + " and the version of the engine " + describe() + " is unknown";
@@ -193,6 +216,18 @@ public final class Capabilities {
                     + " has it with the signature of versions before " + since;
         }
         return null;
+    }
+
+    /**
+     * The engine's version, or when it is unknown the oldest version its exports prove (from
+     * {@link #MARKER} and {@link #REMOVED_MARKER}), or null.
+     */
+    static String knownOrInferredVersion() {
+        String version = NativeLibrary.load().version();
+        if (version != null || !exports(MARKER)) {
+            return version;
+        }
+        return exports(REMOVED_MARKER) ? MARKER_SINCE : REMOVED_MARKER_UNTIL;
     }
 
     /**

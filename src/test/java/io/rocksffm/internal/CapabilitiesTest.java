@@ -27,28 +27,6 @@ import org.junit.jupiter.api.Test;
  */
 class CapabilitiesTest {
     private static final Path MAIN = Path.of("src/main/java");
-    private static final Path GENERATED = Path.of("src/generated/java/io/rocksffm/internal/capi");
-    /** Debian's librocksdb-dev header: the 7.8.3 engine's own declarations. */
-    private static final Path OLD_HEADER = Path.of("/usr/include/rocksdb/c.h");
-
-    /** Prototypes of the generated bindings, from the snippets jextract writes: name -> prototype. */
-    private static Map<String, String> generatedPrototypes() throws IOException {
-        Pattern snippet = Pattern.compile("^\\s*\\*\\s*(extern .*\\brocksdb_\\w+\\s*\\(.*\\))\\s*$");
-        Map<String, String> out = new TreeMap<>();
-        try (Stream<Path> files = Files.list(GENERATED)) {
-            for (Path f : files.filter(p -> p.getFileName().toString().startsWith("RocksDBC")).toList()) {
-                for (String line : Files.readAllLines(f)) {
-                    Matcher m = snippet.matcher(line);
-                    if (m.matches()) {
-                        String decl = m.group(1);
-                        out.put(Prototypes.name(decl), Prototypes.normalize(decl));
-                    }
-                }
-            }
-        }
-        return out;
-    }
-
     /**
      * The rocksdb_* functions src/main names (calls, $address or $descriptor uses, strings), but
      * for the gate's own lists.
@@ -72,7 +50,7 @@ class CapabilitiesTest {
 
     @Test
     void everyFunctionSrcMainNamesIsExportedOrGated() throws IOException {
-        Map<String, String> generated = generatedPrototypes();
+        Map<String, String> generated = Headers.bindings();
         assertTrue(generated.size() > 1000, "the bindings declare " + generated.size() + " functions");
         Set<String> used = functionsNamedInMain(generated.keySet());
         assertTrue(used.size() > 50, "src/main names " + used.size() + " functions");
@@ -98,7 +76,7 @@ class CapabilitiesTest {
 
     @Test
     void gatedFunctionsAreDeclaredByTheBindings() throws IOException {
-        Set<String> generated = generatedPrototypes().keySet();
+        Set<String> generated = Headers.bindings().keySet();
         for (String f : Capabilities.GATED) {
             assertTrue(generated.contains(f), f);
         }
@@ -107,36 +85,66 @@ class CapabilitiesTest {
         }
     }
 
+    /**
+     * For each older header this machine has (Debian's 7.8.3, the 10.10.1 bindings in the
+     * project's history, any in {@code -Drocksffm.headers}): the functions whose call changed are
+     * exactly the {@link Capabilities#SIGNATURE_CHANGED} entries of later versions, the const-only
+     * changes the {@link Capabilities#CONST_ONLY_CHANGES} entries of later versions, and the
+     * functions gone from the bindings include {@link Capabilities#REMOVED_IN_11} (exactly those,
+     * from a 10.x header).
+     */
     @Test
     void signatureChangesAreTheOnesTheHeadersShow() throws IOException {
-        assumeTrue(Files.isRegularFile(OLD_HEADER), "needs Debian's librocksdb-dev header at " + OLD_HEADER);
-        Map<String, String> old = Prototypes.parseHeader(Files.readString(OLD_HEADER));
-        Map<String, String> current = generatedPrototypes();
-        assertTrue(old.size() > 700, "7.8.3 declares " + old.size() + " functions");
-        Set<String> changed = new TreeSet<>();
-        Set<String> constOnly = new TreeSet<>();
-        for (Map.Entry<String, String> e : old.entrySet()) {
-            String now = current.get(e.getKey());
-            if (now == null || now.equals(e.getValue())) {
-                continue;
+        Map<String, Map<String, String>> older = Headers.older();
+        System.out.println("[rocksffm] older headers compared with the bindings (" + Capabilities.HEADER_VERSION
+                + "): " + older.keySet());
+        assumeTrue(!older.isEmpty(), "no older header on this machine (Debian's librocksdb-dev, git history)");
+        Map<String, String> current = Headers.bindings();
+        for (Map.Entry<String, Map<String, String>> header : older.entrySet()) {
+            String version = header.getKey();
+            Map<String, String> old = header.getValue();
+            assertTrue(old.size() > 700, version + " declares " + old.size() + " functions");
+            Set<String> changed = new TreeSet<>();
+            Set<String> constOnly = new TreeSet<>();
+            for (Map.Entry<String, String> e : old.entrySet()) {
+                String now = current.get(e.getKey());
+                if (now == null || now.equals(e.getValue())) {
+                    continue;
+                }
+                System.out.println("[rocksffm] " + version + " -> bindings, signature changed: " + e.getValue()
+                        + "  ->  " + now);
+                if (Prototypes.withoutConst(now).equals(Prototypes.withoutConst(e.getValue()))) {
+                    constOnly.add(e.getKey());
+                } else {
+                    changed.add(e.getKey());
+                }
             }
-            System.out.println("[rocksffm] signature changed: " + e.getValue() + "  ->  " + now);
-            if (Prototypes.withoutConst(now).equals(Prototypes.withoutConst(e.getValue()))) {
-                constOnly.add(e.getKey());
-            } else {
-                changed.add(e.getKey());
+            assertEquals(after(Capabilities.SIGNATURE_CHANGED, version), changed, version);
+            assertEquals(after(Capabilities.CONST_ONLY_CHANGES, version), constOnly, version);
+            Set<String> removed = new TreeSet<>(old.keySet());
+            removed.removeAll(current.keySet());
+            System.out.println("[rocksffm] declared by " + version + " and not by the bindings: " + removed);
+            assertTrue(removed.containsAll(Capabilities.REMOVED_IN_11), version + ": " + removed);
+            if (version.startsWith("10.")) {
+                assertEquals(new TreeSet<>(Capabilities.REMOVED_IN_11), removed, version);
             }
         }
-        assertEquals(new TreeSet<>(Capabilities.SIGNATURE_CHANGED.keySet()), changed);
-        assertEquals(new TreeSet<>(Capabilities.CONST_ONLY_CHANGES), constOnly);
-        Set<String> removed = new TreeSet<>(old.keySet());
-        removed.removeAll(current.keySet());
-        System.out.println("[rocksffm] declared by 7.8.3 only: " + removed);
+    }
+
+    /** The functions of {@code since} (function to version) whose version is later than {@code version}. */
+    private static Set<String> after(Map<String, String> since, String version) {
+        Set<String> out = new TreeSet<>();
+        since.forEach((f, v) -> {
+            if (Capabilities.compareVersions(version, v) < 0) {
+                out.add(f);
+            }
+        });
+        return out;
     }
 
     @Test
     void bindingsComeFromTheHeaderTheGateAssumes() {
-        assertEquals("10.10.1", HeaderInfo.ROCKSDB_VERSION);
+        assertEquals("11.8.1", HeaderInfo.ROCKSDB_VERSION);
         assertEquals(HeaderInfo.ROCKSDB_VERSION, Capabilities.HEADER_VERSION);
         assertTrue(HeaderInfo.HEADER_SHA256.matches("[0-9a-f]{64}"));
     }
@@ -161,6 +169,12 @@ class CapabilitiesTest {
             assertTrue(e.getMessage().contains("rocksdb_enable_file_deletions") && e.getMessage().contains(version),
                     e.getMessage());
         }
+        // the prefix extractor's create lost a callback in 11.0: the bindings' shape from 11.0 on,
+        // OlderShapes' before (a Java prefix extractor works on every engine: PrefixExtractorTest)
+        boolean eleven = Capabilities.compareVersions(version, "11.0") >= 0;
+        assertEquals(eleven, Capabilities.callable(OlderShapes.SLICETRANSFORM_CREATE), version);
+        assertEquals(eleven, !Capabilities.exports("rocksdb_readoptions_set_managed"), version);
+        assertEquals(eleven, Capabilities.compareVersions(Capabilities.knownOrInferredVersion(), "11.0") >= 0);
         if (!tenNine) {
             UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
                     () -> Capabilities.require("rocksdb_get_into_buffer_cf"));

@@ -6,8 +6,8 @@ public final class HeaderInfo {
     private HeaderInfo() {}
 
     /** The RocksDB version of the header (from its version.h). */
-    public static final String ROCKSDB_VERSION = "10.10.1";
+    public static final String ROCKSDB_VERSION = "11.8.1";
 
     /** The sha256 of the header file ({@code include/rocksdb/c.h}). */
-    public static final String HEADER_SHA256 = "d621b029bf62a05752c28c47418d4d3ec1ec37817148cffda5b7c34d35269485";
+    public static final String HEADER_SHA256 = "d2d96eb10b8670e37cb51c91758e39d7f10acfede72ab69e765326585eefb41f";
 }

@@ -18,13 +18,13 @@ public class RocksDBC extends RocksDBC_1 {
         // Should not be called directly
     }
 
-    private static class rocksdb_env_get_low_priority_background_threads {
+    private static class rocksdb_transactiondb_options_get_default_lock_timeout {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
+            RocksDBC.C_LONG,
             RocksDBC.C_POINTER
         );
 
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_env_get_low_priority_background_threads").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_env_get_low_priority_background_threads"));
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_options_get_default_lock_timeout").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_options_get_default_lock_timeout"));
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -32,45 +32,45 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern int rocksdb_env_get_low_priority_background_threads(rocksdb_env_t *env)
+     * extern int64_t rocksdb_transactiondb_options_get_default_lock_timeout(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static FunctionDescriptor rocksdb_env_get_low_priority_background_threads$descriptor() {
-        return rocksdb_env_get_low_priority_background_threads.DESC;
+    public static FunctionDescriptor rocksdb_transactiondb_options_get_default_lock_timeout$descriptor() {
+        return rocksdb_transactiondb_options_get_default_lock_timeout.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern int rocksdb_env_get_low_priority_background_threads(rocksdb_env_t *env)
+     * extern int64_t rocksdb_transactiondb_options_get_default_lock_timeout(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static MethodHandle rocksdb_env_get_low_priority_background_threads$handle() {
-        return rocksdb_env_get_low_priority_background_threads.HANDLE;
+    public static MethodHandle rocksdb_transactiondb_options_get_default_lock_timeout$handle() {
+        return rocksdb_transactiondb_options_get_default_lock_timeout.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern int rocksdb_env_get_low_priority_background_threads(rocksdb_env_t *env)
+     * extern int64_t rocksdb_transactiondb_options_get_default_lock_timeout(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static MemorySegment rocksdb_env_get_low_priority_background_threads$address() {
-        return rocksdb_env_get_low_priority_background_threads.ADDR;
+    public static MemorySegment rocksdb_transactiondb_options_get_default_lock_timeout$address() {
+        return rocksdb_transactiondb_options_get_default_lock_timeout.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * extern int rocksdb_env_get_low_priority_background_threads(rocksdb_env_t *env)
+     * extern int64_t rocksdb_transactiondb_options_get_default_lock_timeout(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static int rocksdb_env_get_low_priority_background_threads(MemorySegment env) {
-        var mh$ = rocksdb_env_get_low_priority_background_threads.HANDLE;
+    public static long rocksdb_transactiondb_options_get_default_lock_timeout(MemorySegment opt) {
+        var mh$ = rocksdb_transactiondb_options_get_default_lock_timeout.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_env_get_low_priority_background_threads", env);
+                traceDowncall("rocksdb_transactiondb_options_get_default_lock_timeout", opt);
             }
-            return (int)mh$.invokeExact(env);
+            return (long)mh$.invokeExact(opt);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -78,13 +78,13 @@ public class RocksDBC extends RocksDBC_1 {
         }
     }
 
-    private static class rocksdb_env_set_bottom_priority_background_threads {
+    private static class rocksdb_transactiondb_options_set_write_policy {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER,
             RocksDBC.C_INT
         );
 
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_env_set_bottom_priority_background_threads").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_env_set_bottom_priority_background_threads"));
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_options_set_write_policy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_options_set_write_policy"));
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -92,45 +92,45 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern void rocksdb_env_set_bottom_priority_background_threads(rocksdb_env_t *env, int n)
+     * extern void rocksdb_transactiondb_options_set_write_policy(rocksdb_transactiondb_options_t *opt, int v)
      * }
      */
-    public static FunctionDescriptor rocksdb_env_set_bottom_priority_background_threads$descriptor() {
-        return rocksdb_env_set_bottom_priority_background_threads.DESC;
+    public static FunctionDescriptor rocksdb_transactiondb_options_set_write_policy$descriptor() {
+        return rocksdb_transactiondb_options_set_write_policy.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern void rocksdb_env_set_bottom_priority_background_threads(rocksdb_env_t *env, int n)
+     * extern void rocksdb_transactiondb_options_set_write_policy(rocksdb_transactiondb_options_t *opt, int v)
      * }
      */
-    public static MethodHandle rocksdb_env_set_bottom_priority_background_threads$handle() {
-        return rocksdb_env_set_bottom_priority_background_threads.HANDLE;
+    public static MethodHandle rocksdb_transactiondb_options_set_write_policy$handle() {
+        return rocksdb_transactiondb_options_set_write_policy.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern void rocksdb_env_set_bottom_priority_background_threads(rocksdb_env_t *env, int n)
+     * extern void rocksdb_transactiondb_options_set_write_policy(rocksdb_transactiondb_options_t *opt, int v)
      * }
      */
-    public static MemorySegment rocksdb_env_set_bottom_priority_background_threads$address() {
-        return rocksdb_env_set_bottom_priority_background_threads.ADDR;
+    public static MemorySegment rocksdb_transactiondb_options_set_write_policy$address() {
+        return rocksdb_transactiondb_options_set_write_policy.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * extern void rocksdb_env_set_bottom_priority_background_threads(rocksdb_env_t *env, int n)
+     * extern void rocksdb_transactiondb_options_set_write_policy(rocksdb_transactiondb_options_t *opt, int v)
      * }
      */
-    public static void rocksdb_env_set_bottom_priority_background_threads(MemorySegment env, int n) {
-        var mh$ = rocksdb_env_set_bottom_priority_background_threads.HANDLE;
+    public static void rocksdb_transactiondb_options_set_write_policy(MemorySegment opt, int v) {
+        var mh$ = rocksdb_transactiondb_options_set_write_policy.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_env_set_bottom_priority_background_threads", env, n);
+                traceDowncall("rocksdb_transactiondb_options_set_write_policy", opt, v);
             }
-            mh$.invokeExact(env, n);
+            mh$.invokeExact(opt, v);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -138,13 +138,13 @@ public class RocksDBC extends RocksDBC_1 {
         }
     }
 
-    private static class rocksdb_env_get_bottom_priority_background_threads {
+    private static class rocksdb_transactiondb_options_get_write_policy {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             RocksDBC.C_INT,
             RocksDBC.C_POINTER
         );
 
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_env_get_bottom_priority_background_threads").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_env_get_bottom_priority_background_threads"));
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_options_get_write_policy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_options_get_write_policy"));
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -152,45 +152,45 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern int rocksdb_env_get_bottom_priority_background_threads(rocksdb_env_t *env)
+     * extern int rocksdb_transactiondb_options_get_write_policy(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static FunctionDescriptor rocksdb_env_get_bottom_priority_background_threads$descriptor() {
-        return rocksdb_env_get_bottom_priority_background_threads.DESC;
+    public static FunctionDescriptor rocksdb_transactiondb_options_get_write_policy$descriptor() {
+        return rocksdb_transactiondb_options_get_write_policy.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern int rocksdb_env_get_bottom_priority_background_threads(rocksdb_env_t *env)
+     * extern int rocksdb_transactiondb_options_get_write_policy(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static MethodHandle rocksdb_env_get_bottom_priority_background_threads$handle() {
-        return rocksdb_env_get_bottom_priority_background_threads.HANDLE;
+    public static MethodHandle rocksdb_transactiondb_options_get_write_policy$handle() {
+        return rocksdb_transactiondb_options_get_write_policy.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern int rocksdb_env_get_bottom_priority_background_threads(rocksdb_env_t *env)
+     * extern int rocksdb_transactiondb_options_get_write_policy(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static MemorySegment rocksdb_env_get_bottom_priority_background_threads$address() {
-        return rocksdb_env_get_bottom_priority_background_threads.ADDR;
+    public static MemorySegment rocksdb_transactiondb_options_get_write_policy$address() {
+        return rocksdb_transactiondb_options_get_write_policy.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * extern int rocksdb_env_get_bottom_priority_background_threads(rocksdb_env_t *env)
+     * extern int rocksdb_transactiondb_options_get_write_policy(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static int rocksdb_env_get_bottom_priority_background_threads(MemorySegment env) {
-        var mh$ = rocksdb_env_get_bottom_priority_background_threads.HANDLE;
+    public static int rocksdb_transactiondb_options_get_write_policy(MemorySegment opt) {
+        var mh$ = rocksdb_transactiondb_options_get_write_policy.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_env_get_bottom_priority_background_threads", env);
+                traceDowncall("rocksdb_transactiondb_options_get_write_policy", opt);
             }
-            return (int)mh$.invokeExact(env);
+            return (int)mh$.invokeExact(opt);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -198,1414 +198,13 @@ public class RocksDBC extends RocksDBC_1 {
         }
     }
 
-    private static class rocksdb_env_join_all_threads {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_env_join_all_threads").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_env_join_all_threads"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_join_all_threads(rocksdb_env_t *env)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_env_join_all_threads$descriptor() {
-        return rocksdb_env_join_all_threads.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_join_all_threads(rocksdb_env_t *env)
-     * }
-     */
-    public static MethodHandle rocksdb_env_join_all_threads$handle() {
-        return rocksdb_env_join_all_threads.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_join_all_threads(rocksdb_env_t *env)
-     * }
-     */
-    public static MemorySegment rocksdb_env_join_all_threads$address() {
-        return rocksdb_env_join_all_threads.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_env_join_all_threads(rocksdb_env_t *env)
-     * }
-     */
-    public static void rocksdb_env_join_all_threads(MemorySegment env) {
-        var mh$ = rocksdb_env_join_all_threads.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_env_join_all_threads", env);
-            }
-            mh$.invokeExact(env);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_env_lower_thread_pool_io_priority {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_env_lower_thread_pool_io_priority").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_env_lower_thread_pool_io_priority"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_thread_pool_io_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_env_lower_thread_pool_io_priority$descriptor() {
-        return rocksdb_env_lower_thread_pool_io_priority.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_thread_pool_io_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static MethodHandle rocksdb_env_lower_thread_pool_io_priority$handle() {
-        return rocksdb_env_lower_thread_pool_io_priority.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_thread_pool_io_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static MemorySegment rocksdb_env_lower_thread_pool_io_priority$address() {
-        return rocksdb_env_lower_thread_pool_io_priority.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_thread_pool_io_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static void rocksdb_env_lower_thread_pool_io_priority(MemorySegment env) {
-        var mh$ = rocksdb_env_lower_thread_pool_io_priority.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_env_lower_thread_pool_io_priority", env);
-            }
-            mh$.invokeExact(env);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_env_lower_high_priority_thread_pool_io_priority {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_env_lower_high_priority_thread_pool_io_priority").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_env_lower_high_priority_thread_pool_io_priority"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_high_priority_thread_pool_io_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_env_lower_high_priority_thread_pool_io_priority$descriptor() {
-        return rocksdb_env_lower_high_priority_thread_pool_io_priority.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_high_priority_thread_pool_io_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static MethodHandle rocksdb_env_lower_high_priority_thread_pool_io_priority$handle() {
-        return rocksdb_env_lower_high_priority_thread_pool_io_priority.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_high_priority_thread_pool_io_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static MemorySegment rocksdb_env_lower_high_priority_thread_pool_io_priority$address() {
-        return rocksdb_env_lower_high_priority_thread_pool_io_priority.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_high_priority_thread_pool_io_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static void rocksdb_env_lower_high_priority_thread_pool_io_priority(MemorySegment env) {
-        var mh$ = rocksdb_env_lower_high_priority_thread_pool_io_priority.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_env_lower_high_priority_thread_pool_io_priority", env);
-            }
-            mh$.invokeExact(env);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_env_lower_thread_pool_cpu_priority {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_env_lower_thread_pool_cpu_priority").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_env_lower_thread_pool_cpu_priority"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_thread_pool_cpu_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_env_lower_thread_pool_cpu_priority$descriptor() {
-        return rocksdb_env_lower_thread_pool_cpu_priority.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_thread_pool_cpu_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static MethodHandle rocksdb_env_lower_thread_pool_cpu_priority$handle() {
-        return rocksdb_env_lower_thread_pool_cpu_priority.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_thread_pool_cpu_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static MemorySegment rocksdb_env_lower_thread_pool_cpu_priority$address() {
-        return rocksdb_env_lower_thread_pool_cpu_priority.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_thread_pool_cpu_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static void rocksdb_env_lower_thread_pool_cpu_priority(MemorySegment env) {
-        var mh$ = rocksdb_env_lower_thread_pool_cpu_priority.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_env_lower_thread_pool_cpu_priority", env);
-            }
-            mh$.invokeExact(env);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_env_lower_high_priority_thread_pool_cpu_priority {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_env_lower_high_priority_thread_pool_cpu_priority").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_env_lower_high_priority_thread_pool_cpu_priority"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_high_priority_thread_pool_cpu_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_env_lower_high_priority_thread_pool_cpu_priority$descriptor() {
-        return rocksdb_env_lower_high_priority_thread_pool_cpu_priority.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_high_priority_thread_pool_cpu_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static MethodHandle rocksdb_env_lower_high_priority_thread_pool_cpu_priority$handle() {
-        return rocksdb_env_lower_high_priority_thread_pool_cpu_priority.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_high_priority_thread_pool_cpu_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static MemorySegment rocksdb_env_lower_high_priority_thread_pool_cpu_priority$address() {
-        return rocksdb_env_lower_high_priority_thread_pool_cpu_priority.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_env_lower_high_priority_thread_pool_cpu_priority(rocksdb_env_t *env)
-     * }
-     */
-    public static void rocksdb_env_lower_high_priority_thread_pool_cpu_priority(MemorySegment env) {
-        var mh$ = rocksdb_env_lower_high_priority_thread_pool_cpu_priority.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_env_lower_high_priority_thread_pool_cpu_priority", env);
-            }
-            mh$.invokeExact(env);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_env_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_env_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_env_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_destroy(rocksdb_env_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_env_destroy$descriptor() {
-        return rocksdb_env_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_destroy(rocksdb_env_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_env_destroy$handle() {
-        return rocksdb_env_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_env_destroy(rocksdb_env_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_env_destroy$address() {
-        return rocksdb_env_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_env_destroy(rocksdb_env_t *)
-     * }
-     */
-    public static void rocksdb_env_destroy(MemorySegment x0) {
-        var mh$ = rocksdb_env_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_env_destroy", x0);
-            }
-            mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_envoptions_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_envoptions_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_envoptions_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_envoptions_t *rocksdb_envoptions_create()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_envoptions_create$descriptor() {
-        return rocksdb_envoptions_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_envoptions_t *rocksdb_envoptions_create()
-     * }
-     */
-    public static MethodHandle rocksdb_envoptions_create$handle() {
-        return rocksdb_envoptions_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_envoptions_t *rocksdb_envoptions_create()
-     * }
-     */
-    public static MemorySegment rocksdb_envoptions_create$address() {
-        return rocksdb_envoptions_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_envoptions_t *rocksdb_envoptions_create()
-     * }
-     */
-    public static MemorySegment rocksdb_envoptions_create() {
-        var mh$ = rocksdb_envoptions_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_envoptions_create");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_envoptions_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_envoptions_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_envoptions_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_envoptions_destroy(rocksdb_envoptions_t *opt)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_envoptions_destroy$descriptor() {
-        return rocksdb_envoptions_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_envoptions_destroy(rocksdb_envoptions_t *opt)
-     * }
-     */
-    public static MethodHandle rocksdb_envoptions_destroy$handle() {
-        return rocksdb_envoptions_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_envoptions_destroy(rocksdb_envoptions_t *opt)
-     * }
-     */
-    public static MemorySegment rocksdb_envoptions_destroy$address() {
-        return rocksdb_envoptions_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_envoptions_destroy(rocksdb_envoptions_t *opt)
-     * }
-     */
-    public static void rocksdb_envoptions_destroy(MemorySegment opt) {
-        var mh$ = rocksdb_envoptions_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_envoptions_destroy", opt);
-            }
-            mh$.invokeExact(opt);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_create_dir_if_missing {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_create_dir_if_missing").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_create_dir_if_missing"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_create_dir_if_missing(rocksdb_env_t *env, const char *path, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_create_dir_if_missing$descriptor() {
-        return rocksdb_create_dir_if_missing.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_create_dir_if_missing(rocksdb_env_t *env, const char *path, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_create_dir_if_missing$handle() {
-        return rocksdb_create_dir_if_missing.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_create_dir_if_missing(rocksdb_env_t *env, const char *path, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_create_dir_if_missing$address() {
-        return rocksdb_create_dir_if_missing.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_create_dir_if_missing(rocksdb_env_t *env, const char *path, char **errptr)
-     * }
-     */
-    public static void rocksdb_create_dir_if_missing(MemorySegment env, MemorySegment path, MemorySegment errptr) {
-        var mh$ = rocksdb_create_dir_if_missing.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_create_dir_if_missing", env, path, errptr);
-            }
-            mh$.invokeExact(env, path, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_sstfilewriter_t *rocksdb_sstfilewriter_create(const rocksdb_envoptions_t *env, const rocksdb_options_t *io_options)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_create$descriptor() {
-        return rocksdb_sstfilewriter_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_sstfilewriter_t *rocksdb_sstfilewriter_create(const rocksdb_envoptions_t *env, const rocksdb_options_t *io_options)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_create$handle() {
-        return rocksdb_sstfilewriter_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_sstfilewriter_t *rocksdb_sstfilewriter_create(const rocksdb_envoptions_t *env, const rocksdb_options_t *io_options)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_create$address() {
-        return rocksdb_sstfilewriter_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_sstfilewriter_t *rocksdb_sstfilewriter_create(const rocksdb_envoptions_t *env, const rocksdb_options_t *io_options)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_create(MemorySegment env, MemorySegment io_options) {
-        var mh$ = rocksdb_sstfilewriter_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_create", env, io_options);
-            }
-            return (MemorySegment)mh$.invokeExact(env, io_options);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_create_with_comparator {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_create_with_comparator").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_create_with_comparator"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_sstfilewriter_t *rocksdb_sstfilewriter_create_with_comparator(const rocksdb_envoptions_t *env, const rocksdb_options_t *io_options, const rocksdb_comparator_t *comparator)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_create_with_comparator$descriptor() {
-        return rocksdb_sstfilewriter_create_with_comparator.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_sstfilewriter_t *rocksdb_sstfilewriter_create_with_comparator(const rocksdb_envoptions_t *env, const rocksdb_options_t *io_options, const rocksdb_comparator_t *comparator)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_create_with_comparator$handle() {
-        return rocksdb_sstfilewriter_create_with_comparator.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_sstfilewriter_t *rocksdb_sstfilewriter_create_with_comparator(const rocksdb_envoptions_t *env, const rocksdb_options_t *io_options, const rocksdb_comparator_t *comparator)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_create_with_comparator$address() {
-        return rocksdb_sstfilewriter_create_with_comparator.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_sstfilewriter_t *rocksdb_sstfilewriter_create_with_comparator(const rocksdb_envoptions_t *env, const rocksdb_options_t *io_options, const rocksdb_comparator_t *comparator)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_create_with_comparator(MemorySegment env, MemorySegment io_options, MemorySegment comparator) {
-        var mh$ = rocksdb_sstfilewriter_create_with_comparator.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_create_with_comparator", env, io_options, comparator);
-            }
-            return (MemorySegment)mh$.invokeExact(env, io_options, comparator);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_open {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_open").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_open"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_open(rocksdb_sstfilewriter_t *writer, const char *name, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_open$descriptor() {
-        return rocksdb_sstfilewriter_open.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_open(rocksdb_sstfilewriter_t *writer, const char *name, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_open$handle() {
-        return rocksdb_sstfilewriter_open.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_open(rocksdb_sstfilewriter_t *writer, const char *name, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_open$address() {
-        return rocksdb_sstfilewriter_open.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_open(rocksdb_sstfilewriter_t *writer, const char *name, char **errptr)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_open(MemorySegment writer, MemorySegment name, MemorySegment errptr) {
-        var mh$ = rocksdb_sstfilewriter_open.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_open", writer, name, errptr);
-            }
-            mh$.invokeExact(writer, name, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_add {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_add").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_add"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_add(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_add$descriptor() {
-        return rocksdb_sstfilewriter_add.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_add(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_add$handle() {
-        return rocksdb_sstfilewriter_add.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_add(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_add$address() {
-        return rocksdb_sstfilewriter_add.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_add(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_add(MemorySegment writer, MemorySegment key, long keylen, MemorySegment val, long vallen, MemorySegment errptr) {
-        var mh$ = rocksdb_sstfilewriter_add.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_add", writer, key, keylen, val, vallen, errptr);
-            }
-            mh$.invokeExact(writer, key, keylen, val, vallen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_put {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_put").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_put"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_put(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_put$descriptor() {
-        return rocksdb_sstfilewriter_put.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_put(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_put$handle() {
-        return rocksdb_sstfilewriter_put.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_put(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_put$address() {
-        return rocksdb_sstfilewriter_put.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_put(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_put(MemorySegment writer, MemorySegment key, long keylen, MemorySegment val, long vallen, MemorySegment errptr) {
-        var mh$ = rocksdb_sstfilewriter_put.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_put", writer, key, keylen, val, vallen, errptr);
-            }
-            mh$.invokeExact(writer, key, keylen, val, vallen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_put_with_ts {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_put_with_ts").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_put_with_ts"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_put_with_ts(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *ts, size_t tslen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_put_with_ts$descriptor() {
-        return rocksdb_sstfilewriter_put_with_ts.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_put_with_ts(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *ts, size_t tslen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_put_with_ts$handle() {
-        return rocksdb_sstfilewriter_put_with_ts.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_put_with_ts(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *ts, size_t tslen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_put_with_ts$address() {
-        return rocksdb_sstfilewriter_put_with_ts.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_put_with_ts(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *ts, size_t tslen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_put_with_ts(MemorySegment writer, MemorySegment key, long keylen, MemorySegment ts, long tslen, MemorySegment val, long vallen, MemorySegment errptr) {
-        var mh$ = rocksdb_sstfilewriter_put_with_ts.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_put_with_ts", writer, key, keylen, ts, tslen, val, vallen, errptr);
-            }
-            mh$.invokeExact(writer, key, keylen, ts, tslen, val, vallen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_merge {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_merge").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_merge"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_merge(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_merge$descriptor() {
-        return rocksdb_sstfilewriter_merge.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_merge(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_merge$handle() {
-        return rocksdb_sstfilewriter_merge.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_merge(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_merge$address() {
-        return rocksdb_sstfilewriter_merge.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_merge(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_merge(MemorySegment writer, MemorySegment key, long keylen, MemorySegment val, long vallen, MemorySegment errptr) {
-        var mh$ = rocksdb_sstfilewriter_merge.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_merge", writer, key, keylen, val, vallen, errptr);
-            }
-            mh$.invokeExact(writer, key, keylen, val, vallen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_delete {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_delete").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_delete"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_delete$descriptor() {
-        return rocksdb_sstfilewriter_delete.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_delete$handle() {
-        return rocksdb_sstfilewriter_delete.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_delete$address() {
-        return rocksdb_sstfilewriter_delete.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_delete(MemorySegment writer, MemorySegment key, long keylen, MemorySegment errptr) {
-        var mh$ = rocksdb_sstfilewriter_delete.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_delete", writer, key, keylen, errptr);
-            }
-            mh$.invokeExact(writer, key, keylen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_delete_with_ts {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_delete_with_ts").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_delete_with_ts"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete_with_ts(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *ts, size_t tslen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_delete_with_ts$descriptor() {
-        return rocksdb_sstfilewriter_delete_with_ts.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete_with_ts(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *ts, size_t tslen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_delete_with_ts$handle() {
-        return rocksdb_sstfilewriter_delete_with_ts.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete_with_ts(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *ts, size_t tslen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_delete_with_ts$address() {
-        return rocksdb_sstfilewriter_delete_with_ts.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete_with_ts(rocksdb_sstfilewriter_t *writer, const char *key, size_t keylen, const char *ts, size_t tslen, char **errptr)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_delete_with_ts(MemorySegment writer, MemorySegment key, long keylen, MemorySegment ts, long tslen, MemorySegment errptr) {
-        var mh$ = rocksdb_sstfilewriter_delete_with_ts.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_delete_with_ts", writer, key, keylen, ts, tslen, errptr);
-            }
-            mh$.invokeExact(writer, key, keylen, ts, tslen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_delete_range {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_delete_range").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_delete_range"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete_range(rocksdb_sstfilewriter_t *writer, const char *begin_key, size_t begin_keylen, const char *end_key, size_t end_keylen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_delete_range$descriptor() {
-        return rocksdb_sstfilewriter_delete_range.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete_range(rocksdb_sstfilewriter_t *writer, const char *begin_key, size_t begin_keylen, const char *end_key, size_t end_keylen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_delete_range$handle() {
-        return rocksdb_sstfilewriter_delete_range.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete_range(rocksdb_sstfilewriter_t *writer, const char *begin_key, size_t begin_keylen, const char *end_key, size_t end_keylen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_delete_range$address() {
-        return rocksdb_sstfilewriter_delete_range.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_delete_range(rocksdb_sstfilewriter_t *writer, const char *begin_key, size_t begin_keylen, const char *end_key, size_t end_keylen, char **errptr)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_delete_range(MemorySegment writer, MemorySegment begin_key, long begin_keylen, MemorySegment end_key, long end_keylen, MemorySegment errptr) {
-        var mh$ = rocksdb_sstfilewriter_delete_range.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_delete_range", writer, begin_key, begin_keylen, end_key, end_keylen, errptr);
-            }
-            mh$.invokeExact(writer, begin_key, begin_keylen, end_key, end_keylen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_finish {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_finish").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_finish"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_finish(rocksdb_sstfilewriter_t *writer, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_finish$descriptor() {
-        return rocksdb_sstfilewriter_finish.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_finish(rocksdb_sstfilewriter_t *writer, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_finish$handle() {
-        return rocksdb_sstfilewriter_finish.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_finish(rocksdb_sstfilewriter_t *writer, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_finish$address() {
-        return rocksdb_sstfilewriter_finish.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_finish(rocksdb_sstfilewriter_t *writer, char **errptr)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_finish(MemorySegment writer, MemorySegment errptr) {
-        var mh$ = rocksdb_sstfilewriter_finish.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_finish", writer, errptr);
-            }
-            mh$.invokeExact(writer, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_file_size {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_file_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_file_size"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_file_size(rocksdb_sstfilewriter_t *writer, uint64_t *file_size)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_file_size$descriptor() {
-        return rocksdb_sstfilewriter_file_size.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_file_size(rocksdb_sstfilewriter_t *writer, uint64_t *file_size)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_file_size$handle() {
-        return rocksdb_sstfilewriter_file_size.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_file_size(rocksdb_sstfilewriter_t *writer, uint64_t *file_size)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_file_size$address() {
-        return rocksdb_sstfilewriter_file_size.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_file_size(rocksdb_sstfilewriter_t *writer, uint64_t *file_size)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_file_size(MemorySegment writer, MemorySegment file_size) {
-        var mh$ = rocksdb_sstfilewriter_file_size.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_file_size", writer, file_size);
-            }
-            mh$.invokeExact(writer, file_size);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sstfilewriter_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sstfilewriter_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sstfilewriter_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_destroy(rocksdb_sstfilewriter_t *writer)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sstfilewriter_destroy$descriptor() {
-        return rocksdb_sstfilewriter_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_destroy(rocksdb_sstfilewriter_t *writer)
-     * }
-     */
-    public static MethodHandle rocksdb_sstfilewriter_destroy$handle() {
-        return rocksdb_sstfilewriter_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_destroy(rocksdb_sstfilewriter_t *writer)
-     * }
-     */
-    public static MemorySegment rocksdb_sstfilewriter_destroy$address() {
-        return rocksdb_sstfilewriter_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sstfilewriter_destroy(rocksdb_sstfilewriter_t *writer)
-     * }
-     */
-    public static void rocksdb_sstfilewriter_destroy(MemorySegment writer) {
-        var mh$ = rocksdb_sstfilewriter_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sstfilewriter_destroy", writer);
-            }
-            mh$.invokeExact(writer);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_ingestexternalfileoptions_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_ingestexternalfileoptions_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_ingestexternalfileoptions_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_ingestexternalfileoptions_t *rocksdb_ingestexternalfileoptions_create()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_ingestexternalfileoptions_create$descriptor() {
-        return rocksdb_ingestexternalfileoptions_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_ingestexternalfileoptions_t *rocksdb_ingestexternalfileoptions_create()
-     * }
-     */
-    public static MethodHandle rocksdb_ingestexternalfileoptions_create$handle() {
-        return rocksdb_ingestexternalfileoptions_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_ingestexternalfileoptions_t *rocksdb_ingestexternalfileoptions_create()
-     * }
-     */
-    public static MemorySegment rocksdb_ingestexternalfileoptions_create$address() {
-        return rocksdb_ingestexternalfileoptions_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_ingestexternalfileoptions_t *rocksdb_ingestexternalfileoptions_create()
-     * }
-     */
-    public static MemorySegment rocksdb_ingestexternalfileoptions_create() {
-        var mh$ = rocksdb_ingestexternalfileoptions_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_ingestexternalfileoptions_create");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_ingestexternalfileoptions_set_move_files {
+    private static class rocksdb_transactiondb_options_set_rollback_merge_operands {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER,
             RocksDBC.C_CHAR
         );
 
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_ingestexternalfileoptions_set_move_files").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_ingestexternalfileoptions_set_move_files"));
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_options_set_rollback_merge_operands").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_options_set_rollback_merge_operands"));
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -1613,45 +212,45 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_move_files(rocksdb_ingestexternalfileoptions_t *opt, unsigned char move_files)
+     * extern void rocksdb_transactiondb_options_set_rollback_merge_operands(rocksdb_transactiondb_options_t *opt, unsigned char v)
      * }
      */
-    public static FunctionDescriptor rocksdb_ingestexternalfileoptions_set_move_files$descriptor() {
-        return rocksdb_ingestexternalfileoptions_set_move_files.DESC;
+    public static FunctionDescriptor rocksdb_transactiondb_options_set_rollback_merge_operands$descriptor() {
+        return rocksdb_transactiondb_options_set_rollback_merge_operands.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_move_files(rocksdb_ingestexternalfileoptions_t *opt, unsigned char move_files)
+     * extern void rocksdb_transactiondb_options_set_rollback_merge_operands(rocksdb_transactiondb_options_t *opt, unsigned char v)
      * }
      */
-    public static MethodHandle rocksdb_ingestexternalfileoptions_set_move_files$handle() {
-        return rocksdb_ingestexternalfileoptions_set_move_files.HANDLE;
+    public static MethodHandle rocksdb_transactiondb_options_set_rollback_merge_operands$handle() {
+        return rocksdb_transactiondb_options_set_rollback_merge_operands.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_move_files(rocksdb_ingestexternalfileoptions_t *opt, unsigned char move_files)
+     * extern void rocksdb_transactiondb_options_set_rollback_merge_operands(rocksdb_transactiondb_options_t *opt, unsigned char v)
      * }
      */
-    public static MemorySegment rocksdb_ingestexternalfileoptions_set_move_files$address() {
-        return rocksdb_ingestexternalfileoptions_set_move_files.ADDR;
+    public static MemorySegment rocksdb_transactiondb_options_set_rollback_merge_operands$address() {
+        return rocksdb_transactiondb_options_set_rollback_merge_operands.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_move_files(rocksdb_ingestexternalfileoptions_t *opt, unsigned char move_files)
+     * extern void rocksdb_transactiondb_options_set_rollback_merge_operands(rocksdb_transactiondb_options_t *opt, unsigned char v)
      * }
      */
-    public static void rocksdb_ingestexternalfileoptions_set_move_files(MemorySegment opt, byte move_files) {
-        var mh$ = rocksdb_ingestexternalfileoptions_set_move_files.HANDLE;
+    public static void rocksdb_transactiondb_options_set_rollback_merge_operands(MemorySegment opt, byte v) {
+        var mh$ = rocksdb_transactiondb_options_set_rollback_merge_operands.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_ingestexternalfileoptions_set_move_files", opt, move_files);
+                traceDowncall("rocksdb_transactiondb_options_set_rollback_merge_operands", opt, v);
             }
-            mh$.invokeExact(opt, move_files);
+            mh$.invokeExact(opt, v);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -1659,1774 +258,13 @@ public class RocksDBC extends RocksDBC_1 {
         }
     }
 
-    private static class rocksdb_ingestexternalfileoptions_set_snapshot_consistency {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_ingestexternalfileoptions_set_snapshot_consistency").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_ingestexternalfileoptions_set_snapshot_consistency"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_snapshot_consistency(rocksdb_ingestexternalfileoptions_t *opt, unsigned char snapshot_consistency)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_ingestexternalfileoptions_set_snapshot_consistency$descriptor() {
-        return rocksdb_ingestexternalfileoptions_set_snapshot_consistency.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_snapshot_consistency(rocksdb_ingestexternalfileoptions_t *opt, unsigned char snapshot_consistency)
-     * }
-     */
-    public static MethodHandle rocksdb_ingestexternalfileoptions_set_snapshot_consistency$handle() {
-        return rocksdb_ingestexternalfileoptions_set_snapshot_consistency.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_snapshot_consistency(rocksdb_ingestexternalfileoptions_t *opt, unsigned char snapshot_consistency)
-     * }
-     */
-    public static MemorySegment rocksdb_ingestexternalfileoptions_set_snapshot_consistency$address() {
-        return rocksdb_ingestexternalfileoptions_set_snapshot_consistency.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_snapshot_consistency(rocksdb_ingestexternalfileoptions_t *opt, unsigned char snapshot_consistency)
-     * }
-     */
-    public static void rocksdb_ingestexternalfileoptions_set_snapshot_consistency(MemorySegment opt, byte snapshot_consistency) {
-        var mh$ = rocksdb_ingestexternalfileoptions_set_snapshot_consistency.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_ingestexternalfileoptions_set_snapshot_consistency", opt, snapshot_consistency);
-            }
-            mh$.invokeExact(opt, snapshot_consistency);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_ingestexternalfileoptions_set_allow_global_seqno {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_ingestexternalfileoptions_set_allow_global_seqno").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_ingestexternalfileoptions_set_allow_global_seqno"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_allow_global_seqno(rocksdb_ingestexternalfileoptions_t *opt, unsigned char allow_global_seqno)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_ingestexternalfileoptions_set_allow_global_seqno$descriptor() {
-        return rocksdb_ingestexternalfileoptions_set_allow_global_seqno.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_allow_global_seqno(rocksdb_ingestexternalfileoptions_t *opt, unsigned char allow_global_seqno)
-     * }
-     */
-    public static MethodHandle rocksdb_ingestexternalfileoptions_set_allow_global_seqno$handle() {
-        return rocksdb_ingestexternalfileoptions_set_allow_global_seqno.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_allow_global_seqno(rocksdb_ingestexternalfileoptions_t *opt, unsigned char allow_global_seqno)
-     * }
-     */
-    public static MemorySegment rocksdb_ingestexternalfileoptions_set_allow_global_seqno$address() {
-        return rocksdb_ingestexternalfileoptions_set_allow_global_seqno.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_allow_global_seqno(rocksdb_ingestexternalfileoptions_t *opt, unsigned char allow_global_seqno)
-     * }
-     */
-    public static void rocksdb_ingestexternalfileoptions_set_allow_global_seqno(MemorySegment opt, byte allow_global_seqno) {
-        var mh$ = rocksdb_ingestexternalfileoptions_set_allow_global_seqno.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_ingestexternalfileoptions_set_allow_global_seqno", opt, allow_global_seqno);
-            }
-            mh$.invokeExact(opt, allow_global_seqno);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_ingestexternalfileoptions_set_allow_blocking_flush {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_ingestexternalfileoptions_set_allow_blocking_flush").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_ingestexternalfileoptions_set_allow_blocking_flush"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_allow_blocking_flush(rocksdb_ingestexternalfileoptions_t *opt, unsigned char allow_blocking_flush)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_ingestexternalfileoptions_set_allow_blocking_flush$descriptor() {
-        return rocksdb_ingestexternalfileoptions_set_allow_blocking_flush.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_allow_blocking_flush(rocksdb_ingestexternalfileoptions_t *opt, unsigned char allow_blocking_flush)
-     * }
-     */
-    public static MethodHandle rocksdb_ingestexternalfileoptions_set_allow_blocking_flush$handle() {
-        return rocksdb_ingestexternalfileoptions_set_allow_blocking_flush.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_allow_blocking_flush(rocksdb_ingestexternalfileoptions_t *opt, unsigned char allow_blocking_flush)
-     * }
-     */
-    public static MemorySegment rocksdb_ingestexternalfileoptions_set_allow_blocking_flush$address() {
-        return rocksdb_ingestexternalfileoptions_set_allow_blocking_flush.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_allow_blocking_flush(rocksdb_ingestexternalfileoptions_t *opt, unsigned char allow_blocking_flush)
-     * }
-     */
-    public static void rocksdb_ingestexternalfileoptions_set_allow_blocking_flush(MemorySegment opt, byte allow_blocking_flush) {
-        var mh$ = rocksdb_ingestexternalfileoptions_set_allow_blocking_flush.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_ingestexternalfileoptions_set_allow_blocking_flush", opt, allow_blocking_flush);
-            }
-            mh$.invokeExact(opt, allow_blocking_flush);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_ingestexternalfileoptions_set_ingest_behind {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_ingestexternalfileoptions_set_ingest_behind").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_ingestexternalfileoptions_set_ingest_behind"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_ingest_behind(rocksdb_ingestexternalfileoptions_t *opt, unsigned char ingest_behind)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_ingestexternalfileoptions_set_ingest_behind$descriptor() {
-        return rocksdb_ingestexternalfileoptions_set_ingest_behind.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_ingest_behind(rocksdb_ingestexternalfileoptions_t *opt, unsigned char ingest_behind)
-     * }
-     */
-    public static MethodHandle rocksdb_ingestexternalfileoptions_set_ingest_behind$handle() {
-        return rocksdb_ingestexternalfileoptions_set_ingest_behind.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_ingest_behind(rocksdb_ingestexternalfileoptions_t *opt, unsigned char ingest_behind)
-     * }
-     */
-    public static MemorySegment rocksdb_ingestexternalfileoptions_set_ingest_behind$address() {
-        return rocksdb_ingestexternalfileoptions_set_ingest_behind.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_ingest_behind(rocksdb_ingestexternalfileoptions_t *opt, unsigned char ingest_behind)
-     * }
-     */
-    public static void rocksdb_ingestexternalfileoptions_set_ingest_behind(MemorySegment opt, byte ingest_behind) {
-        var mh$ = rocksdb_ingestexternalfileoptions_set_ingest_behind.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_ingestexternalfileoptions_set_ingest_behind", opt, ingest_behind);
-            }
-            mh$.invokeExact(opt, ingest_behind);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level(rocksdb_ingestexternalfileoptions_t *opt, unsigned char fail_if_not_bottommost_level)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level$descriptor() {
-        return rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level(rocksdb_ingestexternalfileoptions_t *opt, unsigned char fail_if_not_bottommost_level)
-     * }
-     */
-    public static MethodHandle rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level$handle() {
-        return rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level(rocksdb_ingestexternalfileoptions_t *opt, unsigned char fail_if_not_bottommost_level)
-     * }
-     */
-    public static MemorySegment rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level$address() {
-        return rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level(rocksdb_ingestexternalfileoptions_t *opt, unsigned char fail_if_not_bottommost_level)
-     * }
-     */
-    public static void rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level(MemorySegment opt, byte fail_if_not_bottommost_level) {
-        var mh$ = rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level", opt, fail_if_not_bottommost_level);
-            }
-            mh$.invokeExact(opt, fail_if_not_bottommost_level);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_ingestexternalfileoptions_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_ingestexternalfileoptions_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_ingestexternalfileoptions_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_destroy(rocksdb_ingestexternalfileoptions_t *opt)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_ingestexternalfileoptions_destroy$descriptor() {
-        return rocksdb_ingestexternalfileoptions_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_destroy(rocksdb_ingestexternalfileoptions_t *opt)
-     * }
-     */
-    public static MethodHandle rocksdb_ingestexternalfileoptions_destroy$handle() {
-        return rocksdb_ingestexternalfileoptions_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_destroy(rocksdb_ingestexternalfileoptions_t *opt)
-     * }
-     */
-    public static MemorySegment rocksdb_ingestexternalfileoptions_destroy$address() {
-        return rocksdb_ingestexternalfileoptions_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_ingestexternalfileoptions_destroy(rocksdb_ingestexternalfileoptions_t *opt)
-     * }
-     */
-    public static void rocksdb_ingestexternalfileoptions_destroy(MemorySegment opt) {
-        var mh$ = rocksdb_ingestexternalfileoptions_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_ingestexternalfileoptions_destroy", opt);
-            }
-            mh$.invokeExact(opt);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_ingest_external_file {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_ingest_external_file").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_ingest_external_file"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingest_external_file(rocksdb_t *db, const char *const *file_list, const size_t list_len, const rocksdb_ingestexternalfileoptions_t *opt, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_ingest_external_file$descriptor() {
-        return rocksdb_ingest_external_file.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingest_external_file(rocksdb_t *db, const char *const *file_list, const size_t list_len, const rocksdb_ingestexternalfileoptions_t *opt, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_ingest_external_file$handle() {
-        return rocksdb_ingest_external_file.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingest_external_file(rocksdb_t *db, const char *const *file_list, const size_t list_len, const rocksdb_ingestexternalfileoptions_t *opt, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_ingest_external_file$address() {
-        return rocksdb_ingest_external_file.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_ingest_external_file(rocksdb_t *db, const char *const *file_list, const size_t list_len, const rocksdb_ingestexternalfileoptions_t *opt, char **errptr)
-     * }
-     */
-    public static void rocksdb_ingest_external_file(MemorySegment db, MemorySegment file_list, long list_len, MemorySegment opt, MemorySegment errptr) {
-        var mh$ = rocksdb_ingest_external_file.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_ingest_external_file", db, file_list, list_len, opt, errptr);
-            }
-            mh$.invokeExact(db, file_list, list_len, opt, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_ingest_external_file_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_ingest_external_file_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_ingest_external_file_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingest_external_file_cf(rocksdb_t *db, rocksdb_column_family_handle_t *handle, const char *const *file_list, const size_t list_len, const rocksdb_ingestexternalfileoptions_t *opt, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_ingest_external_file_cf$descriptor() {
-        return rocksdb_ingest_external_file_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingest_external_file_cf(rocksdb_t *db, rocksdb_column_family_handle_t *handle, const char *const *file_list, const size_t list_len, const rocksdb_ingestexternalfileoptions_t *opt, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_ingest_external_file_cf$handle() {
-        return rocksdb_ingest_external_file_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_ingest_external_file_cf(rocksdb_t *db, rocksdb_column_family_handle_t *handle, const char *const *file_list, const size_t list_len, const rocksdb_ingestexternalfileoptions_t *opt, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_ingest_external_file_cf$address() {
-        return rocksdb_ingest_external_file_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_ingest_external_file_cf(rocksdb_t *db, rocksdb_column_family_handle_t *handle, const char *const *file_list, const size_t list_len, const rocksdb_ingestexternalfileoptions_t *opt, char **errptr)
-     * }
-     */
-    public static void rocksdb_ingest_external_file_cf(MemorySegment db, MemorySegment handle, MemorySegment file_list, long list_len, MemorySegment opt, MemorySegment errptr) {
-        var mh$ = rocksdb_ingest_external_file_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_ingest_external_file_cf", db, handle, file_list, list_len, opt, errptr);
-            }
-            mh$.invokeExact(db, handle, file_list, list_len, opt, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_try_catch_up_with_primary {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_try_catch_up_with_primary").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_try_catch_up_with_primary"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_try_catch_up_with_primary(rocksdb_t *db, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_try_catch_up_with_primary$descriptor() {
-        return rocksdb_try_catch_up_with_primary.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_try_catch_up_with_primary(rocksdb_t *db, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_try_catch_up_with_primary$handle() {
-        return rocksdb_try_catch_up_with_primary.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_try_catch_up_with_primary(rocksdb_t *db, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_try_catch_up_with_primary$address() {
-        return rocksdb_try_catch_up_with_primary.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_try_catch_up_with_primary(rocksdb_t *db, char **errptr)
-     * }
-     */
-    public static void rocksdb_try_catch_up_with_primary(MemorySegment db, MemorySegment errptr) {
-        var mh$ = rocksdb_try_catch_up_with_primary.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_try_catch_up_with_primary", db, errptr);
-            }
-            mh$.invokeExact(db, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_slicetransform_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_slicetransform_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_slicetransform_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create(void *state, void (*destructor)(void *), char *(*transform)(void *, const char *, size_t, size_t *), unsigned char (*in_domain)(void *, const char *, size_t), unsigned char (*in_range)(void *, const char *, size_t), const char *(*name)(void *))
-     * }
-     */
-    public static FunctionDescriptor rocksdb_slicetransform_create$descriptor() {
-        return rocksdb_slicetransform_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create(void *state, void (*destructor)(void *), char *(*transform)(void *, const char *, size_t, size_t *), unsigned char (*in_domain)(void *, const char *, size_t), unsigned char (*in_range)(void *, const char *, size_t), const char *(*name)(void *))
-     * }
-     */
-    public static MethodHandle rocksdb_slicetransform_create$handle() {
-        return rocksdb_slicetransform_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create(void *state, void (*destructor)(void *), char *(*transform)(void *, const char *, size_t, size_t *), unsigned char (*in_domain)(void *, const char *, size_t), unsigned char (*in_range)(void *, const char *, size_t), const char *(*name)(void *))
-     * }
-     */
-    public static MemorySegment rocksdb_slicetransform_create$address() {
-        return rocksdb_slicetransform_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create(void *state, void (*destructor)(void *), char *(*transform)(void *, const char *, size_t, size_t *), unsigned char (*in_domain)(void *, const char *, size_t), unsigned char (*in_range)(void *, const char *, size_t), const char *(*name)(void *))
-     * }
-     */
-    public static MemorySegment rocksdb_slicetransform_create(MemorySegment state, MemorySegment destructor, MemorySegment transform, MemorySegment in_domain, MemorySegment in_range, MemorySegment name) {
-        var mh$ = rocksdb_slicetransform_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_slicetransform_create", state, destructor, transform, in_domain, in_range, name);
-            }
-            return (MemorySegment)mh$.invokeExact(state, destructor, transform, in_domain, in_range, name);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_slicetransform_create_fixed_prefix {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_slicetransform_create_fixed_prefix").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_slicetransform_create_fixed_prefix"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create_fixed_prefix(size_t)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_slicetransform_create_fixed_prefix$descriptor() {
-        return rocksdb_slicetransform_create_fixed_prefix.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create_fixed_prefix(size_t)
-     * }
-     */
-    public static MethodHandle rocksdb_slicetransform_create_fixed_prefix$handle() {
-        return rocksdb_slicetransform_create_fixed_prefix.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create_fixed_prefix(size_t)
-     * }
-     */
-    public static MemorySegment rocksdb_slicetransform_create_fixed_prefix$address() {
-        return rocksdb_slicetransform_create_fixed_prefix.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create_fixed_prefix(size_t)
-     * }
-     */
-    public static MemorySegment rocksdb_slicetransform_create_fixed_prefix(long x0) {
-        var mh$ = rocksdb_slicetransform_create_fixed_prefix.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_slicetransform_create_fixed_prefix", x0);
-            }
-            return (MemorySegment)mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_slicetransform_create_noop {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_slicetransform_create_noop").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_slicetransform_create_noop"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create_noop()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_slicetransform_create_noop$descriptor() {
-        return rocksdb_slicetransform_create_noop.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create_noop()
-     * }
-     */
-    public static MethodHandle rocksdb_slicetransform_create_noop$handle() {
-        return rocksdb_slicetransform_create_noop.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create_noop()
-     * }
-     */
-    public static MemorySegment rocksdb_slicetransform_create_noop$address() {
-        return rocksdb_slicetransform_create_noop.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_slicetransform_t *rocksdb_slicetransform_create_noop()
-     * }
-     */
-    public static MemorySegment rocksdb_slicetransform_create_noop() {
-        var mh$ = rocksdb_slicetransform_create_noop.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_slicetransform_create_noop");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_slicetransform_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_slicetransform_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_slicetransform_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_slicetransform_destroy(rocksdb_slicetransform_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_slicetransform_destroy$descriptor() {
-        return rocksdb_slicetransform_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_slicetransform_destroy(rocksdb_slicetransform_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_slicetransform_destroy$handle() {
-        return rocksdb_slicetransform_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_slicetransform_destroy(rocksdb_slicetransform_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_slicetransform_destroy$address() {
-        return rocksdb_slicetransform_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_slicetransform_destroy(rocksdb_slicetransform_t *)
-     * }
-     */
-    public static void rocksdb_slicetransform_destroy(MemorySegment x0) {
-        var mh$ = rocksdb_slicetransform_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_slicetransform_destroy", x0);
-            }
-            mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-    private static final int rocksdb_similar_size_compaction_stop_style = (int)0L;
-    /**
-     * {@snippet lang=c :
-     * enum <anonymous>.rocksdb_similar_size_compaction_stop_style = 0
-     * }
-     */
-    public static int rocksdb_similar_size_compaction_stop_style() {
-        return rocksdb_similar_size_compaction_stop_style;
-    }
-    private static final int rocksdb_total_size_compaction_stop_style = (int)1L;
-    /**
-     * {@snippet lang=c :
-     * enum <anonymous>.rocksdb_total_size_compaction_stop_style = 1
-     * }
-     */
-    public static int rocksdb_total_size_compaction_stop_style() {
-        return rocksdb_total_size_compaction_stop_style;
-    }
-
-    private static class rocksdb_universal_compaction_options_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_universal_compaction_options_t *rocksdb_universal_compaction_options_create()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_create$descriptor() {
-        return rocksdb_universal_compaction_options_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_universal_compaction_options_t *rocksdb_universal_compaction_options_create()
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_create$handle() {
-        return rocksdb_universal_compaction_options_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_universal_compaction_options_t *rocksdb_universal_compaction_options_create()
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_create$address() {
-        return rocksdb_universal_compaction_options_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_universal_compaction_options_t *rocksdb_universal_compaction_options_create()
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_create() {
-        var mh$ = rocksdb_universal_compaction_options_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_create");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_set_size_ratio {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_set_size_ratio").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_set_size_ratio"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_size_ratio(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_set_size_ratio$descriptor() {
-        return rocksdb_universal_compaction_options_set_size_ratio.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_size_ratio(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_set_size_ratio$handle() {
-        return rocksdb_universal_compaction_options_set_size_ratio.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_size_ratio(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_set_size_ratio$address() {
-        return rocksdb_universal_compaction_options_set_size_ratio.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_size_ratio(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static void rocksdb_universal_compaction_options_set_size_ratio(MemorySegment x0, int x1) {
-        var mh$ = rocksdb_universal_compaction_options_set_size_ratio.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_set_size_ratio", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_get_size_ratio {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_get_size_ratio").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_get_size_ratio"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_size_ratio(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_get_size_ratio$descriptor() {
-        return rocksdb_universal_compaction_options_get_size_ratio.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_size_ratio(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_get_size_ratio$handle() {
-        return rocksdb_universal_compaction_options_get_size_ratio.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_size_ratio(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_get_size_ratio$address() {
-        return rocksdb_universal_compaction_options_get_size_ratio.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_size_ratio(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static int rocksdb_universal_compaction_options_get_size_ratio(MemorySegment x0) {
-        var mh$ = rocksdb_universal_compaction_options_get_size_ratio.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_get_size_ratio", x0);
-            }
-            return (int)mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_set_min_merge_width {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_set_min_merge_width").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_set_min_merge_width"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_min_merge_width(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_set_min_merge_width$descriptor() {
-        return rocksdb_universal_compaction_options_set_min_merge_width.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_min_merge_width(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_set_min_merge_width$handle() {
-        return rocksdb_universal_compaction_options_set_min_merge_width.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_min_merge_width(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_set_min_merge_width$address() {
-        return rocksdb_universal_compaction_options_set_min_merge_width.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_min_merge_width(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static void rocksdb_universal_compaction_options_set_min_merge_width(MemorySegment x0, int x1) {
-        var mh$ = rocksdb_universal_compaction_options_set_min_merge_width.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_set_min_merge_width", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_get_min_merge_width {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_get_min_merge_width").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_get_min_merge_width"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_min_merge_width(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_get_min_merge_width$descriptor() {
-        return rocksdb_universal_compaction_options_get_min_merge_width.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_min_merge_width(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_get_min_merge_width$handle() {
-        return rocksdb_universal_compaction_options_get_min_merge_width.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_min_merge_width(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_get_min_merge_width$address() {
-        return rocksdb_universal_compaction_options_get_min_merge_width.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_min_merge_width(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static int rocksdb_universal_compaction_options_get_min_merge_width(MemorySegment x0) {
-        var mh$ = rocksdb_universal_compaction_options_get_min_merge_width.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_get_min_merge_width", x0);
-            }
-            return (int)mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_set_max_merge_width {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_set_max_merge_width").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_set_max_merge_width"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_max_merge_width(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_set_max_merge_width$descriptor() {
-        return rocksdb_universal_compaction_options_set_max_merge_width.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_max_merge_width(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_set_max_merge_width$handle() {
-        return rocksdb_universal_compaction_options_set_max_merge_width.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_max_merge_width(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_set_max_merge_width$address() {
-        return rocksdb_universal_compaction_options_set_max_merge_width.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_max_merge_width(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static void rocksdb_universal_compaction_options_set_max_merge_width(MemorySegment x0, int x1) {
-        var mh$ = rocksdb_universal_compaction_options_set_max_merge_width.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_set_max_merge_width", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_get_max_merge_width {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_get_max_merge_width").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_get_max_merge_width"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_max_merge_width(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_get_max_merge_width$descriptor() {
-        return rocksdb_universal_compaction_options_get_max_merge_width.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_max_merge_width(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_get_max_merge_width$handle() {
-        return rocksdb_universal_compaction_options_get_max_merge_width.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_max_merge_width(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_get_max_merge_width$address() {
-        return rocksdb_universal_compaction_options_get_max_merge_width.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_max_merge_width(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static int rocksdb_universal_compaction_options_get_max_merge_width(MemorySegment x0) {
-        var mh$ = rocksdb_universal_compaction_options_get_max_merge_width.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_get_max_merge_width", x0);
-            }
-            return (int)mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_set_max_size_amplification_percent {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_set_max_size_amplification_percent").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_set_max_size_amplification_percent"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_max_size_amplification_percent(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_set_max_size_amplification_percent$descriptor() {
-        return rocksdb_universal_compaction_options_set_max_size_amplification_percent.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_max_size_amplification_percent(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_set_max_size_amplification_percent$handle() {
-        return rocksdb_universal_compaction_options_set_max_size_amplification_percent.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_max_size_amplification_percent(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_set_max_size_amplification_percent$address() {
-        return rocksdb_universal_compaction_options_set_max_size_amplification_percent.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_max_size_amplification_percent(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static void rocksdb_universal_compaction_options_set_max_size_amplification_percent(MemorySegment x0, int x1) {
-        var mh$ = rocksdb_universal_compaction_options_set_max_size_amplification_percent.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_set_max_size_amplification_percent", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_get_max_size_amplification_percent {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_get_max_size_amplification_percent").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_get_max_size_amplification_percent"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_max_size_amplification_percent(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_get_max_size_amplification_percent$descriptor() {
-        return rocksdb_universal_compaction_options_get_max_size_amplification_percent.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_max_size_amplification_percent(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_get_max_size_amplification_percent$handle() {
-        return rocksdb_universal_compaction_options_get_max_size_amplification_percent.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_max_size_amplification_percent(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_get_max_size_amplification_percent$address() {
-        return rocksdb_universal_compaction_options_get_max_size_amplification_percent.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_max_size_amplification_percent(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static int rocksdb_universal_compaction_options_get_max_size_amplification_percent(MemorySegment x0) {
-        var mh$ = rocksdb_universal_compaction_options_get_max_size_amplification_percent.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_get_max_size_amplification_percent", x0);
-            }
-            return (int)mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_set_compression_size_percent {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_set_compression_size_percent").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_set_compression_size_percent"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_compression_size_percent(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_set_compression_size_percent$descriptor() {
-        return rocksdb_universal_compaction_options_set_compression_size_percent.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_compression_size_percent(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_set_compression_size_percent$handle() {
-        return rocksdb_universal_compaction_options_set_compression_size_percent.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_compression_size_percent(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_set_compression_size_percent$address() {
-        return rocksdb_universal_compaction_options_set_compression_size_percent.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_compression_size_percent(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static void rocksdb_universal_compaction_options_set_compression_size_percent(MemorySegment x0, int x1) {
-        var mh$ = rocksdb_universal_compaction_options_set_compression_size_percent.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_set_compression_size_percent", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_get_compression_size_percent {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_get_compression_size_percent").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_get_compression_size_percent"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_compression_size_percent(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_get_compression_size_percent$descriptor() {
-        return rocksdb_universal_compaction_options_get_compression_size_percent.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_compression_size_percent(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_get_compression_size_percent$handle() {
-        return rocksdb_universal_compaction_options_get_compression_size_percent.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_compression_size_percent(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_get_compression_size_percent$address() {
-        return rocksdb_universal_compaction_options_get_compression_size_percent.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_compression_size_percent(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static int rocksdb_universal_compaction_options_get_compression_size_percent(MemorySegment x0) {
-        var mh$ = rocksdb_universal_compaction_options_get_compression_size_percent.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_get_compression_size_percent", x0);
-            }
-            return (int)mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_set_stop_style {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_set_stop_style").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_set_stop_style"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_stop_style(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_set_stop_style$descriptor() {
-        return rocksdb_universal_compaction_options_set_stop_style.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_stop_style(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_set_stop_style$handle() {
-        return rocksdb_universal_compaction_options_set_stop_style.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_stop_style(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_set_stop_style$address() {
-        return rocksdb_universal_compaction_options_set_stop_style.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_set_stop_style(rocksdb_universal_compaction_options_t *, int)
-     * }
-     */
-    public static void rocksdb_universal_compaction_options_set_stop_style(MemorySegment x0, int x1) {
-        var mh$ = rocksdb_universal_compaction_options_set_stop_style.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_set_stop_style", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_get_stop_style {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_get_stop_style").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_get_stop_style"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_stop_style(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_get_stop_style$descriptor() {
-        return rocksdb_universal_compaction_options_get_stop_style.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_stop_style(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_get_stop_style$handle() {
-        return rocksdb_universal_compaction_options_get_stop_style.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_stop_style(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_get_stop_style$address() {
-        return rocksdb_universal_compaction_options_get_stop_style.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_universal_compaction_options_get_stop_style(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static int rocksdb_universal_compaction_options_get_stop_style(MemorySegment x0) {
-        var mh$ = rocksdb_universal_compaction_options_get_stop_style.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_get_stop_style", x0);
-            }
-            return (int)mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_universal_compaction_options_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_universal_compaction_options_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_universal_compaction_options_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_destroy(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_universal_compaction_options_destroy$descriptor() {
-        return rocksdb_universal_compaction_options_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_destroy(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_universal_compaction_options_destroy$handle() {
-        return rocksdb_universal_compaction_options_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_destroy(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_universal_compaction_options_destroy$address() {
-        return rocksdb_universal_compaction_options_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_universal_compaction_options_destroy(rocksdb_universal_compaction_options_t *)
-     * }
-     */
-    public static void rocksdb_universal_compaction_options_destroy(MemorySegment x0) {
-        var mh$ = rocksdb_universal_compaction_options_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_universal_compaction_options_destroy", x0);
-            }
-            mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_fifo_compaction_options_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_fifo_compaction_options_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_fifo_compaction_options_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_fifo_compaction_options_t *rocksdb_fifo_compaction_options_create()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_fifo_compaction_options_create$descriptor() {
-        return rocksdb_fifo_compaction_options_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_fifo_compaction_options_t *rocksdb_fifo_compaction_options_create()
-     * }
-     */
-    public static MethodHandle rocksdb_fifo_compaction_options_create$handle() {
-        return rocksdb_fifo_compaction_options_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_fifo_compaction_options_t *rocksdb_fifo_compaction_options_create()
-     * }
-     */
-    public static MemorySegment rocksdb_fifo_compaction_options_create$address() {
-        return rocksdb_fifo_compaction_options_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_fifo_compaction_options_t *rocksdb_fifo_compaction_options_create()
-     * }
-     */
-    public static MemorySegment rocksdb_fifo_compaction_options_create() {
-        var mh$ = rocksdb_fifo_compaction_options_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_fifo_compaction_options_create");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_fifo_compaction_options_set_allow_compaction {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_fifo_compaction_options_set_allow_compaction").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_fifo_compaction_options_set_allow_compaction"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_fifo_compaction_options_set_allow_compaction(rocksdb_fifo_compaction_options_t *fifo_opts, unsigned char allow_compaction)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_fifo_compaction_options_set_allow_compaction$descriptor() {
-        return rocksdb_fifo_compaction_options_set_allow_compaction.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_fifo_compaction_options_set_allow_compaction(rocksdb_fifo_compaction_options_t *fifo_opts, unsigned char allow_compaction)
-     * }
-     */
-    public static MethodHandle rocksdb_fifo_compaction_options_set_allow_compaction$handle() {
-        return rocksdb_fifo_compaction_options_set_allow_compaction.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_fifo_compaction_options_set_allow_compaction(rocksdb_fifo_compaction_options_t *fifo_opts, unsigned char allow_compaction)
-     * }
-     */
-    public static MemorySegment rocksdb_fifo_compaction_options_set_allow_compaction$address() {
-        return rocksdb_fifo_compaction_options_set_allow_compaction.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_fifo_compaction_options_set_allow_compaction(rocksdb_fifo_compaction_options_t *fifo_opts, unsigned char allow_compaction)
-     * }
-     */
-    public static void rocksdb_fifo_compaction_options_set_allow_compaction(MemorySegment fifo_opts, byte allow_compaction) {
-        var mh$ = rocksdb_fifo_compaction_options_set_allow_compaction.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_fifo_compaction_options_set_allow_compaction", fifo_opts, allow_compaction);
-            }
-            mh$.invokeExact(fifo_opts, allow_compaction);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_fifo_compaction_options_get_allow_compaction {
+    private static class rocksdb_transactiondb_options_get_rollback_merge_operands {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             RocksDBC.C_CHAR,
             RocksDBC.C_POINTER
         );
 
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_fifo_compaction_options_get_allow_compaction").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_fifo_compaction_options_get_allow_compaction"));
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_options_get_rollback_merge_operands").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_options_get_rollback_merge_operands"));
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -3434,45 +272,45 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern unsigned char rocksdb_fifo_compaction_options_get_allow_compaction(rocksdb_fifo_compaction_options_t *fifo_opts)
+     * extern unsigned char rocksdb_transactiondb_options_get_rollback_merge_operands(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static FunctionDescriptor rocksdb_fifo_compaction_options_get_allow_compaction$descriptor() {
-        return rocksdb_fifo_compaction_options_get_allow_compaction.DESC;
+    public static FunctionDescriptor rocksdb_transactiondb_options_get_rollback_merge_operands$descriptor() {
+        return rocksdb_transactiondb_options_get_rollback_merge_operands.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern unsigned char rocksdb_fifo_compaction_options_get_allow_compaction(rocksdb_fifo_compaction_options_t *fifo_opts)
+     * extern unsigned char rocksdb_transactiondb_options_get_rollback_merge_operands(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static MethodHandle rocksdb_fifo_compaction_options_get_allow_compaction$handle() {
-        return rocksdb_fifo_compaction_options_get_allow_compaction.HANDLE;
+    public static MethodHandle rocksdb_transactiondb_options_get_rollback_merge_operands$handle() {
+        return rocksdb_transactiondb_options_get_rollback_merge_operands.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern unsigned char rocksdb_fifo_compaction_options_get_allow_compaction(rocksdb_fifo_compaction_options_t *fifo_opts)
+     * extern unsigned char rocksdb_transactiondb_options_get_rollback_merge_operands(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static MemorySegment rocksdb_fifo_compaction_options_get_allow_compaction$address() {
-        return rocksdb_fifo_compaction_options_get_allow_compaction.ADDR;
+    public static MemorySegment rocksdb_transactiondb_options_get_rollback_merge_operands$address() {
+        return rocksdb_transactiondb_options_get_rollback_merge_operands.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * extern unsigned char rocksdb_fifo_compaction_options_get_allow_compaction(rocksdb_fifo_compaction_options_t *fifo_opts)
+     * extern unsigned char rocksdb_transactiondb_options_get_rollback_merge_operands(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static byte rocksdb_fifo_compaction_options_get_allow_compaction(MemorySegment fifo_opts) {
-        var mh$ = rocksdb_fifo_compaction_options_get_allow_compaction.HANDLE;
+    public static byte rocksdb_transactiondb_options_get_rollback_merge_operands(MemorySegment opt) {
+        var mh$ = rocksdb_transactiondb_options_get_rollback_merge_operands.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_fifo_compaction_options_get_allow_compaction", fifo_opts);
+                traceDowncall("rocksdb_transactiondb_options_get_rollback_merge_operands", opt);
             }
-            return (byte)mh$.invokeExact(fifo_opts);
+            return (byte)mh$.invokeExact(opt);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -3480,2190 +318,13 @@ public class RocksDBC extends RocksDBC_1 {
         }
     }
 
-    private static class rocksdb_fifo_compaction_options_set_max_table_files_size {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_fifo_compaction_options_set_max_table_files_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_fifo_compaction_options_set_max_table_files_size"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_fifo_compaction_options_set_max_table_files_size(rocksdb_fifo_compaction_options_t *fifo_opts, uint64_t size)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_fifo_compaction_options_set_max_table_files_size$descriptor() {
-        return rocksdb_fifo_compaction_options_set_max_table_files_size.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_fifo_compaction_options_set_max_table_files_size(rocksdb_fifo_compaction_options_t *fifo_opts, uint64_t size)
-     * }
-     */
-    public static MethodHandle rocksdb_fifo_compaction_options_set_max_table_files_size$handle() {
-        return rocksdb_fifo_compaction_options_set_max_table_files_size.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_fifo_compaction_options_set_max_table_files_size(rocksdb_fifo_compaction_options_t *fifo_opts, uint64_t size)
-     * }
-     */
-    public static MemorySegment rocksdb_fifo_compaction_options_set_max_table_files_size$address() {
-        return rocksdb_fifo_compaction_options_set_max_table_files_size.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_fifo_compaction_options_set_max_table_files_size(rocksdb_fifo_compaction_options_t *fifo_opts, uint64_t size)
-     * }
-     */
-    public static void rocksdb_fifo_compaction_options_set_max_table_files_size(MemorySegment fifo_opts, long size) {
-        var mh$ = rocksdb_fifo_compaction_options_set_max_table_files_size.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_fifo_compaction_options_set_max_table_files_size", fifo_opts, size);
-            }
-            mh$.invokeExact(fifo_opts, size);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_fifo_compaction_options_get_max_table_files_size {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_fifo_compaction_options_get_max_table_files_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_fifo_compaction_options_get_max_table_files_size"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_fifo_compaction_options_get_max_table_files_size(rocksdb_fifo_compaction_options_t *fifo_opts)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_fifo_compaction_options_get_max_table_files_size$descriptor() {
-        return rocksdb_fifo_compaction_options_get_max_table_files_size.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_fifo_compaction_options_get_max_table_files_size(rocksdb_fifo_compaction_options_t *fifo_opts)
-     * }
-     */
-    public static MethodHandle rocksdb_fifo_compaction_options_get_max_table_files_size$handle() {
-        return rocksdb_fifo_compaction_options_get_max_table_files_size.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_fifo_compaction_options_get_max_table_files_size(rocksdb_fifo_compaction_options_t *fifo_opts)
-     * }
-     */
-    public static MemorySegment rocksdb_fifo_compaction_options_get_max_table_files_size$address() {
-        return rocksdb_fifo_compaction_options_get_max_table_files_size.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_fifo_compaction_options_get_max_table_files_size(rocksdb_fifo_compaction_options_t *fifo_opts)
-     * }
-     */
-    public static long rocksdb_fifo_compaction_options_get_max_table_files_size(MemorySegment fifo_opts) {
-        var mh$ = rocksdb_fifo_compaction_options_get_max_table_files_size.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_fifo_compaction_options_get_max_table_files_size", fifo_opts);
-            }
-            return (long)mh$.invokeExact(fifo_opts);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_fifo_compaction_options_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_fifo_compaction_options_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_fifo_compaction_options_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_fifo_compaction_options_destroy(rocksdb_fifo_compaction_options_t *fifo_opts)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_fifo_compaction_options_destroy$descriptor() {
-        return rocksdb_fifo_compaction_options_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_fifo_compaction_options_destroy(rocksdb_fifo_compaction_options_t *fifo_opts)
-     * }
-     */
-    public static MethodHandle rocksdb_fifo_compaction_options_destroy$handle() {
-        return rocksdb_fifo_compaction_options_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_fifo_compaction_options_destroy(rocksdb_fifo_compaction_options_t *fifo_opts)
-     * }
-     */
-    public static MemorySegment rocksdb_fifo_compaction_options_destroy$address() {
-        return rocksdb_fifo_compaction_options_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_fifo_compaction_options_destroy(rocksdb_fifo_compaction_options_t *fifo_opts)
-     * }
-     */
-    public static void rocksdb_fifo_compaction_options_destroy(MemorySegment fifo_opts) {
-        var mh$ = rocksdb_fifo_compaction_options_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_fifo_compaction_options_destroy", fifo_opts);
-            }
-            mh$.invokeExact(fifo_opts);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_livefiles_t *rocksdb_livefiles_create()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_create$descriptor() {
-        return rocksdb_livefiles_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_livefiles_t *rocksdb_livefiles_create()
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_create$handle() {
-        return rocksdb_livefiles_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_livefiles_t *rocksdb_livefiles_create()
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_create$address() {
-        return rocksdb_livefiles_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_livefiles_t *rocksdb_livefiles_create()
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_create() {
-        var mh$ = rocksdb_livefiles_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_create");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_count {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_count").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_count"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_livefiles_count(const rocksdb_livefiles_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_count$descriptor() {
-        return rocksdb_livefiles_count.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_livefiles_count(const rocksdb_livefiles_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_count$handle() {
-        return rocksdb_livefiles_count.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_livefiles_count(const rocksdb_livefiles_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_count$address() {
-        return rocksdb_livefiles_count.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_livefiles_count(const rocksdb_livefiles_t *)
-     * }
-     */
-    public static int rocksdb_livefiles_count(MemorySegment x0) {
-        var mh$ = rocksdb_livefiles_count.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_count", x0);
-            }
-            return (int)mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_column_family_name {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_column_family_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_column_family_name"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_column_family_name(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_column_family_name$descriptor() {
-        return rocksdb_livefiles_column_family_name.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_column_family_name(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_column_family_name$handle() {
-        return rocksdb_livefiles_column_family_name.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_column_family_name(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_column_family_name$address() {
-        return rocksdb_livefiles_column_family_name.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_column_family_name(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_column_family_name(MemorySegment x0, int index) {
-        var mh$ = rocksdb_livefiles_column_family_name.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_column_family_name", x0, index);
-            }
-            return (MemorySegment)mh$.invokeExact(x0, index);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_name {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_name"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_name(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_name$descriptor() {
-        return rocksdb_livefiles_name.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_name(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_name$handle() {
-        return rocksdb_livefiles_name.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_name(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_name$address() {
-        return rocksdb_livefiles_name.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_name(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_name(MemorySegment x0, int index) {
-        var mh$ = rocksdb_livefiles_name.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_name", x0, index);
-            }
-            return (MemorySegment)mh$.invokeExact(x0, index);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_directory {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_directory").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_directory"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_directory(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_directory$descriptor() {
-        return rocksdb_livefiles_directory.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_directory(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_directory$handle() {
-        return rocksdb_livefiles_directory.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_directory(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_directory$address() {
-        return rocksdb_livefiles_directory.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_directory(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_directory(MemorySegment x0, int index) {
-        var mh$ = rocksdb_livefiles_directory.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_directory", x0, index);
-            }
-            return (MemorySegment)mh$.invokeExact(x0, index);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_level {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_level").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_level"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_livefiles_level(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_level$descriptor() {
-        return rocksdb_livefiles_level.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_livefiles_level(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_level$handle() {
-        return rocksdb_livefiles_level.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_livefiles_level(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_level$address() {
-        return rocksdb_livefiles_level.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_livefiles_level(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static int rocksdb_livefiles_level(MemorySegment x0, int index) {
-        var mh$ = rocksdb_livefiles_level.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_level", x0, index);
-            }
-            return (int)mh$.invokeExact(x0, index);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_size {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_size"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_livefiles_size(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_size$descriptor() {
-        return rocksdb_livefiles_size.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_livefiles_size(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_size$handle() {
-        return rocksdb_livefiles_size.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_livefiles_size(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_size$address() {
-        return rocksdb_livefiles_size.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern size_t rocksdb_livefiles_size(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static long rocksdb_livefiles_size(MemorySegment x0, int index) {
-        var mh$ = rocksdb_livefiles_size.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_size", x0, index);
-            }
-            return (long)mh$.invokeExact(x0, index);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_smallestkey {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_smallestkey").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_smallestkey"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_smallestkey(const rocksdb_livefiles_t *, int index, size_t *size)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_smallestkey$descriptor() {
-        return rocksdb_livefiles_smallestkey.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_smallestkey(const rocksdb_livefiles_t *, int index, size_t *size)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_smallestkey$handle() {
-        return rocksdb_livefiles_smallestkey.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_smallestkey(const rocksdb_livefiles_t *, int index, size_t *size)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_smallestkey$address() {
-        return rocksdb_livefiles_smallestkey.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_smallestkey(const rocksdb_livefiles_t *, int index, size_t *size)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_smallestkey(MemorySegment x0, int index, MemorySegment size) {
-        var mh$ = rocksdb_livefiles_smallestkey.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_smallestkey", x0, index, size);
-            }
-            return (MemorySegment)mh$.invokeExact(x0, index, size);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_largestkey {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_largestkey").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_largestkey"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_largestkey(const rocksdb_livefiles_t *, int index, size_t *size)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_largestkey$descriptor() {
-        return rocksdb_livefiles_largestkey.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_largestkey(const rocksdb_livefiles_t *, int index, size_t *size)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_largestkey$handle() {
-        return rocksdb_livefiles_largestkey.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_largestkey(const rocksdb_livefiles_t *, int index, size_t *size)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_largestkey$address() {
-        return rocksdb_livefiles_largestkey.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern const char *rocksdb_livefiles_largestkey(const rocksdb_livefiles_t *, int index, size_t *size)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_largestkey(MemorySegment x0, int index, MemorySegment size) {
-        var mh$ = rocksdb_livefiles_largestkey.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_largestkey", x0, index, size);
-            }
-            return (MemorySegment)mh$.invokeExact(x0, index, size);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_smallest_seqno {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_smallest_seqno").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_smallest_seqno"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_smallest_seqno(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_smallest_seqno$descriptor() {
-        return rocksdb_livefiles_smallest_seqno.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_smallest_seqno(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_smallest_seqno$handle() {
-        return rocksdb_livefiles_smallest_seqno.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_smallest_seqno(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_smallest_seqno$address() {
-        return rocksdb_livefiles_smallest_seqno.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_smallest_seqno(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static long rocksdb_livefiles_smallest_seqno(MemorySegment x0, int index) {
-        var mh$ = rocksdb_livefiles_smallest_seqno.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_smallest_seqno", x0, index);
-            }
-            return (long)mh$.invokeExact(x0, index);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_largest_seqno {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_largest_seqno").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_largest_seqno"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_largest_seqno(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_largest_seqno$descriptor() {
-        return rocksdb_livefiles_largest_seqno.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_largest_seqno(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_largest_seqno$handle() {
-        return rocksdb_livefiles_largest_seqno.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_largest_seqno(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_largest_seqno$address() {
-        return rocksdb_livefiles_largest_seqno.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_largest_seqno(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static long rocksdb_livefiles_largest_seqno(MemorySegment x0, int index) {
-        var mh$ = rocksdb_livefiles_largest_seqno.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_largest_seqno", x0, index);
-            }
-            return (long)mh$.invokeExact(x0, index);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_entries {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_entries").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_entries"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_entries(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_entries$descriptor() {
-        return rocksdb_livefiles_entries.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_entries(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_entries$handle() {
-        return rocksdb_livefiles_entries.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_entries(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_entries$address() {
-        return rocksdb_livefiles_entries.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_entries(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static long rocksdb_livefiles_entries(MemorySegment x0, int index) {
-        var mh$ = rocksdb_livefiles_entries.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_entries", x0, index);
-            }
-            return (long)mh$.invokeExact(x0, index);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_deletions {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_deletions").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_deletions"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_deletions(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_deletions$descriptor() {
-        return rocksdb_livefiles_deletions.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_deletions(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_deletions$handle() {
-        return rocksdb_livefiles_deletions.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_deletions(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_deletions$address() {
-        return rocksdb_livefiles_deletions.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_livefiles_deletions(const rocksdb_livefiles_t *, int index)
-     * }
-     */
-    public static long rocksdb_livefiles_deletions(MemorySegment x0, int index) {
-        var mh$ = rocksdb_livefiles_deletions.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_deletions", x0, index);
-            }
-            return (long)mh$.invokeExact(x0, index);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefiles_destroy(const rocksdb_livefiles_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_destroy$descriptor() {
-        return rocksdb_livefiles_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefiles_destroy(const rocksdb_livefiles_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_destroy$handle() {
-        return rocksdb_livefiles_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefiles_destroy(const rocksdb_livefiles_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_destroy$address() {
-        return rocksdb_livefiles_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_livefiles_destroy(const rocksdb_livefiles_t *)
-     * }
-     */
-    public static void rocksdb_livefiles_destroy(MemorySegment x0) {
-        var mh$ = rocksdb_livefiles_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_destroy", x0);
-            }
-            mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefile_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefile_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefile_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_livefile_t *rocksdb_livefile_create()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefile_create$descriptor() {
-        return rocksdb_livefile_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_livefile_t *rocksdb_livefile_create()
-     * }
-     */
-    public static MethodHandle rocksdb_livefile_create$handle() {
-        return rocksdb_livefile_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_livefile_t *rocksdb_livefile_create()
-     * }
-     */
-    public static MemorySegment rocksdb_livefile_create$address() {
-        return rocksdb_livefile_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_livefile_t *rocksdb_livefile_create()
-     * }
-     */
-    public static MemorySegment rocksdb_livefile_create() {
-        var mh$ = rocksdb_livefile_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefile_create");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefile_set_column_family_name {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefile_set_column_family_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefile_set_column_family_name"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_column_family_name(rocksdb_livefile_t *, const char *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefile_set_column_family_name$descriptor() {
-        return rocksdb_livefile_set_column_family_name.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_column_family_name(rocksdb_livefile_t *, const char *)
-     * }
-     */
-    public static MethodHandle rocksdb_livefile_set_column_family_name$handle() {
-        return rocksdb_livefile_set_column_family_name.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_column_family_name(rocksdb_livefile_t *, const char *)
-     * }
-     */
-    public static MemorySegment rocksdb_livefile_set_column_family_name$address() {
-        return rocksdb_livefile_set_column_family_name.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_column_family_name(rocksdb_livefile_t *, const char *)
-     * }
-     */
-    public static void rocksdb_livefile_set_column_family_name(MemorySegment x0, MemorySegment x1) {
-        var mh$ = rocksdb_livefile_set_column_family_name.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefile_set_column_family_name", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefile_set_level {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefile_set_level").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefile_set_level"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_level(rocksdb_livefile_t *, int)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefile_set_level$descriptor() {
-        return rocksdb_livefile_set_level.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_level(rocksdb_livefile_t *, int)
-     * }
-     */
-    public static MethodHandle rocksdb_livefile_set_level$handle() {
-        return rocksdb_livefile_set_level.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_level(rocksdb_livefile_t *, int)
-     * }
-     */
-    public static MemorySegment rocksdb_livefile_set_level$address() {
-        return rocksdb_livefile_set_level.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_level(rocksdb_livefile_t *, int)
-     * }
-     */
-    public static void rocksdb_livefile_set_level(MemorySegment x0, int x1) {
-        var mh$ = rocksdb_livefile_set_level.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefile_set_level", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefile_set_name {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefile_set_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefile_set_name"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_name(rocksdb_livefile_t *, const char *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefile_set_name$descriptor() {
-        return rocksdb_livefile_set_name.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_name(rocksdb_livefile_t *, const char *)
-     * }
-     */
-    public static MethodHandle rocksdb_livefile_set_name$handle() {
-        return rocksdb_livefile_set_name.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_name(rocksdb_livefile_t *, const char *)
-     * }
-     */
-    public static MemorySegment rocksdb_livefile_set_name$address() {
-        return rocksdb_livefile_set_name.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_name(rocksdb_livefile_t *, const char *)
-     * }
-     */
-    public static void rocksdb_livefile_set_name(MemorySegment x0, MemorySegment x1) {
-        var mh$ = rocksdb_livefile_set_name.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefile_set_name", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefile_set_directory {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefile_set_directory").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefile_set_directory"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_directory(rocksdb_livefile_t *, const char *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefile_set_directory$descriptor() {
-        return rocksdb_livefile_set_directory.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_directory(rocksdb_livefile_t *, const char *)
-     * }
-     */
-    public static MethodHandle rocksdb_livefile_set_directory$handle() {
-        return rocksdb_livefile_set_directory.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_directory(rocksdb_livefile_t *, const char *)
-     * }
-     */
-    public static MemorySegment rocksdb_livefile_set_directory$address() {
-        return rocksdb_livefile_set_directory.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_directory(rocksdb_livefile_t *, const char *)
-     * }
-     */
-    public static void rocksdb_livefile_set_directory(MemorySegment x0, MemorySegment x1) {
-        var mh$ = rocksdb_livefile_set_directory.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefile_set_directory", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefile_set_size {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefile_set_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefile_set_size"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_size(rocksdb_livefile_t *, size_t)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefile_set_size$descriptor() {
-        return rocksdb_livefile_set_size.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_size(rocksdb_livefile_t *, size_t)
-     * }
-     */
-    public static MethodHandle rocksdb_livefile_set_size$handle() {
-        return rocksdb_livefile_set_size.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_size(rocksdb_livefile_t *, size_t)
-     * }
-     */
-    public static MemorySegment rocksdb_livefile_set_size$address() {
-        return rocksdb_livefile_set_size.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_size(rocksdb_livefile_t *, size_t)
-     * }
-     */
-    public static void rocksdb_livefile_set_size(MemorySegment x0, long x1) {
-        var mh$ = rocksdb_livefile_set_size.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefile_set_size", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefile_set_smallest_key {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefile_set_smallest_key").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefile_set_smallest_key"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_smallest_key(rocksdb_livefile_t *, const char *, size_t)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefile_set_smallest_key$descriptor() {
-        return rocksdb_livefile_set_smallest_key.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_smallest_key(rocksdb_livefile_t *, const char *, size_t)
-     * }
-     */
-    public static MethodHandle rocksdb_livefile_set_smallest_key$handle() {
-        return rocksdb_livefile_set_smallest_key.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_smallest_key(rocksdb_livefile_t *, const char *, size_t)
-     * }
-     */
-    public static MemorySegment rocksdb_livefile_set_smallest_key$address() {
-        return rocksdb_livefile_set_smallest_key.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_smallest_key(rocksdb_livefile_t *, const char *, size_t)
-     * }
-     */
-    public static void rocksdb_livefile_set_smallest_key(MemorySegment x0, MemorySegment x1, long x2) {
-        var mh$ = rocksdb_livefile_set_smallest_key.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefile_set_smallest_key", x0, x1, x2);
-            }
-            mh$.invokeExact(x0, x1, x2);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefile_set_largest_key {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefile_set_largest_key").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefile_set_largest_key"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_largest_key(rocksdb_livefile_t *, const char *, size_t)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefile_set_largest_key$descriptor() {
-        return rocksdb_livefile_set_largest_key.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_largest_key(rocksdb_livefile_t *, const char *, size_t)
-     * }
-     */
-    public static MethodHandle rocksdb_livefile_set_largest_key$handle() {
-        return rocksdb_livefile_set_largest_key.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_largest_key(rocksdb_livefile_t *, const char *, size_t)
-     * }
-     */
-    public static MemorySegment rocksdb_livefile_set_largest_key$address() {
-        return rocksdb_livefile_set_largest_key.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_largest_key(rocksdb_livefile_t *, const char *, size_t)
-     * }
-     */
-    public static void rocksdb_livefile_set_largest_key(MemorySegment x0, MemorySegment x1, long x2) {
-        var mh$ = rocksdb_livefile_set_largest_key.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefile_set_largest_key", x0, x1, x2);
-            }
-            mh$.invokeExact(x0, x1, x2);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefile_set_smallest_seqno {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefile_set_smallest_seqno").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefile_set_smallest_seqno"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_smallest_seqno(rocksdb_livefile_t *, uint64_t)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefile_set_smallest_seqno$descriptor() {
-        return rocksdb_livefile_set_smallest_seqno.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_smallest_seqno(rocksdb_livefile_t *, uint64_t)
-     * }
-     */
-    public static MethodHandle rocksdb_livefile_set_smallest_seqno$handle() {
-        return rocksdb_livefile_set_smallest_seqno.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_smallest_seqno(rocksdb_livefile_t *, uint64_t)
-     * }
-     */
-    public static MemorySegment rocksdb_livefile_set_smallest_seqno$address() {
-        return rocksdb_livefile_set_smallest_seqno.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_smallest_seqno(rocksdb_livefile_t *, uint64_t)
-     * }
-     */
-    public static void rocksdb_livefile_set_smallest_seqno(MemorySegment x0, long x1) {
-        var mh$ = rocksdb_livefile_set_smallest_seqno.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefile_set_smallest_seqno", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefile_set_largest_seqno {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefile_set_largest_seqno").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefile_set_largest_seqno"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_largest_seqno(rocksdb_livefile_t *, uint64_t)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefile_set_largest_seqno$descriptor() {
-        return rocksdb_livefile_set_largest_seqno.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_largest_seqno(rocksdb_livefile_t *, uint64_t)
-     * }
-     */
-    public static MethodHandle rocksdb_livefile_set_largest_seqno$handle() {
-        return rocksdb_livefile_set_largest_seqno.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_largest_seqno(rocksdb_livefile_t *, uint64_t)
-     * }
-     */
-    public static MemorySegment rocksdb_livefile_set_largest_seqno$address() {
-        return rocksdb_livefile_set_largest_seqno.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_largest_seqno(rocksdb_livefile_t *, uint64_t)
-     * }
-     */
-    public static void rocksdb_livefile_set_largest_seqno(MemorySegment x0, long x1) {
-        var mh$ = rocksdb_livefile_set_largest_seqno.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefile_set_largest_seqno", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefile_set_num_entries {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefile_set_num_entries").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefile_set_num_entries"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_num_entries(rocksdb_livefile_t *, uint64_t)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefile_set_num_entries$descriptor() {
-        return rocksdb_livefile_set_num_entries.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_num_entries(rocksdb_livefile_t *, uint64_t)
-     * }
-     */
-    public static MethodHandle rocksdb_livefile_set_num_entries$handle() {
-        return rocksdb_livefile_set_num_entries.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_num_entries(rocksdb_livefile_t *, uint64_t)
-     * }
-     */
-    public static MemorySegment rocksdb_livefile_set_num_entries$address() {
-        return rocksdb_livefile_set_num_entries.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_num_entries(rocksdb_livefile_t *, uint64_t)
-     * }
-     */
-    public static void rocksdb_livefile_set_num_entries(MemorySegment x0, long x1) {
-        var mh$ = rocksdb_livefile_set_num_entries.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefile_set_num_entries", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefile_set_num_deletions {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefile_set_num_deletions").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefile_set_num_deletions"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_num_deletions(rocksdb_livefile_t *, uint64_t)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefile_set_num_deletions$descriptor() {
-        return rocksdb_livefile_set_num_deletions.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_num_deletions(rocksdb_livefile_t *, uint64_t)
-     * }
-     */
-    public static MethodHandle rocksdb_livefile_set_num_deletions$handle() {
-        return rocksdb_livefile_set_num_deletions.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_num_deletions(rocksdb_livefile_t *, uint64_t)
-     * }
-     */
-    public static MemorySegment rocksdb_livefile_set_num_deletions$address() {
-        return rocksdb_livefile_set_num_deletions.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_set_num_deletions(rocksdb_livefile_t *, uint64_t)
-     * }
-     */
-    public static void rocksdb_livefile_set_num_deletions(MemorySegment x0, long x1) {
-        var mh$ = rocksdb_livefile_set_num_deletions.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefile_set_num_deletions", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefile_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefile_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefile_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_destroy(rocksdb_livefile_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefile_destroy$descriptor() {
-        return rocksdb_livefile_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_destroy(rocksdb_livefile_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_livefile_destroy$handle() {
-        return rocksdb_livefile_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_destroy(rocksdb_livefile_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_livefile_destroy$address() {
-        return rocksdb_livefile_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_livefile_destroy(rocksdb_livefile_t *)
-     * }
-     */
-    public static void rocksdb_livefile_destroy(MemorySegment x0) {
-        var mh$ = rocksdb_livefile_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefile_destroy", x0);
-            }
-            mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_livefiles_add {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_livefiles_add").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_livefiles_add"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefiles_add(rocksdb_livefiles_t *, rocksdb_livefile_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_livefiles_add$descriptor() {
-        return rocksdb_livefiles_add.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefiles_add(rocksdb_livefiles_t *, rocksdb_livefile_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_livefiles_add$handle() {
-        return rocksdb_livefiles_add.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_livefiles_add(rocksdb_livefiles_t *, rocksdb_livefile_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_livefiles_add$address() {
-        return rocksdb_livefiles_add.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_livefiles_add(rocksdb_livefiles_t *, rocksdb_livefile_t *)
-     * }
-     */
-    public static void rocksdb_livefiles_add(MemorySegment x0, MemorySegment x1) {
-        var mh$ = rocksdb_livefiles_add.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_livefiles_add", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_get_options_from_string {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_get_options_from_string").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_get_options_from_string"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_get_options_from_string(const rocksdb_options_t *base_options, const char *opts_str, rocksdb_options_t *new_options, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_get_options_from_string$descriptor() {
-        return rocksdb_get_options_from_string.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_get_options_from_string(const rocksdb_options_t *base_options, const char *opts_str, rocksdb_options_t *new_options, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_get_options_from_string$handle() {
-        return rocksdb_get_options_from_string.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_get_options_from_string(const rocksdb_options_t *base_options, const char *opts_str, rocksdb_options_t *new_options, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_get_options_from_string$address() {
-        return rocksdb_get_options_from_string.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_get_options_from_string(const rocksdb_options_t *base_options, const char *opts_str, rocksdb_options_t *new_options, char **errptr)
-     * }
-     */
-    public static void rocksdb_get_options_from_string(MemorySegment base_options, MemorySegment opts_str, MemorySegment new_options, MemorySegment errptr) {
-        var mh$ = rocksdb_get_options_from_string.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_get_options_from_string", base_options, opts_str, new_options, errptr);
-            }
-            mh$.invokeExact(base_options, opts_str, new_options, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_delete_file_in_range {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_delete_file_in_range").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_delete_file_in_range"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_delete_file_in_range(rocksdb_t *db, const char *start_key, size_t start_key_len, const char *limit_key, size_t limit_key_len, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_delete_file_in_range$descriptor() {
-        return rocksdb_delete_file_in_range.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_delete_file_in_range(rocksdb_t *db, const char *start_key, size_t start_key_len, const char *limit_key, size_t limit_key_len, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_delete_file_in_range$handle() {
-        return rocksdb_delete_file_in_range.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_delete_file_in_range(rocksdb_t *db, const char *start_key, size_t start_key_len, const char *limit_key, size_t limit_key_len, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_delete_file_in_range$address() {
-        return rocksdb_delete_file_in_range.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_delete_file_in_range(rocksdb_t *db, const char *start_key, size_t start_key_len, const char *limit_key, size_t limit_key_len, char **errptr)
-     * }
-     */
-    public static void rocksdb_delete_file_in_range(MemorySegment db, MemorySegment start_key, long start_key_len, MemorySegment limit_key, long limit_key_len, MemorySegment errptr) {
-        var mh$ = rocksdb_delete_file_in_range.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_delete_file_in_range", db, start_key, start_key_len, limit_key, limit_key_len, errptr);
-            }
-            mh$.invokeExact(db, start_key, start_key_len, limit_key, limit_key_len, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_delete_file_in_range_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_delete_file_in_range_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_delete_file_in_range_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_delete_file_in_range_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family, const char *start_key, size_t start_key_len, const char *limit_key, size_t limit_key_len, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_delete_file_in_range_cf$descriptor() {
-        return rocksdb_delete_file_in_range_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_delete_file_in_range_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family, const char *start_key, size_t start_key_len, const char *limit_key, size_t limit_key_len, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_delete_file_in_range_cf$handle() {
-        return rocksdb_delete_file_in_range_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_delete_file_in_range_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family, const char *start_key, size_t start_key_len, const char *limit_key, size_t limit_key_len, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_delete_file_in_range_cf$address() {
-        return rocksdb_delete_file_in_range_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_delete_file_in_range_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family, const char *start_key, size_t start_key_len, const char *limit_key, size_t limit_key_len, char **errptr)
-     * }
-     */
-    public static void rocksdb_delete_file_in_range_cf(MemorySegment db, MemorySegment column_family, MemorySegment start_key, long start_key_len, MemorySegment limit_key, long limit_key_len, MemorySegment errptr) {
-        var mh$ = rocksdb_delete_file_in_range_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_delete_file_in_range_cf", db, column_family, start_key, start_key_len, limit_key, limit_key_len, errptr);
-            }
-            mh$.invokeExact(db, column_family, start_key, start_key_len, limit_key, limit_key_len, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_get_column_family_metadata {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_get_column_family_metadata").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_get_column_family_metadata"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_metadata_t *rocksdb_get_column_family_metadata(rocksdb_t *db)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_get_column_family_metadata$descriptor() {
-        return rocksdb_get_column_family_metadata.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_metadata_t *rocksdb_get_column_family_metadata(rocksdb_t *db)
-     * }
-     */
-    public static MethodHandle rocksdb_get_column_family_metadata$handle() {
-        return rocksdb_get_column_family_metadata.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_metadata_t *rocksdb_get_column_family_metadata(rocksdb_t *db)
-     * }
-     */
-    public static MemorySegment rocksdb_get_column_family_metadata$address() {
-        return rocksdb_get_column_family_metadata.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_metadata_t *rocksdb_get_column_family_metadata(rocksdb_t *db)
-     * }
-     */
-    public static MemorySegment rocksdb_get_column_family_metadata(MemorySegment db) {
-        var mh$ = rocksdb_get_column_family_metadata.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_get_column_family_metadata", db);
-            }
-            return (MemorySegment)mh$.invokeExact(db);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_import_column_family_options_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_import_column_family_options_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_import_column_family_options_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_import_column_family_options_t *rocksdb_import_column_family_options_create()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_import_column_family_options_create$descriptor() {
-        return rocksdb_import_column_family_options_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_import_column_family_options_t *rocksdb_import_column_family_options_create()
-     * }
-     */
-    public static MethodHandle rocksdb_import_column_family_options_create$handle() {
-        return rocksdb_import_column_family_options_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_import_column_family_options_t *rocksdb_import_column_family_options_create()
-     * }
-     */
-    public static MemorySegment rocksdb_import_column_family_options_create$address() {
-        return rocksdb_import_column_family_options_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_import_column_family_options_t *rocksdb_import_column_family_options_create()
-     * }
-     */
-    public static MemorySegment rocksdb_import_column_family_options_create() {
-        var mh$ = rocksdb_import_column_family_options_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_import_column_family_options_create");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_import_column_family_options_set_move_files {
+    private static class rocksdb_transactiondb_options_set_use_per_key_point_lock_mgr {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER,
             RocksDBC.C_CHAR
         );
 
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_import_column_family_options_set_move_files").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_import_column_family_options_set_move_files"));
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_options_set_use_per_key_point_lock_mgr").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_options_set_use_per_key_point_lock_mgr"));
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -5671,45 +332,45 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern void rocksdb_import_column_family_options_set_move_files(rocksdb_import_column_family_options_t *, unsigned char)
+     * extern void rocksdb_transactiondb_options_set_use_per_key_point_lock_mgr(rocksdb_transactiondb_options_t *opt, unsigned char v)
      * }
      */
-    public static FunctionDescriptor rocksdb_import_column_family_options_set_move_files$descriptor() {
-        return rocksdb_import_column_family_options_set_move_files.DESC;
+    public static FunctionDescriptor rocksdb_transactiondb_options_set_use_per_key_point_lock_mgr$descriptor() {
+        return rocksdb_transactiondb_options_set_use_per_key_point_lock_mgr.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern void rocksdb_import_column_family_options_set_move_files(rocksdb_import_column_family_options_t *, unsigned char)
+     * extern void rocksdb_transactiondb_options_set_use_per_key_point_lock_mgr(rocksdb_transactiondb_options_t *opt, unsigned char v)
      * }
      */
-    public static MethodHandle rocksdb_import_column_family_options_set_move_files$handle() {
-        return rocksdb_import_column_family_options_set_move_files.HANDLE;
+    public static MethodHandle rocksdb_transactiondb_options_set_use_per_key_point_lock_mgr$handle() {
+        return rocksdb_transactiondb_options_set_use_per_key_point_lock_mgr.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern void rocksdb_import_column_family_options_set_move_files(rocksdb_import_column_family_options_t *, unsigned char)
+     * extern void rocksdb_transactiondb_options_set_use_per_key_point_lock_mgr(rocksdb_transactiondb_options_t *opt, unsigned char v)
      * }
      */
-    public static MemorySegment rocksdb_import_column_family_options_set_move_files$address() {
-        return rocksdb_import_column_family_options_set_move_files.ADDR;
+    public static MemorySegment rocksdb_transactiondb_options_set_use_per_key_point_lock_mgr$address() {
+        return rocksdb_transactiondb_options_set_use_per_key_point_lock_mgr.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * extern void rocksdb_import_column_family_options_set_move_files(rocksdb_import_column_family_options_t *, unsigned char)
+     * extern void rocksdb_transactiondb_options_set_use_per_key_point_lock_mgr(rocksdb_transactiondb_options_t *opt, unsigned char v)
      * }
      */
-    public static void rocksdb_import_column_family_options_set_move_files(MemorySegment x0, byte x1) {
-        var mh$ = rocksdb_import_column_family_options_set_move_files.HANDLE;
+    public static void rocksdb_transactiondb_options_set_use_per_key_point_lock_mgr(MemorySegment opt, byte v) {
+        var mh$ = rocksdb_transactiondb_options_set_use_per_key_point_lock_mgr.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_import_column_family_options_set_move_files", x0, x1);
+                traceDowncall("rocksdb_transactiondb_options_set_use_per_key_point_lock_mgr", opt, v);
             }
-            mh$.invokeExact(x0, x1);
+            mh$.invokeExact(opt, v);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -5717,12 +378,13 @@ public class RocksDBC extends RocksDBC_1 {
         }
     }
 
-    private static class rocksdb_import_column_family_options_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+    private static class rocksdb_transactiondb_options_get_use_per_key_point_lock_mgr {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_CHAR,
             RocksDBC.C_POINTER
         );
 
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_import_column_family_options_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_import_column_family_options_destroy"));
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_options_get_use_per_key_point_lock_mgr").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_options_get_use_per_key_point_lock_mgr"));
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -5730,45 +392,45 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern void rocksdb_import_column_family_options_destroy(rocksdb_import_column_family_options_t *)
+     * extern unsigned char rocksdb_transactiondb_options_get_use_per_key_point_lock_mgr(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static FunctionDescriptor rocksdb_import_column_family_options_destroy$descriptor() {
-        return rocksdb_import_column_family_options_destroy.DESC;
+    public static FunctionDescriptor rocksdb_transactiondb_options_get_use_per_key_point_lock_mgr$descriptor() {
+        return rocksdb_transactiondb_options_get_use_per_key_point_lock_mgr.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern void rocksdb_import_column_family_options_destroy(rocksdb_import_column_family_options_t *)
+     * extern unsigned char rocksdb_transactiondb_options_get_use_per_key_point_lock_mgr(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static MethodHandle rocksdb_import_column_family_options_destroy$handle() {
-        return rocksdb_import_column_family_options_destroy.HANDLE;
+    public static MethodHandle rocksdb_transactiondb_options_get_use_per_key_point_lock_mgr$handle() {
+        return rocksdb_transactiondb_options_get_use_per_key_point_lock_mgr.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern void rocksdb_import_column_family_options_destroy(rocksdb_import_column_family_options_t *)
+     * extern unsigned char rocksdb_transactiondb_options_get_use_per_key_point_lock_mgr(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static MemorySegment rocksdb_import_column_family_options_destroy$address() {
-        return rocksdb_import_column_family_options_destroy.ADDR;
+    public static MemorySegment rocksdb_transactiondb_options_get_use_per_key_point_lock_mgr$address() {
+        return rocksdb_transactiondb_options_get_use_per_key_point_lock_mgr.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * extern void rocksdb_import_column_family_options_destroy(rocksdb_import_column_family_options_t *)
+     * extern unsigned char rocksdb_transactiondb_options_get_use_per_key_point_lock_mgr(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static void rocksdb_import_column_family_options_destroy(MemorySegment x0) {
-        var mh$ = rocksdb_import_column_family_options_destroy.HANDLE;
+    public static byte rocksdb_transactiondb_options_get_use_per_key_point_lock_mgr(MemorySegment opt) {
+        var mh$ = rocksdb_transactiondb_options_get_use_per_key_point_lock_mgr.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_import_column_family_options_destroy", x0);
+                traceDowncall("rocksdb_transactiondb_options_get_use_per_key_point_lock_mgr", opt);
             }
-            mh$.invokeExact(x0);
+            return (byte)mh$.invokeExact(opt);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -5776,131 +438,13 @@ public class RocksDBC extends RocksDBC_1 {
         }
     }
 
-    private static class rocksdb_export_import_files_metadata_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_export_import_files_metadata_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_export_import_files_metadata_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_export_import_files_metadata_t *rocksdb_export_import_files_metadata_create()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_export_import_files_metadata_create$descriptor() {
-        return rocksdb_export_import_files_metadata_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_export_import_files_metadata_t *rocksdb_export_import_files_metadata_create()
-     * }
-     */
-    public static MethodHandle rocksdb_export_import_files_metadata_create$handle() {
-        return rocksdb_export_import_files_metadata_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_export_import_files_metadata_t *rocksdb_export_import_files_metadata_create()
-     * }
-     */
-    public static MemorySegment rocksdb_export_import_files_metadata_create$address() {
-        return rocksdb_export_import_files_metadata_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_export_import_files_metadata_t *rocksdb_export_import_files_metadata_create()
-     * }
-     */
-    public static MemorySegment rocksdb_export_import_files_metadata_create() {
-        var mh$ = rocksdb_export_import_files_metadata_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_export_import_files_metadata_create");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_export_import_files_metadata_get_db_comparator_name {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_export_import_files_metadata_get_db_comparator_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_export_import_files_metadata_get_db_comparator_name"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_export_import_files_metadata_get_db_comparator_name(rocksdb_export_import_files_metadata_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_export_import_files_metadata_get_db_comparator_name$descriptor() {
-        return rocksdb_export_import_files_metadata_get_db_comparator_name.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_export_import_files_metadata_get_db_comparator_name(rocksdb_export_import_files_metadata_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_export_import_files_metadata_get_db_comparator_name$handle() {
-        return rocksdb_export_import_files_metadata_get_db_comparator_name.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_export_import_files_metadata_get_db_comparator_name(rocksdb_export_import_files_metadata_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_export_import_files_metadata_get_db_comparator_name$address() {
-        return rocksdb_export_import_files_metadata_get_db_comparator_name.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_export_import_files_metadata_get_db_comparator_name(rocksdb_export_import_files_metadata_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_export_import_files_metadata_get_db_comparator_name(MemorySegment x0) {
-        var mh$ = rocksdb_export_import_files_metadata_get_db_comparator_name.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_export_import_files_metadata_get_db_comparator_name", x0);
-            }
-            return (MemorySegment)mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_export_import_files_metadata_set_db_comparator_name {
+    private static class rocksdb_transactiondb_options_set_skip_concurrency_control {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
+            RocksDBC.C_CHAR
         );
 
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_export_import_files_metadata_set_db_comparator_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_export_import_files_metadata_set_db_comparator_name"));
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_options_set_skip_concurrency_control").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_options_set_skip_concurrency_control"));
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -5908,45 +452,45 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern void rocksdb_export_import_files_metadata_set_db_comparator_name(rocksdb_export_import_files_metadata_t *, const char *)
+     * extern void rocksdb_transactiondb_options_set_skip_concurrency_control(rocksdb_transactiondb_options_t *opt, unsigned char v)
      * }
      */
-    public static FunctionDescriptor rocksdb_export_import_files_metadata_set_db_comparator_name$descriptor() {
-        return rocksdb_export_import_files_metadata_set_db_comparator_name.DESC;
+    public static FunctionDescriptor rocksdb_transactiondb_options_set_skip_concurrency_control$descriptor() {
+        return rocksdb_transactiondb_options_set_skip_concurrency_control.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern void rocksdb_export_import_files_metadata_set_db_comparator_name(rocksdb_export_import_files_metadata_t *, const char *)
+     * extern void rocksdb_transactiondb_options_set_skip_concurrency_control(rocksdb_transactiondb_options_t *opt, unsigned char v)
      * }
      */
-    public static MethodHandle rocksdb_export_import_files_metadata_set_db_comparator_name$handle() {
-        return rocksdb_export_import_files_metadata_set_db_comparator_name.HANDLE;
+    public static MethodHandle rocksdb_transactiondb_options_set_skip_concurrency_control$handle() {
+        return rocksdb_transactiondb_options_set_skip_concurrency_control.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern void rocksdb_export_import_files_metadata_set_db_comparator_name(rocksdb_export_import_files_metadata_t *, const char *)
+     * extern void rocksdb_transactiondb_options_set_skip_concurrency_control(rocksdb_transactiondb_options_t *opt, unsigned char v)
      * }
      */
-    public static MemorySegment rocksdb_export_import_files_metadata_set_db_comparator_name$address() {
-        return rocksdb_export_import_files_metadata_set_db_comparator_name.ADDR;
+    public static MemorySegment rocksdb_transactiondb_options_set_skip_concurrency_control$address() {
+        return rocksdb_transactiondb_options_set_skip_concurrency_control.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * extern void rocksdb_export_import_files_metadata_set_db_comparator_name(rocksdb_export_import_files_metadata_t *, const char *)
+     * extern void rocksdb_transactiondb_options_set_skip_concurrency_control(rocksdb_transactiondb_options_t *opt, unsigned char v)
      * }
      */
-    public static void rocksdb_export_import_files_metadata_set_db_comparator_name(MemorySegment x0, MemorySegment x1) {
-        var mh$ = rocksdb_export_import_files_metadata_set_db_comparator_name.HANDLE;
+    public static void rocksdb_transactiondb_options_set_skip_concurrency_control(MemorySegment opt, byte v) {
+        var mh$ = rocksdb_transactiondb_options_set_skip_concurrency_control.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_export_import_files_metadata_set_db_comparator_name", x0, x1);
+                traceDowncall("rocksdb_transactiondb_options_set_skip_concurrency_control", opt, v);
             }
-            mh$.invokeExact(x0, x1);
+            mh$.invokeExact(opt, v);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -5954,13 +498,13 @@ public class RocksDBC extends RocksDBC_1 {
         }
     }
 
-    private static class rocksdb_export_import_files_metadata_get_files {
+    private static class rocksdb_transactiondb_options_get_skip_concurrency_control {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
+            RocksDBC.C_CHAR,
             RocksDBC.C_POINTER
         );
 
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_export_import_files_metadata_get_files").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_export_import_files_metadata_get_files"));
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_options_get_skip_concurrency_control").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_options_get_skip_concurrency_control"));
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -5968,45 +512,45 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern rocksdb_livefiles_t *rocksdb_export_import_files_metadata_get_files(rocksdb_export_import_files_metadata_t *)
+     * extern unsigned char rocksdb_transactiondb_options_get_skip_concurrency_control(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static FunctionDescriptor rocksdb_export_import_files_metadata_get_files$descriptor() {
-        return rocksdb_export_import_files_metadata_get_files.DESC;
+    public static FunctionDescriptor rocksdb_transactiondb_options_get_skip_concurrency_control$descriptor() {
+        return rocksdb_transactiondb_options_get_skip_concurrency_control.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern rocksdb_livefiles_t *rocksdb_export_import_files_metadata_get_files(rocksdb_export_import_files_metadata_t *)
+     * extern unsigned char rocksdb_transactiondb_options_get_skip_concurrency_control(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static MethodHandle rocksdb_export_import_files_metadata_get_files$handle() {
-        return rocksdb_export_import_files_metadata_get_files.HANDLE;
+    public static MethodHandle rocksdb_transactiondb_options_get_skip_concurrency_control$handle() {
+        return rocksdb_transactiondb_options_get_skip_concurrency_control.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern rocksdb_livefiles_t *rocksdb_export_import_files_metadata_get_files(rocksdb_export_import_files_metadata_t *)
+     * extern unsigned char rocksdb_transactiondb_options_get_skip_concurrency_control(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static MemorySegment rocksdb_export_import_files_metadata_get_files$address() {
-        return rocksdb_export_import_files_metadata_get_files.ADDR;
+    public static MemorySegment rocksdb_transactiondb_options_get_skip_concurrency_control$address() {
+        return rocksdb_transactiondb_options_get_skip_concurrency_control.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * extern rocksdb_livefiles_t *rocksdb_export_import_files_metadata_get_files(rocksdb_export_import_files_metadata_t *)
+     * extern unsigned char rocksdb_transactiondb_options_get_skip_concurrency_control(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static MemorySegment rocksdb_export_import_files_metadata_get_files(MemorySegment x0) {
-        var mh$ = rocksdb_export_import_files_metadata_get_files.HANDLE;
+    public static byte rocksdb_transactiondb_options_get_skip_concurrency_control(MemorySegment opt) {
+        var mh$ = rocksdb_transactiondb_options_get_skip_concurrency_control.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_export_import_files_metadata_get_files", x0);
+                traceDowncall("rocksdb_transactiondb_options_get_skip_concurrency_control", opt);
             }
-            return (MemorySegment)mh$.invokeExact(x0);
+            return (byte)mh$.invokeExact(opt);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -6014,493 +558,13 @@ public class RocksDBC extends RocksDBC_1 {
         }
     }
 
-    private static class rocksdb_export_import_files_metadata_set_files {
+    private static class rocksdb_transactiondb_options_set_default_write_batch_flush_threshold {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_export_import_files_metadata_set_files").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_export_import_files_metadata_set_files"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_export_import_files_metadata_set_files(rocksdb_export_import_files_metadata_t *, rocksdb_livefiles_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_export_import_files_metadata_set_files$descriptor() {
-        return rocksdb_export_import_files_metadata_set_files.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_export_import_files_metadata_set_files(rocksdb_export_import_files_metadata_t *, rocksdb_livefiles_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_export_import_files_metadata_set_files$handle() {
-        return rocksdb_export_import_files_metadata_set_files.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_export_import_files_metadata_set_files(rocksdb_export_import_files_metadata_t *, rocksdb_livefiles_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_export_import_files_metadata_set_files$address() {
-        return rocksdb_export_import_files_metadata_set_files.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_export_import_files_metadata_set_files(rocksdb_export_import_files_metadata_t *, rocksdb_livefiles_t *)
-     * }
-     */
-    public static void rocksdb_export_import_files_metadata_set_files(MemorySegment x0, MemorySegment x1) {
-        var mh$ = rocksdb_export_import_files_metadata_set_files.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_export_import_files_metadata_set_files", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_export_import_files_metadata_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_export_import_files_metadata_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_export_import_files_metadata_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_export_import_files_metadata_destroy(rocksdb_export_import_files_metadata_t *)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_export_import_files_metadata_destroy$descriptor() {
-        return rocksdb_export_import_files_metadata_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_export_import_files_metadata_destroy(rocksdb_export_import_files_metadata_t *)
-     * }
-     */
-    public static MethodHandle rocksdb_export_import_files_metadata_destroy$handle() {
-        return rocksdb_export_import_files_metadata_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_export_import_files_metadata_destroy(rocksdb_export_import_files_metadata_t *)
-     * }
-     */
-    public static MemorySegment rocksdb_export_import_files_metadata_destroy$address() {
-        return rocksdb_export_import_files_metadata_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_export_import_files_metadata_destroy(rocksdb_export_import_files_metadata_t *)
-     * }
-     */
-    public static void rocksdb_export_import_files_metadata_destroy(MemorySegment x0) {
-        var mh$ = rocksdb_export_import_files_metadata_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_export_import_files_metadata_destroy", x0);
-            }
-            mh$.invokeExact(x0);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_get_column_family_metadata_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_get_column_family_metadata_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_get_column_family_metadata_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_metadata_t *rocksdb_get_column_family_metadata_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_get_column_family_metadata_cf$descriptor() {
-        return rocksdb_get_column_family_metadata_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_metadata_t *rocksdb_get_column_family_metadata_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static MethodHandle rocksdb_get_column_family_metadata_cf$handle() {
-        return rocksdb_get_column_family_metadata_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_metadata_t *rocksdb_get_column_family_metadata_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static MemorySegment rocksdb_get_column_family_metadata_cf$address() {
-        return rocksdb_get_column_family_metadata_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_metadata_t *rocksdb_get_column_family_metadata_cf(rocksdb_t *db, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static MemorySegment rocksdb_get_column_family_metadata_cf(MemorySegment db, MemorySegment column_family) {
-        var mh$ = rocksdb_get_column_family_metadata_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_get_column_family_metadata_cf", db, column_family);
-            }
-            return (MemorySegment)mh$.invokeExact(db, column_family);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_column_family_metadata_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_column_family_metadata_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_column_family_metadata_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_column_family_metadata_destroy(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_column_family_metadata_destroy$descriptor() {
-        return rocksdb_column_family_metadata_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_column_family_metadata_destroy(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_column_family_metadata_destroy$handle() {
-        return rocksdb_column_family_metadata_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_column_family_metadata_destroy(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_column_family_metadata_destroy$address() {
-        return rocksdb_column_family_metadata_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_column_family_metadata_destroy(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static void rocksdb_column_family_metadata_destroy(MemorySegment cf_meta) {
-        var mh$ = rocksdb_column_family_metadata_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_column_family_metadata_destroy", cf_meta);
-            }
-            mh$.invokeExact(cf_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_column_family_metadata_get_size {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_column_family_metadata_get_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_column_family_metadata_get_size"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_column_family_metadata_get_size(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_column_family_metadata_get_size$descriptor() {
-        return rocksdb_column_family_metadata_get_size.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_column_family_metadata_get_size(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_column_family_metadata_get_size$handle() {
-        return rocksdb_column_family_metadata_get_size.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_column_family_metadata_get_size(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_column_family_metadata_get_size$address() {
-        return rocksdb_column_family_metadata_get_size.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_column_family_metadata_get_size(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static long rocksdb_column_family_metadata_get_size(MemorySegment cf_meta) {
-        var mh$ = rocksdb_column_family_metadata_get_size.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_column_family_metadata_get_size", cf_meta);
-            }
-            return (long)mh$.invokeExact(cf_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_column_family_metadata_get_file_count {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_column_family_metadata_get_file_count").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_column_family_metadata_get_file_count"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_column_family_metadata_get_file_count(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_column_family_metadata_get_file_count$descriptor() {
-        return rocksdb_column_family_metadata_get_file_count.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_column_family_metadata_get_file_count(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_column_family_metadata_get_file_count$handle() {
-        return rocksdb_column_family_metadata_get_file_count.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_column_family_metadata_get_file_count(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_column_family_metadata_get_file_count$address() {
-        return rocksdb_column_family_metadata_get_file_count.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern size_t rocksdb_column_family_metadata_get_file_count(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static long rocksdb_column_family_metadata_get_file_count(MemorySegment cf_meta) {
-        var mh$ = rocksdb_column_family_metadata_get_file_count.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_column_family_metadata_get_file_count", cf_meta);
-            }
-            return (long)mh$.invokeExact(cf_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_column_family_metadata_get_name {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_column_family_metadata_get_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_column_family_metadata_get_name"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_column_family_metadata_get_name(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_column_family_metadata_get_name$descriptor() {
-        return rocksdb_column_family_metadata_get_name.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_column_family_metadata_get_name(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_column_family_metadata_get_name$handle() {
-        return rocksdb_column_family_metadata_get_name.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_column_family_metadata_get_name(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_column_family_metadata_get_name$address() {
-        return rocksdb_column_family_metadata_get_name.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_column_family_metadata_get_name(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_column_family_metadata_get_name(MemorySegment cf_meta) {
-        var mh$ = rocksdb_column_family_metadata_get_name.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_column_family_metadata_get_name", cf_meta);
-            }
-            return (MemorySegment)mh$.invokeExact(cf_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_column_family_metadata_get_level_count {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_column_family_metadata_get_level_count").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_column_family_metadata_get_level_count"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_column_family_metadata_get_level_count(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_column_family_metadata_get_level_count$descriptor() {
-        return rocksdb_column_family_metadata_get_level_count.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_column_family_metadata_get_level_count(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_column_family_metadata_get_level_count$handle() {
-        return rocksdb_column_family_metadata_get_level_count.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_column_family_metadata_get_level_count(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_column_family_metadata_get_level_count$address() {
-        return rocksdb_column_family_metadata_get_level_count.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern size_t rocksdb_column_family_metadata_get_level_count(rocksdb_column_family_metadata_t *cf_meta)
-     * }
-     */
-    public static long rocksdb_column_family_metadata_get_level_count(MemorySegment cf_meta) {
-        var mh$ = rocksdb_column_family_metadata_get_level_count.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_column_family_metadata_get_level_count", cf_meta);
-            }
-            return (long)mh$.invokeExact(cf_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_column_family_metadata_get_level_metadata {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
             RocksDBC.C_POINTER,
             RocksDBC.C_LONG
         );
 
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_column_family_metadata_get_level_metadata").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_column_family_metadata_get_level_metadata"));
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_options_set_default_write_batch_flush_threshold").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_options_set_default_write_batch_flush_threshold"));
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -6508,45 +572,45 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern rocksdb_level_metadata_t *rocksdb_column_family_metadata_get_level_metadata(rocksdb_column_family_metadata_t *cf_meta, size_t i)
+     * extern void rocksdb_transactiondb_options_set_default_write_batch_flush_threshold(rocksdb_transactiondb_options_t *opt, int64_t v)
      * }
      */
-    public static FunctionDescriptor rocksdb_column_family_metadata_get_level_metadata$descriptor() {
-        return rocksdb_column_family_metadata_get_level_metadata.DESC;
+    public static FunctionDescriptor rocksdb_transactiondb_options_set_default_write_batch_flush_threshold$descriptor() {
+        return rocksdb_transactiondb_options_set_default_write_batch_flush_threshold.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern rocksdb_level_metadata_t *rocksdb_column_family_metadata_get_level_metadata(rocksdb_column_family_metadata_t *cf_meta, size_t i)
+     * extern void rocksdb_transactiondb_options_set_default_write_batch_flush_threshold(rocksdb_transactiondb_options_t *opt, int64_t v)
      * }
      */
-    public static MethodHandle rocksdb_column_family_metadata_get_level_metadata$handle() {
-        return rocksdb_column_family_metadata_get_level_metadata.HANDLE;
+    public static MethodHandle rocksdb_transactiondb_options_set_default_write_batch_flush_threshold$handle() {
+        return rocksdb_transactiondb_options_set_default_write_batch_flush_threshold.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern rocksdb_level_metadata_t *rocksdb_column_family_metadata_get_level_metadata(rocksdb_column_family_metadata_t *cf_meta, size_t i)
+     * extern void rocksdb_transactiondb_options_set_default_write_batch_flush_threshold(rocksdb_transactiondb_options_t *opt, int64_t v)
      * }
      */
-    public static MemorySegment rocksdb_column_family_metadata_get_level_metadata$address() {
-        return rocksdb_column_family_metadata_get_level_metadata.ADDR;
+    public static MemorySegment rocksdb_transactiondb_options_set_default_write_batch_flush_threshold$address() {
+        return rocksdb_transactiondb_options_set_default_write_batch_flush_threshold.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * extern rocksdb_level_metadata_t *rocksdb_column_family_metadata_get_level_metadata(rocksdb_column_family_metadata_t *cf_meta, size_t i)
+     * extern void rocksdb_transactiondb_options_set_default_write_batch_flush_threshold(rocksdb_transactiondb_options_t *opt, int64_t v)
      * }
      */
-    public static MemorySegment rocksdb_column_family_metadata_get_level_metadata(MemorySegment cf_meta, long i) {
-        var mh$ = rocksdb_column_family_metadata_get_level_metadata.HANDLE;
+    public static void rocksdb_transactiondb_options_set_default_write_batch_flush_threshold(MemorySegment opt, long v) {
+        var mh$ = rocksdb_transactiondb_options_set_default_write_batch_flush_threshold.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_column_family_metadata_get_level_metadata", cf_meta, i);
+                traceDowncall("rocksdb_transactiondb_options_set_default_write_batch_flush_threshold", opt, v);
             }
-            return (MemorySegment)mh$.invokeExact(cf_meta, i);
+            mh$.invokeExact(opt, v);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -6554,12 +618,13 @@ public class RocksDBC extends RocksDBC_1 {
         }
     }
 
-    private static class rocksdb_level_metadata_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+    private static class rocksdb_transactiondb_options_get_default_write_batch_flush_threshold {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
             RocksDBC.C_POINTER
         );
 
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_level_metadata_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_level_metadata_destroy"));
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_options_get_default_write_batch_flush_threshold").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_options_get_default_write_batch_flush_threshold"));
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -6567,45 +632,45 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern void rocksdb_level_metadata_destroy(rocksdb_level_metadata_t *level_meta)
+     * extern int64_t rocksdb_transactiondb_options_get_default_write_batch_flush_threshold(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static FunctionDescriptor rocksdb_level_metadata_destroy$descriptor() {
-        return rocksdb_level_metadata_destroy.DESC;
+    public static FunctionDescriptor rocksdb_transactiondb_options_get_default_write_batch_flush_threshold$descriptor() {
+        return rocksdb_transactiondb_options_get_default_write_batch_flush_threshold.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern void rocksdb_level_metadata_destroy(rocksdb_level_metadata_t *level_meta)
+     * extern int64_t rocksdb_transactiondb_options_get_default_write_batch_flush_threshold(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static MethodHandle rocksdb_level_metadata_destroy$handle() {
-        return rocksdb_level_metadata_destroy.HANDLE;
+    public static MethodHandle rocksdb_transactiondb_options_get_default_write_batch_flush_threshold$handle() {
+        return rocksdb_transactiondb_options_get_default_write_batch_flush_threshold.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern void rocksdb_level_metadata_destroy(rocksdb_level_metadata_t *level_meta)
+     * extern int64_t rocksdb_transactiondb_options_get_default_write_batch_flush_threshold(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static MemorySegment rocksdb_level_metadata_destroy$address() {
-        return rocksdb_level_metadata_destroy.ADDR;
+    public static MemorySegment rocksdb_transactiondb_options_get_default_write_batch_flush_threshold$address() {
+        return rocksdb_transactiondb_options_get_default_write_batch_flush_threshold.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * extern void rocksdb_level_metadata_destroy(rocksdb_level_metadata_t *level_meta)
+     * extern int64_t rocksdb_transactiondb_options_get_default_write_batch_flush_threshold(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static void rocksdb_level_metadata_destroy(MemorySegment level_meta) {
-        var mh$ = rocksdb_level_metadata_destroy.HANDLE;
+    public static long rocksdb_transactiondb_options_get_default_write_batch_flush_threshold(MemorySegment opt) {
+        var mh$ = rocksdb_transactiondb_options_get_default_write_batch_flush_threshold.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_level_metadata_destroy", level_meta);
+                traceDowncall("rocksdb_transactiondb_options_get_default_write_batch_flush_threshold", opt);
             }
-            mh$.invokeExact(level_meta);
+            return (long)mh$.invokeExact(opt);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -6613,13 +678,193 @@ public class RocksDBC extends RocksDBC_1 {
         }
     }
 
-    private static class rocksdb_level_metadata_get_level {
+    private static class rocksdb_transactiondb_options_set_enable_udt_validation {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_CHAR
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_options_set_enable_udt_validation").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_options_set_enable_udt_validation"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transactiondb_options_set_enable_udt_validation(rocksdb_transactiondb_options_t *opt, unsigned char v)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transactiondb_options_set_enable_udt_validation$descriptor() {
+        return rocksdb_transactiondb_options_set_enable_udt_validation.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transactiondb_options_set_enable_udt_validation(rocksdb_transactiondb_options_t *opt, unsigned char v)
+     * }
+     */
+    public static MethodHandle rocksdb_transactiondb_options_set_enable_udt_validation$handle() {
+        return rocksdb_transactiondb_options_set_enable_udt_validation.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transactiondb_options_set_enable_udt_validation(rocksdb_transactiondb_options_t *opt, unsigned char v)
+     * }
+     */
+    public static MemorySegment rocksdb_transactiondb_options_set_enable_udt_validation$address() {
+        return rocksdb_transactiondb_options_set_enable_udt_validation.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_transactiondb_options_set_enable_udt_validation(rocksdb_transactiondb_options_t *opt, unsigned char v)
+     * }
+     */
+    public static void rocksdb_transactiondb_options_set_enable_udt_validation(MemorySegment opt, byte v) {
+        var mh$ = rocksdb_transactiondb_options_set_enable_udt_validation.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transactiondb_options_set_enable_udt_validation", opt, v);
+            }
+            mh$.invokeExact(opt, v);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transactiondb_options_get_enable_udt_validation {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_CHAR,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_options_get_enable_udt_validation").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_options_get_enable_udt_validation"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transactiondb_options_get_enable_udt_validation(rocksdb_transactiondb_options_t *opt)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transactiondb_options_get_enable_udt_validation$descriptor() {
+        return rocksdb_transactiondb_options_get_enable_udt_validation.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transactiondb_options_get_enable_udt_validation(rocksdb_transactiondb_options_t *opt)
+     * }
+     */
+    public static MethodHandle rocksdb_transactiondb_options_get_enable_udt_validation$handle() {
+        return rocksdb_transactiondb_options_get_enable_udt_validation.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transactiondb_options_get_enable_udt_validation(rocksdb_transactiondb_options_t *opt)
+     * }
+     */
+    public static MemorySegment rocksdb_transactiondb_options_get_enable_udt_validation$address() {
+        return rocksdb_transactiondb_options_get_enable_udt_validation.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transactiondb_options_get_enable_udt_validation(rocksdb_transactiondb_options_t *opt)
+     * }
+     */
+    public static byte rocksdb_transactiondb_options_get_enable_udt_validation(MemorySegment opt) {
+        var mh$ = rocksdb_transactiondb_options_get_enable_udt_validation.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transactiondb_options_get_enable_udt_validation", opt);
+            }
+            return (byte)mh$.invokeExact(opt);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transactiondb_options_set_txn_commit_bypass_memtable_threshold {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_INT
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_options_set_txn_commit_bypass_memtable_threshold").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_options_set_txn_commit_bypass_memtable_threshold"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transactiondb_options_set_txn_commit_bypass_memtable_threshold(rocksdb_transactiondb_options_t *opt, uint32_t v)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transactiondb_options_set_txn_commit_bypass_memtable_threshold$descriptor() {
+        return rocksdb_transactiondb_options_set_txn_commit_bypass_memtable_threshold.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transactiondb_options_set_txn_commit_bypass_memtable_threshold(rocksdb_transactiondb_options_t *opt, uint32_t v)
+     * }
+     */
+    public static MethodHandle rocksdb_transactiondb_options_set_txn_commit_bypass_memtable_threshold$handle() {
+        return rocksdb_transactiondb_options_set_txn_commit_bypass_memtable_threshold.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transactiondb_options_set_txn_commit_bypass_memtable_threshold(rocksdb_transactiondb_options_t *opt, uint32_t v)
+     * }
+     */
+    public static MemorySegment rocksdb_transactiondb_options_set_txn_commit_bypass_memtable_threshold$address() {
+        return rocksdb_transactiondb_options_set_txn_commit_bypass_memtable_threshold.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_transactiondb_options_set_txn_commit_bypass_memtable_threshold(rocksdb_transactiondb_options_t *opt, uint32_t v)
+     * }
+     */
+    public static void rocksdb_transactiondb_options_set_txn_commit_bypass_memtable_threshold(MemorySegment opt, int v) {
+        var mh$ = rocksdb_transactiondb_options_set_txn_commit_bypass_memtable_threshold.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transactiondb_options_set_txn_commit_bypass_memtable_threshold", opt, v);
+            }
+            mh$.invokeExact(opt, v);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transactiondb_options_get_txn_commit_bypass_memtable_threshold {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             RocksDBC.C_INT,
             RocksDBC.C_POINTER
         );
 
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_level_metadata_get_level").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_level_metadata_get_level"));
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_options_get_txn_commit_bypass_memtable_threshold").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_options_get_txn_commit_bypass_memtable_threshold"));
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -6627,5705 +872,45 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern int rocksdb_level_metadata_get_level(rocksdb_level_metadata_t *level_meta)
+     * extern uint32_t rocksdb_transactiondb_options_get_txn_commit_bypass_memtable_threshold(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static FunctionDescriptor rocksdb_level_metadata_get_level$descriptor() {
-        return rocksdb_level_metadata_get_level.DESC;
+    public static FunctionDescriptor rocksdb_transactiondb_options_get_txn_commit_bypass_memtable_threshold$descriptor() {
+        return rocksdb_transactiondb_options_get_txn_commit_bypass_memtable_threshold.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern int rocksdb_level_metadata_get_level(rocksdb_level_metadata_t *level_meta)
+     * extern uint32_t rocksdb_transactiondb_options_get_txn_commit_bypass_memtable_threshold(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static MethodHandle rocksdb_level_metadata_get_level$handle() {
-        return rocksdb_level_metadata_get_level.HANDLE;
+    public static MethodHandle rocksdb_transactiondb_options_get_txn_commit_bypass_memtable_threshold$handle() {
+        return rocksdb_transactiondb_options_get_txn_commit_bypass_memtable_threshold.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern int rocksdb_level_metadata_get_level(rocksdb_level_metadata_t *level_meta)
+     * extern uint32_t rocksdb_transactiondb_options_get_txn_commit_bypass_memtable_threshold(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static MemorySegment rocksdb_level_metadata_get_level$address() {
-        return rocksdb_level_metadata_get_level.ADDR;
+    public static MemorySegment rocksdb_transactiondb_options_get_txn_commit_bypass_memtable_threshold$address() {
+        return rocksdb_transactiondb_options_get_txn_commit_bypass_memtable_threshold.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * extern int rocksdb_level_metadata_get_level(rocksdb_level_metadata_t *level_meta)
+     * extern uint32_t rocksdb_transactiondb_options_get_txn_commit_bypass_memtable_threshold(rocksdb_transactiondb_options_t *opt)
      * }
      */
-    public static int rocksdb_level_metadata_get_level(MemorySegment level_meta) {
-        var mh$ = rocksdb_level_metadata_get_level.HANDLE;
+    public static int rocksdb_transactiondb_options_get_txn_commit_bypass_memtable_threshold(MemorySegment opt) {
+        var mh$ = rocksdb_transactiondb_options_get_txn_commit_bypass_memtable_threshold.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_level_metadata_get_level", level_meta);
+                traceDowncall("rocksdb_transactiondb_options_get_txn_commit_bypass_memtable_threshold", opt);
             }
-            return (int)mh$.invokeExact(level_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_level_metadata_get_size {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_level_metadata_get_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_level_metadata_get_size"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_level_metadata_get_size(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_level_metadata_get_size$descriptor() {
-        return rocksdb_level_metadata_get_size.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_level_metadata_get_size(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_level_metadata_get_size$handle() {
-        return rocksdb_level_metadata_get_size.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_level_metadata_get_size(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_level_metadata_get_size$address() {
-        return rocksdb_level_metadata_get_size.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_level_metadata_get_size(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static long rocksdb_level_metadata_get_size(MemorySegment level_meta) {
-        var mh$ = rocksdb_level_metadata_get_size.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_level_metadata_get_size", level_meta);
-            }
-            return (long)mh$.invokeExact(level_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_level_metadata_get_file_count {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_level_metadata_get_file_count").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_level_metadata_get_file_count"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_level_metadata_get_file_count(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_level_metadata_get_file_count$descriptor() {
-        return rocksdb_level_metadata_get_file_count.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_level_metadata_get_file_count(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_level_metadata_get_file_count$handle() {
-        return rocksdb_level_metadata_get_file_count.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern size_t rocksdb_level_metadata_get_file_count(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_level_metadata_get_file_count$address() {
-        return rocksdb_level_metadata_get_file_count.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern size_t rocksdb_level_metadata_get_file_count(rocksdb_level_metadata_t *level_meta)
-     * }
-     */
-    public static long rocksdb_level_metadata_get_file_count(MemorySegment level_meta) {
-        var mh$ = rocksdb_level_metadata_get_file_count.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_level_metadata_get_file_count", level_meta);
-            }
-            return (long)mh$.invokeExact(level_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_level_metadata_get_sst_file_metadata {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_level_metadata_get_sst_file_metadata").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_level_metadata_get_sst_file_metadata"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_sst_file_metadata_t *rocksdb_level_metadata_get_sst_file_metadata(rocksdb_level_metadata_t *level_meta, size_t i)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_level_metadata_get_sst_file_metadata$descriptor() {
-        return rocksdb_level_metadata_get_sst_file_metadata.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_sst_file_metadata_t *rocksdb_level_metadata_get_sst_file_metadata(rocksdb_level_metadata_t *level_meta, size_t i)
-     * }
-     */
-    public static MethodHandle rocksdb_level_metadata_get_sst_file_metadata$handle() {
-        return rocksdb_level_metadata_get_sst_file_metadata.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_sst_file_metadata_t *rocksdb_level_metadata_get_sst_file_metadata(rocksdb_level_metadata_t *level_meta, size_t i)
-     * }
-     */
-    public static MemorySegment rocksdb_level_metadata_get_sst_file_metadata$address() {
-        return rocksdb_level_metadata_get_sst_file_metadata.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_sst_file_metadata_t *rocksdb_level_metadata_get_sst_file_metadata(rocksdb_level_metadata_t *level_meta, size_t i)
-     * }
-     */
-    public static MemorySegment rocksdb_level_metadata_get_sst_file_metadata(MemorySegment level_meta, long i) {
-        var mh$ = rocksdb_level_metadata_get_sst_file_metadata.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_level_metadata_get_sst_file_metadata", level_meta, i);
-            }
-            return (MemorySegment)mh$.invokeExact(level_meta, i);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sst_file_metadata_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_metadata_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_metadata_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sst_file_metadata_destroy(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sst_file_metadata_destroy$descriptor() {
-        return rocksdb_sst_file_metadata_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sst_file_metadata_destroy(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_sst_file_metadata_destroy$handle() {
-        return rocksdb_sst_file_metadata_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_sst_file_metadata_destroy(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_sst_file_metadata_destroy$address() {
-        return rocksdb_sst_file_metadata_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_sst_file_metadata_destroy(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static void rocksdb_sst_file_metadata_destroy(MemorySegment file_meta) {
-        var mh$ = rocksdb_sst_file_metadata_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sst_file_metadata_destroy", file_meta);
-            }
-            mh$.invokeExact(file_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sst_file_metadata_get_relative_filename {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_metadata_get_relative_filename").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_metadata_get_relative_filename"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_relative_filename(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sst_file_metadata_get_relative_filename$descriptor() {
-        return rocksdb_sst_file_metadata_get_relative_filename.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_relative_filename(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_sst_file_metadata_get_relative_filename$handle() {
-        return rocksdb_sst_file_metadata_get_relative_filename.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_relative_filename(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_sst_file_metadata_get_relative_filename$address() {
-        return rocksdb_sst_file_metadata_get_relative_filename.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_relative_filename(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_sst_file_metadata_get_relative_filename(MemorySegment file_meta) {
-        var mh$ = rocksdb_sst_file_metadata_get_relative_filename.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sst_file_metadata_get_relative_filename", file_meta);
-            }
-            return (MemorySegment)mh$.invokeExact(file_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sst_file_metadata_get_directory {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_metadata_get_directory").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_metadata_get_directory"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_directory(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sst_file_metadata_get_directory$descriptor() {
-        return rocksdb_sst_file_metadata_get_directory.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_directory(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_sst_file_metadata_get_directory$handle() {
-        return rocksdb_sst_file_metadata_get_directory.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_directory(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_sst_file_metadata_get_directory$address() {
-        return rocksdb_sst_file_metadata_get_directory.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_directory(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_sst_file_metadata_get_directory(MemorySegment file_meta) {
-        var mh$ = rocksdb_sst_file_metadata_get_directory.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sst_file_metadata_get_directory", file_meta);
-            }
-            return (MemorySegment)mh$.invokeExact(file_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sst_file_metadata_get_size {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_metadata_get_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_metadata_get_size"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_sst_file_metadata_get_size(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sst_file_metadata_get_size$descriptor() {
-        return rocksdb_sst_file_metadata_get_size.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_sst_file_metadata_get_size(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static MethodHandle rocksdb_sst_file_metadata_get_size$handle() {
-        return rocksdb_sst_file_metadata_get_size.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_sst_file_metadata_get_size(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static MemorySegment rocksdb_sst_file_metadata_get_size$address() {
-        return rocksdb_sst_file_metadata_get_size.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_sst_file_metadata_get_size(rocksdb_sst_file_metadata_t *file_meta)
-     * }
-     */
-    public static long rocksdb_sst_file_metadata_get_size(MemorySegment file_meta) {
-        var mh$ = rocksdb_sst_file_metadata_get_size.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sst_file_metadata_get_size", file_meta);
-            }
-            return (long)mh$.invokeExact(file_meta);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sst_file_metadata_get_smallestkey {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_metadata_get_smallestkey").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_metadata_get_smallestkey"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_smallestkey(rocksdb_sst_file_metadata_t *file_meta, size_t *len)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sst_file_metadata_get_smallestkey$descriptor() {
-        return rocksdb_sst_file_metadata_get_smallestkey.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_smallestkey(rocksdb_sst_file_metadata_t *file_meta, size_t *len)
-     * }
-     */
-    public static MethodHandle rocksdb_sst_file_metadata_get_smallestkey$handle() {
-        return rocksdb_sst_file_metadata_get_smallestkey.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_smallestkey(rocksdb_sst_file_metadata_t *file_meta, size_t *len)
-     * }
-     */
-    public static MemorySegment rocksdb_sst_file_metadata_get_smallestkey$address() {
-        return rocksdb_sst_file_metadata_get_smallestkey.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_smallestkey(rocksdb_sst_file_metadata_t *file_meta, size_t *len)
-     * }
-     */
-    public static MemorySegment rocksdb_sst_file_metadata_get_smallestkey(MemorySegment file_meta, MemorySegment len) {
-        var mh$ = rocksdb_sst_file_metadata_get_smallestkey.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sst_file_metadata_get_smallestkey", file_meta, len);
-            }
-            return (MemorySegment)mh$.invokeExact(file_meta, len);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_sst_file_metadata_get_largestkey {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_sst_file_metadata_get_largestkey").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_sst_file_metadata_get_largestkey"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_largestkey(rocksdb_sst_file_metadata_t *file_meta, size_t *len)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_sst_file_metadata_get_largestkey$descriptor() {
-        return rocksdb_sst_file_metadata_get_largestkey.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_largestkey(rocksdb_sst_file_metadata_t *file_meta, size_t *len)
-     * }
-     */
-    public static MethodHandle rocksdb_sst_file_metadata_get_largestkey$handle() {
-        return rocksdb_sst_file_metadata_get_largestkey.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_largestkey(rocksdb_sst_file_metadata_t *file_meta, size_t *len)
-     * }
-     */
-    public static MemorySegment rocksdb_sst_file_metadata_get_largestkey$address() {
-        return rocksdb_sst_file_metadata_get_largestkey.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_sst_file_metadata_get_largestkey(rocksdb_sst_file_metadata_t *file_meta, size_t *len)
-     * }
-     */
-    public static MemorySegment rocksdb_sst_file_metadata_get_largestkey(MemorySegment file_meta, MemorySegment len) {
-        var mh$ = rocksdb_sst_file_metadata_get_largestkey.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_sst_file_metadata_get_largestkey", file_meta, len);
-            }
-            return (MemorySegment)mh$.invokeExact(file_meta, len);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_create_column_family {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_create_column_family").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_create_column_family"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_handle_t *rocksdb_transactiondb_create_column_family(rocksdb_transactiondb_t *txn_db, const rocksdb_options_t *column_family_options, const char *column_family_name, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_create_column_family$descriptor() {
-        return rocksdb_transactiondb_create_column_family.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_handle_t *rocksdb_transactiondb_create_column_family(rocksdb_transactiondb_t *txn_db, const rocksdb_options_t *column_family_options, const char *column_family_name, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_create_column_family$handle() {
-        return rocksdb_transactiondb_create_column_family.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_handle_t *rocksdb_transactiondb_create_column_family(rocksdb_transactiondb_t *txn_db, const rocksdb_options_t *column_family_options, const char *column_family_name, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_create_column_family$address() {
-        return rocksdb_transactiondb_create_column_family.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_column_family_handle_t *rocksdb_transactiondb_create_column_family(rocksdb_transactiondb_t *txn_db, const rocksdb_options_t *column_family_options, const char *column_family_name, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_create_column_family(MemorySegment txn_db, MemorySegment column_family_options, MemorySegment column_family_name, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_create_column_family.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_create_column_family", txn_db, column_family_options, column_family_name, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db, column_family_options, column_family_name, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_open {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_open").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_open"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_transactiondb_t *rocksdb_transactiondb_open(const rocksdb_options_t *options, const rocksdb_transactiondb_options_t *txn_db_options, const char *name, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_open$descriptor() {
-        return rocksdb_transactiondb_open.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_transactiondb_t *rocksdb_transactiondb_open(const rocksdb_options_t *options, const rocksdb_transactiondb_options_t *txn_db_options, const char *name, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_open$handle() {
-        return rocksdb_transactiondb_open.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_transactiondb_t *rocksdb_transactiondb_open(const rocksdb_options_t *options, const rocksdb_transactiondb_options_t *txn_db_options, const char *name, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_open$address() {
-        return rocksdb_transactiondb_open.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_transactiondb_t *rocksdb_transactiondb_open(const rocksdb_options_t *options, const rocksdb_transactiondb_options_t *txn_db_options, const char *name, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_open(MemorySegment options, MemorySegment txn_db_options, MemorySegment name, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_open.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_open", options, txn_db_options, name, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(options, txn_db_options, name, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_open_column_families {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_open_column_families").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_open_column_families"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_transactiondb_t *rocksdb_transactiondb_open_column_families(const rocksdb_options_t *options, const rocksdb_transactiondb_options_t *txn_db_options, const char *name, int num_column_families, const char *const *column_family_names, const rocksdb_options_t *const *column_family_options, rocksdb_column_family_handle_t **column_family_handles, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_open_column_families$descriptor() {
-        return rocksdb_transactiondb_open_column_families.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_transactiondb_t *rocksdb_transactiondb_open_column_families(const rocksdb_options_t *options, const rocksdb_transactiondb_options_t *txn_db_options, const char *name, int num_column_families, const char *const *column_family_names, const rocksdb_options_t *const *column_family_options, rocksdb_column_family_handle_t **column_family_handles, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_open_column_families$handle() {
-        return rocksdb_transactiondb_open_column_families.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_transactiondb_t *rocksdb_transactiondb_open_column_families(const rocksdb_options_t *options, const rocksdb_transactiondb_options_t *txn_db_options, const char *name, int num_column_families, const char *const *column_family_names, const rocksdb_options_t *const *column_family_options, rocksdb_column_family_handle_t **column_family_handles, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_open_column_families$address() {
-        return rocksdb_transactiondb_open_column_families.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_transactiondb_t *rocksdb_transactiondb_open_column_families(const rocksdb_options_t *options, const rocksdb_transactiondb_options_t *txn_db_options, const char *name, int num_column_families, const char *const *column_family_names, const rocksdb_options_t *const *column_family_options, rocksdb_column_family_handle_t **column_family_handles, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_open_column_families(MemorySegment options, MemorySegment txn_db_options, MemorySegment name, int num_column_families, MemorySegment column_family_names, MemorySegment column_family_options, MemorySegment column_family_handles, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_open_column_families.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_open_column_families", options, txn_db_options, name, num_column_families, column_family_names, column_family_options, column_family_handles, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(options, txn_db_options, name, num_column_families, column_family_names, column_family_options, column_family_handles, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_create_snapshot {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_create_snapshot").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_create_snapshot"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern const rocksdb_snapshot_t *rocksdb_transactiondb_create_snapshot(rocksdb_transactiondb_t *txn_db)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_create_snapshot$descriptor() {
-        return rocksdb_transactiondb_create_snapshot.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern const rocksdb_snapshot_t *rocksdb_transactiondb_create_snapshot(rocksdb_transactiondb_t *txn_db)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_create_snapshot$handle() {
-        return rocksdb_transactiondb_create_snapshot.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern const rocksdb_snapshot_t *rocksdb_transactiondb_create_snapshot(rocksdb_transactiondb_t *txn_db)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_create_snapshot$address() {
-        return rocksdb_transactiondb_create_snapshot.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern const rocksdb_snapshot_t *rocksdb_transactiondb_create_snapshot(rocksdb_transactiondb_t *txn_db)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_create_snapshot(MemorySegment txn_db) {
-        var mh$ = rocksdb_transactiondb_create_snapshot.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_create_snapshot", txn_db);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_release_snapshot {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_release_snapshot").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_release_snapshot"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_release_snapshot(rocksdb_transactiondb_t *txn_db, const rocksdb_snapshot_t *snapshot)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_release_snapshot$descriptor() {
-        return rocksdb_transactiondb_release_snapshot.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_release_snapshot(rocksdb_transactiondb_t *txn_db, const rocksdb_snapshot_t *snapshot)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_release_snapshot$handle() {
-        return rocksdb_transactiondb_release_snapshot.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_release_snapshot(rocksdb_transactiondb_t *txn_db, const rocksdb_snapshot_t *snapshot)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_release_snapshot$address() {
-        return rocksdb_transactiondb_release_snapshot.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_release_snapshot(rocksdb_transactiondb_t *txn_db, const rocksdb_snapshot_t *snapshot)
-     * }
-     */
-    public static void rocksdb_transactiondb_release_snapshot(MemorySegment txn_db, MemorySegment snapshot) {
-        var mh$ = rocksdb_transactiondb_release_snapshot.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_release_snapshot", txn_db, snapshot);
-            }
-            mh$.invokeExact(txn_db, snapshot);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_property_value {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_property_value").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_property_value"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_property_value(rocksdb_transactiondb_t *db, const char *propname)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_property_value$descriptor() {
-        return rocksdb_transactiondb_property_value.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_property_value(rocksdb_transactiondb_t *db, const char *propname)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_property_value$handle() {
-        return rocksdb_transactiondb_property_value.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_property_value(rocksdb_transactiondb_t *db, const char *propname)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_property_value$address() {
-        return rocksdb_transactiondb_property_value.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_property_value(rocksdb_transactiondb_t *db, const char *propname)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_property_value(MemorySegment db, MemorySegment propname) {
-        var mh$ = rocksdb_transactiondb_property_value.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_property_value", db, propname);
-            }
-            return (MemorySegment)mh$.invokeExact(db, propname);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_property_int {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_property_int").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_property_int"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_transactiondb_property_int(rocksdb_transactiondb_t *db, const char *propname, uint64_t *out_val)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_property_int$descriptor() {
-        return rocksdb_transactiondb_property_int.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_transactiondb_property_int(rocksdb_transactiondb_t *db, const char *propname, uint64_t *out_val)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_property_int$handle() {
-        return rocksdb_transactiondb_property_int.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_transactiondb_property_int(rocksdb_transactiondb_t *db, const char *propname, uint64_t *out_val)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_property_int$address() {
-        return rocksdb_transactiondb_property_int.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_transactiondb_property_int(rocksdb_transactiondb_t *db, const char *propname, uint64_t *out_val)
-     * }
-     */
-    public static int rocksdb_transactiondb_property_int(MemorySegment db, MemorySegment propname, MemorySegment out_val) {
-        var mh$ = rocksdb_transactiondb_property_int.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_property_int", db, propname, out_val);
-            }
-            return (int)mh$.invokeExact(db, propname, out_val);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_get_base_db {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_get_base_db").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_get_base_db"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_t *rocksdb_transactiondb_get_base_db(rocksdb_transactiondb_t *txn_db)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_get_base_db$descriptor() {
-        return rocksdb_transactiondb_get_base_db.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_t *rocksdb_transactiondb_get_base_db(rocksdb_transactiondb_t *txn_db)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_get_base_db$handle() {
-        return rocksdb_transactiondb_get_base_db.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_t *rocksdb_transactiondb_get_base_db(rocksdb_transactiondb_t *txn_db)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get_base_db$address() {
-        return rocksdb_transactiondb_get_base_db.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_t *rocksdb_transactiondb_get_base_db(rocksdb_transactiondb_t *txn_db)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get_base_db(MemorySegment txn_db) {
-        var mh$ = rocksdb_transactiondb_get_base_db.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_get_base_db", txn_db);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_close_base_db {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_close_base_db").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_close_base_db"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_close_base_db(rocksdb_t *base_db)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_close_base_db$descriptor() {
-        return rocksdb_transactiondb_close_base_db.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_close_base_db(rocksdb_t *base_db)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_close_base_db$handle() {
-        return rocksdb_transactiondb_close_base_db.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_close_base_db(rocksdb_t *base_db)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_close_base_db$address() {
-        return rocksdb_transactiondb_close_base_db.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_close_base_db(rocksdb_t *base_db)
-     * }
-     */
-    public static void rocksdb_transactiondb_close_base_db(MemorySegment base_db) {
-        var mh$ = rocksdb_transactiondb_close_base_db.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_close_base_db", base_db);
-            }
-            mh$.invokeExact(base_db);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_begin {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_begin").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_begin"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t *rocksdb_transaction_begin(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *write_options, const rocksdb_transaction_options_t *txn_options, rocksdb_transaction_t *old_txn)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_begin$descriptor() {
-        return rocksdb_transaction_begin.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t *rocksdb_transaction_begin(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *write_options, const rocksdb_transaction_options_t *txn_options, rocksdb_transaction_t *old_txn)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_begin$handle() {
-        return rocksdb_transaction_begin.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t *rocksdb_transaction_begin(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *write_options, const rocksdb_transaction_options_t *txn_options, rocksdb_transaction_t *old_txn)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_begin$address() {
-        return rocksdb_transaction_begin.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t *rocksdb_transaction_begin(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *write_options, const rocksdb_transaction_options_t *txn_options, rocksdb_transaction_t *old_txn)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_begin(MemorySegment txn_db, MemorySegment write_options, MemorySegment txn_options, MemorySegment old_txn) {
-        var mh$ = rocksdb_transaction_begin.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_begin", txn_db, write_options, txn_options, old_txn);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db, write_options, txn_options, old_txn);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_get_prepared_transactions {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_get_prepared_transactions").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_get_prepared_transactions"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t **rocksdb_transactiondb_get_prepared_transactions(rocksdb_transactiondb_t *txn_db, size_t *cnt)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_get_prepared_transactions$descriptor() {
-        return rocksdb_transactiondb_get_prepared_transactions.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t **rocksdb_transactiondb_get_prepared_transactions(rocksdb_transactiondb_t *txn_db, size_t *cnt)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_get_prepared_transactions$handle() {
-        return rocksdb_transactiondb_get_prepared_transactions.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t **rocksdb_transactiondb_get_prepared_transactions(rocksdb_transactiondb_t *txn_db, size_t *cnt)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get_prepared_transactions$address() {
-        return rocksdb_transactiondb_get_prepared_transactions.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t **rocksdb_transactiondb_get_prepared_transactions(rocksdb_transactiondb_t *txn_db, size_t *cnt)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get_prepared_transactions(MemorySegment txn_db, MemorySegment cnt) {
-        var mh$ = rocksdb_transactiondb_get_prepared_transactions.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_get_prepared_transactions", txn_db, cnt);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db, cnt);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_set_name {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_set_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_set_name"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_name(rocksdb_transaction_t *txn, const char *name, size_t name_len, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_set_name$descriptor() {
-        return rocksdb_transaction_set_name.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_name(rocksdb_transaction_t *txn, const char *name, size_t name_len, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_set_name$handle() {
-        return rocksdb_transaction_set_name.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_name(rocksdb_transaction_t *txn, const char *name, size_t name_len, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_set_name$address() {
-        return rocksdb_transaction_set_name.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_name(rocksdb_transaction_t *txn, const char *name, size_t name_len, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_set_name(MemorySegment txn, MemorySegment name, long name_len, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_set_name.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_set_name", txn, name, name_len, errptr);
-            }
-            mh$.invokeExact(txn, name, name_len, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get_name {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get_name"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_name(rocksdb_transaction_t *txn, size_t *name_len)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get_name$descriptor() {
-        return rocksdb_transaction_get_name.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_name(rocksdb_transaction_t *txn, size_t *name_len)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get_name$handle() {
-        return rocksdb_transaction_get_name.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_name(rocksdb_transaction_t *txn, size_t *name_len)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_name$address() {
-        return rocksdb_transaction_get_name.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_name(rocksdb_transaction_t *txn, size_t *name_len)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_name(MemorySegment txn, MemorySegment name_len) {
-        var mh$ = rocksdb_transaction_get_name.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get_name", txn, name_len);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, name_len);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_prepare {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_prepare").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_prepare"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_prepare(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_prepare$descriptor() {
-        return rocksdb_transaction_prepare.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_prepare(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_prepare$handle() {
-        return rocksdb_transaction_prepare.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_prepare(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_prepare$address() {
-        return rocksdb_transaction_prepare.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_prepare(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_prepare(MemorySegment txn, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_prepare.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_prepare", txn, errptr);
-            }
-            mh$.invokeExact(txn, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_commit {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_commit").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_commit"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_commit(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_commit$descriptor() {
-        return rocksdb_transaction_commit.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_commit(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_commit$handle() {
-        return rocksdb_transaction_commit.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_commit(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_commit$address() {
-        return rocksdb_transaction_commit.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_commit(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_commit(MemorySegment txn, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_commit.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_commit", txn, errptr);
-            }
-            mh$.invokeExact(txn, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_rollback {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_rollback").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_rollback"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rollback(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_rollback$descriptor() {
-        return rocksdb_transaction_rollback.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rollback(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_rollback$handle() {
-        return rocksdb_transaction_rollback.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rollback(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_rollback$address() {
-        return rocksdb_transaction_rollback.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rollback(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_rollback(MemorySegment txn, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_rollback.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_rollback", txn, errptr);
-            }
-            mh$.invokeExact(txn, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_set_savepoint {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_set_savepoint").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_set_savepoint"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_savepoint(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_set_savepoint$descriptor() {
-        return rocksdb_transaction_set_savepoint.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_savepoint(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_set_savepoint$handle() {
-        return rocksdb_transaction_set_savepoint.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_savepoint(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_set_savepoint$address() {
-        return rocksdb_transaction_set_savepoint.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_savepoint(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static void rocksdb_transaction_set_savepoint(MemorySegment txn) {
-        var mh$ = rocksdb_transaction_set_savepoint.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_set_savepoint", txn);
-            }
-            mh$.invokeExact(txn);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_rollback_to_savepoint {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_rollback_to_savepoint").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_rollback_to_savepoint"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rollback_to_savepoint(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_rollback_to_savepoint$descriptor() {
-        return rocksdb_transaction_rollback_to_savepoint.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rollback_to_savepoint(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_rollback_to_savepoint$handle() {
-        return rocksdb_transaction_rollback_to_savepoint.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rollback_to_savepoint(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_rollback_to_savepoint$address() {
-        return rocksdb_transaction_rollback_to_savepoint.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rollback_to_savepoint(rocksdb_transaction_t *txn, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_rollback_to_savepoint(MemorySegment txn, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_rollback_to_savepoint.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_rollback_to_savepoint", txn, errptr);
-            }
-            mh$.invokeExact(txn, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_destroy(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_destroy$descriptor() {
-        return rocksdb_transaction_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_destroy(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_destroy$handle() {
-        return rocksdb_transaction_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_destroy(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_destroy$address() {
-        return rocksdb_transaction_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_destroy(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static void rocksdb_transaction_destroy(MemorySegment txn) {
-        var mh$ = rocksdb_transaction_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_destroy", txn);
-            }
-            mh$.invokeExact(txn);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get_writebatch_wi {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get_writebatch_wi").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get_writebatch_wi"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_writebatch_wi_t *rocksdb_transaction_get_writebatch_wi(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get_writebatch_wi$descriptor() {
-        return rocksdb_transaction_get_writebatch_wi.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_writebatch_wi_t *rocksdb_transaction_get_writebatch_wi(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get_writebatch_wi$handle() {
-        return rocksdb_transaction_get_writebatch_wi.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_writebatch_wi_t *rocksdb_transaction_get_writebatch_wi(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_writebatch_wi$address() {
-        return rocksdb_transaction_get_writebatch_wi.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_writebatch_wi_t *rocksdb_transaction_get_writebatch_wi(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_writebatch_wi(MemorySegment txn) {
-        var mh$ = rocksdb_transaction_get_writebatch_wi.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get_writebatch_wi", txn);
-            }
-            return (MemorySegment)mh$.invokeExact(txn);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_rebuild_from_writebatch {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_rebuild_from_writebatch").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_rebuild_from_writebatch"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rebuild_from_writebatch(rocksdb_transaction_t *txn, rocksdb_writebatch_t *writebatch, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_rebuild_from_writebatch$descriptor() {
-        return rocksdb_transaction_rebuild_from_writebatch.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rebuild_from_writebatch(rocksdb_transaction_t *txn, rocksdb_writebatch_t *writebatch, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_rebuild_from_writebatch$handle() {
-        return rocksdb_transaction_rebuild_from_writebatch.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rebuild_from_writebatch(rocksdb_transaction_t *txn, rocksdb_writebatch_t *writebatch, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_rebuild_from_writebatch$address() {
-        return rocksdb_transaction_rebuild_from_writebatch.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rebuild_from_writebatch(rocksdb_transaction_t *txn, rocksdb_writebatch_t *writebatch, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_rebuild_from_writebatch(MemorySegment txn, MemorySegment writebatch, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_rebuild_from_writebatch.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_rebuild_from_writebatch", txn, writebatch, errptr);
-            }
-            mh$.invokeExact(txn, writebatch, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_rebuild_from_writebatch_wi {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_rebuild_from_writebatch_wi").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_rebuild_from_writebatch_wi"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rebuild_from_writebatch_wi(rocksdb_transaction_t *txn, rocksdb_writebatch_wi_t *wi, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_rebuild_from_writebatch_wi$descriptor() {
-        return rocksdb_transaction_rebuild_from_writebatch_wi.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rebuild_from_writebatch_wi(rocksdb_transaction_t *txn, rocksdb_writebatch_wi_t *wi, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_rebuild_from_writebatch_wi$handle() {
-        return rocksdb_transaction_rebuild_from_writebatch_wi.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rebuild_from_writebatch_wi(rocksdb_transaction_t *txn, rocksdb_writebatch_wi_t *wi, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_rebuild_from_writebatch_wi$address() {
-        return rocksdb_transaction_rebuild_from_writebatch_wi.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_rebuild_from_writebatch_wi(rocksdb_transaction_t *txn, rocksdb_writebatch_wi_t *wi, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_rebuild_from_writebatch_wi(MemorySegment txn, MemorySegment wi, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_rebuild_from_writebatch_wi.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_rebuild_from_writebatch_wi", txn, wi, errptr);
-            }
-            mh$.invokeExact(txn, wi, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_set_commit_timestamp {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_set_commit_timestamp").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_set_commit_timestamp"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_commit_timestamp(rocksdb_transaction_t *txn, uint64_t commit_timestamp)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_set_commit_timestamp$descriptor() {
-        return rocksdb_transaction_set_commit_timestamp.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_commit_timestamp(rocksdb_transaction_t *txn, uint64_t commit_timestamp)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_set_commit_timestamp$handle() {
-        return rocksdb_transaction_set_commit_timestamp.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_commit_timestamp(rocksdb_transaction_t *txn, uint64_t commit_timestamp)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_set_commit_timestamp$address() {
-        return rocksdb_transaction_set_commit_timestamp.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_commit_timestamp(rocksdb_transaction_t *txn, uint64_t commit_timestamp)
-     * }
-     */
-    public static void rocksdb_transaction_set_commit_timestamp(MemorySegment txn, long commit_timestamp) {
-        var mh$ = rocksdb_transaction_set_commit_timestamp.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_set_commit_timestamp", txn, commit_timestamp);
-            }
-            mh$.invokeExact(txn, commit_timestamp);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_set_read_timestamp_for_validation {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_set_read_timestamp_for_validation").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_set_read_timestamp_for_validation"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_read_timestamp_for_validation(rocksdb_transaction_t *txn, uint64_t read_timestamp)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_set_read_timestamp_for_validation$descriptor() {
-        return rocksdb_transaction_set_read_timestamp_for_validation.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_read_timestamp_for_validation(rocksdb_transaction_t *txn, uint64_t read_timestamp)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_set_read_timestamp_for_validation$handle() {
-        return rocksdb_transaction_set_read_timestamp_for_validation.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_read_timestamp_for_validation(rocksdb_transaction_t *txn, uint64_t read_timestamp)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_set_read_timestamp_for_validation$address() {
-        return rocksdb_transaction_set_read_timestamp_for_validation.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_set_read_timestamp_for_validation(rocksdb_transaction_t *txn, uint64_t read_timestamp)
-     * }
-     */
-    public static void rocksdb_transaction_set_read_timestamp_for_validation(MemorySegment txn, long read_timestamp) {
-        var mh$ = rocksdb_transaction_set_read_timestamp_for_validation.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_set_read_timestamp_for_validation", txn, read_timestamp);
-            }
-            mh$.invokeExact(txn, read_timestamp);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get_snapshot {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get_snapshot").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get_snapshot"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern const rocksdb_snapshot_t *rocksdb_transaction_get_snapshot(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get_snapshot$descriptor() {
-        return rocksdb_transaction_get_snapshot.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern const rocksdb_snapshot_t *rocksdb_transaction_get_snapshot(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get_snapshot$handle() {
-        return rocksdb_transaction_get_snapshot.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern const rocksdb_snapshot_t *rocksdb_transaction_get_snapshot(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_snapshot$address() {
-        return rocksdb_transaction_get_snapshot.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern const rocksdb_snapshot_t *rocksdb_transaction_get_snapshot(rocksdb_transaction_t *txn)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_snapshot(MemorySegment txn) {
-        var mh$ = rocksdb_transaction_get_snapshot.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get_snapshot", txn);
-            }
-            return (MemorySegment)mh$.invokeExact(txn);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get$descriptor() {
-        return rocksdb_transaction_get.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get$handle() {
-        return rocksdb_transaction_get.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get$address() {
-        return rocksdb_transaction_get.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get(MemorySegment txn, MemorySegment options, MemorySegment key, long klen, MemorySegment vlen, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_get.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get", txn, options, key, klen, vlen, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, options, key, klen, vlen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get_pinned {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get_pinned").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get_pinned"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get_pinned$descriptor() {
-        return rocksdb_transaction_get_pinned.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get_pinned$handle() {
-        return rocksdb_transaction_get_pinned.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_pinned$address() {
-        return rocksdb_transaction_get_pinned.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_pinned(MemorySegment txn, MemorySegment options, MemorySegment key, long klen, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_get_pinned.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get_pinned", txn, options, key, klen, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, options, key, klen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get_cf$descriptor() {
-        return rocksdb_transaction_get_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get_cf$handle() {
-        return rocksdb_transaction_get_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_cf$address() {
-        return rocksdb_transaction_get_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_cf(MemorySegment txn, MemorySegment options, MemorySegment column_family, MemorySegment key, long klen, MemorySegment vlen, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_get_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get_cf", txn, options, column_family, key, klen, vlen, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, options, column_family, key, klen, vlen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get_pinned_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get_pinned_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get_pinned_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get_pinned_cf$descriptor() {
-        return rocksdb_transaction_get_pinned_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get_pinned_cf$handle() {
-        return rocksdb_transaction_get_pinned_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_pinned_cf$address() {
-        return rocksdb_transaction_get_pinned_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_pinned_cf(MemorySegment txn, MemorySegment options, MemorySegment column_family, MemorySegment key, long klen, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_get_pinned_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get_pinned_cf", txn, options, column_family, key, klen, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, options, column_family, key, klen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get_for_update {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get_for_update").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get_for_update"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_for_update(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get_for_update$descriptor() {
-        return rocksdb_transaction_get_for_update.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_for_update(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get_for_update$handle() {
-        return rocksdb_transaction_get_for_update.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_for_update(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_for_update$address() {
-        return rocksdb_transaction_get_for_update.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_for_update(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_for_update(MemorySegment txn, MemorySegment options, MemorySegment key, long klen, MemorySegment vlen, byte exclusive, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_get_for_update.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get_for_update", txn, options, key, klen, vlen, exclusive, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, options, key, klen, vlen, exclusive, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get_pinned_for_update {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_CHAR,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get_pinned_for_update").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get_pinned_for_update"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_for_update(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get_pinned_for_update$descriptor() {
-        return rocksdb_transaction_get_pinned_for_update.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_for_update(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get_pinned_for_update$handle() {
-        return rocksdb_transaction_get_pinned_for_update.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_for_update(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_pinned_for_update$address() {
-        return rocksdb_transaction_get_pinned_for_update.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_for_update(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const char *key, size_t klen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_pinned_for_update(MemorySegment txn, MemorySegment options, MemorySegment key, long klen, byte exclusive, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_get_pinned_for_update.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get_pinned_for_update", txn, options, key, klen, exclusive, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, options, key, klen, exclusive, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get_for_update_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get_for_update_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get_for_update_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_for_update_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, size_t *vlen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get_for_update_cf$descriptor() {
-        return rocksdb_transaction_get_for_update_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_for_update_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, size_t *vlen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get_for_update_cf$handle() {
-        return rocksdb_transaction_get_for_update_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_for_update_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, size_t *vlen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_for_update_cf$address() {
-        return rocksdb_transaction_get_for_update_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_transaction_get_for_update_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, size_t *vlen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_for_update_cf(MemorySegment txn, MemorySegment options, MemorySegment column_family, MemorySegment key, long klen, MemorySegment vlen, byte exclusive, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_get_for_update_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get_for_update_cf", txn, options, column_family, key, klen, vlen, exclusive, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, options, column_family, key, klen, vlen, exclusive, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_get_pinned_for_update_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_CHAR,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_get_pinned_for_update_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_get_pinned_for_update_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_for_update_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_get_pinned_for_update_cf$descriptor() {
-        return rocksdb_transaction_get_pinned_for_update_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_for_update_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_get_pinned_for_update_cf$handle() {
-        return rocksdb_transaction_get_pinned_for_update_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_for_update_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_pinned_for_update_cf$address() {
-        return rocksdb_transaction_get_pinned_for_update_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transaction_get_pinned_for_update_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, unsigned char exclusive, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_get_pinned_for_update_cf(MemorySegment txn, MemorySegment options, MemorySegment column_family, MemorySegment key, long klen, byte exclusive, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_get_pinned_for_update_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_get_pinned_for_update_cf", txn, options, column_family, key, klen, exclusive, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, options, column_family, key, klen, exclusive, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_multi_get {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_multi_get").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_multi_get"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_multi_get$descriptor() {
-        return rocksdb_transaction_multi_get.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_multi_get$handle() {
-        return rocksdb_transaction_multi_get.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_multi_get$address() {
-        return rocksdb_transaction_multi_get.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static void rocksdb_transaction_multi_get(MemorySegment txn, MemorySegment options, long num_keys, MemorySegment keys_list, MemorySegment keys_list_sizes, MemorySegment values_list, MemorySegment values_list_sizes, MemorySegment errs) {
-        var mh$ = rocksdb_transaction_multi_get.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_multi_get", txn, options, num_keys, keys_list, keys_list_sizes, values_list, values_list_sizes, errs);
-            }
-            mh$.invokeExact(txn, options, num_keys, keys_list, keys_list_sizes, values_list, values_list_sizes, errs);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_multi_get_for_update {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_multi_get_for_update").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_multi_get_for_update"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get_for_update(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_multi_get_for_update$descriptor() {
-        return rocksdb_transaction_multi_get_for_update.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get_for_update(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_multi_get_for_update$handle() {
-        return rocksdb_transaction_multi_get_for_update.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get_for_update(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_multi_get_for_update$address() {
-        return rocksdb_transaction_multi_get_for_update.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get_for_update(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static void rocksdb_transaction_multi_get_for_update(MemorySegment txn, MemorySegment options, long num_keys, MemorySegment keys_list, MemorySegment keys_list_sizes, MemorySegment values_list, MemorySegment values_list_sizes, MemorySegment errs) {
-        var mh$ = rocksdb_transaction_multi_get_for_update.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_multi_get_for_update", txn, options, num_keys, keys_list, keys_list_sizes, values_list, values_list_sizes, errs);
-            }
-            mh$.invokeExact(txn, options, num_keys, keys_list, keys_list_sizes, values_list, values_list_sizes, errs);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_multi_get_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_multi_get_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_multi_get_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const rocksdb_column_family_handle_t *const *column_families, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_multi_get_cf$descriptor() {
-        return rocksdb_transaction_multi_get_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const rocksdb_column_family_handle_t *const *column_families, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_multi_get_cf$handle() {
-        return rocksdb_transaction_multi_get_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const rocksdb_column_family_handle_t *const *column_families, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_multi_get_cf$address() {
-        return rocksdb_transaction_multi_get_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const rocksdb_column_family_handle_t *const *column_families, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static void rocksdb_transaction_multi_get_cf(MemorySegment txn, MemorySegment options, MemorySegment column_families, long num_keys, MemorySegment keys_list, MemorySegment keys_list_sizes, MemorySegment values_list, MemorySegment values_list_sizes, MemorySegment errs) {
-        var mh$ = rocksdb_transaction_multi_get_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_multi_get_cf", txn, options, column_families, num_keys, keys_list, keys_list_sizes, values_list, values_list_sizes, errs);
-            }
-            mh$.invokeExact(txn, options, column_families, num_keys, keys_list, keys_list_sizes, values_list, values_list_sizes, errs);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_multi_get_for_update_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_multi_get_for_update_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_multi_get_for_update_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get_for_update_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const rocksdb_column_family_handle_t *const *column_families, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_multi_get_for_update_cf$descriptor() {
-        return rocksdb_transaction_multi_get_for_update_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get_for_update_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const rocksdb_column_family_handle_t *const *column_families, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_multi_get_for_update_cf$handle() {
-        return rocksdb_transaction_multi_get_for_update_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get_for_update_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const rocksdb_column_family_handle_t *const *column_families, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_multi_get_for_update_cf$address() {
-        return rocksdb_transaction_multi_get_for_update_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_multi_get_for_update_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, const rocksdb_column_family_handle_t *const *column_families, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static void rocksdb_transaction_multi_get_for_update_cf(MemorySegment txn, MemorySegment options, MemorySegment column_families, long num_keys, MemorySegment keys_list, MemorySegment keys_list_sizes, MemorySegment values_list, MemorySegment values_list_sizes, MemorySegment errs) {
-        var mh$ = rocksdb_transaction_multi_get_for_update_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_multi_get_for_update_cf", txn, options, column_families, num_keys, keys_list, keys_list_sizes, values_list, values_list_sizes, errs);
-            }
-            mh$.invokeExact(txn, options, column_families, num_keys, keys_list, keys_list_sizes, values_list, values_list_sizes, errs);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_get {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_get").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_get"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_get(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_get$descriptor() {
-        return rocksdb_transactiondb_get.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_get(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_get$handle() {
-        return rocksdb_transactiondb_get.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_get(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get$address() {
-        return rocksdb_transactiondb_get.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_get(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const char *key, size_t klen, size_t *vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get(MemorySegment txn_db, MemorySegment options, MemorySegment key, long klen, MemorySegment vlen, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_get.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_get", txn_db, options, key, klen, vlen, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db, options, key, klen, vlen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_get_pinned {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_get_pinned").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_get_pinned"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transactiondb_get_pinned(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_get_pinned$descriptor() {
-        return rocksdb_transactiondb_get_pinned.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transactiondb_get_pinned(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_get_pinned$handle() {
-        return rocksdb_transactiondb_get_pinned.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transactiondb_get_pinned(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get_pinned$address() {
-        return rocksdb_transactiondb_get_pinned.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transactiondb_get_pinned(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get_pinned(MemorySegment txn_db, MemorySegment options, MemorySegment key, long klen, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_get_pinned.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_get_pinned", txn_db, options, key, klen, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db, options, key, klen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_get_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_get_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_get_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_get_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, size_t *vallen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_get_cf$descriptor() {
-        return rocksdb_transactiondb_get_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_get_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, size_t *vallen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_get_cf$handle() {
-        return rocksdb_transactiondb_get_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_get_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, size_t *vallen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get_cf$address() {
-        return rocksdb_transactiondb_get_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_transactiondb_get_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, size_t *vallen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get_cf(MemorySegment txn_db, MemorySegment options, MemorySegment column_family, MemorySegment key, long keylen, MemorySegment vallen, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_get_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_get_cf", txn_db, options, column_family, key, keylen, vallen, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db, options, column_family, key, keylen, vallen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_get_pinned_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_get_pinned_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_get_pinned_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transactiondb_get_pinned_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_get_pinned_cf$descriptor() {
-        return rocksdb_transactiondb_get_pinned_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transactiondb_get_pinned_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_get_pinned_cf$handle() {
-        return rocksdb_transactiondb_get_pinned_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transactiondb_get_pinned_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get_pinned_cf$address() {
-        return rocksdb_transactiondb_get_pinned_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_transactiondb_get_pinned_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_get_pinned_cf(MemorySegment txn_db, MemorySegment options, MemorySegment column_family, MemorySegment key, long keylen, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_get_pinned_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_get_pinned_cf", txn_db, options, column_family, key, keylen, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db, options, column_family, key, keylen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_multi_get {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_multi_get").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_multi_get"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_multi_get(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_multi_get$descriptor() {
-        return rocksdb_transactiondb_multi_get.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_multi_get(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_multi_get$handle() {
-        return rocksdb_transactiondb_multi_get.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_multi_get(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_multi_get$address() {
-        return rocksdb_transactiondb_multi_get.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_multi_get(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static void rocksdb_transactiondb_multi_get(MemorySegment txn_db, MemorySegment options, long num_keys, MemorySegment keys_list, MemorySegment keys_list_sizes, MemorySegment values_list, MemorySegment values_list_sizes, MemorySegment errs) {
-        var mh$ = rocksdb_transactiondb_multi_get.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_multi_get", txn_db, options, num_keys, keys_list, keys_list_sizes, values_list, values_list_sizes, errs);
-            }
-            mh$.invokeExact(txn_db, options, num_keys, keys_list, keys_list_sizes, values_list, values_list_sizes, errs);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_multi_get_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_multi_get_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_multi_get_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_multi_get_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const rocksdb_column_family_handle_t *const *column_families, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_multi_get_cf$descriptor() {
-        return rocksdb_transactiondb_multi_get_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_multi_get_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const rocksdb_column_family_handle_t *const *column_families, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_multi_get_cf$handle() {
-        return rocksdb_transactiondb_multi_get_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_multi_get_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const rocksdb_column_family_handle_t *const *column_families, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_multi_get_cf$address() {
-        return rocksdb_transactiondb_multi_get_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_multi_get_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, const rocksdb_column_family_handle_t *const *column_families, size_t num_keys, const char *const *keys_list, const size_t *keys_list_sizes, char **values_list, size_t *values_list_sizes, char **errs)
-     * }
-     */
-    public static void rocksdb_transactiondb_multi_get_cf(MemorySegment txn_db, MemorySegment options, MemorySegment column_families, long num_keys, MemorySegment keys_list, MemorySegment keys_list_sizes, MemorySegment values_list, MemorySegment values_list_sizes, MemorySegment errs) {
-        var mh$ = rocksdb_transactiondb_multi_get_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_multi_get_cf", txn_db, options, column_families, num_keys, keys_list, keys_list_sizes, values_list, values_list_sizes, errs);
-            }
-            mh$.invokeExact(txn_db, options, column_families, num_keys, keys_list, keys_list_sizes, values_list, values_list_sizes, errs);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_put {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_put").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_put"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_put(rocksdb_transaction_t *txn, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_put$descriptor() {
-        return rocksdb_transaction_put.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_put(rocksdb_transaction_t *txn, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_put$handle() {
-        return rocksdb_transaction_put.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_put(rocksdb_transaction_t *txn, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_put$address() {
-        return rocksdb_transaction_put.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_put(rocksdb_transaction_t *txn, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_put(MemorySegment txn, MemorySegment key, long klen, MemorySegment val, long vlen, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_put.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_put", txn, key, klen, val, vlen, errptr);
-            }
-            mh$.invokeExact(txn, key, klen, val, vlen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_put_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_put_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_put_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_put_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_put_cf$descriptor() {
-        return rocksdb_transaction_put_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_put_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_put_cf$handle() {
-        return rocksdb_transaction_put_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_put_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_put_cf$address() {
-        return rocksdb_transaction_put_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_put_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_put_cf(MemorySegment txn, MemorySegment column_family, MemorySegment key, long klen, MemorySegment val, long vlen, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_put_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_put_cf", txn, column_family, key, klen, val, vlen, errptr);
-            }
-            mh$.invokeExact(txn, column_family, key, klen, val, vlen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_put {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_put").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_put"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_put(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_put$descriptor() {
-        return rocksdb_transactiondb_put.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_put(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_put$handle() {
-        return rocksdb_transactiondb_put.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_put(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_put$address() {
-        return rocksdb_transactiondb_put.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_put(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transactiondb_put(MemorySegment txn_db, MemorySegment options, MemorySegment key, long klen, MemorySegment val, long vlen, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_put.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_put", txn_db, options, key, klen, val, vlen, errptr);
-            }
-            mh$.invokeExact(txn_db, options, key, klen, val, vlen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_put_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_put_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_put_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_put_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_put_cf$descriptor() {
-        return rocksdb_transactiondb_put_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_put_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_put_cf$handle() {
-        return rocksdb_transactiondb_put_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_put_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_put_cf$address() {
-        return rocksdb_transactiondb_put_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_put_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, const char *val, size_t vallen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transactiondb_put_cf(MemorySegment txn_db, MemorySegment options, MemorySegment column_family, MemorySegment key, long keylen, MemorySegment val, long vallen, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_put_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_put_cf", txn_db, options, column_family, key, keylen, val, vallen, errptr);
-            }
-            mh$.invokeExact(txn_db, options, column_family, key, keylen, val, vallen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_write {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_write").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_write"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_write(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_writebatch_t *batch, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_write$descriptor() {
-        return rocksdb_transactiondb_write.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_write(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_writebatch_t *batch, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_write$handle() {
-        return rocksdb_transactiondb_write.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_write(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_writebatch_t *batch, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_write$address() {
-        return rocksdb_transactiondb_write.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_write(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_writebatch_t *batch, char **errptr)
-     * }
-     */
-    public static void rocksdb_transactiondb_write(MemorySegment txn_db, MemorySegment options, MemorySegment batch, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_write.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_write", txn_db, options, batch, errptr);
-            }
-            mh$.invokeExact(txn_db, options, batch, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_merge {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_merge").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_merge"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_merge(rocksdb_transaction_t *txn, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_merge$descriptor() {
-        return rocksdb_transaction_merge.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_merge(rocksdb_transaction_t *txn, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_merge$handle() {
-        return rocksdb_transaction_merge.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_merge(rocksdb_transaction_t *txn, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_merge$address() {
-        return rocksdb_transaction_merge.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_merge(rocksdb_transaction_t *txn, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_merge(MemorySegment txn, MemorySegment key, long klen, MemorySegment val, long vlen, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_merge.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_merge", txn, key, klen, val, vlen, errptr);
-            }
-            mh$.invokeExact(txn, key, klen, val, vlen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_merge_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_merge_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_merge_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_merge_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_merge_cf$descriptor() {
-        return rocksdb_transaction_merge_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_merge_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_merge_cf$handle() {
-        return rocksdb_transaction_merge_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_merge_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_merge_cf$address() {
-        return rocksdb_transaction_merge_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_merge_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_merge_cf(MemorySegment txn, MemorySegment column_family, MemorySegment key, long klen, MemorySegment val, long vlen, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_merge_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_merge_cf", txn, column_family, key, klen, val, vlen, errptr);
-            }
-            mh$.invokeExact(txn, column_family, key, klen, val, vlen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_merge {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_merge").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_merge"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_merge(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_merge$descriptor() {
-        return rocksdb_transactiondb_merge.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_merge(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_merge$handle() {
-        return rocksdb_transactiondb_merge.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_merge(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_merge$address() {
-        return rocksdb_transactiondb_merge.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_merge(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transactiondb_merge(MemorySegment txn_db, MemorySegment options, MemorySegment key, long klen, MemorySegment val, long vlen, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_merge.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_merge", txn_db, options, key, klen, val, vlen, errptr);
-            }
-            mh$.invokeExact(txn_db, options, key, klen, val, vlen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_merge_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_merge_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_merge_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_merge_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_merge_cf$descriptor() {
-        return rocksdb_transactiondb_merge_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_merge_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_merge_cf$handle() {
-        return rocksdb_transactiondb_merge_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_merge_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_merge_cf$address() {
-        return rocksdb_transactiondb_merge_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_merge_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, const char *val, size_t vlen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transactiondb_merge_cf(MemorySegment txn_db, MemorySegment options, MemorySegment column_family, MemorySegment key, long klen, MemorySegment val, long vlen, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_merge_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_merge_cf", txn_db, options, column_family, key, klen, val, vlen, errptr);
-            }
-            mh$.invokeExact(txn_db, options, column_family, key, klen, val, vlen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_delete {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_delete").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_delete"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_delete(rocksdb_transaction_t *txn, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_delete$descriptor() {
-        return rocksdb_transaction_delete.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_delete(rocksdb_transaction_t *txn, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_delete$handle() {
-        return rocksdb_transaction_delete.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_delete(rocksdb_transaction_t *txn, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_delete$address() {
-        return rocksdb_transaction_delete.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_delete(rocksdb_transaction_t *txn, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_delete(MemorySegment txn, MemorySegment key, long klen, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_delete.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_delete", txn, key, klen, errptr);
-            }
-            mh$.invokeExact(txn, key, klen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_delete_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_delete_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_delete_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_delete_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_delete_cf$descriptor() {
-        return rocksdb_transaction_delete_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_delete_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_delete_cf$handle() {
-        return rocksdb_transaction_delete_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_delete_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_delete_cf$address() {
-        return rocksdb_transaction_delete_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_delete_cf(rocksdb_transaction_t *txn, rocksdb_column_family_handle_t *column_family, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transaction_delete_cf(MemorySegment txn, MemorySegment column_family, MemorySegment key, long klen, MemorySegment errptr) {
-        var mh$ = rocksdb_transaction_delete_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_delete_cf", txn, column_family, key, klen, errptr);
-            }
-            mh$.invokeExact(txn, column_family, key, klen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_delete {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_delete").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_delete"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_delete(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_delete$descriptor() {
-        return rocksdb_transactiondb_delete.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_delete(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_delete$handle() {
-        return rocksdb_transactiondb_delete.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_delete(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_delete$address() {
-        return rocksdb_transactiondb_delete.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_delete(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, const char *key, size_t klen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transactiondb_delete(MemorySegment txn_db, MemorySegment options, MemorySegment key, long klen, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_delete.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_delete", txn_db, options, key, klen, errptr);
-            }
-            mh$.invokeExact(txn_db, options, key, klen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_delete_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_delete_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_delete_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_delete_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_delete_cf$descriptor() {
-        return rocksdb_transactiondb_delete_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_delete_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_delete_cf$handle() {
-        return rocksdb_transactiondb_delete_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_delete_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_delete_cf$address() {
-        return rocksdb_transactiondb_delete_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_delete_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_writeoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static void rocksdb_transactiondb_delete_cf(MemorySegment txn_db, MemorySegment options, MemorySegment column_family, MemorySegment key, long keylen, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_delete_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_delete_cf", txn_db, options, column_family, key, keylen, errptr);
-            }
-            mh$.invokeExact(txn_db, options, column_family, key, keylen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_create_iterator {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_create_iterator").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_create_iterator"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transaction_create_iterator(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_create_iterator$descriptor() {
-        return rocksdb_transaction_create_iterator.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transaction_create_iterator(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_create_iterator$handle() {
-        return rocksdb_transaction_create_iterator.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transaction_create_iterator(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_create_iterator$address() {
-        return rocksdb_transaction_create_iterator.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transaction_create_iterator(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_create_iterator(MemorySegment txn, MemorySegment options) {
-        var mh$ = rocksdb_transaction_create_iterator.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_create_iterator", txn, options);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, options);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_create_iterator_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_create_iterator_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_create_iterator_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transaction_create_iterator_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_create_iterator_cf$descriptor() {
-        return rocksdb_transaction_create_iterator_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transaction_create_iterator_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_create_iterator_cf$handle() {
-        return rocksdb_transaction_create_iterator_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transaction_create_iterator_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_create_iterator_cf$address() {
-        return rocksdb_transaction_create_iterator_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transaction_create_iterator_cf(rocksdb_transaction_t *txn, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_create_iterator_cf(MemorySegment txn, MemorySegment options, MemorySegment column_family) {
-        var mh$ = rocksdb_transaction_create_iterator_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_create_iterator_cf", txn, options, column_family);
-            }
-            return (MemorySegment)mh$.invokeExact(txn, options, column_family);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_create_iterator {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_create_iterator").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_create_iterator"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transactiondb_create_iterator(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_create_iterator$descriptor() {
-        return rocksdb_transactiondb_create_iterator.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transactiondb_create_iterator(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_create_iterator$handle() {
-        return rocksdb_transactiondb_create_iterator.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transactiondb_create_iterator(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_create_iterator$address() {
-        return rocksdb_transactiondb_create_iterator.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transactiondb_create_iterator(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_create_iterator(MemorySegment txn_db, MemorySegment options) {
-        var mh$ = rocksdb_transactiondb_create_iterator.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_create_iterator", txn_db, options);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db, options);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_create_iterator_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_create_iterator_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_create_iterator_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transactiondb_create_iterator_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_create_iterator_cf$descriptor() {
-        return rocksdb_transactiondb_create_iterator_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transactiondb_create_iterator_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_create_iterator_cf$handle() {
-        return rocksdb_transactiondb_create_iterator_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transactiondb_create_iterator_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_create_iterator_cf$address() {
-        return rocksdb_transactiondb_create_iterator_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_iterator_t *rocksdb_transactiondb_create_iterator_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_create_iterator_cf(MemorySegment txn_db, MemorySegment options, MemorySegment column_family) {
-        var mh$ = rocksdb_transactiondb_create_iterator_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_create_iterator_cf", txn_db, options, column_family);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db, options, column_family);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_close {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_close").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_close"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_close(rocksdb_transactiondb_t *txn_db)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_close$descriptor() {
-        return rocksdb_transactiondb_close.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_close(rocksdb_transactiondb_t *txn_db)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_close$handle() {
-        return rocksdb_transactiondb_close.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_close(rocksdb_transactiondb_t *txn_db)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_close$address() {
-        return rocksdb_transactiondb_close.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_close(rocksdb_transactiondb_t *txn_db)
-     * }
-     */
-    public static void rocksdb_transactiondb_close(MemorySegment txn_db) {
-        var mh$ = rocksdb_transactiondb_close.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_close", txn_db);
-            }
-            mh$.invokeExact(txn_db);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_flush {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_flush").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_flush"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush(rocksdb_transactiondb_t *txn_db, const rocksdb_flushoptions_t *options, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_flush$descriptor() {
-        return rocksdb_transactiondb_flush.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush(rocksdb_transactiondb_t *txn_db, const rocksdb_flushoptions_t *options, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_flush$handle() {
-        return rocksdb_transactiondb_flush.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush(rocksdb_transactiondb_t *txn_db, const rocksdb_flushoptions_t *options, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_flush$address() {
-        return rocksdb_transactiondb_flush.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush(rocksdb_transactiondb_t *txn_db, const rocksdb_flushoptions_t *options, char **errptr)
-     * }
-     */
-    public static void rocksdb_transactiondb_flush(MemorySegment txn_db, MemorySegment options, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_flush.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_flush", txn_db, options, errptr);
-            }
-            mh$.invokeExact(txn_db, options, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_flush_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_flush_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_flush_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_flushoptions_t *options, rocksdb_column_family_handle_t *column_family, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_flush_cf$descriptor() {
-        return rocksdb_transactiondb_flush_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_flushoptions_t *options, rocksdb_column_family_handle_t *column_family, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_flush_cf$handle() {
-        return rocksdb_transactiondb_flush_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_flushoptions_t *options, rocksdb_column_family_handle_t *column_family, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_flush_cf$address() {
-        return rocksdb_transactiondb_flush_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush_cf(rocksdb_transactiondb_t *txn_db, const rocksdb_flushoptions_t *options, rocksdb_column_family_handle_t *column_family, char **errptr)
-     * }
-     */
-    public static void rocksdb_transactiondb_flush_cf(MemorySegment txn_db, MemorySegment options, MemorySegment column_family, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_flush_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_flush_cf", txn_db, options, column_family, errptr);
-            }
-            mh$.invokeExact(txn_db, options, column_family, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_flush_cfs {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_flush_cfs").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_flush_cfs"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush_cfs(rocksdb_transactiondb_t *txn_db, const rocksdb_flushoptions_t *options, rocksdb_column_family_handle_t **column_families, int num_column_families, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_flush_cfs$descriptor() {
-        return rocksdb_transactiondb_flush_cfs.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush_cfs(rocksdb_transactiondb_t *txn_db, const rocksdb_flushoptions_t *options, rocksdb_column_family_handle_t **column_families, int num_column_families, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_flush_cfs$handle() {
-        return rocksdb_transactiondb_flush_cfs.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush_cfs(rocksdb_transactiondb_t *txn_db, const rocksdb_flushoptions_t *options, rocksdb_column_family_handle_t **column_families, int num_column_families, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_flush_cfs$address() {
-        return rocksdb_transactiondb_flush_cfs.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush_cfs(rocksdb_transactiondb_t *txn_db, const rocksdb_flushoptions_t *options, rocksdb_column_family_handle_t **column_families, int num_column_families, char **errptr)
-     * }
-     */
-    public static void rocksdb_transactiondb_flush_cfs(MemorySegment txn_db, MemorySegment options, MemorySegment column_families, int num_column_families, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_flush_cfs.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_flush_cfs", txn_db, options, column_families, num_column_families, errptr);
-            }
-            mh$.invokeExact(txn_db, options, column_families, num_column_families, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_flush_wal {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_flush_wal").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_flush_wal"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush_wal(rocksdb_transactiondb_t *txn_db, unsigned char sync, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_flush_wal$descriptor() {
-        return rocksdb_transactiondb_flush_wal.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush_wal(rocksdb_transactiondb_t *txn_db, unsigned char sync, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_flush_wal$handle() {
-        return rocksdb_transactiondb_flush_wal.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush_wal(rocksdb_transactiondb_t *txn_db, unsigned char sync, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_flush_wal$address() {
-        return rocksdb_transactiondb_flush_wal.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_flush_wal(rocksdb_transactiondb_t *txn_db, unsigned char sync, char **errptr)
-     * }
-     */
-    public static void rocksdb_transactiondb_flush_wal(MemorySegment txn_db, byte sync, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_flush_wal.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_flush_wal", txn_db, sync, errptr);
-            }
-            mh$.invokeExact(txn_db, sync, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_checkpoint_object_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_checkpoint_object_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_checkpoint_object_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_checkpoint_t *rocksdb_transactiondb_checkpoint_object_create(rocksdb_transactiondb_t *txn_db, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_checkpoint_object_create$descriptor() {
-        return rocksdb_transactiondb_checkpoint_object_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_checkpoint_t *rocksdb_transactiondb_checkpoint_object_create(rocksdb_transactiondb_t *txn_db, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_checkpoint_object_create$handle() {
-        return rocksdb_transactiondb_checkpoint_object_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_checkpoint_t *rocksdb_transactiondb_checkpoint_object_create(rocksdb_transactiondb_t *txn_db, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_checkpoint_object_create$address() {
-        return rocksdb_transactiondb_checkpoint_object_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_checkpoint_t *rocksdb_transactiondb_checkpoint_object_create(rocksdb_transactiondb_t *txn_db, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_checkpoint_object_create(MemorySegment txn_db, MemorySegment errptr) {
-        var mh$ = rocksdb_transactiondb_checkpoint_object_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_checkpoint_object_create", txn_db, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(txn_db, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_optimistictransactiondb_open {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransactiondb_open").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransactiondb_open"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_optimistictransactiondb_t *rocksdb_optimistictransactiondb_open(const rocksdb_options_t *options, const char *name, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_optimistictransactiondb_open$descriptor() {
-        return rocksdb_optimistictransactiondb_open.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_optimistictransactiondb_t *rocksdb_optimistictransactiondb_open(const rocksdb_options_t *options, const char *name, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_optimistictransactiondb_open$handle() {
-        return rocksdb_optimistictransactiondb_open.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_optimistictransactiondb_t *rocksdb_optimistictransactiondb_open(const rocksdb_options_t *options, const char *name, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_open$address() {
-        return rocksdb_optimistictransactiondb_open.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_optimistictransactiondb_t *rocksdb_optimistictransactiondb_open(const rocksdb_options_t *options, const char *name, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_open(MemorySegment options, MemorySegment name, MemorySegment errptr) {
-        var mh$ = rocksdb_optimistictransactiondb_open.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_optimistictransactiondb_open", options, name, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(options, name, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_optimistictransactiondb_open_column_families {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransactiondb_open_column_families").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransactiondb_open_column_families"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_optimistictransactiondb_t *rocksdb_optimistictransactiondb_open_column_families(const rocksdb_options_t *options, const char *name, int num_column_families, const char *const *column_family_names, const rocksdb_options_t *const *column_family_options, rocksdb_column_family_handle_t **column_family_handles, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_optimistictransactiondb_open_column_families$descriptor() {
-        return rocksdb_optimistictransactiondb_open_column_families.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_optimistictransactiondb_t *rocksdb_optimistictransactiondb_open_column_families(const rocksdb_options_t *options, const char *name, int num_column_families, const char *const *column_family_names, const rocksdb_options_t *const *column_family_options, rocksdb_column_family_handle_t **column_family_handles, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_optimistictransactiondb_open_column_families$handle() {
-        return rocksdb_optimistictransactiondb_open_column_families.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_optimistictransactiondb_t *rocksdb_optimistictransactiondb_open_column_families(const rocksdb_options_t *options, const char *name, int num_column_families, const char *const *column_family_names, const rocksdb_options_t *const *column_family_options, rocksdb_column_family_handle_t **column_family_handles, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_open_column_families$address() {
-        return rocksdb_optimistictransactiondb_open_column_families.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_optimistictransactiondb_t *rocksdb_optimistictransactiondb_open_column_families(const rocksdb_options_t *options, const char *name, int num_column_families, const char *const *column_family_names, const rocksdb_options_t *const *column_family_options, rocksdb_column_family_handle_t **column_family_handles, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_open_column_families(MemorySegment options, MemorySegment name, int num_column_families, MemorySegment column_family_names, MemorySegment column_family_options, MemorySegment column_family_handles, MemorySegment errptr) {
-        var mh$ = rocksdb_optimistictransactiondb_open_column_families.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_optimistictransactiondb_open_column_families", options, name, num_column_families, column_family_names, column_family_options, column_family_handles, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(options, name, num_column_families, column_family_names, column_family_options, column_family_handles, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_optimistictransactiondb_get_base_db {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransactiondb_get_base_db").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransactiondb_get_base_db"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_t *rocksdb_optimistictransactiondb_get_base_db(rocksdb_optimistictransactiondb_t *otxn_db)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_optimistictransactiondb_get_base_db$descriptor() {
-        return rocksdb_optimistictransactiondb_get_base_db.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_t *rocksdb_optimistictransactiondb_get_base_db(rocksdb_optimistictransactiondb_t *otxn_db)
-     * }
-     */
-    public static MethodHandle rocksdb_optimistictransactiondb_get_base_db$handle() {
-        return rocksdb_optimistictransactiondb_get_base_db.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_t *rocksdb_optimistictransactiondb_get_base_db(rocksdb_optimistictransactiondb_t *otxn_db)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_get_base_db$address() {
-        return rocksdb_optimistictransactiondb_get_base_db.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_t *rocksdb_optimistictransactiondb_get_base_db(rocksdb_optimistictransactiondb_t *otxn_db)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_get_base_db(MemorySegment otxn_db) {
-        var mh$ = rocksdb_optimistictransactiondb_get_base_db.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_optimistictransactiondb_get_base_db", otxn_db);
-            }
-            return (MemorySegment)mh$.invokeExact(otxn_db);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_optimistictransactiondb_close_base_db {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransactiondb_close_base_db").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransactiondb_close_base_db"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_close_base_db(rocksdb_t *base_db)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_optimistictransactiondb_close_base_db$descriptor() {
-        return rocksdb_optimistictransactiondb_close_base_db.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_close_base_db(rocksdb_t *base_db)
-     * }
-     */
-    public static MethodHandle rocksdb_optimistictransactiondb_close_base_db$handle() {
-        return rocksdb_optimistictransactiondb_close_base_db.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_close_base_db(rocksdb_t *base_db)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_close_base_db$address() {
-        return rocksdb_optimistictransactiondb_close_base_db.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_close_base_db(rocksdb_t *base_db)
-     * }
-     */
-    public static void rocksdb_optimistictransactiondb_close_base_db(MemorySegment base_db) {
-        var mh$ = rocksdb_optimistictransactiondb_close_base_db.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_optimistictransactiondb_close_base_db", base_db);
-            }
-            mh$.invokeExact(base_db);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_optimistictransaction_begin {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransaction_begin").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransaction_begin"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t *rocksdb_optimistictransaction_begin(rocksdb_optimistictransactiondb_t *otxn_db, const rocksdb_writeoptions_t *write_options, const rocksdb_optimistictransaction_options_t *otxn_options, rocksdb_transaction_t *old_txn)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_optimistictransaction_begin$descriptor() {
-        return rocksdb_optimistictransaction_begin.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t *rocksdb_optimistictransaction_begin(rocksdb_optimistictransactiondb_t *otxn_db, const rocksdb_writeoptions_t *write_options, const rocksdb_optimistictransaction_options_t *otxn_options, rocksdb_transaction_t *old_txn)
-     * }
-     */
-    public static MethodHandle rocksdb_optimistictransaction_begin$handle() {
-        return rocksdb_optimistictransaction_begin.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t *rocksdb_optimistictransaction_begin(rocksdb_optimistictransactiondb_t *otxn_db, const rocksdb_writeoptions_t *write_options, const rocksdb_optimistictransaction_options_t *otxn_options, rocksdb_transaction_t *old_txn)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransaction_begin$address() {
-        return rocksdb_optimistictransaction_begin.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_t *rocksdb_optimistictransaction_begin(rocksdb_optimistictransactiondb_t *otxn_db, const rocksdb_writeoptions_t *write_options, const rocksdb_optimistictransaction_options_t *otxn_options, rocksdb_transaction_t *old_txn)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransaction_begin(MemorySegment otxn_db, MemorySegment write_options, MemorySegment otxn_options, MemorySegment old_txn) {
-        var mh$ = rocksdb_optimistictransaction_begin.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_optimistictransaction_begin", otxn_db, write_options, otxn_options, old_txn);
-            }
-            return (MemorySegment)mh$.invokeExact(otxn_db, write_options, otxn_options, old_txn);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_optimistictransactiondb_write {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransactiondb_write").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransactiondb_write"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_write(rocksdb_optimistictransactiondb_t *otxn_db, const rocksdb_writeoptions_t *options, rocksdb_writebatch_t *batch, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_optimistictransactiondb_write$descriptor() {
-        return rocksdb_optimistictransactiondb_write.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_write(rocksdb_optimistictransactiondb_t *otxn_db, const rocksdb_writeoptions_t *options, rocksdb_writebatch_t *batch, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_optimistictransactiondb_write$handle() {
-        return rocksdb_optimistictransactiondb_write.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_write(rocksdb_optimistictransactiondb_t *otxn_db, const rocksdb_writeoptions_t *options, rocksdb_writebatch_t *batch, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_write$address() {
-        return rocksdb_optimistictransactiondb_write.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_write(rocksdb_optimistictransactiondb_t *otxn_db, const rocksdb_writeoptions_t *options, rocksdb_writebatch_t *batch, char **errptr)
-     * }
-     */
-    public static void rocksdb_optimistictransactiondb_write(MemorySegment otxn_db, MemorySegment options, MemorySegment batch, MemorySegment errptr) {
-        var mh$ = rocksdb_optimistictransactiondb_write.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_optimistictransactiondb_write", otxn_db, options, batch, errptr);
-            }
-            mh$.invokeExact(otxn_db, options, batch, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_optimistictransactiondb_close {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransactiondb_close").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransactiondb_close"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_close(rocksdb_optimistictransactiondb_t *otxn_db)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_optimistictransactiondb_close$descriptor() {
-        return rocksdb_optimistictransactiondb_close.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_close(rocksdb_optimistictransactiondb_t *otxn_db)
-     * }
-     */
-    public static MethodHandle rocksdb_optimistictransactiondb_close$handle() {
-        return rocksdb_optimistictransactiondb_close.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_close(rocksdb_optimistictransactiondb_t *otxn_db)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_close$address() {
-        return rocksdb_optimistictransactiondb_close.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_optimistictransactiondb_close(rocksdb_optimistictransactiondb_t *otxn_db)
-     * }
-     */
-    public static void rocksdb_optimistictransactiondb_close(MemorySegment otxn_db) {
-        var mh$ = rocksdb_optimistictransactiondb_close.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_optimistictransactiondb_close", otxn_db);
-            }
-            mh$.invokeExact(otxn_db);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_optimistictransactiondb_checkpoint_object_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransactiondb_checkpoint_object_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransactiondb_checkpoint_object_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_checkpoint_t *rocksdb_optimistictransactiondb_checkpoint_object_create(rocksdb_optimistictransactiondb_t *otxn_db, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_optimistictransactiondb_checkpoint_object_create$descriptor() {
-        return rocksdb_optimistictransactiondb_checkpoint_object_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_checkpoint_t *rocksdb_optimistictransactiondb_checkpoint_object_create(rocksdb_optimistictransactiondb_t *otxn_db, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_optimistictransactiondb_checkpoint_object_create$handle() {
-        return rocksdb_optimistictransactiondb_checkpoint_object_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_checkpoint_t *rocksdb_optimistictransactiondb_checkpoint_object_create(rocksdb_optimistictransactiondb_t *otxn_db, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_checkpoint_object_create$address() {
-        return rocksdb_optimistictransactiondb_checkpoint_object_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_checkpoint_t *rocksdb_optimistictransactiondb_checkpoint_object_create(rocksdb_optimistictransactiondb_t *otxn_db, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_checkpoint_object_create(MemorySegment otxn_db, MemorySegment errptr) {
-        var mh$ = rocksdb_optimistictransactiondb_checkpoint_object_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_optimistictransactiondb_checkpoint_object_create", otxn_db, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(otxn_db, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_options_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_options_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_options_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_transactiondb_options_t *rocksdb_transactiondb_options_create()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_options_create$descriptor() {
-        return rocksdb_transactiondb_options_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_transactiondb_options_t *rocksdb_transactiondb_options_create()
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_options_create$handle() {
-        return rocksdb_transactiondb_options_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_transactiondb_options_t *rocksdb_transactiondb_options_create()
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_options_create$address() {
-        return rocksdb_transactiondb_options_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_transactiondb_options_t *rocksdb_transactiondb_options_create()
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_options_create() {
-        var mh$ = rocksdb_transactiondb_options_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_options_create");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_options_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_options_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_options_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_options_destroy(rocksdb_transactiondb_options_t *opt)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_options_destroy$descriptor() {
-        return rocksdb_transactiondb_options_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_options_destroy(rocksdb_transactiondb_options_t *opt)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_options_destroy$handle() {
-        return rocksdb_transactiondb_options_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_options_destroy(rocksdb_transactiondb_options_t *opt)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_options_destroy$address() {
-        return rocksdb_transactiondb_options_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_options_destroy(rocksdb_transactiondb_options_t *opt)
-     * }
-     */
-    public static void rocksdb_transactiondb_options_destroy(MemorySegment opt) {
-        var mh$ = rocksdb_transactiondb_options_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_options_destroy", opt);
-            }
-            mh$.invokeExact(opt);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_options_set_max_num_locks {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_options_set_max_num_locks").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_options_set_max_num_locks"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_options_set_max_num_locks(rocksdb_transactiondb_options_t *opt, int64_t max_num_locks)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_options_set_max_num_locks$descriptor() {
-        return rocksdb_transactiondb_options_set_max_num_locks.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_options_set_max_num_locks(rocksdb_transactiondb_options_t *opt, int64_t max_num_locks)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_options_set_max_num_locks$handle() {
-        return rocksdb_transactiondb_options_set_max_num_locks.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_options_set_max_num_locks(rocksdb_transactiondb_options_t *opt, int64_t max_num_locks)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_options_set_max_num_locks$address() {
-        return rocksdb_transactiondb_options_set_max_num_locks.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_options_set_max_num_locks(rocksdb_transactiondb_options_t *opt, int64_t max_num_locks)
-     * }
-     */
-    public static void rocksdb_transactiondb_options_set_max_num_locks(MemorySegment opt, long max_num_locks) {
-        var mh$ = rocksdb_transactiondb_options_set_max_num_locks.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_options_set_max_num_locks", opt, max_num_locks);
-            }
-            mh$.invokeExact(opt, max_num_locks);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_options_set_num_stripes {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_options_set_num_stripes").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_options_set_num_stripes"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_options_set_num_stripes(rocksdb_transactiondb_options_t *opt, size_t num_stripes)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_options_set_num_stripes$descriptor() {
-        return rocksdb_transactiondb_options_set_num_stripes.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_options_set_num_stripes(rocksdb_transactiondb_options_t *opt, size_t num_stripes)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_options_set_num_stripes$handle() {
-        return rocksdb_transactiondb_options_set_num_stripes.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_options_set_num_stripes(rocksdb_transactiondb_options_t *opt, size_t num_stripes)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_options_set_num_stripes$address() {
-        return rocksdb_transactiondb_options_set_num_stripes.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_options_set_num_stripes(rocksdb_transactiondb_options_t *opt, size_t num_stripes)
-     * }
-     */
-    public static void rocksdb_transactiondb_options_set_num_stripes(MemorySegment opt, long num_stripes) {
-        var mh$ = rocksdb_transactiondb_options_set_num_stripes.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_options_set_num_stripes", opt, num_stripes);
-            }
-            mh$.invokeExact(opt, num_stripes);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_options_set_transaction_lock_timeout {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_options_set_transaction_lock_timeout").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_options_set_transaction_lock_timeout"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_options_set_transaction_lock_timeout(rocksdb_transactiondb_options_t *opt, int64_t txn_lock_timeout)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_options_set_transaction_lock_timeout$descriptor() {
-        return rocksdb_transactiondb_options_set_transaction_lock_timeout.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_options_set_transaction_lock_timeout(rocksdb_transactiondb_options_t *opt, int64_t txn_lock_timeout)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_options_set_transaction_lock_timeout$handle() {
-        return rocksdb_transactiondb_options_set_transaction_lock_timeout.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_options_set_transaction_lock_timeout(rocksdb_transactiondb_options_t *opt, int64_t txn_lock_timeout)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_options_set_transaction_lock_timeout$address() {
-        return rocksdb_transactiondb_options_set_transaction_lock_timeout.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_options_set_transaction_lock_timeout(rocksdb_transactiondb_options_t *opt, int64_t txn_lock_timeout)
-     * }
-     */
-    public static void rocksdb_transactiondb_options_set_transaction_lock_timeout(MemorySegment opt, long txn_lock_timeout) {
-        var mh$ = rocksdb_transactiondb_options_set_transaction_lock_timeout.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_options_set_transaction_lock_timeout", opt, txn_lock_timeout);
-            }
-            mh$.invokeExact(opt, txn_lock_timeout);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transactiondb_options_set_default_lock_timeout {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transactiondb_options_set_default_lock_timeout").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transactiondb_options_set_default_lock_timeout"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_options_set_default_lock_timeout(rocksdb_transactiondb_options_t *opt, int64_t default_lock_timeout)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transactiondb_options_set_default_lock_timeout$descriptor() {
-        return rocksdb_transactiondb_options_set_default_lock_timeout.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_options_set_default_lock_timeout(rocksdb_transactiondb_options_t *opt, int64_t default_lock_timeout)
-     * }
-     */
-    public static MethodHandle rocksdb_transactiondb_options_set_default_lock_timeout$handle() {
-        return rocksdb_transactiondb_options_set_default_lock_timeout.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_options_set_default_lock_timeout(rocksdb_transactiondb_options_t *opt, int64_t default_lock_timeout)
-     * }
-     */
-    public static MemorySegment rocksdb_transactiondb_options_set_default_lock_timeout$address() {
-        return rocksdb_transactiondb_options_set_default_lock_timeout.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transactiondb_options_set_default_lock_timeout(rocksdb_transactiondb_options_t *opt, int64_t default_lock_timeout)
-     * }
-     */
-    public static void rocksdb_transactiondb_options_set_default_lock_timeout(MemorySegment opt, long default_lock_timeout) {
-        var mh$ = rocksdb_transactiondb_options_set_default_lock_timeout.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transactiondb_options_set_default_lock_timeout", opt, default_lock_timeout);
-            }
-            mh$.invokeExact(opt, default_lock_timeout);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_options_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_options_t *rocksdb_transaction_options_create()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_options_create$descriptor() {
-        return rocksdb_transaction_options_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_options_t *rocksdb_transaction_options_create()
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_options_create$handle() {
-        return rocksdb_transaction_options_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_options_t *rocksdb_transaction_options_create()
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_options_create$address() {
-        return rocksdb_transaction_options_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_transaction_options_t *rocksdb_transaction_options_create()
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_options_create() {
-        var mh$ = rocksdb_transaction_options_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_options_create");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_transaction_options_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_options_destroy(rocksdb_transaction_options_t *opt)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_transaction_options_destroy$descriptor() {
-        return rocksdb_transaction_options_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_options_destroy(rocksdb_transaction_options_t *opt)
-     * }
-     */
-    public static MethodHandle rocksdb_transaction_options_destroy$handle() {
-        return rocksdb_transaction_options_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_options_destroy(rocksdb_transaction_options_t *opt)
-     * }
-     */
-    public static MemorySegment rocksdb_transaction_options_destroy$address() {
-        return rocksdb_transaction_options_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_transaction_options_destroy(rocksdb_transaction_options_t *opt)
-     * }
-     */
-    public static void rocksdb_transaction_options_destroy(MemorySegment opt) {
-        var mh$ = rocksdb_transaction_options_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_options_destroy", opt);
-            }
-            mh$.invokeExact(opt);
+            return (int)mh$.invokeExact(opt);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -12393,6 +978,66 @@ public class RocksDBC extends RocksDBC_1 {
         }
     }
 
+    private static class rocksdb_transaction_options_get_set_snapshot {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_CHAR,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_get_set_snapshot").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_get_set_snapshot"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_set_snapshot(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transaction_options_get_set_snapshot$descriptor() {
+        return rocksdb_transaction_options_get_set_snapshot.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_set_snapshot(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MethodHandle rocksdb_transaction_options_get_set_snapshot$handle() {
+        return rocksdb_transaction_options_get_set_snapshot.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_set_snapshot(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MemorySegment rocksdb_transaction_options_get_set_snapshot$address() {
+        return rocksdb_transaction_options_get_set_snapshot.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_set_snapshot(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static byte rocksdb_transaction_options_get_set_snapshot(MemorySegment opt) {
+        var mh$ = rocksdb_transaction_options_get_set_snapshot.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transaction_options_get_set_snapshot", opt);
+            }
+            return (byte)mh$.invokeExact(opt);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rocksdb_transaction_options_set_deadlock_detect {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER,
@@ -12453,6 +1098,186 @@ public class RocksDBC extends RocksDBC_1 {
         }
     }
 
+    private static class rocksdb_transaction_options_get_deadlock_detect {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_CHAR,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_get_deadlock_detect").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_get_deadlock_detect"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_deadlock_detect(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transaction_options_get_deadlock_detect$descriptor() {
+        return rocksdb_transaction_options_get_deadlock_detect.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_deadlock_detect(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MethodHandle rocksdb_transaction_options_get_deadlock_detect$handle() {
+        return rocksdb_transaction_options_get_deadlock_detect.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_deadlock_detect(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MemorySegment rocksdb_transaction_options_get_deadlock_detect$address() {
+        return rocksdb_transaction_options_get_deadlock_detect.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_deadlock_detect(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static byte rocksdb_transaction_options_get_deadlock_detect(MemorySegment opt) {
+        var mh$ = rocksdb_transaction_options_get_deadlock_detect.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transaction_options_get_deadlock_detect", opt);
+            }
+            return (byte)mh$.invokeExact(opt);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transaction_options_set_use_only_the_last_commit_time_batch_for_recovery {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_CHAR
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_set_use_only_the_last_commit_time_batch_for_recovery").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_set_use_only_the_last_commit_time_batch_for_recovery"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_use_only_the_last_commit_time_batch_for_recovery(rocksdb_transaction_options_t *opt, unsigned char v)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transaction_options_set_use_only_the_last_commit_time_batch_for_recovery$descriptor() {
+        return rocksdb_transaction_options_set_use_only_the_last_commit_time_batch_for_recovery.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_use_only_the_last_commit_time_batch_for_recovery(rocksdb_transaction_options_t *opt, unsigned char v)
+     * }
+     */
+    public static MethodHandle rocksdb_transaction_options_set_use_only_the_last_commit_time_batch_for_recovery$handle() {
+        return rocksdb_transaction_options_set_use_only_the_last_commit_time_batch_for_recovery.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_use_only_the_last_commit_time_batch_for_recovery(rocksdb_transaction_options_t *opt, unsigned char v)
+     * }
+     */
+    public static MemorySegment rocksdb_transaction_options_set_use_only_the_last_commit_time_batch_for_recovery$address() {
+        return rocksdb_transaction_options_set_use_only_the_last_commit_time_batch_for_recovery.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_use_only_the_last_commit_time_batch_for_recovery(rocksdb_transaction_options_t *opt, unsigned char v)
+     * }
+     */
+    public static void rocksdb_transaction_options_set_use_only_the_last_commit_time_batch_for_recovery(MemorySegment opt, byte v) {
+        var mh$ = rocksdb_transaction_options_set_use_only_the_last_commit_time_batch_for_recovery.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transaction_options_set_use_only_the_last_commit_time_batch_for_recovery", opt, v);
+            }
+            mh$.invokeExact(opt, v);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transaction_options_get_use_only_the_last_commit_time_batch_for_recovery {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_CHAR,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_get_use_only_the_last_commit_time_batch_for_recovery").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_get_use_only_the_last_commit_time_batch_for_recovery"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_use_only_the_last_commit_time_batch_for_recovery(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transaction_options_get_use_only_the_last_commit_time_batch_for_recovery$descriptor() {
+        return rocksdb_transaction_options_get_use_only_the_last_commit_time_batch_for_recovery.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_use_only_the_last_commit_time_batch_for_recovery(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MethodHandle rocksdb_transaction_options_get_use_only_the_last_commit_time_batch_for_recovery$handle() {
+        return rocksdb_transaction_options_get_use_only_the_last_commit_time_batch_for_recovery.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_use_only_the_last_commit_time_batch_for_recovery(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MemorySegment rocksdb_transaction_options_get_use_only_the_last_commit_time_batch_for_recovery$address() {
+        return rocksdb_transaction_options_get_use_only_the_last_commit_time_batch_for_recovery.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_use_only_the_last_commit_time_batch_for_recovery(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static byte rocksdb_transaction_options_get_use_only_the_last_commit_time_batch_for_recovery(MemorySegment opt) {
+        var mh$ = rocksdb_transaction_options_get_use_only_the_last_commit_time_batch_for_recovery.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transaction_options_get_use_only_the_last_commit_time_batch_for_recovery", opt);
+            }
+            return (byte)mh$.invokeExact(opt);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
     private static class rocksdb_transaction_options_set_lock_timeout {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER,
@@ -12467,7 +1292,7 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern void rocksdb_transaction_options_set_lock_timeout(rocksdb_transaction_options_t *opt, int64_t lock_timeout)
+     * extern void rocksdb_transaction_options_set_lock_timeout(rocksdb_transaction_options_t *opt, int64_t v)
      * }
      */
     public static FunctionDescriptor rocksdb_transaction_options_set_lock_timeout$descriptor() {
@@ -12477,7 +1302,7 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern void rocksdb_transaction_options_set_lock_timeout(rocksdb_transaction_options_t *opt, int64_t lock_timeout)
+     * extern void rocksdb_transaction_options_set_lock_timeout(rocksdb_transaction_options_t *opt, int64_t v)
      * }
      */
     public static MethodHandle rocksdb_transaction_options_set_lock_timeout$handle() {
@@ -12487,7 +1312,7 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern void rocksdb_transaction_options_set_lock_timeout(rocksdb_transaction_options_t *opt, int64_t lock_timeout)
+     * extern void rocksdb_transaction_options_set_lock_timeout(rocksdb_transaction_options_t *opt, int64_t v)
      * }
      */
     public static MemorySegment rocksdb_transaction_options_set_lock_timeout$address() {
@@ -12496,16 +1321,196 @@ public class RocksDBC extends RocksDBC_1 {
 
     /**
      * {@snippet lang=c :
-     * extern void rocksdb_transaction_options_set_lock_timeout(rocksdb_transaction_options_t *opt, int64_t lock_timeout)
+     * extern void rocksdb_transaction_options_set_lock_timeout(rocksdb_transaction_options_t *opt, int64_t v)
      * }
      */
-    public static void rocksdb_transaction_options_set_lock_timeout(MemorySegment opt, long lock_timeout) {
+    public static void rocksdb_transaction_options_set_lock_timeout(MemorySegment opt, long v) {
         var mh$ = rocksdb_transaction_options_set_lock_timeout.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_options_set_lock_timeout", opt, lock_timeout);
+                traceDowncall("rocksdb_transaction_options_set_lock_timeout", opt, v);
             }
-            mh$.invokeExact(opt, lock_timeout);
+            mh$.invokeExact(opt, v);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transaction_options_get_lock_timeout {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_get_lock_timeout").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_get_lock_timeout"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_transaction_options_get_lock_timeout(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transaction_options_get_lock_timeout$descriptor() {
+        return rocksdb_transaction_options_get_lock_timeout.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_transaction_options_get_lock_timeout(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MethodHandle rocksdb_transaction_options_get_lock_timeout$handle() {
+        return rocksdb_transaction_options_get_lock_timeout.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_transaction_options_get_lock_timeout(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MemorySegment rocksdb_transaction_options_get_lock_timeout$address() {
+        return rocksdb_transaction_options_get_lock_timeout.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_transaction_options_get_lock_timeout(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static long rocksdb_transaction_options_get_lock_timeout(MemorySegment opt) {
+        var mh$ = rocksdb_transaction_options_get_lock_timeout.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transaction_options_get_lock_timeout", opt);
+            }
+            return (long)mh$.invokeExact(opt);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transaction_options_set_deadlock_timeout_us {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_set_deadlock_timeout_us").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_set_deadlock_timeout_us"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_deadlock_timeout_us(rocksdb_transaction_options_t *opt, int64_t v)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transaction_options_set_deadlock_timeout_us$descriptor() {
+        return rocksdb_transaction_options_set_deadlock_timeout_us.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_deadlock_timeout_us(rocksdb_transaction_options_t *opt, int64_t v)
+     * }
+     */
+    public static MethodHandle rocksdb_transaction_options_set_deadlock_timeout_us$handle() {
+        return rocksdb_transaction_options_set_deadlock_timeout_us.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_deadlock_timeout_us(rocksdb_transaction_options_t *opt, int64_t v)
+     * }
+     */
+    public static MemorySegment rocksdb_transaction_options_set_deadlock_timeout_us$address() {
+        return rocksdb_transaction_options_set_deadlock_timeout_us.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_deadlock_timeout_us(rocksdb_transaction_options_t *opt, int64_t v)
+     * }
+     */
+    public static void rocksdb_transaction_options_set_deadlock_timeout_us(MemorySegment opt, long v) {
+        var mh$ = rocksdb_transaction_options_set_deadlock_timeout_us.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transaction_options_set_deadlock_timeout_us", opt, v);
+            }
+            mh$.invokeExact(opt, v);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transaction_options_get_deadlock_timeout_us {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_get_deadlock_timeout_us").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_get_deadlock_timeout_us"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_transaction_options_get_deadlock_timeout_us(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transaction_options_get_deadlock_timeout_us$descriptor() {
+        return rocksdb_transaction_options_get_deadlock_timeout_us.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_transaction_options_get_deadlock_timeout_us(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MethodHandle rocksdb_transaction_options_get_deadlock_timeout_us$handle() {
+        return rocksdb_transaction_options_get_deadlock_timeout_us.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_transaction_options_get_deadlock_timeout_us(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MemorySegment rocksdb_transaction_options_get_deadlock_timeout_us$address() {
+        return rocksdb_transaction_options_get_deadlock_timeout_us.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_transaction_options_get_deadlock_timeout_us(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static long rocksdb_transaction_options_get_deadlock_timeout_us(MemorySegment opt) {
+        var mh$ = rocksdb_transaction_options_get_deadlock_timeout_us.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transaction_options_get_deadlock_timeout_us", opt);
+            }
+            return (long)mh$.invokeExact(opt);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -12527,7 +1532,7 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern void rocksdb_transaction_options_set_expiration(rocksdb_transaction_options_t *opt, int64_t expiration)
+     * extern void rocksdb_transaction_options_set_expiration(rocksdb_transaction_options_t *opt, int64_t v)
      * }
      */
     public static FunctionDescriptor rocksdb_transaction_options_set_expiration$descriptor() {
@@ -12537,7 +1542,7 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern void rocksdb_transaction_options_set_expiration(rocksdb_transaction_options_t *opt, int64_t expiration)
+     * extern void rocksdb_transaction_options_set_expiration(rocksdb_transaction_options_t *opt, int64_t v)
      * }
      */
     public static MethodHandle rocksdb_transaction_options_set_expiration$handle() {
@@ -12547,7 +1552,7 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern void rocksdb_transaction_options_set_expiration(rocksdb_transaction_options_t *opt, int64_t expiration)
+     * extern void rocksdb_transaction_options_set_expiration(rocksdb_transaction_options_t *opt, int64_t v)
      * }
      */
     public static MemorySegment rocksdb_transaction_options_set_expiration$address() {
@@ -12556,16 +1561,76 @@ public class RocksDBC extends RocksDBC_1 {
 
     /**
      * {@snippet lang=c :
-     * extern void rocksdb_transaction_options_set_expiration(rocksdb_transaction_options_t *opt, int64_t expiration)
+     * extern void rocksdb_transaction_options_set_expiration(rocksdb_transaction_options_t *opt, int64_t v)
      * }
      */
-    public static void rocksdb_transaction_options_set_expiration(MemorySegment opt, long expiration) {
+    public static void rocksdb_transaction_options_set_expiration(MemorySegment opt, long v) {
         var mh$ = rocksdb_transaction_options_set_expiration.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_options_set_expiration", opt, expiration);
+                traceDowncall("rocksdb_transaction_options_set_expiration", opt, v);
             }
-            mh$.invokeExact(opt, expiration);
+            mh$.invokeExact(opt, v);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transaction_options_get_expiration {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_get_expiration").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_get_expiration"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_transaction_options_get_expiration(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transaction_options_get_expiration$descriptor() {
+        return rocksdb_transaction_options_get_expiration.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_transaction_options_get_expiration(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MethodHandle rocksdb_transaction_options_get_expiration$handle() {
+        return rocksdb_transaction_options_get_expiration.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_transaction_options_get_expiration(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MemorySegment rocksdb_transaction_options_get_expiration$address() {
+        return rocksdb_transaction_options_get_expiration.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_transaction_options_get_expiration(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static long rocksdb_transaction_options_get_expiration(MemorySegment opt) {
+        var mh$ = rocksdb_transaction_options_get_expiration.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transaction_options_get_expiration", opt);
+            }
+            return (long)mh$.invokeExact(opt);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -12587,7 +1652,7 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern void rocksdb_transaction_options_set_deadlock_detect_depth(rocksdb_transaction_options_t *opt, int64_t depth)
+     * extern void rocksdb_transaction_options_set_deadlock_detect_depth(rocksdb_transaction_options_t *opt, int64_t v)
      * }
      */
     public static FunctionDescriptor rocksdb_transaction_options_set_deadlock_detect_depth$descriptor() {
@@ -12597,7 +1662,7 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern void rocksdb_transaction_options_set_deadlock_detect_depth(rocksdb_transaction_options_t *opt, int64_t depth)
+     * extern void rocksdb_transaction_options_set_deadlock_detect_depth(rocksdb_transaction_options_t *opt, int64_t v)
      * }
      */
     public static MethodHandle rocksdb_transaction_options_set_deadlock_detect_depth$handle() {
@@ -12607,7 +1672,7 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern void rocksdb_transaction_options_set_deadlock_detect_depth(rocksdb_transaction_options_t *opt, int64_t depth)
+     * extern void rocksdb_transaction_options_set_deadlock_detect_depth(rocksdb_transaction_options_t *opt, int64_t v)
      * }
      */
     public static MemorySegment rocksdb_transaction_options_set_deadlock_detect_depth$address() {
@@ -12616,16 +1681,76 @@ public class RocksDBC extends RocksDBC_1 {
 
     /**
      * {@snippet lang=c :
-     * extern void rocksdb_transaction_options_set_deadlock_detect_depth(rocksdb_transaction_options_t *opt, int64_t depth)
+     * extern void rocksdb_transaction_options_set_deadlock_detect_depth(rocksdb_transaction_options_t *opt, int64_t v)
      * }
      */
-    public static void rocksdb_transaction_options_set_deadlock_detect_depth(MemorySegment opt, long depth) {
+    public static void rocksdb_transaction_options_set_deadlock_detect_depth(MemorySegment opt, long v) {
         var mh$ = rocksdb_transaction_options_set_deadlock_detect_depth.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_options_set_deadlock_detect_depth", opt, depth);
+                traceDowncall("rocksdb_transaction_options_set_deadlock_detect_depth", opt, v);
             }
-            mh$.invokeExact(opt, depth);
+            mh$.invokeExact(opt, v);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transaction_options_get_deadlock_detect_depth {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_get_deadlock_detect_depth").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_get_deadlock_detect_depth"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_transaction_options_get_deadlock_detect_depth(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transaction_options_get_deadlock_detect_depth$descriptor() {
+        return rocksdb_transaction_options_get_deadlock_detect_depth.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_transaction_options_get_deadlock_detect_depth(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MethodHandle rocksdb_transaction_options_get_deadlock_detect_depth$handle() {
+        return rocksdb_transaction_options_get_deadlock_detect_depth.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_transaction_options_get_deadlock_detect_depth(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MemorySegment rocksdb_transaction_options_get_deadlock_detect_depth$address() {
+        return rocksdb_transaction_options_get_deadlock_detect_depth.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_transaction_options_get_deadlock_detect_depth(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static long rocksdb_transaction_options_get_deadlock_detect_depth(MemorySegment opt) {
+        var mh$ = rocksdb_transaction_options_get_deadlock_detect_depth.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transaction_options_get_deadlock_detect_depth", opt);
+            }
+            return (long)mh$.invokeExact(opt);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -12647,7 +1772,7 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern void rocksdb_transaction_options_set_max_write_batch_size(rocksdb_transaction_options_t *opt, size_t size)
+     * extern void rocksdb_transaction_options_set_max_write_batch_size(rocksdb_transaction_options_t *opt, size_t v)
      * }
      */
     public static FunctionDescriptor rocksdb_transaction_options_set_max_write_batch_size$descriptor() {
@@ -12657,7 +1782,7 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern void rocksdb_transaction_options_set_max_write_batch_size(rocksdb_transaction_options_t *opt, size_t size)
+     * extern void rocksdb_transaction_options_set_max_write_batch_size(rocksdb_transaction_options_t *opt, size_t v)
      * }
      */
     public static MethodHandle rocksdb_transaction_options_set_max_write_batch_size$handle() {
@@ -12667,7 +1792,7 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern void rocksdb_transaction_options_set_max_write_batch_size(rocksdb_transaction_options_t *opt, size_t size)
+     * extern void rocksdb_transaction_options_set_max_write_batch_size(rocksdb_transaction_options_t *opt, size_t v)
      * }
      */
     public static MemorySegment rocksdb_transaction_options_set_max_write_batch_size$address() {
@@ -12676,16 +1801,196 @@ public class RocksDBC extends RocksDBC_1 {
 
     /**
      * {@snippet lang=c :
-     * extern void rocksdb_transaction_options_set_max_write_batch_size(rocksdb_transaction_options_t *opt, size_t size)
+     * extern void rocksdb_transaction_options_set_max_write_batch_size(rocksdb_transaction_options_t *opt, size_t v)
      * }
      */
-    public static void rocksdb_transaction_options_set_max_write_batch_size(MemorySegment opt, long size) {
+    public static void rocksdb_transaction_options_set_max_write_batch_size(MemorySegment opt, long v) {
         var mh$ = rocksdb_transaction_options_set_max_write_batch_size.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_transaction_options_set_max_write_batch_size", opt, size);
+                traceDowncall("rocksdb_transaction_options_set_max_write_batch_size", opt, v);
             }
-            mh$.invokeExact(opt, size);
+            mh$.invokeExact(opt, v);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transaction_options_get_max_write_batch_size {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_get_max_write_batch_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_get_max_write_batch_size"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_transaction_options_get_max_write_batch_size(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transaction_options_get_max_write_batch_size$descriptor() {
+        return rocksdb_transaction_options_get_max_write_batch_size.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_transaction_options_get_max_write_batch_size(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MethodHandle rocksdb_transaction_options_get_max_write_batch_size$handle() {
+        return rocksdb_transaction_options_get_max_write_batch_size.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern size_t rocksdb_transaction_options_get_max_write_batch_size(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MemorySegment rocksdb_transaction_options_get_max_write_batch_size$address() {
+        return rocksdb_transaction_options_get_max_write_batch_size.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern size_t rocksdb_transaction_options_get_max_write_batch_size(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static long rocksdb_transaction_options_get_max_write_batch_size(MemorySegment opt) {
+        var mh$ = rocksdb_transaction_options_get_max_write_batch_size.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transaction_options_get_max_write_batch_size", opt);
+            }
+            return (long)mh$.invokeExact(opt);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transaction_options_set_skip_concurrency_control {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_CHAR
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_set_skip_concurrency_control").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_set_skip_concurrency_control"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_skip_concurrency_control(rocksdb_transaction_options_t *opt, unsigned char v)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transaction_options_set_skip_concurrency_control$descriptor() {
+        return rocksdb_transaction_options_set_skip_concurrency_control.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_skip_concurrency_control(rocksdb_transaction_options_t *opt, unsigned char v)
+     * }
+     */
+    public static MethodHandle rocksdb_transaction_options_set_skip_concurrency_control$handle() {
+        return rocksdb_transaction_options_set_skip_concurrency_control.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_skip_concurrency_control(rocksdb_transaction_options_t *opt, unsigned char v)
+     * }
+     */
+    public static MemorySegment rocksdb_transaction_options_set_skip_concurrency_control$address() {
+        return rocksdb_transaction_options_set_skip_concurrency_control.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_skip_concurrency_control(rocksdb_transaction_options_t *opt, unsigned char v)
+     * }
+     */
+    public static void rocksdb_transaction_options_set_skip_concurrency_control(MemorySegment opt, byte v) {
+        var mh$ = rocksdb_transaction_options_set_skip_concurrency_control.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transaction_options_set_skip_concurrency_control", opt, v);
+            }
+            mh$.invokeExact(opt, v);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transaction_options_get_skip_concurrency_control {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_CHAR,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_get_skip_concurrency_control").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_get_skip_concurrency_control"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_skip_concurrency_control(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transaction_options_get_skip_concurrency_control$descriptor() {
+        return rocksdb_transaction_options_get_skip_concurrency_control.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_skip_concurrency_control(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MethodHandle rocksdb_transaction_options_get_skip_concurrency_control$handle() {
+        return rocksdb_transaction_options_get_skip_concurrency_control.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_skip_concurrency_control(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MemorySegment rocksdb_transaction_options_get_skip_concurrency_control$address() {
+        return rocksdb_transaction_options_get_skip_concurrency_control.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_skip_concurrency_control(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static byte rocksdb_transaction_options_get_skip_concurrency_control(MemorySegment opt) {
+        var mh$ = rocksdb_transaction_options_get_skip_concurrency_control.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transaction_options_get_skip_concurrency_control", opt);
+            }
+            return (byte)mh$.invokeExact(opt);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -12753,11 +2058,13 @@ public class RocksDBC extends RocksDBC_1 {
         }
     }
 
-    private static class rocksdb_optimistictransaction_options_create {
+    private static class rocksdb_transaction_options_get_skip_prepare {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
+            RocksDBC.C_CHAR,
+            RocksDBC.C_POINTER
+        );
 
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransaction_options_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransaction_options_create"));
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_get_skip_prepare").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_get_skip_prepare"));
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -12765,45 +2072,45 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern rocksdb_optimistictransaction_options_t *rocksdb_optimistictransaction_options_create()
+     * extern unsigned char rocksdb_transaction_options_get_skip_prepare(rocksdb_transaction_options_t *opt)
      * }
      */
-    public static FunctionDescriptor rocksdb_optimistictransaction_options_create$descriptor() {
-        return rocksdb_optimistictransaction_options_create.DESC;
+    public static FunctionDescriptor rocksdb_transaction_options_get_skip_prepare$descriptor() {
+        return rocksdb_transaction_options_get_skip_prepare.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern rocksdb_optimistictransaction_options_t *rocksdb_optimistictransaction_options_create()
+     * extern unsigned char rocksdb_transaction_options_get_skip_prepare(rocksdb_transaction_options_t *opt)
      * }
      */
-    public static MethodHandle rocksdb_optimistictransaction_options_create$handle() {
-        return rocksdb_optimistictransaction_options_create.HANDLE;
+    public static MethodHandle rocksdb_transaction_options_get_skip_prepare$handle() {
+        return rocksdb_transaction_options_get_skip_prepare.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern rocksdb_optimistictransaction_options_t *rocksdb_optimistictransaction_options_create()
+     * extern unsigned char rocksdb_transaction_options_get_skip_prepare(rocksdb_transaction_options_t *opt)
      * }
      */
-    public static MemorySegment rocksdb_optimistictransaction_options_create$address() {
-        return rocksdb_optimistictransaction_options_create.ADDR;
+    public static MemorySegment rocksdb_transaction_options_get_skip_prepare$address() {
+        return rocksdb_transaction_options_get_skip_prepare.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * extern rocksdb_optimistictransaction_options_t *rocksdb_optimistictransaction_options_create()
+     * extern unsigned char rocksdb_transaction_options_get_skip_prepare(rocksdb_transaction_options_t *opt)
      * }
      */
-    public static MemorySegment rocksdb_optimistictransaction_options_create() {
-        var mh$ = rocksdb_optimistictransaction_options_create.HANDLE;
+    public static byte rocksdb_transaction_options_get_skip_prepare(MemorySegment opt) {
+        var mh$ = rocksdb_transaction_options_get_skip_prepare.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_optimistictransaction_options_create");
+                traceDowncall("rocksdb_transaction_options_get_skip_prepare", opt);
             }
-            return (MemorySegment)mh$.invokeExact();
+            return (byte)mh$.invokeExact(opt);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -12811,12 +2118,13 @@ public class RocksDBC extends RocksDBC_1 {
         }
     }
 
-    private static class rocksdb_optimistictransaction_options_destroy {
+    private static class rocksdb_transaction_options_set_write_batch_flush_threshold {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG
         );
 
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransaction_options_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransaction_options_destroy"));
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_set_write_batch_flush_threshold").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_set_write_batch_flush_threshold"));
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -12824,45 +2132,585 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern void rocksdb_optimistictransaction_options_destroy(rocksdb_optimistictransaction_options_t *opt)
+     * extern void rocksdb_transaction_options_set_write_batch_flush_threshold(rocksdb_transaction_options_t *opt, int64_t v)
      * }
      */
-    public static FunctionDescriptor rocksdb_optimistictransaction_options_destroy$descriptor() {
-        return rocksdb_optimistictransaction_options_destroy.DESC;
+    public static FunctionDescriptor rocksdb_transaction_options_set_write_batch_flush_threshold$descriptor() {
+        return rocksdb_transaction_options_set_write_batch_flush_threshold.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern void rocksdb_optimistictransaction_options_destroy(rocksdb_optimistictransaction_options_t *opt)
+     * extern void rocksdb_transaction_options_set_write_batch_flush_threshold(rocksdb_transaction_options_t *opt, int64_t v)
      * }
      */
-    public static MethodHandle rocksdb_optimistictransaction_options_destroy$handle() {
-        return rocksdb_optimistictransaction_options_destroy.HANDLE;
+    public static MethodHandle rocksdb_transaction_options_set_write_batch_flush_threshold$handle() {
+        return rocksdb_transaction_options_set_write_batch_flush_threshold.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern void rocksdb_optimistictransaction_options_destroy(rocksdb_optimistictransaction_options_t *opt)
+     * extern void rocksdb_transaction_options_set_write_batch_flush_threshold(rocksdb_transaction_options_t *opt, int64_t v)
      * }
      */
-    public static MemorySegment rocksdb_optimistictransaction_options_destroy$address() {
-        return rocksdb_optimistictransaction_options_destroy.ADDR;
+    public static MemorySegment rocksdb_transaction_options_set_write_batch_flush_threshold$address() {
+        return rocksdb_transaction_options_set_write_batch_flush_threshold.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * extern void rocksdb_optimistictransaction_options_destroy(rocksdb_optimistictransaction_options_t *opt)
+     * extern void rocksdb_transaction_options_set_write_batch_flush_threshold(rocksdb_transaction_options_t *opt, int64_t v)
      * }
      */
-    public static void rocksdb_optimistictransaction_options_destroy(MemorySegment opt) {
-        var mh$ = rocksdb_optimistictransaction_options_destroy.HANDLE;
+    public static void rocksdb_transaction_options_set_write_batch_flush_threshold(MemorySegment opt, long v) {
+        var mh$ = rocksdb_transaction_options_set_write_batch_flush_threshold.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_optimistictransaction_options_destroy", opt);
+                traceDowncall("rocksdb_transaction_options_set_write_batch_flush_threshold", opt, v);
             }
-            mh$.invokeExact(opt);
+            mh$.invokeExact(opt, v);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transaction_options_get_write_batch_flush_threshold {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_get_write_batch_flush_threshold").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_get_write_batch_flush_threshold"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_transaction_options_get_write_batch_flush_threshold(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transaction_options_get_write_batch_flush_threshold$descriptor() {
+        return rocksdb_transaction_options_get_write_batch_flush_threshold.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_transaction_options_get_write_batch_flush_threshold(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MethodHandle rocksdb_transaction_options_get_write_batch_flush_threshold$handle() {
+        return rocksdb_transaction_options_get_write_batch_flush_threshold.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_transaction_options_get_write_batch_flush_threshold(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MemorySegment rocksdb_transaction_options_get_write_batch_flush_threshold$address() {
+        return rocksdb_transaction_options_get_write_batch_flush_threshold.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern int64_t rocksdb_transaction_options_get_write_batch_flush_threshold(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static long rocksdb_transaction_options_get_write_batch_flush_threshold(MemorySegment opt) {
+        var mh$ = rocksdb_transaction_options_get_write_batch_flush_threshold.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transaction_options_get_write_batch_flush_threshold", opt);
+            }
+            return (long)mh$.invokeExact(opt);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transaction_options_set_write_batch_track_timestamp_size {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_CHAR
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_set_write_batch_track_timestamp_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_set_write_batch_track_timestamp_size"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_write_batch_track_timestamp_size(rocksdb_transaction_options_t *opt, unsigned char v)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transaction_options_set_write_batch_track_timestamp_size$descriptor() {
+        return rocksdb_transaction_options_set_write_batch_track_timestamp_size.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_write_batch_track_timestamp_size(rocksdb_transaction_options_t *opt, unsigned char v)
+     * }
+     */
+    public static MethodHandle rocksdb_transaction_options_set_write_batch_track_timestamp_size$handle() {
+        return rocksdb_transaction_options_set_write_batch_track_timestamp_size.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_write_batch_track_timestamp_size(rocksdb_transaction_options_t *opt, unsigned char v)
+     * }
+     */
+    public static MemorySegment rocksdb_transaction_options_set_write_batch_track_timestamp_size$address() {
+        return rocksdb_transaction_options_set_write_batch_track_timestamp_size.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_write_batch_track_timestamp_size(rocksdb_transaction_options_t *opt, unsigned char v)
+     * }
+     */
+    public static void rocksdb_transaction_options_set_write_batch_track_timestamp_size(MemorySegment opt, byte v) {
+        var mh$ = rocksdb_transaction_options_set_write_batch_track_timestamp_size.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transaction_options_set_write_batch_track_timestamp_size", opt, v);
+            }
+            mh$.invokeExact(opt, v);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transaction_options_get_write_batch_track_timestamp_size {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_CHAR,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_get_write_batch_track_timestamp_size").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_get_write_batch_track_timestamp_size"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_write_batch_track_timestamp_size(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transaction_options_get_write_batch_track_timestamp_size$descriptor() {
+        return rocksdb_transaction_options_get_write_batch_track_timestamp_size.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_write_batch_track_timestamp_size(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MethodHandle rocksdb_transaction_options_get_write_batch_track_timestamp_size$handle() {
+        return rocksdb_transaction_options_get_write_batch_track_timestamp_size.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_write_batch_track_timestamp_size(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MemorySegment rocksdb_transaction_options_get_write_batch_track_timestamp_size$address() {
+        return rocksdb_transaction_options_get_write_batch_track_timestamp_size.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_write_batch_track_timestamp_size(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static byte rocksdb_transaction_options_get_write_batch_track_timestamp_size(MemorySegment opt) {
+        var mh$ = rocksdb_transaction_options_get_write_batch_track_timestamp_size.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transaction_options_get_write_batch_track_timestamp_size", opt);
+            }
+            return (byte)mh$.invokeExact(opt);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transaction_options_set_commit_bypass_memtable {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_CHAR
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_set_commit_bypass_memtable").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_set_commit_bypass_memtable"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_commit_bypass_memtable(rocksdb_transaction_options_t *opt, unsigned char v)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transaction_options_set_commit_bypass_memtable$descriptor() {
+        return rocksdb_transaction_options_set_commit_bypass_memtable.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_commit_bypass_memtable(rocksdb_transaction_options_t *opt, unsigned char v)
+     * }
+     */
+    public static MethodHandle rocksdb_transaction_options_set_commit_bypass_memtable$handle() {
+        return rocksdb_transaction_options_set_commit_bypass_memtable.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_commit_bypass_memtable(rocksdb_transaction_options_t *opt, unsigned char v)
+     * }
+     */
+    public static MemorySegment rocksdb_transaction_options_set_commit_bypass_memtable$address() {
+        return rocksdb_transaction_options_set_commit_bypass_memtable.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_commit_bypass_memtable(rocksdb_transaction_options_t *opt, unsigned char v)
+     * }
+     */
+    public static void rocksdb_transaction_options_set_commit_bypass_memtable(MemorySegment opt, byte v) {
+        var mh$ = rocksdb_transaction_options_set_commit_bypass_memtable.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transaction_options_set_commit_bypass_memtable", opt, v);
+            }
+            mh$.invokeExact(opt, v);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transaction_options_get_commit_bypass_memtable {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_CHAR,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_get_commit_bypass_memtable").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_get_commit_bypass_memtable"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_commit_bypass_memtable(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transaction_options_get_commit_bypass_memtable$descriptor() {
+        return rocksdb_transaction_options_get_commit_bypass_memtable.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_commit_bypass_memtable(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MethodHandle rocksdb_transaction_options_get_commit_bypass_memtable$handle() {
+        return rocksdb_transaction_options_get_commit_bypass_memtable.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_commit_bypass_memtable(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MemorySegment rocksdb_transaction_options_get_commit_bypass_memtable$address() {
+        return rocksdb_transaction_options_get_commit_bypass_memtable.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern unsigned char rocksdb_transaction_options_get_commit_bypass_memtable(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static byte rocksdb_transaction_options_get_commit_bypass_memtable(MemorySegment opt) {
+        var mh$ = rocksdb_transaction_options_get_commit_bypass_memtable.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transaction_options_get_commit_bypass_memtable", opt);
+            }
+            return (byte)mh$.invokeExact(opt);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transaction_options_set_large_txn_commit_optimize_threshold {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_INT
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_set_large_txn_commit_optimize_threshold").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_set_large_txn_commit_optimize_threshold"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_large_txn_commit_optimize_threshold(rocksdb_transaction_options_t *opt, uint32_t v)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transaction_options_set_large_txn_commit_optimize_threshold$descriptor() {
+        return rocksdb_transaction_options_set_large_txn_commit_optimize_threshold.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_large_txn_commit_optimize_threshold(rocksdb_transaction_options_t *opt, uint32_t v)
+     * }
+     */
+    public static MethodHandle rocksdb_transaction_options_set_large_txn_commit_optimize_threshold$handle() {
+        return rocksdb_transaction_options_set_large_txn_commit_optimize_threshold.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_large_txn_commit_optimize_threshold(rocksdb_transaction_options_t *opt, uint32_t v)
+     * }
+     */
+    public static MemorySegment rocksdb_transaction_options_set_large_txn_commit_optimize_threshold$address() {
+        return rocksdb_transaction_options_set_large_txn_commit_optimize_threshold.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_large_txn_commit_optimize_threshold(rocksdb_transaction_options_t *opt, uint32_t v)
+     * }
+     */
+    public static void rocksdb_transaction_options_set_large_txn_commit_optimize_threshold(MemorySegment opt, int v) {
+        var mh$ = rocksdb_transaction_options_set_large_txn_commit_optimize_threshold.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transaction_options_set_large_txn_commit_optimize_threshold", opt, v);
+            }
+            mh$.invokeExact(opt, v);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transaction_options_get_large_txn_commit_optimize_threshold {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_INT,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_get_large_txn_commit_optimize_threshold").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_get_large_txn_commit_optimize_threshold"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_transaction_options_get_large_txn_commit_optimize_threshold(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transaction_options_get_large_txn_commit_optimize_threshold$descriptor() {
+        return rocksdb_transaction_options_get_large_txn_commit_optimize_threshold.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_transaction_options_get_large_txn_commit_optimize_threshold(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MethodHandle rocksdb_transaction_options_get_large_txn_commit_optimize_threshold$handle() {
+        return rocksdb_transaction_options_get_large_txn_commit_optimize_threshold.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_transaction_options_get_large_txn_commit_optimize_threshold(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MemorySegment rocksdb_transaction_options_get_large_txn_commit_optimize_threshold$address() {
+        return rocksdb_transaction_options_get_large_txn_commit_optimize_threshold.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint32_t rocksdb_transaction_options_get_large_txn_commit_optimize_threshold(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static int rocksdb_transaction_options_get_large_txn_commit_optimize_threshold(MemorySegment opt) {
+        var mh$ = rocksdb_transaction_options_get_large_txn_commit_optimize_threshold.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transaction_options_get_large_txn_commit_optimize_threshold", opt);
+            }
+            return (int)mh$.invokeExact(opt);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transaction_options_set_large_txn_commit_optimize_byte_threshold {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
+            RocksDBC.C_POINTER,
+            RocksDBC.C_LONG
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_set_large_txn_commit_optimize_byte_threshold").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_set_large_txn_commit_optimize_byte_threshold"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_large_txn_commit_optimize_byte_threshold(rocksdb_transaction_options_t *opt, uint64_t v)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transaction_options_set_large_txn_commit_optimize_byte_threshold$descriptor() {
+        return rocksdb_transaction_options_set_large_txn_commit_optimize_byte_threshold.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_large_txn_commit_optimize_byte_threshold(rocksdb_transaction_options_t *opt, uint64_t v)
+     * }
+     */
+    public static MethodHandle rocksdb_transaction_options_set_large_txn_commit_optimize_byte_threshold$handle() {
+        return rocksdb_transaction_options_set_large_txn_commit_optimize_byte_threshold.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_large_txn_commit_optimize_byte_threshold(rocksdb_transaction_options_t *opt, uint64_t v)
+     * }
+     */
+    public static MemorySegment rocksdb_transaction_options_set_large_txn_commit_optimize_byte_threshold$address() {
+        return rocksdb_transaction_options_set_large_txn_commit_optimize_byte_threshold.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern void rocksdb_transaction_options_set_large_txn_commit_optimize_byte_threshold(rocksdb_transaction_options_t *opt, uint64_t v)
+     * }
+     */
+    public static void rocksdb_transaction_options_set_large_txn_commit_optimize_byte_threshold(MemorySegment opt, long v) {
+        var mh$ = rocksdb_transaction_options_set_large_txn_commit_optimize_byte_threshold.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transaction_options_set_large_txn_commit_optimize_byte_threshold", opt, v);
+            }
+            mh$.invokeExact(opt, v);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class rocksdb_transaction_options_get_large_txn_commit_optimize_byte_threshold {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            RocksDBC.C_LONG,
+            RocksDBC.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_transaction_options_get_large_txn_commit_optimize_byte_threshold").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_transaction_options_get_large_txn_commit_optimize_byte_threshold"));
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_transaction_options_get_large_txn_commit_optimize_byte_threshold(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static FunctionDescriptor rocksdb_transaction_options_get_large_txn_commit_optimize_byte_threshold$descriptor() {
+        return rocksdb_transaction_options_get_large_txn_commit_optimize_byte_threshold.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_transaction_options_get_large_txn_commit_optimize_byte_threshold(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MethodHandle rocksdb_transaction_options_get_large_txn_commit_optimize_byte_threshold$handle() {
+        return rocksdb_transaction_options_get_large_txn_commit_optimize_byte_threshold.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_transaction_options_get_large_txn_commit_optimize_byte_threshold(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static MemorySegment rocksdb_transaction_options_get_large_txn_commit_optimize_byte_threshold$address() {
+        return rocksdb_transaction_options_get_large_txn_commit_optimize_byte_threshold.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern uint64_t rocksdb_transaction_options_get_large_txn_commit_optimize_byte_threshold(rocksdb_transaction_options_t *opt)
+     * }
+     */
+    public static long rocksdb_transaction_options_get_large_txn_commit_optimize_byte_threshold(MemorySegment opt) {
+        var mh$ = rocksdb_transaction_options_get_large_txn_commit_optimize_byte_threshold.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("rocksdb_transaction_options_get_large_txn_commit_optimize_byte_threshold", opt);
+            }
+            return (long)mh$.invokeExact(opt);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -12930,2234 +2778,13 @@ public class RocksDBC extends RocksDBC_1 {
         }
     }
 
-    private static class rocksdb_optimistictransactiondb_property_value {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransactiondb_property_value").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransactiondb_property_value"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_optimistictransactiondb_property_value(rocksdb_optimistictransactiondb_t *db, const char *propname)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_optimistictransactiondb_property_value$descriptor() {
-        return rocksdb_optimistictransactiondb_property_value.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_optimistictransactiondb_property_value(rocksdb_optimistictransactiondb_t *db, const char *propname)
-     * }
-     */
-    public static MethodHandle rocksdb_optimistictransactiondb_property_value$handle() {
-        return rocksdb_optimistictransactiondb_property_value.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_optimistictransactiondb_property_value(rocksdb_optimistictransactiondb_t *db, const char *propname)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_property_value$address() {
-        return rocksdb_optimistictransactiondb_property_value.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_optimistictransactiondb_property_value(rocksdb_optimistictransactiondb_t *db, const char *propname)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_property_value(MemorySegment db, MemorySegment propname) {
-        var mh$ = rocksdb_optimistictransactiondb_property_value.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_optimistictransactiondb_property_value", db, propname);
-            }
-            return (MemorySegment)mh$.invokeExact(db, propname);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_optimistictransactiondb_property_int {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransactiondb_property_int").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransactiondb_property_int"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_optimistictransactiondb_property_int(rocksdb_optimistictransactiondb_t *db, const char *propname, uint64_t *out_val)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_optimistictransactiondb_property_int$descriptor() {
-        return rocksdb_optimistictransactiondb_property_int.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_optimistictransactiondb_property_int(rocksdb_optimistictransactiondb_t *db, const char *propname, uint64_t *out_val)
-     * }
-     */
-    public static MethodHandle rocksdb_optimistictransactiondb_property_int$handle() {
-        return rocksdb_optimistictransactiondb_property_int.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_optimistictransactiondb_property_int(rocksdb_optimistictransactiondb_t *db, const char *propname, uint64_t *out_val)
-     * }
-     */
-    public static MemorySegment rocksdb_optimistictransactiondb_property_int$address() {
-        return rocksdb_optimistictransactiondb_property_int.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_optimistictransactiondb_property_int(rocksdb_optimistictransactiondb_t *db, const char *propname, uint64_t *out_val)
-     * }
-     */
-    public static int rocksdb_optimistictransactiondb_property_int(MemorySegment db, MemorySegment propname, MemorySegment out_val) {
-        var mh$ = rocksdb_optimistictransactiondb_property_int.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_optimistictransactiondb_property_int", db, propname, out_val);
-            }
-            return (int)mh$.invokeExact(db, propname, out_val);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_free {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_free").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_free"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_free(void *ptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_free$descriptor() {
-        return rocksdb_free.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_free(void *ptr)
-     * }
-     */
-    public static MethodHandle rocksdb_free$handle() {
-        return rocksdb_free.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_free(void *ptr)
-     * }
-     */
-    public static MemorySegment rocksdb_free$address() {
-        return rocksdb_free.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_free(void *ptr)
-     * }
-     */
-    public static void rocksdb_free(MemorySegment ptr) {
-        var mh$ = rocksdb_free.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_free", ptr);
-            }
-            mh$.invokeExact(ptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_get_pinned {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_get_pinned").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_get_pinned"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_get_pinned(rocksdb_t *db, const rocksdb_readoptions_t *options, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_get_pinned$descriptor() {
-        return rocksdb_get_pinned.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_get_pinned(rocksdb_t *db, const rocksdb_readoptions_t *options, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_get_pinned$handle() {
-        return rocksdb_get_pinned.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_get_pinned(rocksdb_t *db, const rocksdb_readoptions_t *options, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_get_pinned$address() {
-        return rocksdb_get_pinned.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_get_pinned(rocksdb_t *db, const rocksdb_readoptions_t *options, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_get_pinned(MemorySegment db, MemorySegment options, MemorySegment key, long keylen, MemorySegment errptr) {
-        var mh$ = rocksdb_get_pinned.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_get_pinned", db, options, key, keylen, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(db, options, key, keylen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_get_pinned_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_get_pinned_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_get_pinned_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_get_pinned_cf(rocksdb_t *db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_get_pinned_cf$descriptor() {
-        return rocksdb_get_pinned_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_get_pinned_cf(rocksdb_t *db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_get_pinned_cf$handle() {
-        return rocksdb_get_pinned_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_get_pinned_cf(rocksdb_t *db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_get_pinned_cf$address() {
-        return rocksdb_get_pinned_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_pinnableslice_t *rocksdb_get_pinned_cf(rocksdb_t *db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_get_pinned_cf(MemorySegment db, MemorySegment options, MemorySegment column_family, MemorySegment key, long keylen, MemorySegment errptr) {
-        var mh$ = rocksdb_get_pinned_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_get_pinned_cf", db, options, column_family, key, keylen, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(db, options, column_family, key, keylen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_pinnableslice_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_pinnableslice_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_pinnableslice_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_pinnableslice_destroy(rocksdb_pinnableslice_t *v)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_pinnableslice_destroy$descriptor() {
-        return rocksdb_pinnableslice_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_pinnableslice_destroy(rocksdb_pinnableslice_t *v)
-     * }
-     */
-    public static MethodHandle rocksdb_pinnableslice_destroy$handle() {
-        return rocksdb_pinnableslice_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_pinnableslice_destroy(rocksdb_pinnableslice_t *v)
-     * }
-     */
-    public static MemorySegment rocksdb_pinnableslice_destroy$address() {
-        return rocksdb_pinnableslice_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_pinnableslice_destroy(rocksdb_pinnableslice_t *v)
-     * }
-     */
-    public static void rocksdb_pinnableslice_destroy(MemorySegment v) {
-        var mh$ = rocksdb_pinnableslice_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_pinnableslice_destroy", v);
-            }
-            mh$.invokeExact(v);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_pinnableslice_value {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_pinnableslice_value").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_pinnableslice_value"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_pinnableslice_value(const rocksdb_pinnableslice_t *t, size_t *vlen)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_pinnableslice_value$descriptor() {
-        return rocksdb_pinnableslice_value.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_pinnableslice_value(const rocksdb_pinnableslice_t *t, size_t *vlen)
-     * }
-     */
-    public static MethodHandle rocksdb_pinnableslice_value$handle() {
-        return rocksdb_pinnableslice_value.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_pinnableslice_value(const rocksdb_pinnableslice_t *t, size_t *vlen)
-     * }
-     */
-    public static MemorySegment rocksdb_pinnableslice_value$address() {
-        return rocksdb_pinnableslice_value.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern const char *rocksdb_pinnableslice_value(const rocksdb_pinnableslice_t *t, size_t *vlen)
-     * }
-     */
-    public static MemorySegment rocksdb_pinnableslice_value(MemorySegment t, MemorySegment vlen) {
-        var mh$ = rocksdb_pinnableslice_value.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_pinnableslice_value", t, vlen);
-            }
-            return (MemorySegment)mh$.invokeExact(t, vlen);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_memory_consumers_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_memory_consumers_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_memory_consumers_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_memory_consumers_t *rocksdb_memory_consumers_create()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_memory_consumers_create$descriptor() {
-        return rocksdb_memory_consumers_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_memory_consumers_t *rocksdb_memory_consumers_create()
-     * }
-     */
-    public static MethodHandle rocksdb_memory_consumers_create$handle() {
-        return rocksdb_memory_consumers_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_memory_consumers_t *rocksdb_memory_consumers_create()
-     * }
-     */
-    public static MemorySegment rocksdb_memory_consumers_create$address() {
-        return rocksdb_memory_consumers_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_memory_consumers_t *rocksdb_memory_consumers_create()
-     * }
-     */
-    public static MemorySegment rocksdb_memory_consumers_create() {
-        var mh$ = rocksdb_memory_consumers_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_memory_consumers_create");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_memory_consumers_add_db {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_memory_consumers_add_db").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_memory_consumers_add_db"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_memory_consumers_add_db(rocksdb_memory_consumers_t *consumers, rocksdb_t *db)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_memory_consumers_add_db$descriptor() {
-        return rocksdb_memory_consumers_add_db.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_memory_consumers_add_db(rocksdb_memory_consumers_t *consumers, rocksdb_t *db)
-     * }
-     */
-    public static MethodHandle rocksdb_memory_consumers_add_db$handle() {
-        return rocksdb_memory_consumers_add_db.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_memory_consumers_add_db(rocksdb_memory_consumers_t *consumers, rocksdb_t *db)
-     * }
-     */
-    public static MemorySegment rocksdb_memory_consumers_add_db$address() {
-        return rocksdb_memory_consumers_add_db.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_memory_consumers_add_db(rocksdb_memory_consumers_t *consumers, rocksdb_t *db)
-     * }
-     */
-    public static void rocksdb_memory_consumers_add_db(MemorySegment consumers, MemorySegment db) {
-        var mh$ = rocksdb_memory_consumers_add_db.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_memory_consumers_add_db", consumers, db);
-            }
-            mh$.invokeExact(consumers, db);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_memory_consumers_add_cache {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_memory_consumers_add_cache").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_memory_consumers_add_cache"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_memory_consumers_add_cache(rocksdb_memory_consumers_t *consumers, rocksdb_cache_t *cache)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_memory_consumers_add_cache$descriptor() {
-        return rocksdb_memory_consumers_add_cache.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_memory_consumers_add_cache(rocksdb_memory_consumers_t *consumers, rocksdb_cache_t *cache)
-     * }
-     */
-    public static MethodHandle rocksdb_memory_consumers_add_cache$handle() {
-        return rocksdb_memory_consumers_add_cache.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_memory_consumers_add_cache(rocksdb_memory_consumers_t *consumers, rocksdb_cache_t *cache)
-     * }
-     */
-    public static MemorySegment rocksdb_memory_consumers_add_cache$address() {
-        return rocksdb_memory_consumers_add_cache.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_memory_consumers_add_cache(rocksdb_memory_consumers_t *consumers, rocksdb_cache_t *cache)
-     * }
-     */
-    public static void rocksdb_memory_consumers_add_cache(MemorySegment consumers, MemorySegment cache) {
-        var mh$ = rocksdb_memory_consumers_add_cache.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_memory_consumers_add_cache", consumers, cache);
-            }
-            mh$.invokeExact(consumers, cache);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_memory_consumers_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_memory_consumers_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_memory_consumers_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_memory_consumers_destroy(rocksdb_memory_consumers_t *consumers)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_memory_consumers_destroy$descriptor() {
-        return rocksdb_memory_consumers_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_memory_consumers_destroy(rocksdb_memory_consumers_t *consumers)
-     * }
-     */
-    public static MethodHandle rocksdb_memory_consumers_destroy$handle() {
-        return rocksdb_memory_consumers_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_memory_consumers_destroy(rocksdb_memory_consumers_t *consumers)
-     * }
-     */
-    public static MemorySegment rocksdb_memory_consumers_destroy$address() {
-        return rocksdb_memory_consumers_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_memory_consumers_destroy(rocksdb_memory_consumers_t *consumers)
-     * }
-     */
-    public static void rocksdb_memory_consumers_destroy(MemorySegment consumers) {
-        var mh$ = rocksdb_memory_consumers_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_memory_consumers_destroy", consumers);
-            }
-            mh$.invokeExact(consumers);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_approximate_memory_usage_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_approximate_memory_usage_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_approximate_memory_usage_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_memory_usage_t *rocksdb_approximate_memory_usage_create(rocksdb_memory_consumers_t *consumers, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_approximate_memory_usage_create$descriptor() {
-        return rocksdb_approximate_memory_usage_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_memory_usage_t *rocksdb_approximate_memory_usage_create(rocksdb_memory_consumers_t *consumers, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_approximate_memory_usage_create$handle() {
-        return rocksdb_approximate_memory_usage_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_memory_usage_t *rocksdb_approximate_memory_usage_create(rocksdb_memory_consumers_t *consumers, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_approximate_memory_usage_create$address() {
-        return rocksdb_approximate_memory_usage_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_memory_usage_t *rocksdb_approximate_memory_usage_create(rocksdb_memory_consumers_t *consumers, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_approximate_memory_usage_create(MemorySegment consumers, MemorySegment errptr) {
-        var mh$ = rocksdb_approximate_memory_usage_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_approximate_memory_usage_create", consumers, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(consumers, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_approximate_memory_usage_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_approximate_memory_usage_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_approximate_memory_usage_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_approximate_memory_usage_destroy(rocksdb_memory_usage_t *usage)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_approximate_memory_usage_destroy$descriptor() {
-        return rocksdb_approximate_memory_usage_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_approximate_memory_usage_destroy(rocksdb_memory_usage_t *usage)
-     * }
-     */
-    public static MethodHandle rocksdb_approximate_memory_usage_destroy$handle() {
-        return rocksdb_approximate_memory_usage_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_approximate_memory_usage_destroy(rocksdb_memory_usage_t *usage)
-     * }
-     */
-    public static MemorySegment rocksdb_approximate_memory_usage_destroy$address() {
-        return rocksdb_approximate_memory_usage_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_approximate_memory_usage_destroy(rocksdb_memory_usage_t *usage)
-     * }
-     */
-    public static void rocksdb_approximate_memory_usage_destroy(MemorySegment usage) {
-        var mh$ = rocksdb_approximate_memory_usage_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_approximate_memory_usage_destroy", usage);
-            }
-            mh$.invokeExact(usage);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_approximate_memory_usage_get_mem_table_total {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_approximate_memory_usage_get_mem_table_total").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_approximate_memory_usage_get_mem_table_total"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_approximate_memory_usage_get_mem_table_total(rocksdb_memory_usage_t *memory_usage)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_approximate_memory_usage_get_mem_table_total$descriptor() {
-        return rocksdb_approximate_memory_usage_get_mem_table_total.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_approximate_memory_usage_get_mem_table_total(rocksdb_memory_usage_t *memory_usage)
-     * }
-     */
-    public static MethodHandle rocksdb_approximate_memory_usage_get_mem_table_total$handle() {
-        return rocksdb_approximate_memory_usage_get_mem_table_total.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_approximate_memory_usage_get_mem_table_total(rocksdb_memory_usage_t *memory_usage)
-     * }
-     */
-    public static MemorySegment rocksdb_approximate_memory_usage_get_mem_table_total$address() {
-        return rocksdb_approximate_memory_usage_get_mem_table_total.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_approximate_memory_usage_get_mem_table_total(rocksdb_memory_usage_t *memory_usage)
-     * }
-     */
-    public static long rocksdb_approximate_memory_usage_get_mem_table_total(MemorySegment memory_usage) {
-        var mh$ = rocksdb_approximate_memory_usage_get_mem_table_total.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_approximate_memory_usage_get_mem_table_total", memory_usage);
-            }
-            return (long)mh$.invokeExact(memory_usage);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_approximate_memory_usage_get_mem_table_unflushed {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_approximate_memory_usage_get_mem_table_unflushed").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_approximate_memory_usage_get_mem_table_unflushed"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_approximate_memory_usage_get_mem_table_unflushed(rocksdb_memory_usage_t *memory_usage)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_approximate_memory_usage_get_mem_table_unflushed$descriptor() {
-        return rocksdb_approximate_memory_usage_get_mem_table_unflushed.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_approximate_memory_usage_get_mem_table_unflushed(rocksdb_memory_usage_t *memory_usage)
-     * }
-     */
-    public static MethodHandle rocksdb_approximate_memory_usage_get_mem_table_unflushed$handle() {
-        return rocksdb_approximate_memory_usage_get_mem_table_unflushed.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_approximate_memory_usage_get_mem_table_unflushed(rocksdb_memory_usage_t *memory_usage)
-     * }
-     */
-    public static MemorySegment rocksdb_approximate_memory_usage_get_mem_table_unflushed$address() {
-        return rocksdb_approximate_memory_usage_get_mem_table_unflushed.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_approximate_memory_usage_get_mem_table_unflushed(rocksdb_memory_usage_t *memory_usage)
-     * }
-     */
-    public static long rocksdb_approximate_memory_usage_get_mem_table_unflushed(MemorySegment memory_usage) {
-        var mh$ = rocksdb_approximate_memory_usage_get_mem_table_unflushed.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_approximate_memory_usage_get_mem_table_unflushed", memory_usage);
-            }
-            return (long)mh$.invokeExact(memory_usage);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_approximate_memory_usage_get_mem_table_readers_total {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_approximate_memory_usage_get_mem_table_readers_total").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_approximate_memory_usage_get_mem_table_readers_total"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_approximate_memory_usage_get_mem_table_readers_total(rocksdb_memory_usage_t *memory_usage)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_approximate_memory_usage_get_mem_table_readers_total$descriptor() {
-        return rocksdb_approximate_memory_usage_get_mem_table_readers_total.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_approximate_memory_usage_get_mem_table_readers_total(rocksdb_memory_usage_t *memory_usage)
-     * }
-     */
-    public static MethodHandle rocksdb_approximate_memory_usage_get_mem_table_readers_total$handle() {
-        return rocksdb_approximate_memory_usage_get_mem_table_readers_total.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_approximate_memory_usage_get_mem_table_readers_total(rocksdb_memory_usage_t *memory_usage)
-     * }
-     */
-    public static MemorySegment rocksdb_approximate_memory_usage_get_mem_table_readers_total$address() {
-        return rocksdb_approximate_memory_usage_get_mem_table_readers_total.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_approximate_memory_usage_get_mem_table_readers_total(rocksdb_memory_usage_t *memory_usage)
-     * }
-     */
-    public static long rocksdb_approximate_memory_usage_get_mem_table_readers_total(MemorySegment memory_usage) {
-        var mh$ = rocksdb_approximate_memory_usage_get_mem_table_readers_total.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_approximate_memory_usage_get_mem_table_readers_total", memory_usage);
-            }
-            return (long)mh$.invokeExact(memory_usage);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_approximate_memory_usage_get_cache_total {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_approximate_memory_usage_get_cache_total").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_approximate_memory_usage_get_cache_total"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_approximate_memory_usage_get_cache_total(rocksdb_memory_usage_t *memory_usage)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_approximate_memory_usage_get_cache_total$descriptor() {
-        return rocksdb_approximate_memory_usage_get_cache_total.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_approximate_memory_usage_get_cache_total(rocksdb_memory_usage_t *memory_usage)
-     * }
-     */
-    public static MethodHandle rocksdb_approximate_memory_usage_get_cache_total$handle() {
-        return rocksdb_approximate_memory_usage_get_cache_total.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_approximate_memory_usage_get_cache_total(rocksdb_memory_usage_t *memory_usage)
-     * }
-     */
-    public static MemorySegment rocksdb_approximate_memory_usage_get_cache_total$address() {
-        return rocksdb_approximate_memory_usage_get_cache_total.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_approximate_memory_usage_get_cache_total(rocksdb_memory_usage_t *memory_usage)
-     * }
-     */
-    public static long rocksdb_approximate_memory_usage_get_cache_total(MemorySegment memory_usage) {
-        var mh$ = rocksdb_approximate_memory_usage_get_cache_total.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_approximate_memory_usage_get_cache_total", memory_usage);
-            }
-            return (long)mh$.invokeExact(memory_usage);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_options_set_dump_malloc_stats {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_set_dump_malloc_stats").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_set_dump_malloc_stats"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_options_set_dump_malloc_stats(rocksdb_options_t *, unsigned char)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_options_set_dump_malloc_stats$descriptor() {
-        return rocksdb_options_set_dump_malloc_stats.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_options_set_dump_malloc_stats(rocksdb_options_t *, unsigned char)
-     * }
-     */
-    public static MethodHandle rocksdb_options_set_dump_malloc_stats$handle() {
-        return rocksdb_options_set_dump_malloc_stats.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_options_set_dump_malloc_stats(rocksdb_options_t *, unsigned char)
-     * }
-     */
-    public static MemorySegment rocksdb_options_set_dump_malloc_stats$address() {
-        return rocksdb_options_set_dump_malloc_stats.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_options_set_dump_malloc_stats(rocksdb_options_t *, unsigned char)
-     * }
-     */
-    public static void rocksdb_options_set_dump_malloc_stats(MemorySegment x0, byte x1) {
-        var mh$ = rocksdb_options_set_dump_malloc_stats.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_options_set_dump_malloc_stats", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_options_set_memtable_whole_key_filtering {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_set_memtable_whole_key_filtering").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_set_memtable_whole_key_filtering"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_options_set_memtable_whole_key_filtering(rocksdb_options_t *, unsigned char)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_options_set_memtable_whole_key_filtering$descriptor() {
-        return rocksdb_options_set_memtable_whole_key_filtering.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_options_set_memtable_whole_key_filtering(rocksdb_options_t *, unsigned char)
-     * }
-     */
-    public static MethodHandle rocksdb_options_set_memtable_whole_key_filtering$handle() {
-        return rocksdb_options_set_memtable_whole_key_filtering.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_options_set_memtable_whole_key_filtering(rocksdb_options_t *, unsigned char)
-     * }
-     */
-    public static MemorySegment rocksdb_options_set_memtable_whole_key_filtering$address() {
-        return rocksdb_options_set_memtable_whole_key_filtering.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_options_set_memtable_whole_key_filtering(rocksdb_options_t *, unsigned char)
-     * }
-     */
-    public static void rocksdb_options_set_memtable_whole_key_filtering(MemorySegment x0, byte x1) {
-        var mh$ = rocksdb_options_set_memtable_whole_key_filtering.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_options_set_memtable_whole_key_filtering", x0, x1);
-            }
-            mh$.invokeExact(x0, x1);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_cancel_all_background_work {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_cancel_all_background_work").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_cancel_all_background_work"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_cancel_all_background_work(rocksdb_t *db, unsigned char wait)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_cancel_all_background_work$descriptor() {
-        return rocksdb_cancel_all_background_work.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_cancel_all_background_work(rocksdb_t *db, unsigned char wait)
-     * }
-     */
-    public static MethodHandle rocksdb_cancel_all_background_work$handle() {
-        return rocksdb_cancel_all_background_work.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_cancel_all_background_work(rocksdb_t *db, unsigned char wait)
-     * }
-     */
-    public static MemorySegment rocksdb_cancel_all_background_work$address() {
-        return rocksdb_cancel_all_background_work.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_cancel_all_background_work(rocksdb_t *db, unsigned char wait)
-     * }
-     */
-    public static void rocksdb_cancel_all_background_work(MemorySegment db, byte wait) {
-        var mh$ = rocksdb_cancel_all_background_work.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_cancel_all_background_work", db, wait);
-            }
-            mh$.invokeExact(db, wait);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_disable_manual_compaction {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_disable_manual_compaction").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_disable_manual_compaction"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_disable_manual_compaction(rocksdb_t *db)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_disable_manual_compaction$descriptor() {
-        return rocksdb_disable_manual_compaction.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_disable_manual_compaction(rocksdb_t *db)
-     * }
-     */
-    public static MethodHandle rocksdb_disable_manual_compaction$handle() {
-        return rocksdb_disable_manual_compaction.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_disable_manual_compaction(rocksdb_t *db)
-     * }
-     */
-    public static MemorySegment rocksdb_disable_manual_compaction$address() {
-        return rocksdb_disable_manual_compaction.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_disable_manual_compaction(rocksdb_t *db)
-     * }
-     */
-    public static void rocksdb_disable_manual_compaction(MemorySegment db) {
-        var mh$ = rocksdb_disable_manual_compaction.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_disable_manual_compaction", db);
-            }
-            mh$.invokeExact(db);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_enable_manual_compaction {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_enable_manual_compaction").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_enable_manual_compaction"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_enable_manual_compaction(rocksdb_t *db)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_enable_manual_compaction$descriptor() {
-        return rocksdb_enable_manual_compaction.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_enable_manual_compaction(rocksdb_t *db)
-     * }
-     */
-    public static MethodHandle rocksdb_enable_manual_compaction$handle() {
-        return rocksdb_enable_manual_compaction.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_enable_manual_compaction(rocksdb_t *db)
-     * }
-     */
-    public static MemorySegment rocksdb_enable_manual_compaction$address() {
-        return rocksdb_enable_manual_compaction.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_enable_manual_compaction(rocksdb_t *db)
-     * }
-     */
-    public static void rocksdb_enable_manual_compaction(MemorySegment db) {
-        var mh$ = rocksdb_enable_manual_compaction.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_enable_manual_compaction", db);
-            }
-            mh$.invokeExact(db);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_statistics_histogram_data_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_statistics_histogram_data_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_statistics_histogram_data_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_statistics_histogram_data_t *rocksdb_statistics_histogram_data_create()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_statistics_histogram_data_create$descriptor() {
-        return rocksdb_statistics_histogram_data_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_statistics_histogram_data_t *rocksdb_statistics_histogram_data_create()
-     * }
-     */
-    public static MethodHandle rocksdb_statistics_histogram_data_create$handle() {
-        return rocksdb_statistics_histogram_data_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_statistics_histogram_data_t *rocksdb_statistics_histogram_data_create()
-     * }
-     */
-    public static MemorySegment rocksdb_statistics_histogram_data_create$address() {
-        return rocksdb_statistics_histogram_data_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_statistics_histogram_data_t *rocksdb_statistics_histogram_data_create()
-     * }
-     */
-    public static MemorySegment rocksdb_statistics_histogram_data_create() {
-        var mh$ = rocksdb_statistics_histogram_data_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_statistics_histogram_data_create");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_statistics_histogram_data_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_statistics_histogram_data_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_statistics_histogram_data_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_statistics_histogram_data_destroy(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_statistics_histogram_data_destroy$descriptor() {
-        return rocksdb_statistics_histogram_data_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_statistics_histogram_data_destroy(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static MethodHandle rocksdb_statistics_histogram_data_destroy$handle() {
-        return rocksdb_statistics_histogram_data_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_statistics_histogram_data_destroy(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static MemorySegment rocksdb_statistics_histogram_data_destroy$address() {
-        return rocksdb_statistics_histogram_data_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_statistics_histogram_data_destroy(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static void rocksdb_statistics_histogram_data_destroy(MemorySegment data) {
-        var mh$ = rocksdb_statistics_histogram_data_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_statistics_histogram_data_destroy", data);
-            }
-            mh$.invokeExact(data);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_statistics_histogram_data_get_median {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_DOUBLE,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_statistics_histogram_data_get_median").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_statistics_histogram_data_get_median"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_median(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_statistics_histogram_data_get_median$descriptor() {
-        return rocksdb_statistics_histogram_data_get_median.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_median(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static MethodHandle rocksdb_statistics_histogram_data_get_median$handle() {
-        return rocksdb_statistics_histogram_data_get_median.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_median(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static MemorySegment rocksdb_statistics_histogram_data_get_median$address() {
-        return rocksdb_statistics_histogram_data_get_median.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_median(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static double rocksdb_statistics_histogram_data_get_median(MemorySegment data) {
-        var mh$ = rocksdb_statistics_histogram_data_get_median.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_statistics_histogram_data_get_median", data);
-            }
-            return (double)mh$.invokeExact(data);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_statistics_histogram_data_get_p95 {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_DOUBLE,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_statistics_histogram_data_get_p95").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_statistics_histogram_data_get_p95"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_p95(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_statistics_histogram_data_get_p95$descriptor() {
-        return rocksdb_statistics_histogram_data_get_p95.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_p95(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static MethodHandle rocksdb_statistics_histogram_data_get_p95$handle() {
-        return rocksdb_statistics_histogram_data_get_p95.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_p95(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static MemorySegment rocksdb_statistics_histogram_data_get_p95$address() {
-        return rocksdb_statistics_histogram_data_get_p95.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_p95(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static double rocksdb_statistics_histogram_data_get_p95(MemorySegment data) {
-        var mh$ = rocksdb_statistics_histogram_data_get_p95.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_statistics_histogram_data_get_p95", data);
-            }
-            return (double)mh$.invokeExact(data);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_statistics_histogram_data_get_p99 {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_DOUBLE,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_statistics_histogram_data_get_p99").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_statistics_histogram_data_get_p99"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_p99(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_statistics_histogram_data_get_p99$descriptor() {
-        return rocksdb_statistics_histogram_data_get_p99.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_p99(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static MethodHandle rocksdb_statistics_histogram_data_get_p99$handle() {
-        return rocksdb_statistics_histogram_data_get_p99.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_p99(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static MemorySegment rocksdb_statistics_histogram_data_get_p99$address() {
-        return rocksdb_statistics_histogram_data_get_p99.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_p99(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static double rocksdb_statistics_histogram_data_get_p99(MemorySegment data) {
-        var mh$ = rocksdb_statistics_histogram_data_get_p99.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_statistics_histogram_data_get_p99", data);
-            }
-            return (double)mh$.invokeExact(data);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_statistics_histogram_data_get_average {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_DOUBLE,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_statistics_histogram_data_get_average").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_statistics_histogram_data_get_average"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_average(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_statistics_histogram_data_get_average$descriptor() {
-        return rocksdb_statistics_histogram_data_get_average.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_average(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static MethodHandle rocksdb_statistics_histogram_data_get_average$handle() {
-        return rocksdb_statistics_histogram_data_get_average.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_average(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static MemorySegment rocksdb_statistics_histogram_data_get_average$address() {
-        return rocksdb_statistics_histogram_data_get_average.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_average(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static double rocksdb_statistics_histogram_data_get_average(MemorySegment data) {
-        var mh$ = rocksdb_statistics_histogram_data_get_average.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_statistics_histogram_data_get_average", data);
-            }
-            return (double)mh$.invokeExact(data);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_statistics_histogram_data_get_std_dev {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_DOUBLE,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_statistics_histogram_data_get_std_dev").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_statistics_histogram_data_get_std_dev"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_std_dev(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_statistics_histogram_data_get_std_dev$descriptor() {
-        return rocksdb_statistics_histogram_data_get_std_dev.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_std_dev(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static MethodHandle rocksdb_statistics_histogram_data_get_std_dev$handle() {
-        return rocksdb_statistics_histogram_data_get_std_dev.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_std_dev(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static MemorySegment rocksdb_statistics_histogram_data_get_std_dev$address() {
-        return rocksdb_statistics_histogram_data_get_std_dev.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_std_dev(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static double rocksdb_statistics_histogram_data_get_std_dev(MemorySegment data) {
-        var mh$ = rocksdb_statistics_histogram_data_get_std_dev.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_statistics_histogram_data_get_std_dev", data);
-            }
-            return (double)mh$.invokeExact(data);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_statistics_histogram_data_get_max {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_DOUBLE,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_statistics_histogram_data_get_max").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_statistics_histogram_data_get_max"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_max(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_statistics_histogram_data_get_max$descriptor() {
-        return rocksdb_statistics_histogram_data_get_max.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_max(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static MethodHandle rocksdb_statistics_histogram_data_get_max$handle() {
-        return rocksdb_statistics_histogram_data_get_max.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_max(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static MemorySegment rocksdb_statistics_histogram_data_get_max$address() {
-        return rocksdb_statistics_histogram_data_get_max.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_max(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static double rocksdb_statistics_histogram_data_get_max(MemorySegment data) {
-        var mh$ = rocksdb_statistics_histogram_data_get_max.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_statistics_histogram_data_get_max", data);
-            }
-            return (double)mh$.invokeExact(data);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_statistics_histogram_data_get_count {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_statistics_histogram_data_get_count").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_statistics_histogram_data_get_count"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_statistics_histogram_data_get_count(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_statistics_histogram_data_get_count$descriptor() {
-        return rocksdb_statistics_histogram_data_get_count.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_statistics_histogram_data_get_count(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static MethodHandle rocksdb_statistics_histogram_data_get_count$handle() {
-        return rocksdb_statistics_histogram_data_get_count.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_statistics_histogram_data_get_count(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static MemorySegment rocksdb_statistics_histogram_data_get_count$address() {
-        return rocksdb_statistics_histogram_data_get_count.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_statistics_histogram_data_get_count(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static long rocksdb_statistics_histogram_data_get_count(MemorySegment data) {
-        var mh$ = rocksdb_statistics_histogram_data_get_count.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_statistics_histogram_data_get_count", data);
-            }
-            return (long)mh$.invokeExact(data);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_statistics_histogram_data_get_sum {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_statistics_histogram_data_get_sum").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_statistics_histogram_data_get_sum"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_statistics_histogram_data_get_sum(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_statistics_histogram_data_get_sum$descriptor() {
-        return rocksdb_statistics_histogram_data_get_sum.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_statistics_histogram_data_get_sum(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static MethodHandle rocksdb_statistics_histogram_data_get_sum$handle() {
-        return rocksdb_statistics_histogram_data_get_sum.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_statistics_histogram_data_get_sum(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static MemorySegment rocksdb_statistics_histogram_data_get_sum$address() {
-        return rocksdb_statistics_histogram_data_get_sum.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_statistics_histogram_data_get_sum(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static long rocksdb_statistics_histogram_data_get_sum(MemorySegment data) {
-        var mh$ = rocksdb_statistics_histogram_data_get_sum.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_statistics_histogram_data_get_sum", data);
-            }
-            return (long)mh$.invokeExact(data);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_statistics_histogram_data_get_min {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_DOUBLE,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_statistics_histogram_data_get_min").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_statistics_histogram_data_get_min"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_min(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_statistics_histogram_data_get_min$descriptor() {
-        return rocksdb_statistics_histogram_data_get_min.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_min(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static MethodHandle rocksdb_statistics_histogram_data_get_min$handle() {
-        return rocksdb_statistics_histogram_data_get_min.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_min(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static MemorySegment rocksdb_statistics_histogram_data_get_min$address() {
-        return rocksdb_statistics_histogram_data_get_min.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern double rocksdb_statistics_histogram_data_get_min(rocksdb_statistics_histogram_data_t *data)
-     * }
-     */
-    public static double rocksdb_statistics_histogram_data_get_min(MemorySegment data) {
-        var mh$ = rocksdb_statistics_histogram_data_get_min.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_statistics_histogram_data_get_min", data);
-            }
-            return (double)mh$.invokeExact(data);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_wait_for_compact {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_wait_for_compact").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_wait_for_compact"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact(rocksdb_t *db, rocksdb_wait_for_compact_options_t *options, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_wait_for_compact$descriptor() {
-        return rocksdb_wait_for_compact.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact(rocksdb_t *db, rocksdb_wait_for_compact_options_t *options, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_wait_for_compact$handle() {
-        return rocksdb_wait_for_compact.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact(rocksdb_t *db, rocksdb_wait_for_compact_options_t *options, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_wait_for_compact$address() {
-        return rocksdb_wait_for_compact.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact(rocksdb_t *db, rocksdb_wait_for_compact_options_t *options, char **errptr)
-     * }
-     */
-    public static void rocksdb_wait_for_compact(MemorySegment db, MemorySegment options, MemorySegment errptr) {
-        var mh$ = rocksdb_wait_for_compact.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_wait_for_compact", db, options, errptr);
-            }
-            mh$.invokeExact(db, options, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_wait_for_compact_options_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_wait_for_compact_options_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_wait_for_compact_options_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_wait_for_compact_options_t *rocksdb_wait_for_compact_options_create()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_wait_for_compact_options_create$descriptor() {
-        return rocksdb_wait_for_compact_options_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_wait_for_compact_options_t *rocksdb_wait_for_compact_options_create()
-     * }
-     */
-    public static MethodHandle rocksdb_wait_for_compact_options_create$handle() {
-        return rocksdb_wait_for_compact_options_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_wait_for_compact_options_t *rocksdb_wait_for_compact_options_create()
-     * }
-     */
-    public static MemorySegment rocksdb_wait_for_compact_options_create$address() {
-        return rocksdb_wait_for_compact_options_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_wait_for_compact_options_t *rocksdb_wait_for_compact_options_create()
-     * }
-     */
-    public static MemorySegment rocksdb_wait_for_compact_options_create() {
-        var mh$ = rocksdb_wait_for_compact_options_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_wait_for_compact_options_create");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_wait_for_compact_options_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_wait_for_compact_options_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_wait_for_compact_options_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact_options_destroy(rocksdb_wait_for_compact_options_t *opt)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_wait_for_compact_options_destroy$descriptor() {
-        return rocksdb_wait_for_compact_options_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact_options_destroy(rocksdb_wait_for_compact_options_t *opt)
-     * }
-     */
-    public static MethodHandle rocksdb_wait_for_compact_options_destroy$handle() {
-        return rocksdb_wait_for_compact_options_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact_options_destroy(rocksdb_wait_for_compact_options_t *opt)
-     * }
-     */
-    public static MemorySegment rocksdb_wait_for_compact_options_destroy$address() {
-        return rocksdb_wait_for_compact_options_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact_options_destroy(rocksdb_wait_for_compact_options_t *opt)
-     * }
-     */
-    public static void rocksdb_wait_for_compact_options_destroy(MemorySegment opt) {
-        var mh$ = rocksdb_wait_for_compact_options_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_wait_for_compact_options_destroy", opt);
-            }
-            mh$.invokeExact(opt);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_wait_for_compact_options_set_abort_on_pause {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_wait_for_compact_options_set_abort_on_pause").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_wait_for_compact_options_set_abort_on_pause"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact_options_set_abort_on_pause(rocksdb_wait_for_compact_options_t *opt, unsigned char v)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_wait_for_compact_options_set_abort_on_pause$descriptor() {
-        return rocksdb_wait_for_compact_options_set_abort_on_pause.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact_options_set_abort_on_pause(rocksdb_wait_for_compact_options_t *opt, unsigned char v)
-     * }
-     */
-    public static MethodHandle rocksdb_wait_for_compact_options_set_abort_on_pause$handle() {
-        return rocksdb_wait_for_compact_options_set_abort_on_pause.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact_options_set_abort_on_pause(rocksdb_wait_for_compact_options_t *opt, unsigned char v)
-     * }
-     */
-    public static MemorySegment rocksdb_wait_for_compact_options_set_abort_on_pause$address() {
-        return rocksdb_wait_for_compact_options_set_abort_on_pause.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact_options_set_abort_on_pause(rocksdb_wait_for_compact_options_t *opt, unsigned char v)
-     * }
-     */
-    public static void rocksdb_wait_for_compact_options_set_abort_on_pause(MemorySegment opt, byte v) {
-        var mh$ = rocksdb_wait_for_compact_options_set_abort_on_pause.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_wait_for_compact_options_set_abort_on_pause", opt, v);
-            }
-            mh$.invokeExact(opt, v);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_wait_for_compact_options_get_abort_on_pause {
+    private static class rocksdb_optimistictransaction_options_get_set_snapshot {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             RocksDBC.C_CHAR,
             RocksDBC.C_POINTER
         );
 
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_wait_for_compact_options_get_abort_on_pause").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_wait_for_compact_options_get_abort_on_pause"));
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransaction_options_get_set_snapshot").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransaction_options_get_set_snapshot"));
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -15165,43 +2792,43 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern unsigned char rocksdb_wait_for_compact_options_get_abort_on_pause(rocksdb_wait_for_compact_options_t *opt)
+     * extern unsigned char rocksdb_optimistictransaction_options_get_set_snapshot(rocksdb_optimistictransaction_options_t *opt)
      * }
      */
-    public static FunctionDescriptor rocksdb_wait_for_compact_options_get_abort_on_pause$descriptor() {
-        return rocksdb_wait_for_compact_options_get_abort_on_pause.DESC;
+    public static FunctionDescriptor rocksdb_optimistictransaction_options_get_set_snapshot$descriptor() {
+        return rocksdb_optimistictransaction_options_get_set_snapshot.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern unsigned char rocksdb_wait_for_compact_options_get_abort_on_pause(rocksdb_wait_for_compact_options_t *opt)
+     * extern unsigned char rocksdb_optimistictransaction_options_get_set_snapshot(rocksdb_optimistictransaction_options_t *opt)
      * }
      */
-    public static MethodHandle rocksdb_wait_for_compact_options_get_abort_on_pause$handle() {
-        return rocksdb_wait_for_compact_options_get_abort_on_pause.HANDLE;
+    public static MethodHandle rocksdb_optimistictransaction_options_get_set_snapshot$handle() {
+        return rocksdb_optimistictransaction_options_get_set_snapshot.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern unsigned char rocksdb_wait_for_compact_options_get_abort_on_pause(rocksdb_wait_for_compact_options_t *opt)
+     * extern unsigned char rocksdb_optimistictransaction_options_get_set_snapshot(rocksdb_optimistictransaction_options_t *opt)
      * }
      */
-    public static MemorySegment rocksdb_wait_for_compact_options_get_abort_on_pause$address() {
-        return rocksdb_wait_for_compact_options_get_abort_on_pause.ADDR;
+    public static MemorySegment rocksdb_optimistictransaction_options_get_set_snapshot$address() {
+        return rocksdb_optimistictransaction_options_get_set_snapshot.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * extern unsigned char rocksdb_wait_for_compact_options_get_abort_on_pause(rocksdb_wait_for_compact_options_t *opt)
+     * extern unsigned char rocksdb_optimistictransaction_options_get_set_snapshot(rocksdb_optimistictransaction_options_t *opt)
      * }
      */
-    public static byte rocksdb_wait_for_compact_options_get_abort_on_pause(MemorySegment opt) {
-        var mh$ = rocksdb_wait_for_compact_options_get_abort_on_pause.HANDLE;
+    public static byte rocksdb_optimistictransaction_options_get_set_snapshot(MemorySegment opt) {
+        var mh$ = rocksdb_optimistictransaction_options_get_set_snapshot.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_wait_for_compact_options_get_abort_on_pause", opt);
+                traceDowncall("rocksdb_optimistictransaction_options_get_set_snapshot", opt);
             }
             return (byte)mh$.invokeExact(opt);
         } catch (Error | RuntimeException ex) {
@@ -15211,13 +2838,13 @@ public class RocksDBC extends RocksDBC_1 {
         }
     }
 
-    private static class rocksdb_wait_for_compact_options_set_flush {
+    private static class rocksdb_optimistictransactiondb_options_set_validate_policy {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR
+            RocksDBC.C_INT
         );
 
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_wait_for_compact_options_set_flush").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_wait_for_compact_options_set_flush"));
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransactiondb_options_set_validate_policy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransactiondb_options_set_validate_policy"));
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -15225,43 +2852,43 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact_options_set_flush(rocksdb_wait_for_compact_options_t *opt, unsigned char v)
+     * extern void rocksdb_optimistictransactiondb_options_set_validate_policy(rocksdb_optimistictransactiondb_options_t *opt, int v)
      * }
      */
-    public static FunctionDescriptor rocksdb_wait_for_compact_options_set_flush$descriptor() {
-        return rocksdb_wait_for_compact_options_set_flush.DESC;
+    public static FunctionDescriptor rocksdb_optimistictransactiondb_options_set_validate_policy$descriptor() {
+        return rocksdb_optimistictransactiondb_options_set_validate_policy.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact_options_set_flush(rocksdb_wait_for_compact_options_t *opt, unsigned char v)
+     * extern void rocksdb_optimistictransactiondb_options_set_validate_policy(rocksdb_optimistictransactiondb_options_t *opt, int v)
      * }
      */
-    public static MethodHandle rocksdb_wait_for_compact_options_set_flush$handle() {
-        return rocksdb_wait_for_compact_options_set_flush.HANDLE;
+    public static MethodHandle rocksdb_optimistictransactiondb_options_set_validate_policy$handle() {
+        return rocksdb_optimistictransactiondb_options_set_validate_policy.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact_options_set_flush(rocksdb_wait_for_compact_options_t *opt, unsigned char v)
+     * extern void rocksdb_optimistictransactiondb_options_set_validate_policy(rocksdb_optimistictransactiondb_options_t *opt, int v)
      * }
      */
-    public static MemorySegment rocksdb_wait_for_compact_options_set_flush$address() {
-        return rocksdb_wait_for_compact_options_set_flush.ADDR;
+    public static MemorySegment rocksdb_optimistictransactiondb_options_set_validate_policy$address() {
+        return rocksdb_optimistictransactiondb_options_set_validate_policy.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact_options_set_flush(rocksdb_wait_for_compact_options_t *opt, unsigned char v)
+     * extern void rocksdb_optimistictransactiondb_options_set_validate_policy(rocksdb_optimistictransactiondb_options_t *opt, int v)
      * }
      */
-    public static void rocksdb_wait_for_compact_options_set_flush(MemorySegment opt, byte v) {
-        var mh$ = rocksdb_wait_for_compact_options_set_flush.HANDLE;
+    public static void rocksdb_optimistictransactiondb_options_set_validate_policy(MemorySegment opt, int v) {
+        var mh$ = rocksdb_optimistictransactiondb_options_set_validate_policy.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_wait_for_compact_options_set_flush", opt, v);
+                traceDowncall("rocksdb_optimistictransactiondb_options_set_validate_policy", opt, v);
             }
             mh$.invokeExact(opt, v);
         } catch (Error | RuntimeException ex) {
@@ -15271,13 +2898,13 @@ public class RocksDBC extends RocksDBC_1 {
         }
     }
 
-    private static class rocksdb_wait_for_compact_options_get_flush {
+    private static class rocksdb_optimistictransactiondb_options_get_validate_policy {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_CHAR,
+            RocksDBC.C_INT,
             RocksDBC.C_POINTER
         );
 
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_wait_for_compact_options_get_flush").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_wait_for_compact_options_get_flush"));
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransactiondb_options_get_validate_policy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransactiondb_options_get_validate_policy"));
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -15285,45 +2912,45 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern unsigned char rocksdb_wait_for_compact_options_get_flush(rocksdb_wait_for_compact_options_t *opt)
+     * extern int rocksdb_optimistictransactiondb_options_get_validate_policy(rocksdb_optimistictransactiondb_options_t *opt)
      * }
      */
-    public static FunctionDescriptor rocksdb_wait_for_compact_options_get_flush$descriptor() {
-        return rocksdb_wait_for_compact_options_get_flush.DESC;
+    public static FunctionDescriptor rocksdb_optimistictransactiondb_options_get_validate_policy$descriptor() {
+        return rocksdb_optimistictransactiondb_options_get_validate_policy.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern unsigned char rocksdb_wait_for_compact_options_get_flush(rocksdb_wait_for_compact_options_t *opt)
+     * extern int rocksdb_optimistictransactiondb_options_get_validate_policy(rocksdb_optimistictransactiondb_options_t *opt)
      * }
      */
-    public static MethodHandle rocksdb_wait_for_compact_options_get_flush$handle() {
-        return rocksdb_wait_for_compact_options_get_flush.HANDLE;
+    public static MethodHandle rocksdb_optimistictransactiondb_options_get_validate_policy$handle() {
+        return rocksdb_optimistictransactiondb_options_get_validate_policy.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern unsigned char rocksdb_wait_for_compact_options_get_flush(rocksdb_wait_for_compact_options_t *opt)
+     * extern int rocksdb_optimistictransactiondb_options_get_validate_policy(rocksdb_optimistictransactiondb_options_t *opt)
      * }
      */
-    public static MemorySegment rocksdb_wait_for_compact_options_get_flush$address() {
-        return rocksdb_wait_for_compact_options_get_flush.ADDR;
+    public static MemorySegment rocksdb_optimistictransactiondb_options_get_validate_policy$address() {
+        return rocksdb_optimistictransactiondb_options_get_validate_policy.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * extern unsigned char rocksdb_wait_for_compact_options_get_flush(rocksdb_wait_for_compact_options_t *opt)
+     * extern int rocksdb_optimistictransactiondb_options_get_validate_policy(rocksdb_optimistictransactiondb_options_t *opt)
      * }
      */
-    public static byte rocksdb_wait_for_compact_options_get_flush(MemorySegment opt) {
-        var mh$ = rocksdb_wait_for_compact_options_get_flush.HANDLE;
+    public static int rocksdb_optimistictransactiondb_options_get_validate_policy(MemorySegment opt) {
+        var mh$ = rocksdb_optimistictransactiondb_options_get_validate_policy.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_wait_for_compact_options_get_flush", opt);
+                traceDowncall("rocksdb_optimistictransactiondb_options_get_validate_policy", opt);
             }
-            return (byte)mh$.invokeExact(opt);
+            return (int)mh$.invokeExact(opt);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {
@@ -15331,13 +2958,13 @@ public class RocksDBC extends RocksDBC_1 {
         }
     }
 
-    private static class rocksdb_wait_for_compact_options_set_close_db {
+    private static class rocksdb_optimistictransactiondb_options_set_occ_lock_buckets {
         public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
             RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR
+            RocksDBC.C_INT
         );
 
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_wait_for_compact_options_set_close_db").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_wait_for_compact_options_set_close_db"));
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransactiondb_options_set_occ_lock_buckets").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransactiondb_options_set_occ_lock_buckets"));
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -15345,43 +2972,43 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact_options_set_close_db(rocksdb_wait_for_compact_options_t *opt, unsigned char v)
+     * extern void rocksdb_optimistictransactiondb_options_set_occ_lock_buckets(rocksdb_optimistictransactiondb_options_t *opt, uint32_t v)
      * }
      */
-    public static FunctionDescriptor rocksdb_wait_for_compact_options_set_close_db$descriptor() {
-        return rocksdb_wait_for_compact_options_set_close_db.DESC;
+    public static FunctionDescriptor rocksdb_optimistictransactiondb_options_set_occ_lock_buckets$descriptor() {
+        return rocksdb_optimistictransactiondb_options_set_occ_lock_buckets.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact_options_set_close_db(rocksdb_wait_for_compact_options_t *opt, unsigned char v)
+     * extern void rocksdb_optimistictransactiondb_options_set_occ_lock_buckets(rocksdb_optimistictransactiondb_options_t *opt, uint32_t v)
      * }
      */
-    public static MethodHandle rocksdb_wait_for_compact_options_set_close_db$handle() {
-        return rocksdb_wait_for_compact_options_set_close_db.HANDLE;
+    public static MethodHandle rocksdb_optimistictransactiondb_options_set_occ_lock_buckets$handle() {
+        return rocksdb_optimistictransactiondb_options_set_occ_lock_buckets.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact_options_set_close_db(rocksdb_wait_for_compact_options_t *opt, unsigned char v)
+     * extern void rocksdb_optimistictransactiondb_options_set_occ_lock_buckets(rocksdb_optimistictransactiondb_options_t *opt, uint32_t v)
      * }
      */
-    public static MemorySegment rocksdb_wait_for_compact_options_set_close_db$address() {
-        return rocksdb_wait_for_compact_options_set_close_db.ADDR;
+    public static MemorySegment rocksdb_optimistictransactiondb_options_set_occ_lock_buckets$address() {
+        return rocksdb_optimistictransactiondb_options_set_occ_lock_buckets.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact_options_set_close_db(rocksdb_wait_for_compact_options_t *opt, unsigned char v)
+     * extern void rocksdb_optimistictransactiondb_options_set_occ_lock_buckets(rocksdb_optimistictransactiondb_options_t *opt, uint32_t v)
      * }
      */
-    public static void rocksdb_wait_for_compact_options_set_close_db(MemorySegment opt, byte v) {
-        var mh$ = rocksdb_wait_for_compact_options_set_close_db.HANDLE;
+    public static void rocksdb_optimistictransactiondb_options_set_occ_lock_buckets(MemorySegment opt, int v) {
+        var mh$ = rocksdb_optimistictransactiondb_options_set_occ_lock_buckets.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_wait_for_compact_options_set_close_db", opt, v);
+                traceDowncall("rocksdb_optimistictransactiondb_options_set_occ_lock_buckets", opt, v);
             }
             mh$.invokeExact(opt, v);
         } catch (Error | RuntimeException ex) {
@@ -15391,738 +3018,13 @@ public class RocksDBC extends RocksDBC_1 {
         }
     }
 
-    private static class rocksdb_wait_for_compact_options_get_close_db {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_CHAR,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_wait_for_compact_options_get_close_db").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_wait_for_compact_options_get_close_db"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_wait_for_compact_options_get_close_db(rocksdb_wait_for_compact_options_t *opt)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_wait_for_compact_options_get_close_db$descriptor() {
-        return rocksdb_wait_for_compact_options_get_close_db.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_wait_for_compact_options_get_close_db(rocksdb_wait_for_compact_options_t *opt)
-     * }
-     */
-    public static MethodHandle rocksdb_wait_for_compact_options_get_close_db$handle() {
-        return rocksdb_wait_for_compact_options_get_close_db.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_wait_for_compact_options_get_close_db(rocksdb_wait_for_compact_options_t *opt)
-     * }
-     */
-    public static MemorySegment rocksdb_wait_for_compact_options_get_close_db$address() {
-        return rocksdb_wait_for_compact_options_get_close_db.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_wait_for_compact_options_get_close_db(rocksdb_wait_for_compact_options_t *opt)
-     * }
-     */
-    public static byte rocksdb_wait_for_compact_options_get_close_db(MemorySegment opt) {
-        var mh$ = rocksdb_wait_for_compact_options_get_close_db.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_wait_for_compact_options_get_close_db", opt);
-            }
-            return (byte)mh$.invokeExact(opt);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_wait_for_compact_options_set_timeout {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_wait_for_compact_options_set_timeout").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_wait_for_compact_options_set_timeout"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact_options_set_timeout(rocksdb_wait_for_compact_options_t *opt, uint64_t microseconds)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_wait_for_compact_options_set_timeout$descriptor() {
-        return rocksdb_wait_for_compact_options_set_timeout.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact_options_set_timeout(rocksdb_wait_for_compact_options_t *opt, uint64_t microseconds)
-     * }
-     */
-    public static MethodHandle rocksdb_wait_for_compact_options_set_timeout$handle() {
-        return rocksdb_wait_for_compact_options_set_timeout.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact_options_set_timeout(rocksdb_wait_for_compact_options_t *opt, uint64_t microseconds)
-     * }
-     */
-    public static MemorySegment rocksdb_wait_for_compact_options_set_timeout$address() {
-        return rocksdb_wait_for_compact_options_set_timeout.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_wait_for_compact_options_set_timeout(rocksdb_wait_for_compact_options_t *opt, uint64_t microseconds)
-     * }
-     */
-    public static void rocksdb_wait_for_compact_options_set_timeout(MemorySegment opt, long microseconds) {
-        var mh$ = rocksdb_wait_for_compact_options_set_timeout.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_wait_for_compact_options_set_timeout", opt, microseconds);
-            }
-            mh$.invokeExact(opt, microseconds);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_wait_for_compact_options_get_timeout {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_wait_for_compact_options_get_timeout").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_wait_for_compact_options_get_timeout"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_wait_for_compact_options_get_timeout(rocksdb_wait_for_compact_options_t *opt)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_wait_for_compact_options_get_timeout$descriptor() {
-        return rocksdb_wait_for_compact_options_get_timeout.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_wait_for_compact_options_get_timeout(rocksdb_wait_for_compact_options_t *opt)
-     * }
-     */
-    public static MethodHandle rocksdb_wait_for_compact_options_get_timeout$handle() {
-        return rocksdb_wait_for_compact_options_get_timeout.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_wait_for_compact_options_get_timeout(rocksdb_wait_for_compact_options_t *opt)
-     * }
-     */
-    public static MemorySegment rocksdb_wait_for_compact_options_get_timeout$address() {
-        return rocksdb_wait_for_compact_options_get_timeout.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_wait_for_compact_options_get_timeout(rocksdb_wait_for_compact_options_t *opt)
-     * }
-     */
-    public static long rocksdb_wait_for_compact_options_get_timeout(MemorySegment opt) {
-        var mh$ = rocksdb_wait_for_compact_options_get_timeout.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_wait_for_compact_options_get_timeout", opt);
-            }
-            return (long)mh$.invokeExact(opt);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_get_pinned_v2 {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_get_pinned_v2").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_get_pinned_v2"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnable_handle_t *rocksdb_get_pinned_v2(rocksdb_t *db, const rocksdb_readoptions_t *options, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_get_pinned_v2$descriptor() {
-        return rocksdb_get_pinned_v2.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnable_handle_t *rocksdb_get_pinned_v2(rocksdb_t *db, const rocksdb_readoptions_t *options, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_get_pinned_v2$handle() {
-        return rocksdb_get_pinned_v2.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnable_handle_t *rocksdb_get_pinned_v2(rocksdb_t *db, const rocksdb_readoptions_t *options, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_get_pinned_v2$address() {
-        return rocksdb_get_pinned_v2.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_pinnable_handle_t *rocksdb_get_pinned_v2(rocksdb_t *db, const rocksdb_readoptions_t *options, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_get_pinned_v2(MemorySegment db, MemorySegment options, MemorySegment key, long keylen, MemorySegment errptr) {
-        var mh$ = rocksdb_get_pinned_v2.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_get_pinned_v2", db, options, key, keylen, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(db, options, key, keylen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_get_pinned_cf_v2 {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_get_pinned_cf_v2").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_get_pinned_cf_v2"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnable_handle_t *rocksdb_get_pinned_cf_v2(rocksdb_t *db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_get_pinned_cf_v2$descriptor() {
-        return rocksdb_get_pinned_cf_v2.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnable_handle_t *rocksdb_get_pinned_cf_v2(rocksdb_t *db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_get_pinned_cf_v2$handle() {
-        return rocksdb_get_pinned_cf_v2.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_pinnable_handle_t *rocksdb_get_pinned_cf_v2(rocksdb_t *db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_get_pinned_cf_v2$address() {
-        return rocksdb_get_pinned_cf_v2.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_pinnable_handle_t *rocksdb_get_pinned_cf_v2(rocksdb_t *db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_get_pinned_cf_v2(MemorySegment db, MemorySegment options, MemorySegment column_family, MemorySegment key, long keylen, MemorySegment errptr) {
-        var mh$ = rocksdb_get_pinned_cf_v2.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_get_pinned_cf_v2", db, options, column_family, key, keylen, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(db, options, column_family, key, keylen, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_pinnable_handle_get_value {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_pinnable_handle_get_value").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_pinnable_handle_get_value"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_pinnable_handle_get_value(const rocksdb_pinnable_handle_t *handle, size_t *vallen)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_pinnable_handle_get_value$descriptor() {
-        return rocksdb_pinnable_handle_get_value.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_pinnable_handle_get_value(const rocksdb_pinnable_handle_t *handle, size_t *vallen)
-     * }
-     */
-    public static MethodHandle rocksdb_pinnable_handle_get_value$handle() {
-        return rocksdb_pinnable_handle_get_value.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_pinnable_handle_get_value(const rocksdb_pinnable_handle_t *handle, size_t *vallen)
-     * }
-     */
-    public static MemorySegment rocksdb_pinnable_handle_get_value$address() {
-        return rocksdb_pinnable_handle_get_value.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern const char *rocksdb_pinnable_handle_get_value(const rocksdb_pinnable_handle_t *handle, size_t *vallen)
-     * }
-     */
-    public static MemorySegment rocksdb_pinnable_handle_get_value(MemorySegment handle, MemorySegment vallen) {
-        var mh$ = rocksdb_pinnable_handle_get_value.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_pinnable_handle_get_value", handle, vallen);
-            }
-            return (MemorySegment)mh$.invokeExact(handle, vallen);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_pinnable_handle_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_pinnable_handle_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_pinnable_handle_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_pinnable_handle_destroy(rocksdb_pinnable_handle_t *handle)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_pinnable_handle_destroy$descriptor() {
-        return rocksdb_pinnable_handle_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_pinnable_handle_destroy(rocksdb_pinnable_handle_t *handle)
-     * }
-     */
-    public static MethodHandle rocksdb_pinnable_handle_destroy$handle() {
-        return rocksdb_pinnable_handle_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_pinnable_handle_destroy(rocksdb_pinnable_handle_t *handle)
-     * }
-     */
-    public static MemorySegment rocksdb_pinnable_handle_destroy$address() {
-        return rocksdb_pinnable_handle_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_pinnable_handle_destroy(rocksdb_pinnable_handle_t *handle)
-     * }
-     */
-    public static void rocksdb_pinnable_handle_destroy(MemorySegment handle) {
-        var mh$ = rocksdb_pinnable_handle_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_pinnable_handle_destroy", handle);
-            }
-            mh$.invokeExact(handle);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_get_into_buffer {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_CHAR,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_get_into_buffer").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_get_into_buffer"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_get_into_buffer(rocksdb_t *db, const rocksdb_readoptions_t *options, const char *key, size_t keylen, char *buffer, size_t buffer_size, size_t *vallen, unsigned char *found, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_get_into_buffer$descriptor() {
-        return rocksdb_get_into_buffer.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_get_into_buffer(rocksdb_t *db, const rocksdb_readoptions_t *options, const char *key, size_t keylen, char *buffer, size_t buffer_size, size_t *vallen, unsigned char *found, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_get_into_buffer$handle() {
-        return rocksdb_get_into_buffer.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_get_into_buffer(rocksdb_t *db, const rocksdb_readoptions_t *options, const char *key, size_t keylen, char *buffer, size_t buffer_size, size_t *vallen, unsigned char *found, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_get_into_buffer$address() {
-        return rocksdb_get_into_buffer.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_get_into_buffer(rocksdb_t *db, const rocksdb_readoptions_t *options, const char *key, size_t keylen, char *buffer, size_t buffer_size, size_t *vallen, unsigned char *found, char **errptr)
-     * }
-     */
-    public static byte rocksdb_get_into_buffer(MemorySegment db, MemorySegment options, MemorySegment key, long keylen, MemorySegment buffer, long buffer_size, MemorySegment vallen, MemorySegment found, MemorySegment errptr) {
-        var mh$ = rocksdb_get_into_buffer.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_get_into_buffer", db, options, key, keylen, buffer, buffer_size, vallen, found, errptr);
-            }
-            return (byte)mh$.invokeExact(db, options, key, keylen, buffer, buffer_size, vallen, found, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_get_into_buffer_cf {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_CHAR,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_get_into_buffer_cf").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_get_into_buffer_cf"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_get_into_buffer_cf(rocksdb_t *db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char *buffer, size_t buffer_size, size_t *vallen, unsigned char *found, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_get_into_buffer_cf$descriptor() {
-        return rocksdb_get_into_buffer_cf.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_get_into_buffer_cf(rocksdb_t *db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char *buffer, size_t buffer_size, size_t *vallen, unsigned char *found, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_get_into_buffer_cf$handle() {
-        return rocksdb_get_into_buffer_cf.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_get_into_buffer_cf(rocksdb_t *db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char *buffer, size_t buffer_size, size_t *vallen, unsigned char *found, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_get_into_buffer_cf$address() {
-        return rocksdb_get_into_buffer_cf.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_get_into_buffer_cf(rocksdb_t *db, const rocksdb_readoptions_t *options, rocksdb_column_family_handle_t *column_family, const char *key, size_t keylen, char *buffer, size_t buffer_size, size_t *vallen, unsigned char *found, char **errptr)
-     * }
-     */
-    public static byte rocksdb_get_into_buffer_cf(MemorySegment db, MemorySegment options, MemorySegment column_family, MemorySegment key, long keylen, MemorySegment buffer, long buffer_size, MemorySegment vallen, MemorySegment found, MemorySegment errptr) {
-        var mh$ = rocksdb_get_into_buffer_cf.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_get_into_buffer_cf", db, options, column_family, key, keylen, buffer, buffer_size, vallen, found, errptr);
-            }
-            return (byte)mh$.invokeExact(db, options, column_family, key, keylen, buffer, buffer_size, vallen, found, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-    private static final int rocksdb_compactionservice_jobstatus_success = (int)0L;
-    /**
-     * {@snippet lang=c :
-     * enum <anonymous>.rocksdb_compactionservice_jobstatus_success = 0
-     * }
-     */
-    public static int rocksdb_compactionservice_jobstatus_success() {
-        return rocksdb_compactionservice_jobstatus_success;
-    }
-    private static final int rocksdb_compactionservice_jobstatus_failure = (int)1L;
-    /**
-     * {@snippet lang=c :
-     * enum <anonymous>.rocksdb_compactionservice_jobstatus_failure = 1
-     * }
-     */
-    public static int rocksdb_compactionservice_jobstatus_failure() {
-        return rocksdb_compactionservice_jobstatus_failure;
-    }
-    private static final int rocksdb_compactionservice_jobstatus_aborted = (int)2L;
-    /**
-     * {@snippet lang=c :
-     * enum <anonymous>.rocksdb_compactionservice_jobstatus_aborted = 2
-     * }
-     */
-    public static int rocksdb_compactionservice_jobstatus_aborted() {
-        return rocksdb_compactionservice_jobstatus_aborted;
-    }
-    private static final int rocksdb_compactionservice_jobstatus_use_local = (int)3L;
-    /**
-     * {@snippet lang=c :
-     * enum <anonymous>.rocksdb_compactionservice_jobstatus_use_local = 3
-     * }
-     */
-    public static int rocksdb_compactionservice_jobstatus_use_local() {
-        return rocksdb_compactionservice_jobstatus_use_local;
-    }
-
-    private static class rocksdb_compactionservice_scheduleresponse_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionservice_scheduleresponse_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionservice_scheduleresponse_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_compactionservice_scheduleresponse_t *rocksdb_compactionservice_scheduleresponse_create(const char *scheduled_job_id, int status, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compactionservice_scheduleresponse_create$descriptor() {
-        return rocksdb_compactionservice_scheduleresponse_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_compactionservice_scheduleresponse_t *rocksdb_compactionservice_scheduleresponse_create(const char *scheduled_job_id, int status, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_compactionservice_scheduleresponse_create$handle() {
-        return rocksdb_compactionservice_scheduleresponse_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_compactionservice_scheduleresponse_t *rocksdb_compactionservice_scheduleresponse_create(const char *scheduled_job_id, int status, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_scheduleresponse_create$address() {
-        return rocksdb_compactionservice_scheduleresponse_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_compactionservice_scheduleresponse_t *rocksdb_compactionservice_scheduleresponse_create(const char *scheduled_job_id, int status, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_scheduleresponse_create(MemorySegment scheduled_job_id, int status, MemorySegment errptr) {
-        var mh$ = rocksdb_compactionservice_scheduleresponse_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compactionservice_scheduleresponse_create", scheduled_job_id, status, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(scheduled_job_id, status, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compactionservice_scheduleresponse_create_with_status {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionservice_scheduleresponse_create_with_status").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionservice_scheduleresponse_create_with_status"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_compactionservice_scheduleresponse_t *rocksdb_compactionservice_scheduleresponse_create_with_status(int status, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compactionservice_scheduleresponse_create_with_status$descriptor() {
-        return rocksdb_compactionservice_scheduleresponse_create_with_status.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_compactionservice_scheduleresponse_t *rocksdb_compactionservice_scheduleresponse_create_with_status(int status, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_compactionservice_scheduleresponse_create_with_status$handle() {
-        return rocksdb_compactionservice_scheduleresponse_create_with_status.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_compactionservice_scheduleresponse_t *rocksdb_compactionservice_scheduleresponse_create_with_status(int status, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_scheduleresponse_create_with_status$address() {
-        return rocksdb_compactionservice_scheduleresponse_create_with_status.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_compactionservice_scheduleresponse_t *rocksdb_compactionservice_scheduleresponse_create_with_status(int status, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_scheduleresponse_create_with_status(int status, MemorySegment errptr) {
-        var mh$ = rocksdb_compactionservice_scheduleresponse_create_with_status.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compactionservice_scheduleresponse_create_with_status", status, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(status, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compactionservice_scheduleresponse_getstatus {
+    private static class rocksdb_optimistictransactiondb_options_get_occ_lock_buckets {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             RocksDBC.C_INT,
             RocksDBC.C_POINTER
         );
 
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionservice_scheduleresponse_getstatus").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionservice_scheduleresponse_getstatus"));
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_optimistictransactiondb_options_get_occ_lock_buckets").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_optimistictransactiondb_options_get_occ_lock_buckets"));
 
         public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -16130,1859 +3032,45 @@ public class RocksDBC extends RocksDBC_1 {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern int rocksdb_compactionservice_scheduleresponse_getstatus(const rocksdb_compactionservice_scheduleresponse_t *response)
+     * extern uint32_t rocksdb_optimistictransactiondb_options_get_occ_lock_buckets(rocksdb_optimistictransactiondb_options_t *opt)
      * }
      */
-    public static FunctionDescriptor rocksdb_compactionservice_scheduleresponse_getstatus$descriptor() {
-        return rocksdb_compactionservice_scheduleresponse_getstatus.DESC;
+    public static FunctionDescriptor rocksdb_optimistictransactiondb_options_get_occ_lock_buckets$descriptor() {
+        return rocksdb_optimistictransactiondb_options_get_occ_lock_buckets.DESC;
     }
 
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern int rocksdb_compactionservice_scheduleresponse_getstatus(const rocksdb_compactionservice_scheduleresponse_t *response)
+     * extern uint32_t rocksdb_optimistictransactiondb_options_get_occ_lock_buckets(rocksdb_optimistictransactiondb_options_t *opt)
      * }
      */
-    public static MethodHandle rocksdb_compactionservice_scheduleresponse_getstatus$handle() {
-        return rocksdb_compactionservice_scheduleresponse_getstatus.HANDLE;
+    public static MethodHandle rocksdb_optimistictransactiondb_options_get_occ_lock_buckets$handle() {
+        return rocksdb_optimistictransactiondb_options_get_occ_lock_buckets.HANDLE;
     }
 
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern int rocksdb_compactionservice_scheduleresponse_getstatus(const rocksdb_compactionservice_scheduleresponse_t *response)
+     * extern uint32_t rocksdb_optimistictransactiondb_options_get_occ_lock_buckets(rocksdb_optimistictransactiondb_options_t *opt)
      * }
      */
-    public static MemorySegment rocksdb_compactionservice_scheduleresponse_getstatus$address() {
-        return rocksdb_compactionservice_scheduleresponse_getstatus.ADDR;
+    public static MemorySegment rocksdb_optimistictransactiondb_options_get_occ_lock_buckets$address() {
+        return rocksdb_optimistictransactiondb_options_get_occ_lock_buckets.ADDR;
     }
 
     /**
      * {@snippet lang=c :
-     * extern int rocksdb_compactionservice_scheduleresponse_getstatus(const rocksdb_compactionservice_scheduleresponse_t *response)
+     * extern uint32_t rocksdb_optimistictransactiondb_options_get_occ_lock_buckets(rocksdb_optimistictransactiondb_options_t *opt)
      * }
      */
-    public static int rocksdb_compactionservice_scheduleresponse_getstatus(MemorySegment response) {
-        var mh$ = rocksdb_compactionservice_scheduleresponse_getstatus.HANDLE;
+    public static int rocksdb_optimistictransactiondb_options_get_occ_lock_buckets(MemorySegment opt) {
+        var mh$ = rocksdb_optimistictransactiondb_options_get_occ_lock_buckets.HANDLE;
         try {
             if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compactionservice_scheduleresponse_getstatus", response);
+                traceDowncall("rocksdb_optimistictransactiondb_options_get_occ_lock_buckets", opt);
             }
-            return (int)mh$.invokeExact(response);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compactionservice_scheduleresponse_get_scheduled_job_id {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionservice_scheduleresponse_get_scheduled_job_id").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionservice_scheduleresponse_get_scheduled_job_id"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_compactionservice_scheduleresponse_get_scheduled_job_id(const rocksdb_compactionservice_scheduleresponse_t *response, size_t *len)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compactionservice_scheduleresponse_get_scheduled_job_id$descriptor() {
-        return rocksdb_compactionservice_scheduleresponse_get_scheduled_job_id.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_compactionservice_scheduleresponse_get_scheduled_job_id(const rocksdb_compactionservice_scheduleresponse_t *response, size_t *len)
-     * }
-     */
-    public static MethodHandle rocksdb_compactionservice_scheduleresponse_get_scheduled_job_id$handle() {
-        return rocksdb_compactionservice_scheduleresponse_get_scheduled_job_id.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_compactionservice_scheduleresponse_get_scheduled_job_id(const rocksdb_compactionservice_scheduleresponse_t *response, size_t *len)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_scheduleresponse_get_scheduled_job_id$address() {
-        return rocksdb_compactionservice_scheduleresponse_get_scheduled_job_id.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern const char *rocksdb_compactionservice_scheduleresponse_get_scheduled_job_id(const rocksdb_compactionservice_scheduleresponse_t *response, size_t *len)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_scheduleresponse_get_scheduled_job_id(MemorySegment response, MemorySegment len) {
-        var mh$ = rocksdb_compactionservice_scheduleresponse_get_scheduled_job_id.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compactionservice_scheduleresponse_get_scheduled_job_id", response, len);
-            }
-            return (MemorySegment)mh$.invokeExact(response, len);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compactionservice_scheduleresponse_t_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionservice_scheduleresponse_t_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionservice_scheduleresponse_t_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_compactionservice_scheduleresponse_t_destroy(rocksdb_compactionservice_scheduleresponse_t *response)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compactionservice_scheduleresponse_t_destroy$descriptor() {
-        return rocksdb_compactionservice_scheduleresponse_t_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_compactionservice_scheduleresponse_t_destroy(rocksdb_compactionservice_scheduleresponse_t *response)
-     * }
-     */
-    public static MethodHandle rocksdb_compactionservice_scheduleresponse_t_destroy$handle() {
-        return rocksdb_compactionservice_scheduleresponse_t_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_compactionservice_scheduleresponse_t_destroy(rocksdb_compactionservice_scheduleresponse_t *response)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_scheduleresponse_t_destroy$address() {
-        return rocksdb_compactionservice_scheduleresponse_t_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_compactionservice_scheduleresponse_t_destroy(rocksdb_compactionservice_scheduleresponse_t *response)
-     * }
-     */
-    public static void rocksdb_compactionservice_scheduleresponse_t_destroy(MemorySegment response) {
-        var mh$ = rocksdb_compactionservice_scheduleresponse_t_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compactionservice_scheduleresponse_t_destroy", response);
-            }
-            mh$.invokeExact(response);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compactionservice_jobinfo_t_get_db_name {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionservice_jobinfo_t_get_db_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionservice_jobinfo_t_get_db_name"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_compactionservice_jobinfo_t_get_db_name(const rocksdb_compactionservice_jobinfo_t *info, size_t *len)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compactionservice_jobinfo_t_get_db_name$descriptor() {
-        return rocksdb_compactionservice_jobinfo_t_get_db_name.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_compactionservice_jobinfo_t_get_db_name(const rocksdb_compactionservice_jobinfo_t *info, size_t *len)
-     * }
-     */
-    public static MethodHandle rocksdb_compactionservice_jobinfo_t_get_db_name$handle() {
-        return rocksdb_compactionservice_jobinfo_t_get_db_name.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_compactionservice_jobinfo_t_get_db_name(const rocksdb_compactionservice_jobinfo_t *info, size_t *len)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_jobinfo_t_get_db_name$address() {
-        return rocksdb_compactionservice_jobinfo_t_get_db_name.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern const char *rocksdb_compactionservice_jobinfo_t_get_db_name(const rocksdb_compactionservice_jobinfo_t *info, size_t *len)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_jobinfo_t_get_db_name(MemorySegment info, MemorySegment len) {
-        var mh$ = rocksdb_compactionservice_jobinfo_t_get_db_name.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compactionservice_jobinfo_t_get_db_name", info, len);
-            }
-            return (MemorySegment)mh$.invokeExact(info, len);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compactionservice_jobinfo_t_get_db_id {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionservice_jobinfo_t_get_db_id").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionservice_jobinfo_t_get_db_id"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_compactionservice_jobinfo_t_get_db_id(const rocksdb_compactionservice_jobinfo_t *info, size_t *len)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compactionservice_jobinfo_t_get_db_id$descriptor() {
-        return rocksdb_compactionservice_jobinfo_t_get_db_id.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_compactionservice_jobinfo_t_get_db_id(const rocksdb_compactionservice_jobinfo_t *info, size_t *len)
-     * }
-     */
-    public static MethodHandle rocksdb_compactionservice_jobinfo_t_get_db_id$handle() {
-        return rocksdb_compactionservice_jobinfo_t_get_db_id.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_compactionservice_jobinfo_t_get_db_id(const rocksdb_compactionservice_jobinfo_t *info, size_t *len)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_jobinfo_t_get_db_id$address() {
-        return rocksdb_compactionservice_jobinfo_t_get_db_id.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern const char *rocksdb_compactionservice_jobinfo_t_get_db_id(const rocksdb_compactionservice_jobinfo_t *info, size_t *len)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_jobinfo_t_get_db_id(MemorySegment info, MemorySegment len) {
-        var mh$ = rocksdb_compactionservice_jobinfo_t_get_db_id.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compactionservice_jobinfo_t_get_db_id", info, len);
-            }
-            return (MemorySegment)mh$.invokeExact(info, len);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compactionservice_jobinfo_t_get_db_session_id {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionservice_jobinfo_t_get_db_session_id").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionservice_jobinfo_t_get_db_session_id"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_compactionservice_jobinfo_t_get_db_session_id(const rocksdb_compactionservice_jobinfo_t *info, size_t *len)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compactionservice_jobinfo_t_get_db_session_id$descriptor() {
-        return rocksdb_compactionservice_jobinfo_t_get_db_session_id.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_compactionservice_jobinfo_t_get_db_session_id(const rocksdb_compactionservice_jobinfo_t *info, size_t *len)
-     * }
-     */
-    public static MethodHandle rocksdb_compactionservice_jobinfo_t_get_db_session_id$handle() {
-        return rocksdb_compactionservice_jobinfo_t_get_db_session_id.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_compactionservice_jobinfo_t_get_db_session_id(const rocksdb_compactionservice_jobinfo_t *info, size_t *len)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_jobinfo_t_get_db_session_id$address() {
-        return rocksdb_compactionservice_jobinfo_t_get_db_session_id.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern const char *rocksdb_compactionservice_jobinfo_t_get_db_session_id(const rocksdb_compactionservice_jobinfo_t *info, size_t *len)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_jobinfo_t_get_db_session_id(MemorySegment info, MemorySegment len) {
-        var mh$ = rocksdb_compactionservice_jobinfo_t_get_db_session_id.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compactionservice_jobinfo_t_get_db_session_id", info, len);
-            }
-            return (MemorySegment)mh$.invokeExact(info, len);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compactionservice_jobinfo_t_get_cf_name {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionservice_jobinfo_t_get_cf_name").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionservice_jobinfo_t_get_cf_name"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_compactionservice_jobinfo_t_get_cf_name(const rocksdb_compactionservice_jobinfo_t *info, size_t *len)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compactionservice_jobinfo_t_get_cf_name$descriptor() {
-        return rocksdb_compactionservice_jobinfo_t_get_cf_name.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_compactionservice_jobinfo_t_get_cf_name(const rocksdb_compactionservice_jobinfo_t *info, size_t *len)
-     * }
-     */
-    public static MethodHandle rocksdb_compactionservice_jobinfo_t_get_cf_name$handle() {
-        return rocksdb_compactionservice_jobinfo_t_get_cf_name.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern const char *rocksdb_compactionservice_jobinfo_t_get_cf_name(const rocksdb_compactionservice_jobinfo_t *info, size_t *len)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_jobinfo_t_get_cf_name$address() {
-        return rocksdb_compactionservice_jobinfo_t_get_cf_name.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern const char *rocksdb_compactionservice_jobinfo_t_get_cf_name(const rocksdb_compactionservice_jobinfo_t *info, size_t *len)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_jobinfo_t_get_cf_name(MemorySegment info, MemorySegment len) {
-        var mh$ = rocksdb_compactionservice_jobinfo_t_get_cf_name.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compactionservice_jobinfo_t_get_cf_name", info, len);
-            }
-            return (MemorySegment)mh$.invokeExact(info, len);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compactionservice_jobinfo_t_get_cf_id {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionservice_jobinfo_t_get_cf_id").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionservice_jobinfo_t_get_cf_id"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint32_t rocksdb_compactionservice_jobinfo_t_get_cf_id(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compactionservice_jobinfo_t_get_cf_id$descriptor() {
-        return rocksdb_compactionservice_jobinfo_t_get_cf_id.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint32_t rocksdb_compactionservice_jobinfo_t_get_cf_id(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static MethodHandle rocksdb_compactionservice_jobinfo_t_get_cf_id$handle() {
-        return rocksdb_compactionservice_jobinfo_t_get_cf_id.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint32_t rocksdb_compactionservice_jobinfo_t_get_cf_id(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_jobinfo_t_get_cf_id$address() {
-        return rocksdb_compactionservice_jobinfo_t_get_cf_id.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint32_t rocksdb_compactionservice_jobinfo_t_get_cf_id(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static int rocksdb_compactionservice_jobinfo_t_get_cf_id(MemorySegment info) {
-        var mh$ = rocksdb_compactionservice_jobinfo_t_get_cf_id.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compactionservice_jobinfo_t_get_cf_id", info);
-            }
-            return (int)mh$.invokeExact(info);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compactionservice_jobinfo_t_get_job_id {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionservice_jobinfo_t_get_job_id").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionservice_jobinfo_t_get_job_id"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_compactionservice_jobinfo_t_get_job_id(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compactionservice_jobinfo_t_get_job_id$descriptor() {
-        return rocksdb_compactionservice_jobinfo_t_get_job_id.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_compactionservice_jobinfo_t_get_job_id(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static MethodHandle rocksdb_compactionservice_jobinfo_t_get_job_id$handle() {
-        return rocksdb_compactionservice_jobinfo_t_get_job_id.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_compactionservice_jobinfo_t_get_job_id(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_jobinfo_t_get_job_id$address() {
-        return rocksdb_compactionservice_jobinfo_t_get_job_id.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern uint64_t rocksdb_compactionservice_jobinfo_t_get_job_id(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static long rocksdb_compactionservice_jobinfo_t_get_job_id(MemorySegment info) {
-        var mh$ = rocksdb_compactionservice_jobinfo_t_get_job_id.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compactionservice_jobinfo_t_get_job_id", info);
-            }
-            return (long)mh$.invokeExact(info);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compactionservice_jobinfo_t_get_priority {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionservice_jobinfo_t_get_priority").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionservice_jobinfo_t_get_priority"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_compactionservice_jobinfo_t_get_priority(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compactionservice_jobinfo_t_get_priority$descriptor() {
-        return rocksdb_compactionservice_jobinfo_t_get_priority.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_compactionservice_jobinfo_t_get_priority(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static MethodHandle rocksdb_compactionservice_jobinfo_t_get_priority$handle() {
-        return rocksdb_compactionservice_jobinfo_t_get_priority.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_compactionservice_jobinfo_t_get_priority(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_jobinfo_t_get_priority$address() {
-        return rocksdb_compactionservice_jobinfo_t_get_priority.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_compactionservice_jobinfo_t_get_priority(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static int rocksdb_compactionservice_jobinfo_t_get_priority(MemorySegment info) {
-        var mh$ = rocksdb_compactionservice_jobinfo_t_get_priority.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compactionservice_jobinfo_t_get_priority", info);
-            }
-            return (int)mh$.invokeExact(info);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compactionservice_jobinfo_t_get_compaction_reason {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionservice_jobinfo_t_get_compaction_reason").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionservice_jobinfo_t_get_compaction_reason"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_compactionservice_jobinfo_t_get_compaction_reason(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compactionservice_jobinfo_t_get_compaction_reason$descriptor() {
-        return rocksdb_compactionservice_jobinfo_t_get_compaction_reason.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_compactionservice_jobinfo_t_get_compaction_reason(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static MethodHandle rocksdb_compactionservice_jobinfo_t_get_compaction_reason$handle() {
-        return rocksdb_compactionservice_jobinfo_t_get_compaction_reason.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_compactionservice_jobinfo_t_get_compaction_reason(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_jobinfo_t_get_compaction_reason$address() {
-        return rocksdb_compactionservice_jobinfo_t_get_compaction_reason.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_compactionservice_jobinfo_t_get_compaction_reason(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static int rocksdb_compactionservice_jobinfo_t_get_compaction_reason(MemorySegment info) {
-        var mh$ = rocksdb_compactionservice_jobinfo_t_get_compaction_reason.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compactionservice_jobinfo_t_get_compaction_reason", info);
-            }
-            return (int)mh$.invokeExact(info);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compactionservice_jobinfo_t_get_base_input_level {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionservice_jobinfo_t_get_base_input_level").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionservice_jobinfo_t_get_base_input_level"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_compactionservice_jobinfo_t_get_base_input_level(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compactionservice_jobinfo_t_get_base_input_level$descriptor() {
-        return rocksdb_compactionservice_jobinfo_t_get_base_input_level.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_compactionservice_jobinfo_t_get_base_input_level(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static MethodHandle rocksdb_compactionservice_jobinfo_t_get_base_input_level$handle() {
-        return rocksdb_compactionservice_jobinfo_t_get_base_input_level.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_compactionservice_jobinfo_t_get_base_input_level(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_jobinfo_t_get_base_input_level$address() {
-        return rocksdb_compactionservice_jobinfo_t_get_base_input_level.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_compactionservice_jobinfo_t_get_base_input_level(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static int rocksdb_compactionservice_jobinfo_t_get_base_input_level(MemorySegment info) {
-        var mh$ = rocksdb_compactionservice_jobinfo_t_get_base_input_level.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compactionservice_jobinfo_t_get_base_input_level", info);
-            }
-            return (int)mh$.invokeExact(info);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compactionservice_jobinfo_t_get_output_level {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_INT,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionservice_jobinfo_t_get_output_level").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionservice_jobinfo_t_get_output_level"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern int rocksdb_compactionservice_jobinfo_t_get_output_level(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compactionservice_jobinfo_t_get_output_level$descriptor() {
-        return rocksdb_compactionservice_jobinfo_t_get_output_level.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern int rocksdb_compactionservice_jobinfo_t_get_output_level(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static MethodHandle rocksdb_compactionservice_jobinfo_t_get_output_level$handle() {
-        return rocksdb_compactionservice_jobinfo_t_get_output_level.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern int rocksdb_compactionservice_jobinfo_t_get_output_level(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_jobinfo_t_get_output_level$address() {
-        return rocksdb_compactionservice_jobinfo_t_get_output_level.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern int rocksdb_compactionservice_jobinfo_t_get_output_level(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static int rocksdb_compactionservice_jobinfo_t_get_output_level(MemorySegment info) {
-        var mh$ = rocksdb_compactionservice_jobinfo_t_get_output_level.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compactionservice_jobinfo_t_get_output_level", info);
-            }
-            return (int)mh$.invokeExact(info);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compactionservice_jobinfo_t_is_full_compaction {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_CHAR,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionservice_jobinfo_t_is_full_compaction").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionservice_jobinfo_t_is_full_compaction"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_compactionservice_jobinfo_t_is_full_compaction(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compactionservice_jobinfo_t_is_full_compaction$descriptor() {
-        return rocksdb_compactionservice_jobinfo_t_is_full_compaction.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_compactionservice_jobinfo_t_is_full_compaction(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static MethodHandle rocksdb_compactionservice_jobinfo_t_is_full_compaction$handle() {
-        return rocksdb_compactionservice_jobinfo_t_is_full_compaction.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_compactionservice_jobinfo_t_is_full_compaction(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_jobinfo_t_is_full_compaction$address() {
-        return rocksdb_compactionservice_jobinfo_t_is_full_compaction.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_compactionservice_jobinfo_t_is_full_compaction(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static byte rocksdb_compactionservice_jobinfo_t_is_full_compaction(MemorySegment info) {
-        var mh$ = rocksdb_compactionservice_jobinfo_t_is_full_compaction.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compactionservice_jobinfo_t_is_full_compaction", info);
-            }
-            return (byte)mh$.invokeExact(info);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compactionservice_jobinfo_t_is_manual_compaction {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_CHAR,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionservice_jobinfo_t_is_manual_compaction").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionservice_jobinfo_t_is_manual_compaction"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_compactionservice_jobinfo_t_is_manual_compaction(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compactionservice_jobinfo_t_is_manual_compaction$descriptor() {
-        return rocksdb_compactionservice_jobinfo_t_is_manual_compaction.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_compactionservice_jobinfo_t_is_manual_compaction(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static MethodHandle rocksdb_compactionservice_jobinfo_t_is_manual_compaction$handle() {
-        return rocksdb_compactionservice_jobinfo_t_is_manual_compaction.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_compactionservice_jobinfo_t_is_manual_compaction(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_jobinfo_t_is_manual_compaction$address() {
-        return rocksdb_compactionservice_jobinfo_t_is_manual_compaction.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_compactionservice_jobinfo_t_is_manual_compaction(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static byte rocksdb_compactionservice_jobinfo_t_is_manual_compaction(MemorySegment info) {
-        var mh$ = rocksdb_compactionservice_jobinfo_t_is_manual_compaction.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compactionservice_jobinfo_t_is_manual_compaction", info);
-            }
-            return (byte)mh$.invokeExact(info);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compactionservice_jobinfo_t_is_bottommost_level {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_CHAR,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionservice_jobinfo_t_is_bottommost_level").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionservice_jobinfo_t_is_bottommost_level"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_compactionservice_jobinfo_t_is_bottommost_level(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compactionservice_jobinfo_t_is_bottommost_level$descriptor() {
-        return rocksdb_compactionservice_jobinfo_t_is_bottommost_level.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_compactionservice_jobinfo_t_is_bottommost_level(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static MethodHandle rocksdb_compactionservice_jobinfo_t_is_bottommost_level$handle() {
-        return rocksdb_compactionservice_jobinfo_t_is_bottommost_level.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_compactionservice_jobinfo_t_is_bottommost_level(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_jobinfo_t_is_bottommost_level$address() {
-        return rocksdb_compactionservice_jobinfo_t_is_bottommost_level.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern unsigned char rocksdb_compactionservice_jobinfo_t_is_bottommost_level(const rocksdb_compactionservice_jobinfo_t *info)
-     * }
-     */
-    public static byte rocksdb_compactionservice_jobinfo_t_is_bottommost_level(MemorySegment info) {
-        var mh$ = rocksdb_compactionservice_jobinfo_t_is_bottommost_level.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compactionservice_jobinfo_t_is_bottommost_level", info);
-            }
-            return (byte)mh$.invokeExact(info);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compactionservice_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compactionservice_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compactionservice_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_compactionservice_t *rocksdb_compactionservice_create(void *state, void (*destructor)(void *), rocksdb_compaction_service_schedule_cb schedule, const char *name, rocksdb_compaction_service_wait_cb wait, rocksdb_compaction_service_cancel_awaiting_jobs_cb cancel_awaiting_jobs, rocksdb_compaction_service_on_installation_cb on_installation)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compactionservice_create$descriptor() {
-        return rocksdb_compactionservice_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_compactionservice_t *rocksdb_compactionservice_create(void *state, void (*destructor)(void *), rocksdb_compaction_service_schedule_cb schedule, const char *name, rocksdb_compaction_service_wait_cb wait, rocksdb_compaction_service_cancel_awaiting_jobs_cb cancel_awaiting_jobs, rocksdb_compaction_service_on_installation_cb on_installation)
-     * }
-     */
-    public static MethodHandle rocksdb_compactionservice_create$handle() {
-        return rocksdb_compactionservice_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_compactionservice_t *rocksdb_compactionservice_create(void *state, void (*destructor)(void *), rocksdb_compaction_service_schedule_cb schedule, const char *name, rocksdb_compaction_service_wait_cb wait, rocksdb_compaction_service_cancel_awaiting_jobs_cb cancel_awaiting_jobs, rocksdb_compaction_service_on_installation_cb on_installation)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_create$address() {
-        return rocksdb_compactionservice_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_compactionservice_t *rocksdb_compactionservice_create(void *state, void (*destructor)(void *), rocksdb_compaction_service_schedule_cb schedule, const char *name, rocksdb_compaction_service_wait_cb wait, rocksdb_compaction_service_cancel_awaiting_jobs_cb cancel_awaiting_jobs, rocksdb_compaction_service_on_installation_cb on_installation)
-     * }
-     */
-    public static MemorySegment rocksdb_compactionservice_create(MemorySegment state, MemorySegment destructor, MemorySegment schedule, MemorySegment name, MemorySegment wait, MemorySegment cancel_awaiting_jobs, MemorySegment on_installation) {
-        var mh$ = rocksdb_compactionservice_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compactionservice_create", state, destructor, schedule, name, wait, cancel_awaiting_jobs, on_installation);
-            }
-            return (MemorySegment)mh$.invokeExact(state, destructor, schedule, name, wait, cancel_awaiting_jobs, on_installation);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_options_set_compaction_service {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_options_set_compaction_service").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_options_set_compaction_service"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_options_set_compaction_service(rocksdb_options_t *options, rocksdb_compactionservice_t *service)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_options_set_compaction_service$descriptor() {
-        return rocksdb_options_set_compaction_service.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_options_set_compaction_service(rocksdb_options_t *options, rocksdb_compactionservice_t *service)
-     * }
-     */
-    public static MethodHandle rocksdb_options_set_compaction_service$handle() {
-        return rocksdb_options_set_compaction_service.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_options_set_compaction_service(rocksdb_options_t *options, rocksdb_compactionservice_t *service)
-     * }
-     */
-    public static MemorySegment rocksdb_options_set_compaction_service$address() {
-        return rocksdb_options_set_compaction_service.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_options_set_compaction_service(rocksdb_options_t *options, rocksdb_compactionservice_t *service)
-     * }
-     */
-    public static void rocksdb_options_set_compaction_service(MemorySegment options, MemorySegment service) {
-        var mh$ = rocksdb_options_set_compaction_service.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_options_set_compaction_service", options, service);
-            }
-            mh$.invokeExact(options, service);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compaction_service_options_override_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compaction_service_options_override_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compaction_service_options_override_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_compaction_service_options_override_t *rocksdb_compaction_service_options_override_create()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compaction_service_options_override_create$descriptor() {
-        return rocksdb_compaction_service_options_override_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_compaction_service_options_override_t *rocksdb_compaction_service_options_override_create()
-     * }
-     */
-    public static MethodHandle rocksdb_compaction_service_options_override_create$handle() {
-        return rocksdb_compaction_service_options_override_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_compaction_service_options_override_t *rocksdb_compaction_service_options_override_create()
-     * }
-     */
-    public static MemorySegment rocksdb_compaction_service_options_override_create$address() {
-        return rocksdb_compaction_service_options_override_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_compaction_service_options_override_t *rocksdb_compaction_service_options_override_create()
-     * }
-     */
-    public static MemorySegment rocksdb_compaction_service_options_override_create() {
-        var mh$ = rocksdb_compaction_service_options_override_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compaction_service_options_override_create");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compaction_service_options_override_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compaction_service_options_override_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compaction_service_options_override_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_compaction_service_options_override_destroy(rocksdb_compaction_service_options_override_t *override_options)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compaction_service_options_override_destroy$descriptor() {
-        return rocksdb_compaction_service_options_override_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_compaction_service_options_override_destroy(rocksdb_compaction_service_options_override_t *override_options)
-     * }
-     */
-    public static MethodHandle rocksdb_compaction_service_options_override_destroy$handle() {
-        return rocksdb_compaction_service_options_override_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_compaction_service_options_override_destroy(rocksdb_compaction_service_options_override_t *override_options)
-     * }
-     */
-    public static MemorySegment rocksdb_compaction_service_options_override_destroy$address() {
-        return rocksdb_compaction_service_options_override_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_compaction_service_options_override_destroy(rocksdb_compaction_service_options_override_t *override_options)
-     * }
-     */
-    public static void rocksdb_compaction_service_options_override_destroy(MemorySegment override_options) {
-        var mh$ = rocksdb_compaction_service_options_override_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compaction_service_options_override_destroy", override_options);
-            }
-            mh$.invokeExact(override_options);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compaction_service_options_override_set_env {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compaction_service_options_override_set_env").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compaction_service_options_override_set_env"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_compaction_service_options_override_set_env(rocksdb_compaction_service_options_override_t *override_options, rocksdb_env_t *env)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compaction_service_options_override_set_env$descriptor() {
-        return rocksdb_compaction_service_options_override_set_env.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_compaction_service_options_override_set_env(rocksdb_compaction_service_options_override_t *override_options, rocksdb_env_t *env)
-     * }
-     */
-    public static MethodHandle rocksdb_compaction_service_options_override_set_env$handle() {
-        return rocksdb_compaction_service_options_override_set_env.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_compaction_service_options_override_set_env(rocksdb_compaction_service_options_override_t *override_options, rocksdb_env_t *env)
-     * }
-     */
-    public static MemorySegment rocksdb_compaction_service_options_override_set_env$address() {
-        return rocksdb_compaction_service_options_override_set_env.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_compaction_service_options_override_set_env(rocksdb_compaction_service_options_override_t *override_options, rocksdb_env_t *env)
-     * }
-     */
-    public static void rocksdb_compaction_service_options_override_set_env(MemorySegment override_options, MemorySegment env) {
-        var mh$ = rocksdb_compaction_service_options_override_set_env.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compaction_service_options_override_set_env", override_options, env);
-            }
-            mh$.invokeExact(override_options, env);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_compaction_service_options_override_set_comparator {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_compaction_service_options_override_set_comparator").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_compaction_service_options_override_set_comparator"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_compaction_service_options_override_set_comparator(rocksdb_compaction_service_options_override_t *override_options, rocksdb_comparator_t *comparator)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_compaction_service_options_override_set_comparator$descriptor() {
-        return rocksdb_compaction_service_options_override_set_comparator.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_compaction_service_options_override_set_comparator(rocksdb_compaction_service_options_override_t *override_options, rocksdb_comparator_t *comparator)
-     * }
-     */
-    public static MethodHandle rocksdb_compaction_service_options_override_set_comparator$handle() {
-        return rocksdb_compaction_service_options_override_set_comparator.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_compaction_service_options_override_set_comparator(rocksdb_compaction_service_options_override_t *override_options, rocksdb_comparator_t *comparator)
-     * }
-     */
-    public static MemorySegment rocksdb_compaction_service_options_override_set_comparator$address() {
-        return rocksdb_compaction_service_options_override_set_comparator.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_compaction_service_options_override_set_comparator(rocksdb_compaction_service_options_override_t *override_options, rocksdb_comparator_t *comparator)
-     * }
-     */
-    public static void rocksdb_compaction_service_options_override_set_comparator(MemorySegment override_options, MemorySegment comparator) {
-        var mh$ = rocksdb_compaction_service_options_override_set_comparator.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_compaction_service_options_override_set_comparator", override_options, comparator);
-            }
-            mh$.invokeExact(override_options, comparator);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_open_and_compact_canceled_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_open_and_compact_canceled_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_open_and_compact_canceled_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern unsigned char *rocksdb_open_and_compact_canceled_create()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_open_and_compact_canceled_create$descriptor() {
-        return rocksdb_open_and_compact_canceled_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern unsigned char *rocksdb_open_and_compact_canceled_create()
-     * }
-     */
-    public static MethodHandle rocksdb_open_and_compact_canceled_create$handle() {
-        return rocksdb_open_and_compact_canceled_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern unsigned char *rocksdb_open_and_compact_canceled_create()
-     * }
-     */
-    public static MemorySegment rocksdb_open_and_compact_canceled_create$address() {
-        return rocksdb_open_and_compact_canceled_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern unsigned char *rocksdb_open_and_compact_canceled_create()
-     * }
-     */
-    public static MemorySegment rocksdb_open_and_compact_canceled_create() {
-        var mh$ = rocksdb_open_and_compact_canceled_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_open_and_compact_canceled_create");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_open_and_compact_canceled_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_open_and_compact_canceled_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_open_and_compact_canceled_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_open_and_compact_canceled_destroy(unsigned char *canceled)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_open_and_compact_canceled_destroy$descriptor() {
-        return rocksdb_open_and_compact_canceled_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_open_and_compact_canceled_destroy(unsigned char *canceled)
-     * }
-     */
-    public static MethodHandle rocksdb_open_and_compact_canceled_destroy$handle() {
-        return rocksdb_open_and_compact_canceled_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_open_and_compact_canceled_destroy(unsigned char *canceled)
-     * }
-     */
-    public static MemorySegment rocksdb_open_and_compact_canceled_destroy$address() {
-        return rocksdb_open_and_compact_canceled_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_open_and_compact_canceled_destroy(unsigned char *canceled)
-     * }
-     */
-    public static void rocksdb_open_and_compact_canceled_destroy(MemorySegment canceled) {
-        var mh$ = rocksdb_open_and_compact_canceled_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_open_and_compact_canceled_destroy", canceled);
-            }
-            mh$.invokeExact(canceled);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_open_and_compact_canceled_set {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_open_and_compact_canceled_set").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_open_and_compact_canceled_set"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_open_and_compact_canceled_set(unsigned char *canceled, unsigned char value)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_open_and_compact_canceled_set$descriptor() {
-        return rocksdb_open_and_compact_canceled_set.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_open_and_compact_canceled_set(unsigned char *canceled, unsigned char value)
-     * }
-     */
-    public static MethodHandle rocksdb_open_and_compact_canceled_set$handle() {
-        return rocksdb_open_and_compact_canceled_set.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_open_and_compact_canceled_set(unsigned char *canceled, unsigned char value)
-     * }
-     */
-    public static MemorySegment rocksdb_open_and_compact_canceled_set$address() {
-        return rocksdb_open_and_compact_canceled_set.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_open_and_compact_canceled_set(unsigned char *canceled, unsigned char value)
-     * }
-     */
-    public static void rocksdb_open_and_compact_canceled_set(MemorySegment canceled, byte value) {
-        var mh$ = rocksdb_open_and_compact_canceled_set.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_open_and_compact_canceled_set", canceled, value);
-            }
-            mh$.invokeExact(canceled, value);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_open_and_compact_options_create {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER    );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_open_and_compact_options_create").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_open_and_compact_options_create"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern rocksdb_open_and_compact_options_t *rocksdb_open_and_compact_options_create()
-     * }
-     */
-    public static FunctionDescriptor rocksdb_open_and_compact_options_create$descriptor() {
-        return rocksdb_open_and_compact_options_create.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern rocksdb_open_and_compact_options_t *rocksdb_open_and_compact_options_create()
-     * }
-     */
-    public static MethodHandle rocksdb_open_and_compact_options_create$handle() {
-        return rocksdb_open_and_compact_options_create.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern rocksdb_open_and_compact_options_t *rocksdb_open_and_compact_options_create()
-     * }
-     */
-    public static MemorySegment rocksdb_open_and_compact_options_create$address() {
-        return rocksdb_open_and_compact_options_create.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern rocksdb_open_and_compact_options_t *rocksdb_open_and_compact_options_create()
-     * }
-     */
-    public static MemorySegment rocksdb_open_and_compact_options_create() {
-        var mh$ = rocksdb_open_and_compact_options_create.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_open_and_compact_options_create");
-            }
-            return (MemorySegment)mh$.invokeExact();
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_open_and_compact_options_destroy {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_open_and_compact_options_destroy").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_open_and_compact_options_destroy"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_open_and_compact_options_destroy(rocksdb_open_and_compact_options_t *options)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_open_and_compact_options_destroy$descriptor() {
-        return rocksdb_open_and_compact_options_destroy.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_open_and_compact_options_destroy(rocksdb_open_and_compact_options_t *options)
-     * }
-     */
-    public static MethodHandle rocksdb_open_and_compact_options_destroy$handle() {
-        return rocksdb_open_and_compact_options_destroy.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_open_and_compact_options_destroy(rocksdb_open_and_compact_options_t *options)
-     * }
-     */
-    public static MemorySegment rocksdb_open_and_compact_options_destroy$address() {
-        return rocksdb_open_and_compact_options_destroy.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_open_and_compact_options_destroy(rocksdb_open_and_compact_options_t *options)
-     * }
-     */
-    public static void rocksdb_open_and_compact_options_destroy(MemorySegment options) {
-        var mh$ = rocksdb_open_and_compact_options_destroy.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_open_and_compact_options_destroy", options);
-            }
-            mh$.invokeExact(options);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_open_and_compact_options_set_canceled {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_open_and_compact_options_set_canceled").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_open_and_compact_options_set_canceled"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_open_and_compact_options_set_canceled(rocksdb_open_and_compact_options_t *options, unsigned char *canceled)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_open_and_compact_options_set_canceled$descriptor() {
-        return rocksdb_open_and_compact_options_set_canceled.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_open_and_compact_options_set_canceled(rocksdb_open_and_compact_options_t *options, unsigned char *canceled)
-     * }
-     */
-    public static MethodHandle rocksdb_open_and_compact_options_set_canceled$handle() {
-        return rocksdb_open_and_compact_options_set_canceled.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_open_and_compact_options_set_canceled(rocksdb_open_and_compact_options_t *options, unsigned char *canceled)
-     * }
-     */
-    public static MemorySegment rocksdb_open_and_compact_options_set_canceled$address() {
-        return rocksdb_open_and_compact_options_set_canceled.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_open_and_compact_options_set_canceled(rocksdb_open_and_compact_options_t *options, unsigned char *canceled)
-     * }
-     */
-    public static void rocksdb_open_and_compact_options_set_canceled(MemorySegment options, MemorySegment canceled) {
-        var mh$ = rocksdb_open_and_compact_options_set_canceled.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_open_and_compact_options_set_canceled", options, canceled);
-            }
-            mh$.invokeExact(options, canceled);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_open_and_compact_options_set_allow_resumption {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_CHAR
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_open_and_compact_options_set_allow_resumption").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_open_and_compact_options_set_allow_resumption"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern void rocksdb_open_and_compact_options_set_allow_resumption(rocksdb_open_and_compact_options_t *options, unsigned char allow_resumption)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_open_and_compact_options_set_allow_resumption$descriptor() {
-        return rocksdb_open_and_compact_options_set_allow_resumption.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern void rocksdb_open_and_compact_options_set_allow_resumption(rocksdb_open_and_compact_options_t *options, unsigned char allow_resumption)
-     * }
-     */
-    public static MethodHandle rocksdb_open_and_compact_options_set_allow_resumption$handle() {
-        return rocksdb_open_and_compact_options_set_allow_resumption.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern void rocksdb_open_and_compact_options_set_allow_resumption(rocksdb_open_and_compact_options_t *options, unsigned char allow_resumption)
-     * }
-     */
-    public static MemorySegment rocksdb_open_and_compact_options_set_allow_resumption$address() {
-        return rocksdb_open_and_compact_options_set_allow_resumption.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern void rocksdb_open_and_compact_options_set_allow_resumption(rocksdb_open_and_compact_options_t *options, unsigned char allow_resumption)
-     * }
-     */
-    public static void rocksdb_open_and_compact_options_set_allow_resumption(MemorySegment options, byte allow_resumption) {
-        var mh$ = rocksdb_open_and_compact_options_set_allow_resumption.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_open_and_compact_options_set_allow_resumption", options, allow_resumption);
-            }
-            mh$.invokeExact(options, allow_resumption);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_open_and_compact {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_open_and_compact").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_open_and_compact"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_open_and_compact(const char *db_path, const char *output_directory, const char *input, size_t input_len, size_t *output_len, const rocksdb_compaction_service_options_override_t *override_options, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_open_and_compact$descriptor() {
-        return rocksdb_open_and_compact.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_open_and_compact(const char *db_path, const char *output_directory, const char *input, size_t input_len, size_t *output_len, const rocksdb_compaction_service_options_override_t *override_options, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_open_and_compact$handle() {
-        return rocksdb_open_and_compact.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_open_and_compact(const char *db_path, const char *output_directory, const char *input, size_t input_len, size_t *output_len, const rocksdb_compaction_service_options_override_t *override_options, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_open_and_compact$address() {
-        return rocksdb_open_and_compact.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_open_and_compact(const char *db_path, const char *output_directory, const char *input, size_t input_len, size_t *output_len, const rocksdb_compaction_service_options_override_t *override_options, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_open_and_compact(MemorySegment db_path, MemorySegment output_directory, MemorySegment input, long input_len, MemorySegment output_len, MemorySegment override_options, MemorySegment errptr) {
-        var mh$ = rocksdb_open_and_compact.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_open_and_compact", db_path, output_directory, input, input_len, output_len, override_options, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(db_path, output_directory, input, input_len, output_len, override_options, errptr);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
-    private static class rocksdb_open_and_compact_with_options {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_LONG,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER,
-            RocksDBC.C_POINTER
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.find("rocksdb_open_and_compact_with_options").orElseThrow(() -> new UnsatisfiedLinkError("unresolved symbol: " + "rocksdb_open_and_compact_with_options"));
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_open_and_compact_with_options(const rocksdb_open_and_compact_options_t *options, const char *db_path, const char *output_directory, const char *input, size_t input_len, size_t *output_len, const rocksdb_compaction_service_options_override_t *override_options, char **errptr)
-     * }
-     */
-    public static FunctionDescriptor rocksdb_open_and_compact_with_options$descriptor() {
-        return rocksdb_open_and_compact_with_options.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_open_and_compact_with_options(const rocksdb_open_and_compact_options_t *options, const char *db_path, const char *output_directory, const char *input, size_t input_len, size_t *output_len, const rocksdb_compaction_service_options_override_t *override_options, char **errptr)
-     * }
-     */
-    public static MethodHandle rocksdb_open_and_compact_with_options$handle() {
-        return rocksdb_open_and_compact_with_options.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern char *rocksdb_open_and_compact_with_options(const rocksdb_open_and_compact_options_t *options, const char *db_path, const char *output_directory, const char *input, size_t input_len, size_t *output_len, const rocksdb_compaction_service_options_override_t *override_options, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_open_and_compact_with_options$address() {
-        return rocksdb_open_and_compact_with_options.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern char *rocksdb_open_and_compact_with_options(const rocksdb_open_and_compact_options_t *options, const char *db_path, const char *output_directory, const char *input, size_t input_len, size_t *output_len, const rocksdb_compaction_service_options_override_t *override_options, char **errptr)
-     * }
-     */
-    public static MemorySegment rocksdb_open_and_compact_with_options(MemorySegment options, MemorySegment db_path, MemorySegment output_directory, MemorySegment input, long input_len, MemorySegment output_len, MemorySegment override_options, MemorySegment errptr) {
-        var mh$ = rocksdb_open_and_compact_with_options.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("rocksdb_open_and_compact_with_options", options, db_path, output_directory, input, input_len, output_len, override_options, errptr);
-            }
-            return (MemorySegment)mh$.invokeExact(options, db_path, output_directory, input, input_len, output_len, override_options, errptr);
+            return (int)mh$.invokeExact(opt);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {

@@ -14,12 +14,12 @@ import static java.lang.foreign.MemoryLayout.PathElement.*;
 
 /**
  * {@snippet lang=c :
- * unsigned char (*in_range)(void *, const char *, size_t)
+ * const char *(*name)(void *)
  * }
  */
-public final class rocksdb_slicetransform_create$in_range {
+public final class rocksdb_walfilter_create$name {
 
-    private rocksdb_slicetransform_create$in_range() {
+    private rocksdb_walfilter_create$name() {
         // Should not be called directly
     }
 
@@ -27,14 +27,12 @@ public final class rocksdb_slicetransform_create$in_range {
      * The function pointer signature, expressed as a functional interface
      */
     public interface Function {
-        byte apply(MemorySegment _x0, MemorySegment _x1, long _x2);
+        MemorySegment apply(MemorySegment _x0);
     }
 
     private static final FunctionDescriptor $DESC = FunctionDescriptor.of(
-        RocksDBC.C_CHAR,
         RocksDBC.C_POINTER,
-        RocksDBC.C_POINTER,
-        RocksDBC.C_LONG
+        RocksDBC.C_POINTER
     );
 
     /**
@@ -44,13 +42,13 @@ public final class rocksdb_slicetransform_create$in_range {
         return $DESC;
     }
 
-    private static final MethodHandle UP$MH = RocksDBC.upcallHandle(rocksdb_slicetransform_create$in_range.Function.class, "apply", $DESC);
+    private static final MethodHandle UP$MH = RocksDBC.upcallHandle(rocksdb_walfilter_create$name.Function.class, "apply", $DESC);
 
     /**
      * Allocates a new upcall stub, whose implementation is defined by {@code fi}.
      * The lifetime of the returned segment is managed by {@code arena}
      */
-    public static MemorySegment allocate(rocksdb_slicetransform_create$in_range.Function fi, Arena arena) {
+    public static MemorySegment allocate(rocksdb_walfilter_create$name.Function fi, Arena arena) {
         return Linker.nativeLinker().upcallStub(UP$MH.bindTo(fi), $DESC, arena);
     }
 
@@ -59,9 +57,9 @@ public final class rocksdb_slicetransform_create$in_range {
     /**
      * Invoke the upcall stub {@code funcPtr}, with given parameters
      */
-    public static byte invoke(MemorySegment funcPtr, MemorySegment _x0, MemorySegment _x1, long _x2) {
+    public static MemorySegment invoke(MemorySegment funcPtr, MemorySegment _x0) {
         try {
-            return (byte) DOWN$MH.invokeExact(funcPtr, _x0, _x1, _x2);
+            return (MemorySegment) DOWN$MH.invokeExact(funcPtr, _x0);
         } catch (Error | RuntimeException ex) {
             throw ex;
         } catch (Throwable ex$) {
