@@ -13,14 +13,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's code, compiled and run. Each block between "readme:NAME begin/end" markers is
- * quoted verbatim by README.md after a {@code <!-- readme:NAME -->} line; {@link #readmeQuotesThisTest}
+ * The code of the README and the guides under {@code docs/}, compiled and run. Each block between
+ * "readme:NAME begin/end" markers is quoted verbatim by a page after a {@code <!-- readme:NAME -->} line; {@link #readmeQuotesThisTest}
  * keeps the two in sync.
  */
 class TutorialTest {
@@ -41,8 +43,9 @@ class TutorialTest {
             try (Arena arena = Arena.ofConfined();
                  ReadOptions read = new ReadOptions();
                  WriteOptions write = new WriteOptions().setSync(true)) {
-                MemorySegment key = arena.allocateFrom("segment-key");
-                db.put(write, key, arena.allocateFrom("segment-value"));
+                byte[] keyBytes = "segment-key".getBytes(StandardCharsets.UTF_8);
+                MemorySegment key = arena.allocateFrom(ValueLayout.JAVA_BYTE, keyBytes); // the same key as keyBytes
+                db.put(write, key, arena.allocateFrom(ValueLayout.JAVA_BYTE, "segment-value".getBytes(StandardCharsets.UTF_8)));
 
                 MemorySegment out = arena.allocate(64);
                 long length = db.get(read, key, out);                 // -1 when absent
@@ -53,8 +56,11 @@ class TutorialTest {
                     // ... use view ...
                     // --- readme:quickstart end
                     assertEquals("world", new String(value, StandardCharsets.UTF_8));
-                    assertEquals("segment-value".length() + 1, length);
+                    assertEquals("segment-value".length(), length);
                     assertEquals(-1, out.asSlice(0, length).mismatch(view));
+                    // the key is found by a byte[] get of the same string
+                    assertArrayEquals("segment-value".getBytes(StandardCharsets.UTF_8),
+                            db.get("segment-key".getBytes(StandardCharsets.UTF_8)));
                     // --- readme:quickstart begin
                 }
             }
@@ -236,18 +242,29 @@ class TutorialTest {
         assertArrayEquals("1".getBytes(StandardCharsets.UTF_8), a);
     }
 
-    /** Every README block marked {@code <!-- readme:NAME -->} is exactly the code between this file's markers. */
+    /**
+     * Every block of the README and the guides marked {@code <!-- readme:NAME -->} is exactly the
+     * code between this file's markers, and every snippet of this file is quoted somewhere.
+     */
     @Test
     void readmeQuotesThisTest() throws Exception {
         List<String> lines = Files.readAllLines(Path.of("src/test/java/io/rocksffm/TutorialTest.java"));
-        String readme = Files.readString(Path.of("README.md"));
-        Matcher m = Pattern.compile("<!-- readme:(\\w+) -->\\s*```java\\n(.*?)```", Pattern.DOTALL).matcher(readme);
-        int blocks = 0;
-        while (m.find()) {
-            assertEquals(snippet(lines, m.group(1)), m.group(2).strip(), "README block " + m.group(1));
-            blocks++;
+        Set<String> quoted = new TreeSet<>();
+        for (Path page : DocumentationLinksTest.pages()) {
+            Matcher m = Pattern.compile("<!-- readme:(\\w+) -->\\s*```java\\n(.*?)```", Pattern.DOTALL)
+                    .matcher(Files.readString(page));
+            while (m.find()) {
+                assertEquals(snippet(lines, m.group(1)), m.group(2).strip(), page + " block " + m.group(1));
+                quoted.add(m.group(1));
+            }
         }
-        assertEquals(8, blocks, "README quotes quickstart, batch, iterate, families, merge, transactions, operations and production");
+        Set<String> snippets = new TreeSet<>();
+        Matcher begin = Pattern.compile("// --- readme:(\\w+) begin").matcher(String.join("\n", lines));
+        while (begin.find()) {
+            snippets.add(begin.group(1));
+        }
+        assertEquals(snippets, quoted, "every snippet is quoted by the README or a guide");
+        assertTrue(quoted.size() >= 8, "quoted: " + quoted);
     }
 
     private static String snippet(List<String> lines, String name) {
