@@ -272,15 +272,14 @@ public final class RocksDB extends Database implements KeyValueWrites {
 
     /**
      * Stores {@code value} under {@code key} in the default family, with default write options.
-     * (Overrides the interface's form to copy the arrays straight into scratch memory: wrapping
-     * them in segments allocates whenever the JIT does not inline the whole path, measured with
-     * JMH's {@code -prof gc}.)
      *
      * @param key   the key
      * @param value the value
      */
     @Override
     public void put(byte[] key, byte[] value) {
+        // Overrides the interface's form to copy the arrays straight into scratch memory: wrapping
+        // them in segments allocates whenever the JIT does not inline the whole path.
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
         try (Scratch s = Scratch.acquire()) {

@@ -31,12 +31,10 @@ import java.util.Objects;
  * consecutive entries into one reused buffer of that many bytes and serve {@code key()/value()/next()}
  * from it; the views then point into the buffer. A run makes the same C calls per entry as direct
  * serving (the C API has no call that returns several entries) and adds a copy of every entry, so
- * it pays only where the per-call costs it saves outweigh the copies: each iterator measures that
- * as it scans and fills runs only where they win: after the first 128 entries from a seek (always
- * served directly), a trial times 256 entries each way, the caller's work on each entry included;
- * runs that lose step aside for 4,096 entries, twice as many after each further loss (up to about a
- * million), and runs that win go on for 65,536 entries before the next trial. An entry larger than
- * the buffer is served directly. Seeks, {@code prev()} and {@code seekToLast()} drop the run and stay
+ * it pays only where the per-call costs it saves outweigh the copies: each iterator times both
+ * ways as it scans (never in the first entries after a seek) and fills runs only while they win,
+ * stepping aside for longer and longer stretches where they lose. An entry larger than the buffer
+ * is served directly. Seeks, {@code prev()} and {@code seekToLast()} drop the run and stay
  * exact. The loop that fills a run moves the native iterator with critical downcalls (the thread
  * stays in the Java state, so a garbage collection waits for the move) unless the family calls back
  * into Java: prefetch is meant for data in memory or the OS page cache; a move that reads a block
@@ -391,8 +389,8 @@ public final class RocksIterator implements AutoCloseable {
      * the next move, and {@link IllegalStateException} after {@link #close()}, but used after a
      * move it reads whatever that memory then holds (another entry's bytes, or memory RocksDB has
      * released: undefined bytes, in the worst case a crash). It saves {@link #key()}'s per-entry
-     * scope (an allocation and a close per entry, measured at more than 5% on full scans of small
-     * entries); for loops that drop the view before moving.
+     * scope (an allocation and a close per entry, noticeable on full scans of small entries); for
+     * loops that drop the view before moving.
      *
      * @return the current key, unchecked
      * @throws IllegalStateException if the iterator is not on an entry
