@@ -33,6 +33,8 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
     final ColumnFamilyHandle defaultFamily;
     final ColumnFamilies families;
     private final Path path;
+    /** The directory's real path ({@link OpenDatabases#key}), which the engine was given. */
+    final Path realPath;
     private final boolean readOnly;
     final CallGuard guard;
     /**
@@ -52,15 +54,17 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         this.valueSuffix = valueSuffix;
         this.db = db;
         this.path = path;
+        this.realPath = OpenDatabases.key(path);
         this.readOnly = readOnly;
         this.families = new ColumnFamilies(this, names, handles);
         this.defaultFamily = families.get(ColumnFamilyHandle.DEFAULT);
         this.guard = new CallGuard(this, defaultFamily);
-        OpenDatabases.add(path, this); // a kind removes it in its destroy (RocksDB does)
+        OpenDatabases.add(realPath, this); // a kind removes it in its destroy (RocksDB does)
     }
 
     /**
-     * The path this database was opened at.
+     * The path this database was opened at, as the caller spelled it. (The engine is given its
+     * real path: one directory is one database per process, however its path is spelled.)
      *
      * @return the path (also after close)
      */

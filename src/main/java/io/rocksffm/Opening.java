@@ -105,7 +105,9 @@ final class Opening {
 
     private static <T extends Database> T open(Path path, Options options, List<ColumnFamilyDescriptor> families,
                                                boolean readOnly, OpenCall call, Maker<T> maker) {
-        String name = cPath(path);
+        cPath(path); // null and NUL checks
+        // the real path: RocksDB refuses a second writer of a directory by its path string
+        String name = cPath(OpenDatabases.key(path));
         Objects.requireNonNull(options, "options");
         List<ColumnFamilyDescriptor> all = new ArrayList<>(Objects.requireNonNull(families, "families"));
         if (all.stream().noneMatch(d -> d.name().equals(ColumnFamilyHandle.DEFAULT))) {

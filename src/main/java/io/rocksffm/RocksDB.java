@@ -248,7 +248,7 @@ public final class RocksDB extends Database implements KeyValueWrites {
         families.closeAll();
         rocksdb_close(db);
         families.releaseComparators();
-        OpenDatabases.remove(path(), this);
+        OpenDatabases.remove(this);
     }
 
     /**

@@ -107,7 +107,7 @@ public final class TransactionDB extends Database implements KeyValueWrites {
             rocksdb_transactiondb_close_base_db(db);
         }
         rocksdb_transactiondb_close(p);
-        OpenDatabases.remove(path(), this);
+        OpenDatabases.remove(this);
     }
 
     /**

@@ -1,0 +1,86 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+
+import io.rocksffm.internal.Native;
+import io.rocksffm.internal.Scratch;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * The writes of a {@link Transaction} and what changes its write set (savepoints): allowed only
+ * while it is {@link Transaction.State#STARTED}. After {@link Transaction#prepare()} RocksDB has
+ * logged the write set; a write accepted then would be visible after the commit but missing after
+ * a crash (the recovered transaction is the prepared one), so it is refused with
+ * {@link IllegalStateException}.
+ */
+final class TransactionWrites {
+    private TransactionWrites() {}
+
+    /** The shape of rocksdb_transaction_put_cf and _merge_cf. */
+    @FunctionalInterface
+    interface TwoSliceWrite {
+        void call(MemorySegment txn, MemorySegment family, MemorySegment a, long aLength, MemorySegment b,
+                  long bLength, MemorySegment errptr);
+    }
+
+    /** A put or merge of {@code key} and {@code value} into {@code family}. */
+    static void write(Transaction tx, ColumnFamilyHandle family, MemorySegment key, MemorySegment value,
+                      TwoSliceWrite write) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        Limits.checkKeyValue(key, value);
+        tx.enterWritable();
+        try {
+            tx.db.guard.enterFamily(family);
+            try (Scratch s = Scratch.acquire()) {
+                write.call(tx.ptr, family.ptr, s.first(key), key.byteSize(), s.second(value), value.byteSize(),
+                        s.errptr);
+                Native.check(s.errptr);
+            } finally {
+                tx.db.guard.exitFamily(family);
+            }
+        } finally {
+            tx.exit();
+        }
+    }
+
+    /** A delete of {@code key} from {@code family}. */
+    static void delete(Transaction tx, ColumnFamilyHandle family, MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        Limits.checkKey(key);
+        tx.enterWritable();
+        try {
+            tx.db.guard.enterFamily(family);
+            try (Scratch s = Scratch.acquire()) {
+                rocksdb_transaction_delete_cf(tx.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
+                Native.check(s.errptr);
+            } finally {
+                tx.db.guard.exitFamily(family);
+            }
+        } finally {
+            tx.exit();
+        }
+    }
+
+    static void setSavePoint(Transaction tx) {
+        tx.enterWritable();
+        try {
+            rocksdb_transaction_set_savepoint(tx.ptr);
+        } finally {
+            tx.exit();
+        }
+    }
+
+    static void rollbackToSavePoint(Transaction tx) {
+        tx.enterWritable();
+        try (Scratch s = Scratch.acquire()) {
+            tx.refuseWithChildren("rolled back to a savepoint");
+            rocksdb_transaction_rollback_to_savepoint(tx.ptr, s.errptr);
+            Native.check(s.errptr);
+        } finally {
+            tx.exit();
+        }
+    }
+}
