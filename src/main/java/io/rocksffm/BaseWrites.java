@@ -29,6 +29,7 @@ final class BaseWrites {
     /** {@code rocksdb_put_cf}. */
     static void put(Database d, ColumnFamilyHandle family, WriteOptions options, MemorySegment key,
                     MemorySegment value) {
+        Limits.checkKeyValue(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
         write(d, family, options, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"),
                 false, RocksDBC::rocksdb_put_cf);
     }
@@ -36,6 +37,7 @@ final class BaseWrites {
     /** {@code rocksdb_merge_cf}, refused for a family without a merge operator. */
     static void merge(Database d, ColumnFamilyHandle family, WriteOptions options, MemorySegment key,
                       MemorySegment value) {
+        Limits.checkKeyValue(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
         write(d, family, options, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"),
                 true, RocksDBC::rocksdb_merge_cf);
     }
@@ -45,7 +47,9 @@ final class BaseWrites {
                             MemorySegment end) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
-        if (d.families.compare(family, begin, end) > 0) { // the family's order (its comparator, or bytewise)
+        d.guard.checkFamily(family);
+        Limits.checkRange(begin, end); // before RocksDB copies them into a batch of their size
+        if (d.families.compare(family, begin, end) > 0) { // the family's order (its comparator, built-in or Java)
             throw new IllegalArgumentException("deleteRange: end sorts before begin");
         }
         write(d, family, options, begin, end, false, RocksDBC::rocksdb_delete_range_cf);
@@ -55,6 +59,7 @@ final class BaseWrites {
     static void delete(Database d, ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
+        Limits.checkKey(key);
         try (Scratch s = Scratch.acquire()) {
             d.guard.enter(options, family, s);
             try {

@@ -470,7 +470,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
     final void writeBatch(WriteOptions options, WriteBatch batch, BatchWrite write) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(batch, "batch");
-        batch.checkWritable(families.ids(), families.mergeIds());
+        batch.checkWritable(families);
         try (Scratch s = Scratch.acquire()) {
             guard.enter(options, defaultFamily, s);
             try {

@@ -137,6 +137,9 @@ final class Opening {
             for (ColumnFamilyDescriptor d : all) {
                 opened.families.configured(opened.families.get(d.name()), d.options());
             }
+            if (!readOnly) { // an open for writing wrote an OPTIONS file: what the engine runs with
+                opened.families.learn(opened.realPath);
+            }
             return opened;
         } finally {
             for (NativeObject o : entered) {

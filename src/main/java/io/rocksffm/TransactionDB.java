@@ -261,10 +261,11 @@ public final class TransactionDB extends Database implements KeyValueWrites {
     public void deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
-        if (BatchFormat.compareBytewise(begin, end) > 0) {
+        guard.checkFamily(family);
+        Limits.checkRange(begin, end);
+        if (families.compare(family, begin, end) > 0) { // the family's order
             throw new IllegalArgumentException("deleteRange: end sorts before begin");
         }
-        guard.checkFamily(family);
         try (WriteBatch batch = new WriteBatch()) {
             batch.deleteRange(family, begin, end);
             write(options, batch);

@@ -49,6 +49,8 @@ public final class WriteBatch implements AutoCloseable {
     private BitSet families;
     /** Column-family ids (0 for the default) that merge records name (null until one does). */
     private BitSet mergeFamilies;
+    /** Column-family ids (0 for the default) that range deletions name (null until one does). */
+    private BitSet rangeFamilies;
 
     /** An empty batch with {@value #DEFAULT_CAPACITY} bytes of initial capacity. */
     public WriteBatch() {
@@ -90,6 +92,7 @@ public final class WriteBatch implements AutoCloseable {
         b.count = summary.count();
         b.families = summary.families().isEmpty() ? null : summary.families();
         b.mergeFamilies = summary.mergeFamilies();
+        b.rangeFamilies = summary.rangeFamilies();
         return b;
     }
 
@@ -199,7 +202,7 @@ public final class WriteBatch implements AutoCloseable {
     private WriteBatch commit(long end, int family, byte tag) {
         size = end;
         count++;
-        if (family != 0 || tag == MERGE) {
+        if (family != 0 || tag == MERGE || tag == RANGE_DELETION) {
             note(family, tag);
         }
         return this;
@@ -227,6 +230,12 @@ public final class WriteBatch implements AutoCloseable {
                 mergeFamilies = new BitSet();
             }
             mergeFamilies.set(family);
+        }
+        if (tag == RANGE_DELETION) {
+            if (rangeFamilies == null) {
+                rangeFamilies = new BitSet();
+            }
+            rangeFamilies.set(family);
         }
     }
 
@@ -355,9 +364,11 @@ public final class WriteBatch implements AutoCloseable {
      * @param begin the first key of the range (inclusive)
      * @param end the end of the range (exclusive)
      * @return this batch
-     * @throws IllegalArgumentException if {@code end} sorts before {@code begin} (bytewise).
-     *         RocksDB itself would only notice while applying the batch, after applying the
-     *         records before this one, so the check keeps batches atomic.
+     * @throws IllegalArgumentException if a bound exceeds RocksDB's limit. (The order of
+     *         {@code begin} and {@code end} depends on the comparator of the family the batch is
+     *         written to, which a batch does not know: the database checks every range in its
+     *         family's order when the batch is written, and refuses the whole batch, before
+     *         anything is applied, if one ends before it begins.)
      */
     public WriteBatch deleteRange(MemorySegment begin, MemorySegment end) {
         return rangeDeletion(0, begin, end);
@@ -378,10 +389,7 @@ public final class WriteBatch implements AutoCloseable {
     private WriteBatch rangeDeletion(int family, MemorySegment begin, MemorySegment end) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
-        if (BatchFormat.compareBytewise(begin, end) > 0) {
-            throw new IllegalArgumentException("deleteRange: end sorts before begin");
-        }
-        return append(RANGE_DELETION, family, begin, end);
+        return append(RANGE_DELETION, family, begin, end); // order: checked when written
     }
 
     /**
@@ -464,6 +472,7 @@ public final class WriteBatch implements AutoCloseable {
         count = 0;
         families = null;
         mergeFamilies = null;
+        rangeFamilies = null;
         return this;
     }
 
@@ -504,10 +513,13 @@ public final class WriteBatch implements AutoCloseable {
     /**
      * Refuses a batch that RocksDB would fail only while applying it (after logging it, which
      * leaves the database refusing writes until reopened): records for column families the
-     * target does not have, and merge records for families without a merge operator.
+     * target does not have, merge records for families without a merge operator, and range
+     * deletions that end before they begin in their family's order.
      */
-    void checkWritable(java.util.Set<Integer> familyIds, java.util.Set<Integer> mergeFamilyIds) {
+    void checkWritable(ColumnFamilies target) {
         ensureOpen();
+        java.util.Set<Integer> familyIds = target.ids();
+        java.util.Set<Integer> mergeFamilyIds = target.mergeIds();
         if (mergeFamilies != null) {
             for (int id = mergeFamilies.nextSetBit(0); id >= 0; id = mergeFamilies.nextSetBit(id + 1)) {
                 if (familyIds.contains(id) && !mergeFamilyIds.contains(id)) {
@@ -522,6 +534,14 @@ public final class WriteBatch implements AutoCloseable {
                     throw new IllegalArgumentException("the batch names column family id " + id + ", which the database does not have");
                 }
             }
+        }
+        if (rangeFamilies != null) {
+            BatchFormat.forEachRange(buf.asSlice(0, size), (at, id, begin, end) -> {
+                if (target.compare(id, begin, end) > 0) {
+                    throw new IllegalArgumentException("the batch's range deletion at offset " + at
+                            + " ends before it begins in the order of column family id " + id);
+                }
+            });
         }
     }
 
