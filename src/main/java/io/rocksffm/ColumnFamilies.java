@@ -27,6 +27,12 @@ final class ColumnFamilies {
     private final Set<Integer> mergeIds = ConcurrentHashMap.newKeySet();
     /** The key order of each family not ordered bytewise (by id). */
     private final Map<Integer, KeyOrder> orderById = new ConcurrentHashMap<>();
+    /**
+     * Taken for reading by batch writes naming non-default families (from their check until the
+     * engine has applied them), for writing by a drop: a batch never reaches the engine naming a
+     * family dropped after its check.
+     */
+    final java.util.concurrent.locks.ReentrantReadWriteLock dropLock = new java.util.concurrent.locks.ReentrantReadWriteLock();
     /** Comparators the database uses, released after it closes. */
     private final List<NativeComparator> comparators = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -155,7 +161,7 @@ final class ColumnFamilies {
     ColumnFamilyHandle create(Database db, String name, Options options) {
         try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             MemorySegment cName = arena.allocateFrom(name);
-            MemorySegment h = options.apply(o -> rocksdb_create_column_family(db.adminDb(), o, cName, s.errptr));
+            MemorySegment h = options.apply(o -> db.createFamily(o, cName, s.errptr));
             if (s.errptr.get(ADDRESS, 0).address() != 0) {
                 // The C API returns its handle wrapper even on failure. Its first field is the
                 // ColumnFamilyHandle*, NULL when creation failed: then destroying it frees only the
@@ -172,12 +178,18 @@ final class ColumnFamilies {
         }
     }
 
-    /** Drops {@code family} of {@code db} (which the caller has entered); the caller closes its handle. */
+    /**
+     * Drops {@code family} of {@code db} (which the caller has entered) while its handle closes (no
+     * call uses it), with batches naming families held off.
+     */
     void drop(Database db, ColumnFamilyHandle family) {
+        dropLock.writeLock().lock();
         try (Scratch s = Scratch.acquire()) {
-            family.use(h -> rocksdb_drop_column_family(db.adminDb(), h, s.errptr));
+            rocksdb_drop_column_family(db.adminDb(), family.ptr, s.errptr);
             Native.check(s.errptr);
+            ids.remove(family.id());
+        } finally {
+            dropLock.writeLock().unlock();
         }
-        ids.remove(family.id());
     }
 }

@@ -126,6 +126,14 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The handle is closed first, which waits for the calls using it in flight and refuses new
+     * ones ({@link IllegalStateException}); batches naming the family are written wholly before the
+     * drop or checked after it. (A write RocksDB applied to a family dropped under it would leave
+     * the database refusing every write until reopened.)
+     */
     @Override
     public void dropColumnFamily(ColumnFamilyHandle family) {
         guard.checkFamily(family);
@@ -136,13 +144,21 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
             throw new IllegalStateException("cannot drop " + family.name() + " while iterators on it are open");
         }
         refuseIfReadOnly();
+        adminDb(); // a kind without the base database refuses before the handle closes
+        family.lifecycle.ensureOpen();
+        boolean[] dropped = {false};
         lifecycle.enter();
         try {
-            families.drop(this, family);
+            family.closeHandle(() -> {
+                families.drop(this, family);
+                dropped[0] = true;
+            });
         } finally {
             lifecycle.exit();
         }
-        family.close();
+        if (!dropped[0]) { // closed by another thread meanwhile
+            throw new IllegalStateException(family + " is closed");
+        }
     }
 
     // ---- the downcalls that differ by kind -------------------------------------------------------
@@ -160,6 +176,15 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
     MemorySegment pinnedSlice(MemorySegment options, MemorySegment family, MemorySegment key, long keyLength,
                               Scratch s) {
         return PointReads.slice(db, options, family, key, keyLength, s);
+    }
+
+    /**
+     * Creates a column family natively ({@code rocksdb_create_column_family} on {@link #adminDb()});
+     * a kind whose engine must know of the family itself (a transaction database's lock manager)
+     * overrides it.
+     */
+    MemorySegment createFamily(MemorySegment options, MemorySegment name, MemorySegment errptr) {
+        return rocksdb_create_column_family(adminDb(), options, name, errptr);
     }
 
     /**
@@ -470,8 +495,12 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
     final void writeBatch(WriteOptions options, WriteBatch batch, BatchWrite write) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(batch, "batch");
-        batch.checkWritable(families);
+        boolean named = batch.namesFamilies(); // orders it against drops of the families it names
+        if (named) {
+            families.dropLock.readLock().lock();
+        }
         try (Scratch s = Scratch.acquire()) {
+            batch.checkWritable(this, families);
             guard.enter(options, defaultFamily, s);
             try {
                 MemorySegment nativeBatch = batch.createNative();
@@ -483,6 +512,10 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
                 Native.check(s.errptr);
             } finally {
                 guard.exit(options, defaultFamily, s);
+            }
+        } finally {
+            if (named) {
+                families.dropLock.readLock().unlock();
             }
         }
     }

@@ -297,6 +297,16 @@ public final class TransactionDB extends Database implements KeyValueWrites {
         return slice;
     }
 
+    /**
+     * Creates a family through the transaction database ({@code rocksdb_transactiondb_create_column_family}),
+     * whose lock manager then knows it: one created through the base database could not be written
+     * until reopen ("Column family id not found").
+     */
+    @Override
+    MemorySegment createFamily(MemorySegment options, MemorySegment name, MemorySegment errptr) {
+        return rocksdb_transactiondb_create_column_family(ptr, options, name, errptr);
+    }
+
     @Override
     MemorySegment adminDb() {
         if (!BASE_DB) {

@@ -249,10 +249,20 @@ public final class WriteBatch implements AutoCloseable {
         return new IllegalArgumentException("write batch is full: " + count + " records");
     }
 
-    /** The family id to encode; checks the handle is open. */
-    private static int id(ColumnFamilyHandle family) {
+    /** The database of the family handles the records were made with (null until one is). */
+    private Database familiesOf;
+
+    /** The family id to encode; checks the handle is open and of the database of the others. */
+    private int id(ColumnFamilyHandle family) {
         Objects.requireNonNull(family, "family");
         family.lifecycle.ensureOpen();
+        if (familiesOf != family.db) {
+            if (familiesOf != null) {
+                throw new IllegalArgumentException("the batch holds records for families of another database than "
+                        + family + "'s");
+            }
+            familiesOf = family.db;
+        }
         return family.id();
     }
 
@@ -473,6 +483,7 @@ public final class WriteBatch implements AutoCloseable {
         families = null;
         mergeFamilies = null;
         rangeFamilies = null;
+        familiesOf = null;
         return this;
     }
 
@@ -516,8 +527,11 @@ public final class WriteBatch implements AutoCloseable {
      * target does not have, merge records for families without a merge operator, and range
      * deletions that end before they begin in their family's order.
      */
-    void checkWritable(ColumnFamilies target) {
+    void checkWritable(Database db, ColumnFamilies target) {
         ensureOpen();
+        if (familiesOf != null && familiesOf != db) {
+            throw new IllegalArgumentException("the batch holds records made with family handles of another database");
+        }
         java.util.Set<Integer> familyIds = target.ids();
         java.util.Set<Integer> mergeFamilyIds = target.mergeIds();
         if (mergeFamilies != null) {
@@ -543,6 +557,12 @@ public final class WriteBatch implements AutoCloseable {
                 }
             });
         }
+    }
+
+    /** Whether records name non-default column families. */
+    boolean namesFamilies() {
+        ensureOpen();
+        return families != null;
     }
 
     /** Frees a batch from {@link #createNative()}. */
