@@ -80,10 +80,12 @@ public final class PinnedValue implements AutoCloseable {
      * @return a new array
      * @throws IllegalStateException if closed
      * @throws WrongThreadException on another thread than the reading one
+     * @throws UnsupportedOperationException if the value is larger than a {@code byte[]} can hold
+     *         (2 GiB less 8 bytes): read it through {@link #segment()}
      */
     public byte[] toByteArray() {
         lifecycle.check();
-        return value.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        return io.rocksffm.internal.Copies.toArray(value);
     }
 
     /**

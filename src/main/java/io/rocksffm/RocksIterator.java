@@ -443,13 +443,22 @@ public final class RocksIterator implements AutoCloseable {
         return n;
     }
 
-    /** {@return a copy of the current key} */
+    /**
+     * {@return a copy of the current key}
+     *
+     * @throws UnsupportedOperationException if it is larger than a {@code byte[]} can hold
+     */
     public byte[] keyBytes() {
         long p = keyAt();
         return Copies.toArray(p, atLength);
     }
 
-    /** {@return a copy of the current value} */
+    /**
+     * {@return a copy of the current value}
+     *
+     * @throws UnsupportedOperationException if it is larger than a {@code byte[]} can hold
+     *         (2 GiB less 8 bytes): read it through {@link #value()} or into a segment
+     */
     public byte[] valueBytes() {
         long p = valueAt();
         return Copies.toArray(p, atLength);

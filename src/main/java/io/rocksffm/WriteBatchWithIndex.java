@@ -217,8 +217,7 @@ public final class WriteBatchWithIndex extends NativeObject {
             return null;
         }
         try {
-            return value.reinterpret(s.size.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0))
-                    .toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+            return io.rocksffm.internal.Copies.toArray(value.reinterpret(s.size.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0)));
         } finally {
             Native.rocksdbFree(value);
         }
