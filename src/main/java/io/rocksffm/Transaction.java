@@ -85,6 +85,10 @@ public final class Transaction extends NativeObject implements KeyValueReads {
     @SuppressWarnings("unused")
     private volatile int busy;
     volatile State state = State.STARTED;
+    /** The non-default families written since begin (see {@link TransactionWrites#holdFamilies}). */
+    final java.util.Set<ColumnFamilyHandle> written = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /** The family last added to {@link #written} (spares the set a lookup per write). */
+    ColumnFamilyHandle lastWritten;
 
     Transaction(Database db, Lifecycle lifecycle, MemorySegment txn, boolean optimistic, State state) {
         super(lifecycle, "Transaction", txn);
@@ -521,7 +525,12 @@ public final class Transaction extends NativeObject implements KeyValueReads {
     public void prepare() {
         enterActive();
         try (Scratch s = Scratch.acquire()) {
-            rocksdb_transaction_prepare(ptr, s.errptr);
+            boolean held = TransactionWrites.holdFamilies(this);
+            try {
+                rocksdb_transaction_prepare(ptr, s.errptr);
+            } finally {
+                TransactionWrites.releaseFamilies(this, held);
+            }
             Native.check(s.errptr);
             state = State.PREPARED;
         } finally {
@@ -542,7 +551,12 @@ public final class Transaction extends NativeObject implements KeyValueReads {
         enterActive();
         try (Scratch s = Scratch.acquire()) {
             refuseWithChildren("committed");
-            rocksdb_transaction_commit(ptr, s.errptr);
+            boolean held = TransactionWrites.holdFamilies(this);
+            try {
+                rocksdb_transaction_commit(ptr, s.errptr);
+            } finally {
+                TransactionWrites.releaseFamilies(this, held);
+            }
             Native.check(s.errptr);
             state = State.COMMITTED;
         } finally {
@@ -563,6 +577,8 @@ public final class Transaction extends NativeObject implements KeyValueReads {
             rocksdb_transaction_rollback(ptr, s.errptr);
             Native.check(s.errptr);
             state = State.ROLLED_BACK;
+            written.clear();
+            lastWritten = null;
         } finally {
             exit();
         }

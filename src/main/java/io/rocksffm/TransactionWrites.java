@@ -35,6 +35,7 @@ final class TransactionWrites {
         try {
             tx.db.guard.enterFamily(family);
             try (Scratch s = Scratch.acquire()) {
+                noteFamily(tx, family);
                 write.call(tx.ptr, family.ptr, s.first(key), key.byteSize(), s.second(value), value.byteSize(),
                         s.errptr);
                 Native.check(s.errptr);
@@ -54,6 +55,7 @@ final class TransactionWrites {
         try {
             tx.db.guard.enterFamily(family);
             try (Scratch s = Scratch.acquire()) {
+                noteFamily(tx, family);
                 rocksdb_transaction_delete_cf(tx.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
                 Native.check(s.errptr);
             } finally {
@@ -61,6 +63,44 @@ final class TransactionWrites {
             }
         } finally {
             tx.exit();
+        }
+    }
+
+    /** Remembers that {@code tx} writes to {@code family} (the caller has entered both). */
+    private static void noteFamily(Transaction tx, ColumnFamilyHandle family) {
+        if (family != tx.lastWritten && !family.isDefault()) {
+            tx.written.add(family);
+            tx.lastWritten = family;
+        }
+    }
+
+    /**
+     * Before a prepare or commit: refuses one whose writes name a family dropped since
+     * ({@link IllegalStateException}; the transaction stays as it was, to be rolled back: RocksDB
+     * would fail while applying it, after logging it, and a pessimistic database would then refuse
+     * every write until reopened), and holds drops off until {@link #releaseFamilies}.
+     *
+     * @return whether drops are held off (pass it to {@link #releaseFamilies})
+     */
+    static boolean holdFamilies(Transaction tx) {
+        if (tx.written.isEmpty()) {
+            return false;
+        }
+        ColumnFamilies families = tx.db.families;
+        families.dropLock.readLock().lock();
+        for (ColumnFamilyHandle f : tx.written) {
+            if (!families.ids().contains(f.id())) {
+                families.dropLock.readLock().unlock();
+                throw new IllegalStateException("the transaction wrote to " + f + ", dropped since: roll it back");
+            }
+        }
+        return true;
+    }
+
+    /** Ends {@link #holdFamilies}. */
+    static void releaseFamilies(Transaction tx, boolean held) {
+        if (held) {
+            tx.db.families.dropLock.readLock().unlock();
         }
     }
 

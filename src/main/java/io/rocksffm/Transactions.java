@@ -73,6 +73,8 @@ final class Transactions {
                             t.owned.add(Transaction.rep(reuse.ptr));
                         }
                         reuse.state = Transaction.State.STARTED;
+                        reuse.written.clear();
+                        reuse.lastWritten = null;
                         return reuse;
                     } finally {
                         reuse.exit();
