@@ -25,8 +25,11 @@ import java.util.Objects;
  * full; {@link #clear()} keeps it, so a batch reused across writes stops allocating. Keys and
  * values are copied in: the caller's segments and arrays may be reused as soon as a method
  * returns. {@link #close()} frees the buffer; it is idempotent, and any use afterwards throws
- * {@link IllegalStateException}. (A database refuses a batch holding merge records for a family
- * without a {@linkplain Options#setMergeOperator merge operator}.)
+ * {@link IllegalStateException}. (A database refuses, before anything is applied, a batch holding
+ * merge records for a family without a merge operator, records for a family it does not have or
+ * made with another database's handles, or a range deletion that ends before it begins in its
+ * family's order: RocksDB would fail such a batch only after logging it, and then refuse every
+ * write until reopened.)
  *
  * <p><b>Threads.</b> A batch is confined to the thread that created it (its memory belongs to a
  * confined arena, which frees it at once on close): other threads get
@@ -292,7 +295,7 @@ public final class WriteBatch implements AutoCloseable {
 
     // The array forms call the array append rather than their segment form: no wrappers that can
     // escape when the JIT does not inline the path (see append(byte, int, byte[], byte[])). Only
-    // deleteRange(byte[], byte[]), rare and with its own ordering check, wraps its arguments.
+    // deleteRange(byte[], byte[]), rare, wraps its arguments.
 
     /**
      * {@link #put(MemorySegment, MemorySegment)} for arrays.
