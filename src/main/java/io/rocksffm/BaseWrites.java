@@ -64,7 +64,7 @@ final class BaseWrites {
             d.guard.enter(options, family, s);
             try {
                 rocksdb_delete_cf(d.db, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
-                Native.check(s.errptr);
+                d.checkWrite(s.errptr);
             } finally {
                 d.guard.exit(options, family, s);
             }
@@ -82,7 +82,7 @@ final class BaseWrites {
                     d.requireMergeOperator(family);
                 }
                 write.call(d.db, options.ptr, family.ptr, s.first(a), a.byteSize(), s.second(b), b.byteSize(), s.errptr);
-                Native.check(s.errptr);
+                d.checkWrite(s.errptr);
             } finally {
                 d.guard.exit(options, family, s);
             }

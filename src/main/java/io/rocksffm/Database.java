@@ -371,7 +371,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
             guard.enter(options, family, s);
             try {
                 rocksdb_flush_cf(adminDb(), options.ptr, family.ptr, s.errptr);
-                Native.check(s.errptr);
+                checkWrite(s.errptr);
             } finally {
                 guard.exit(options, family, s);
             }
@@ -474,6 +474,37 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         MutableOptions.set(this, null, options);
     }
 
+    /**
+     * Throws the error in {@code errptr}, if any, of a write or flush: with a note when RocksDB
+     * reports background errors, since a database in its background-error state (after a failed
+     * flush or compaction, or a write that failed after it was logged) refuses every write until
+     * it is reopened. The engine's C API has no {@code rocksdb_resume}: rocksffm cannot offer one.
+     */
+    final void checkWrite(MemorySegment errptr) {
+        RocksDBException e = Native.takeError(errptr, 0);
+        if (e != null) {
+            throw explainWriteFailure(e);
+        }
+    }
+
+    /** {@code e} with a note on RocksDB's background-error state when it reports background errors. */
+    final RocksDBException explainWriteFailure(RocksDBException e) {
+        long errors;
+        try {
+            errors = getLongProperty(defaultFamily, "rocksdb.background-errors").orElse(0);
+        } catch (RuntimeException notAvailable) {
+            return e;
+        }
+        if (errors <= 0) {
+            return e;
+        }
+        RocksDBException explained = new RocksDBException(e.getMessage() + " [RocksDB reported " + errors
+                + " background error(s): the database is in its background-error state, in which it refuses "
+                + "every write until it is reopened (the C API offers no resume)]");
+        explained.initCause(e);
+        return explained;
+    }
+
     /** Refuses a merge into a family opened without a merge operator (RocksDB would fail later, on reads). */
     final void requireMergeOperator(ColumnFamilyHandle family) {
         if (!families.mergeIds().contains(family.id())) {
@@ -509,7 +540,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
                 } finally {
                     WriteBatch.destroyNative(nativeBatch);
                 }
-                Native.check(s.errptr);
+                checkWrite(s.errptr);
             } finally {
                 guard.exit(options, defaultFamily, s);
             }

@@ -288,7 +288,7 @@ public final class RocksDB extends Database implements KeyValueWrites {
             try {
                 rocksdb_put_cf(ptr, WriteOptions.DEFAULT.ptr, defaultFamily.ptr, s.copy(Scratch.FIRST, key), key.length,
                         s.copy(Scratch.SECOND, value), value.length, s.errptr);
-                Native.check(s.errptr);
+                checkWrite(s.errptr);
             } finally {
                 guard.exit(WriteOptions.DEFAULT, defaultFamily, s);
             }
@@ -337,7 +337,7 @@ public final class RocksDB extends Database implements KeyValueWrites {
             guard.enter(options, defaultFamily);
             try (Scratch s = Scratch.acquire()) {
                 rocksdb_write_writebatch_wi(ptr, options.ptr, batch.ptr, s.errptr);
-                Native.check(s.errptr);
+                checkWrite(s.errptr);
             } finally {
                 guard.exit(options, defaultFamily);
             }

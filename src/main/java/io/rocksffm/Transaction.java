@@ -557,7 +557,7 @@ public final class Transaction extends NativeObject implements KeyValueReads {
             } finally {
                 TransactionWrites.releaseFamilies(this, held);
             }
-            Native.check(s.errptr);
+            db.checkWrite(s.errptr);
             state = State.COMMITTED;
         } finally {
             exit();

@@ -216,7 +216,7 @@ public final class TransactionDB extends Database implements KeyValueWrites {
         try (Scratch s = Scratch.acquire()) {
             rocksdb_transactiondb_put_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.second(value),
                     value.byteSize(), s.errptr);
-            Native.check(s.errptr);
+            checkWrite(s.errptr);
         } finally {
             guard.exit(options, family);
         }
@@ -229,7 +229,7 @@ public final class TransactionDB extends Database implements KeyValueWrites {
         guard.enter(options, family);
         try (Scratch s = Scratch.acquire()) {
             rocksdb_transactiondb_delete_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
-            Native.check(s.errptr);
+            checkWrite(s.errptr);
         } finally {
             guard.exit(options, family);
         }
@@ -245,7 +245,7 @@ public final class TransactionDB extends Database implements KeyValueWrites {
             requireMergeOperator(family);
             rocksdb_transactiondb_merge_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(),
                     s.second(value), value.byteSize(), s.errptr);
-            Native.check(s.errptr);
+            checkWrite(s.errptr);
         } finally {
             guard.exit(options, family);
         }

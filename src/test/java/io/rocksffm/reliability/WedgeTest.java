@@ -182,6 +182,50 @@ class WedgeTest {
         }
     }
 
+    /**
+     * A database in RocksDB's background-error state (here after a flush whose merge failed in a
+     * Java operator) says so in the exceptions of its writes (the C API has no resume); reopened,
+     * it works and has lost nothing.
+     */
+    @Test
+    void aDatabaseInTheBackgroundErrorStateSaysSo() {
+        io.rocksffm.MergeOperator failing = new io.rocksffm.MergeOperator() {
+            @Override
+            public String name() {
+                return "StringAppendOperator";
+            }
+
+            @Override
+            public void fullMerge(MemorySegment key, MemorySegment existing, io.rocksffm.MergeOperands operands,
+                                  io.rocksffm.ValueOutput result) {
+                throw new IllegalStateException("a failing merge in a flush");
+            }
+        };
+        Path path = dir.resolve("db");
+        try (Options o = new Options().setCreateIfMissing(true).setMergeOperator(failing);
+             RocksDB db = RocksDB.open(path, o)) {
+            db.put(bytes("k"), bytes("a"));
+            db.merge(bytes("k"), bytes("b"));
+            io.rocksffm.RocksDBException flush = assertThrows(io.rocksffm.RocksDBException.class, () -> db.flush(true));
+            assertTrue(flush.getMessage().contains("background-error state"), flush.getMessage());
+            io.rocksffm.RocksDBException put = assertThrows(io.rocksffm.RocksDBException.class,
+                    () -> db.put(bytes("x"), bytes("1")));
+            assertTrue(put.getMessage().contains("background-error state"), put.getMessage());
+            assertEquals(io.rocksffm.RocksDBException.Code.CORRUPTION, put.code(), put.getMessage());
+            try (WriteBatch batch = new WriteBatch(); WriteOptions wo = new WriteOptions()) {
+                io.rocksffm.RocksDBException write = assertThrows(io.rocksffm.RocksDBException.class,
+                        () -> db.write(wo, batch.put(seg("y"), seg("1"))));
+                assertTrue(write.getMessage().contains("background-error state"), write.getMessage());
+            }
+        }
+        try (Options o = new Options().setMergeOperator(new io.rocksffm.StringAppendOperator());
+             RocksDB db = RocksDB.open(path, o)) {
+            assertEquals("a,b", string(db.get(bytes("k"))));
+            db.put(bytes("x"), bytes("1"));
+            db.flush(true);
+        }
+    }
+
     @Test
     void familiesCreatedOnAnOpenTransactionDatabaseAreUsableAtOnce() {
         try (Options o = new Options().setCreateIfMissing(true); TransactionDBOptions to = new TransactionDBOptions();
