@@ -85,8 +85,8 @@ public final class Transaction extends NativeObject implements KeyValueReads {
     @SuppressWarnings("unused")
     private volatile int busy;
     volatile State state = State.STARTED;
-    /** The non-default families written since begin (see {@link TransactionWrites#holdFamilies}). */
-    final java.util.Set<ColumnFamilyHandle> written = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /** The non-default families written since begin, null until one is (see {@link TransactionWrites#holdFamilies}). */
+    java.util.Set<ColumnFamilyHandle> written;
     /** The family last added to {@link #written} (spares the set a lookup per write). */
     ColumnFamilyHandle lastWritten;
 
@@ -577,7 +577,7 @@ public final class Transaction extends NativeObject implements KeyValueReads {
             rocksdb_transaction_rollback(ptr, s.errptr);
             Native.check(s.errptr);
             state = State.ROLLED_BACK;
-            written.clear();
+            written = null;
             lastWritten = null;
         } finally {
             exit();

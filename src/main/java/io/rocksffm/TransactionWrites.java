@@ -69,6 +69,9 @@ final class TransactionWrites {
     /** Remembers that {@code tx} writes to {@code family} (the caller has entered both). */
     private static void noteFamily(Transaction tx, ColumnFamilyHandle family) {
         if (family != tx.lastWritten && !family.isDefault()) {
+            if (tx.written == null) {
+                tx.written = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            }
             tx.written.add(family);
             tx.lastWritten = family;
         }
@@ -83,7 +86,7 @@ final class TransactionWrites {
      * @return whether drops are held off (pass it to {@link #releaseFamilies})
      */
     static boolean holdFamilies(Transaction tx) {
-        if (tx.written.isEmpty()) {
+        if (tx.written == null) {
             return false;
         }
         ColumnFamilies families = tx.db.families;

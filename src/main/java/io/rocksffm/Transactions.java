@@ -73,7 +73,7 @@ final class Transactions {
                             t.owned.add(Transaction.rep(reuse.ptr));
                         }
                         reuse.state = Transaction.State.STARTED;
-                        reuse.written.clear();
+                        reuse.written = null;
                         reuse.lastWritten = null;
                         return reuse;
                     } finally {
