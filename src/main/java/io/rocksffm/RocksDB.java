@@ -253,7 +253,8 @@ public final class RocksDB extends Database implements KeyValueWrites {
 
     /**
      * Closes the database and its column family handles. Idempotent; waits for calls in flight
-     * on other threads.
+     * on other threads. (An iterator or pinned value that a thread which has ended left open can
+     * be closed from any thread: close it, then this.)
      *
      * @throws IllegalStateException if pinned values, iterators, snapshots or checkpoints from it
      *         are open
