@@ -29,6 +29,7 @@ final class BaseWrites {
     /** {@code rocksdb_put_cf}. */
     static void put(Database d, ColumnFamilyHandle family, WriteOptions options, MemorySegment key,
                     MemorySegment value) {
+        Limits.checkKeyValue(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
         write(d, family, options, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"),
                 false, RocksDBC::rocksdb_put_cf);
     }
@@ -36,6 +37,7 @@ final class BaseWrites {
     /** {@code rocksdb_merge_cf}, refused for a family without a merge operator. */
     static void merge(Database d, ColumnFamilyHandle family, WriteOptions options, MemorySegment key,
                       MemorySegment value) {
+        Limits.checkKeyValue(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
         write(d, family, options, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"),
                 true, RocksDBC::rocksdb_merge_cf);
     }
@@ -45,7 +47,9 @@ final class BaseWrites {
                             MemorySegment end) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
-        if (d.families.compare(family, begin, end) > 0) { // the family's order (its comparator, or bytewise)
+        d.guard.checkFamily(family);
+        Limits.checkRange(begin, end); // before RocksDB copies them into a batch of their size
+        if (d.families.compare(family, begin, end) > 0) { // the family's order (its comparator, built-in or Java)
             throw new IllegalArgumentException("deleteRange: end sorts before begin");
         }
         write(d, family, options, begin, end, false, RocksDBC::rocksdb_delete_range_cf);
@@ -55,11 +59,12 @@ final class BaseWrites {
     static void delete(Database d, ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
+        Limits.checkKey(key);
         try (Scratch s = Scratch.acquire()) {
             d.guard.enter(options, family, s);
             try {
                 rocksdb_delete_cf(d.db, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
-                Native.check(s.errptr);
+                d.checkWrite(s.errptr);
             } finally {
                 d.guard.exit(options, family, s);
             }
@@ -77,7 +82,7 @@ final class BaseWrites {
                     d.requireMergeOperator(family);
                 }
                 write.call(d.db, options.ptr, family.ptr, s.first(a), a.byteSize(), s.second(b), b.byteSize(), s.errptr);
-                Native.check(s.errptr);
+                d.checkWrite(s.errptr);
             } finally {
                 d.guard.exit(options, family, s);
             }

@@ -23,10 +23,16 @@ final class ColumnFamilies {
     private final Map<String, ColumnFamilyHandle> open = new ConcurrentHashMap<>();
     /** Ids of the families the database has (open handle or not). */
     private final Set<Integer> ids = ConcurrentHashMap.newKeySet();
-    /** Ids of the families opened or created with a merge operator. */
+    /** Ids of the families with a merge operator (set by rocksffm, or named in the database's OPTIONS file). */
     private final Set<Integer> mergeIds = ConcurrentHashMap.newKeySet();
-    /** The Java comparator of each family opened or created with one (by id). */
-    private final Map<Integer, Comparator> comparatorById = new ConcurrentHashMap<>();
+    /** The key order of each family not ordered bytewise (by id). */
+    private final Map<Integer, KeyOrder> orderById = new ConcurrentHashMap<>();
+    /**
+     * Taken for reading by batch writes naming non-default families (from their check until the
+     * engine has applied them), for writing by a drop: a batch never reaches the engine naming a
+     * family dropped after its check.
+     */
+    final java.util.concurrent.locks.ReentrantReadWriteLock dropLock = new java.util.concurrent.locks.ReentrantReadWriteLock();
     /** Comparators the database uses, released after it closes. */
     private final List<NativeComparator> comparators = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -86,17 +92,49 @@ final class ColumnFamilies {
         NativeComparator c = options.retainComparator();
         if (c != null) {
             comparators.add(c);
-            comparatorById.put(family.id(), c.comparator);
+        }
+        KeyOrder order = options.keyOrder();
+        if (order != KeyOrder.BYTEWISE) {
+            orderById.put(family.id(), order);
         }
     }
 
     /**
-     * Compares two keys in {@code family}'s order: its Java comparator, else bytewise. (A throwing
-     * comparator propagates here: this runs on the caller's thread, before RocksDB sees the keys.)
+     * Learns what the engine runs each open family with from the OPTIONS file it wrote to
+     * {@code dir} (after an open for writing or a family's creation): a merge operator however it
+     * was set (an options string, an options file), and a built-in comparator's order.
+     */
+    void learn(java.nio.file.Path dir) {
+        for (Map.Entry<String, Map<String, String>> e : io.rocksffm.internal.OptionsFileText.latest(dir).entrySet()) {
+            ColumnFamilyHandle h = open.get(e.getKey());
+            if (h == null) {
+                continue;
+            }
+            if (io.rocksffm.internal.OptionsFileText.names(e.getValue().get("merge_operator"))) {
+                mergeIds.add(h.id());
+            }
+            KeyOrder known = orderById.get(h.id());
+            if (known == null || !known.isJava()) {
+                KeyOrder order = KeyOrder.named(e.getValue().get("comparator"));
+                if (order != KeyOrder.BYTEWISE) {
+                    orderById.put(h.id(), order);
+                }
+            }
+        }
+    }
+
+    /**
+     * Compares two keys in {@code family}'s order: its comparator's (Java or built-in), else
+     * bytewise. (A throwing comparator propagates here: this runs on the caller's thread, before
+     * RocksDB sees the keys.)
      */
     int compare(ColumnFamilyHandle family, MemorySegment a, MemorySegment b) {
-        Comparator c = family == null ? null : comparatorById.get(family.id());
-        return c == null ? io.rocksffm.internal.BatchFormat.compareBytewise(a, b) : c.compare(a.asReadOnly(), b.asReadOnly());
+        return compare(family.id(), a, b);
+    }
+
+    /** {@link #compare(ColumnFamilyHandle, MemorySegment, MemorySegment)} by the family's id. */
+    int compare(int familyId, MemorySegment a, MemorySegment b) {
+        return orderById.getOrDefault(familyId, KeyOrder.BYTEWISE).compare(a, b);
     }
 
     /** Releases the comparators (the database is closed: RocksDB no longer calls them). */
@@ -123,7 +161,7 @@ final class ColumnFamilies {
     ColumnFamilyHandle create(Database db, String name, Options options) {
         try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             MemorySegment cName = arena.allocateFrom(name);
-            MemorySegment h = options.apply(o -> rocksdb_create_column_family(db.adminDb(), o, cName, s.errptr));
+            MemorySegment h = options.apply(o -> db.createFamily(o, cName, s.errptr));
             if (s.errptr.get(ADDRESS, 0).address() != 0) {
                 // The C API returns its handle wrapper even on failure. Its first field is the
                 // ColumnFamilyHandle*, NULL when creation failed: then destroying it frees only the
@@ -135,16 +173,23 @@ final class ColumnFamilies {
             }
             ColumnFamilyHandle handle = add(new ColumnFamilyHandle(db, name, h));
             configured(handle, options);
+            learn(db.realPath); // the engine wrote a new OPTIONS file with the family in it
             return handle;
         }
     }
 
-    /** Drops {@code family} of {@code db} (which the caller has entered); the caller closes its handle. */
+    /**
+     * Drops {@code family} of {@code db} (which the caller has entered) while its handle closes (no
+     * call uses it), with batches naming families held off.
+     */
     void drop(Database db, ColumnFamilyHandle family) {
+        dropLock.writeLock().lock();
         try (Scratch s = Scratch.acquire()) {
-            family.use(h -> rocksdb_drop_column_family(db.adminDb(), h, s.errptr));
+            rocksdb_drop_column_family(db.adminDb(), family.ptr, s.errptr);
             Native.check(s.errptr);
+            ids.remove(family.id());
+        } finally {
+            dropLock.writeLock().unlock();
         }
-        ids.remove(family.id());
     }
 }

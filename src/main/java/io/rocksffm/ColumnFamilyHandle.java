@@ -77,9 +77,23 @@ public final class ColumnFamilyHandle extends NativeObject {
 
     /** Destroys the handle, default family included (by the database). */
     void closeHandle() {
+        closeHandle(null);
+    }
+
+    /**
+     * Destroys the handle after {@code first} (if not null) ran: once the calls using it in flight
+     * have left, and with new ones refused. The handle is destroyed also if {@code first} throws.
+     */
+    void closeHandle(Runnable first) {
         lifecycle.close(() -> {
-            destroy(ptr);
-            db.forget(this);
+            try {
+                if (first != null) {
+                    first.run();
+                }
+            } finally {
+                destroy(ptr);
+                db.forget(this);
+            }
         }, "iterators");
     }
 

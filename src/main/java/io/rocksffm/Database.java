@@ -33,6 +33,8 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
     final ColumnFamilyHandle defaultFamily;
     final ColumnFamilies families;
     private final Path path;
+    /** The directory's real path ({@link OpenDatabases#key}), which the engine was given. */
+    final Path realPath;
     private final boolean readOnly;
     final CallGuard guard;
     /**
@@ -52,15 +54,17 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         this.valueSuffix = valueSuffix;
         this.db = db;
         this.path = path;
+        this.realPath = OpenDatabases.key(path);
         this.readOnly = readOnly;
         this.families = new ColumnFamilies(this, names, handles);
         this.defaultFamily = families.get(ColumnFamilyHandle.DEFAULT);
         this.guard = new CallGuard(this, defaultFamily);
-        OpenDatabases.add(path, this); // a kind removes it in its destroy (RocksDB does)
+        OpenDatabases.add(realPath, this); // a kind removes it in its destroy (RocksDB does)
     }
 
     /**
-     * The path this database was opened at.
+     * The path this database was opened at, as the caller spelled it. (The engine is given its
+     * real path: one directory is one database per process, however its path is spelled.)
      *
      * @return the path (also after close)
      */
@@ -122,6 +126,14 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The handle is closed first, which waits for the calls using it in flight and refuses new
+     * ones ({@link IllegalStateException}); batches naming the family are written wholly before the
+     * drop or checked after it. (A write RocksDB applied to a family dropped under it would leave
+     * the database refusing every write until reopened.)
+     */
     @Override
     public void dropColumnFamily(ColumnFamilyHandle family) {
         guard.checkFamily(family);
@@ -132,13 +144,21 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
             throw new IllegalStateException("cannot drop " + family.name() + " while iterators on it are open");
         }
         refuseIfReadOnly();
+        adminDb(); // a kind without the base database refuses before the handle closes
+        family.lifecycle.ensureOpen();
+        boolean[] dropped = {false};
         lifecycle.enter();
         try {
-            families.drop(this, family);
+            family.closeHandle(() -> {
+                families.drop(this, family);
+                dropped[0] = true;
+            });
         } finally {
             lifecycle.exit();
         }
-        family.close();
+        if (!dropped[0]) { // closed by another thread meanwhile
+            throw new IllegalStateException(family + " is closed");
+        }
     }
 
     // ---- the downcalls that differ by kind -------------------------------------------------------
@@ -156,6 +176,15 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
     MemorySegment pinnedSlice(MemorySegment options, MemorySegment family, MemorySegment key, long keyLength,
                               Scratch s) {
         return PointReads.slice(db, options, family, key, keyLength, s);
+    }
+
+    /**
+     * Creates a column family natively ({@code rocksdb_create_column_family} on {@link #adminDb()});
+     * a kind whose engine must know of the family itself (a transaction database's lock manager)
+     * overrides it.
+     */
+    MemorySegment createFamily(MemorySegment options, MemorySegment name, MemorySegment errptr) {
+        return rocksdb_create_column_family(adminDb(), options, name, errptr);
     }
 
     /**
@@ -342,7 +371,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
             guard.enter(options, family, s);
             try {
                 rocksdb_flush_cf(adminDb(), options.ptr, family.ptr, s.errptr);
-                Native.check(s.errptr);
+                checkWrite(s.errptr);
             } finally {
                 guard.exit(options, family, s);
             }
@@ -445,6 +474,37 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         MutableOptions.set(this, null, options);
     }
 
+    /**
+     * Throws the error in {@code errptr}, if any, of a write or flush: with a note when RocksDB
+     * reports background errors, since a database in its background-error state (after a failed
+     * flush or compaction, or a write that failed after it was logged) refuses every write until
+     * it is reopened. The engine's C API has no {@code rocksdb_resume}: rocksffm cannot offer one.
+     */
+    final void checkWrite(MemorySegment errptr) {
+        RocksDBException e = Native.takeError(errptr, 0);
+        if (e != null) {
+            throw explainWriteFailure(e);
+        }
+    }
+
+    /** {@code e} with a note on RocksDB's background-error state when it reports background errors. */
+    final RocksDBException explainWriteFailure(RocksDBException e) {
+        long errors;
+        try {
+            errors = getLongProperty(defaultFamily, "rocksdb.background-errors").orElse(0);
+        } catch (RuntimeException notAvailable) {
+            return e;
+        }
+        if (errors <= 0) {
+            return e;
+        }
+        RocksDBException explained = new RocksDBException(e.getMessage() + " [RocksDB reported " + errors
+                + " background error(s): the database is in its background-error state, in which it refuses "
+                + "every write until it is reopened (the C API offers no resume)]");
+        explained.initCause(e);
+        return explained;
+    }
+
     /** Refuses a merge into a family opened without a merge operator (RocksDB would fail later, on reads). */
     final void requireMergeOperator(ColumnFamilyHandle family) {
         if (!families.mergeIds().contains(family.id())) {
@@ -466,8 +526,12 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
     final void writeBatch(WriteOptions options, WriteBatch batch, BatchWrite write) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(batch, "batch");
-        batch.checkWritable(families.ids(), families.mergeIds());
+        boolean named = batch.namesFamilies(); // orders it against drops of the families it names
+        if (named) {
+            families.dropLock.readLock().lock();
+        }
         try (Scratch s = Scratch.acquire()) {
+            batch.checkWritable(this, families);
             guard.enter(options, defaultFamily, s);
             try {
                 MemorySegment nativeBatch = batch.createNative();
@@ -476,9 +540,13 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
                 } finally {
                     WriteBatch.destroyNative(nativeBatch);
                 }
-                Native.check(s.errptr);
+                checkWrite(s.errptr);
             } finally {
                 guard.exit(options, defaultFamily, s);
+            }
+        } finally {
+            if (named) {
+                families.dropLock.readLock().unlock();
             }
         }
     }

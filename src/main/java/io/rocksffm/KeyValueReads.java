@@ -61,6 +61,8 @@ public sealed interface KeyValueReads permits Database, Transaction {
      * @param key     the key
      * @return a copy of the value, or {@code null} when absent
      * @throws RocksDBException if the read fails
+     * @throws UnsupportedOperationException if the value is larger than a {@code byte[]} can hold
+     *         (2 GiB less 8 bytes; RocksDB's values reach 4 GiB): read it into a segment or pinned
      */
     byte[] get(ColumnFamilyHandle family, ReadOptions options, byte[] key);
 
@@ -107,6 +109,8 @@ public sealed interface KeyValueReads permits Database, Transaction {
      * @return the values (a fixed-size list)
      * @throws RocksDBException if any key's read failed (the first failure, the others
      *         suppressed); use {@link #multiGet} for per-key errors
+     * @throws UnsupportedOperationException if a value is larger than a {@code byte[]} can hold
+     *         (every key's result is released first); use {@link #multiGet} for such values
      */
     List<byte[]> multiGetAsList(ColumnFamilyHandle family, ReadOptions options, List<byte[]> keys);
 

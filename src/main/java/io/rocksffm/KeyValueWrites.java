@@ -48,13 +48,15 @@ public sealed interface KeyValueWrites permits RocksDB, TransactionDB, Optimisti
     void delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key);
 
     /**
-     * Removes every key in {@code [begin, end)} (in the family's order: its comparator, else bytewise) from {@code family}.
+     * Removes every key in {@code [begin, end)} (in the family's order: its comparator, Java or
+     * built-in however it was set, else bytewise) from {@code family}.
      *
      * @param family  the column family
      * @param options write options
      * @param begin   the first key removed
      * @param end     the first key kept
-     * @throws IllegalArgumentException if {@code end} sorts before {@code begin}
+     * @throws IllegalArgumentException if {@code end} sorts before {@code begin} in the family's
+     *         order, or a bound exceeds RocksDB's limit (4 GiB - 1 bytes)
      * @throws RocksDBException if RocksDB refuses the write
      */
     void deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end);
@@ -66,7 +68,9 @@ public sealed interface KeyValueWrites permits RocksDB, TransactionDB, Optimisti
      * @param options write options
      * @param batch   the batch
      * @throws IllegalArgumentException if the batch names a column family the surface does not
-     *         have, or holds merge records for a family without a merge operator
+     *         have (or was made with handles of another database), holds merge records for a
+     *         family without a merge operator, or a range deletion that ends before it begins in
+     *         its family's order; nothing of the batch is applied then
      * @throws RocksDBException if RocksDB refuses the write; nothing of the batch is applied then
      */
     void write(WriteOptions options, WriteBatch batch);

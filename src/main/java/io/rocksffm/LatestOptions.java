@@ -72,6 +72,14 @@ public final class LatestOptions implements AutoCloseable {
         for (var p : loaded.familyOptions()) {
             owned.add(new Options(p));
         }
+        // the comparators the file names (rocksffm checks range order in them)
+        var text = io.rocksffm.internal.OptionsFileText.latest(path);
+        for (int i = 0; i < owned.size(); i++) {
+            var family = text.get(loaded.names().get(i));
+            if (family != null) {
+                owned.get(i).inheritComparator(family.get("comparator")); // (dbOptions: default family options)
+            }
+        }
         List<ColumnFamilyDescriptor> families = new ArrayList<>();
         for (int i = 0; i < owned.size(); i++) {
             families.add(new ColumnFamilyDescriptor(loaded.names().get(i), owned.get(i)));

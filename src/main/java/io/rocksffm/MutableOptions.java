@@ -31,6 +31,12 @@ final class MutableOptions {
         }
         ColumnFamilyHandle target = family == null ? db.defaultFamily : family;
         db.guard.enterFamily(target);
+        try {
+            refuseWedging(db, target, options);
+        } catch (RuntimeException e) {
+            db.guard.exitFamily(target);
+            throw e;
+        }
         try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             MemorySegment cKeys = arena.allocate(ADDRESS, n);
             MemorySegment cValues = arena.allocate(ADDRESS, n);
@@ -46,6 +52,54 @@ final class MutableOptions {
             Native.check(s.errptr);
         } finally {
             db.guard.exitFamily(target);
+        }
+    }
+
+    /**
+     * Refuses values RocksDB's {@code SetOptions} takes but cannot run with (an open sanitises
+     * them; {@code SetOptions} does not): no write buffer ({@code max_write_buffer_number < 1}),
+     * no level-0 compaction ({@code level0_file_num_compaction_trigger < 1}), or writes stopped
+     * before level 0 compacts ({@code level0_stop_writes_trigger} below the compaction trigger, the
+     * current one read from the OPTIONS file RocksDB keeps up to date). With any of them the next
+     * put blocks forever.
+     */
+    static void refuseWedging(Database db, ColumnFamilyHandle family, Map<String, String> options) {
+        Long buffers = number(options, "max_write_buffer_number");
+        Long trigger = number(options, "level0_file_num_compaction_trigger");
+        Long stop = number(options, "level0_stop_writes_trigger");
+        if (buffers != null && buffers < 1) {
+            throw new IllegalArgumentException("max_write_buffer_number must be >= 1: " + buffers);
+        }
+        if (trigger == null && stop == null) {
+            return;
+        }
+        if (trigger != null && trigger < 1) {
+            throw new IllegalArgumentException("level0_file_num_compaction_trigger must be >= 1: " + trigger);
+        }
+        if (stop != null && stop < 1) {
+            throw new IllegalArgumentException("level0_stop_writes_trigger must be >= 1: " + stop);
+        }
+        Map<String, String> current = io.rocksffm.internal.OptionsFileText.latest(db.realPath).get(family.name());
+        if (current != null) {
+            trigger = trigger != null ? trigger : number(current, "level0_file_num_compaction_trigger");
+            stop = stop != null ? stop : number(current, "level0_stop_writes_trigger");
+        }
+        if (trigger != null && stop != null && stop < trigger) {
+            throw new IllegalArgumentException("level0_stop_writes_trigger (" + stop + ") below "
+                    + "level0_file_num_compaction_trigger (" + trigger + "): writes would stop before level 0 compacts");
+        }
+    }
+
+    /** The integer value of {@code key}, or null if absent or not an integer (RocksDB then decides). */
+    private static Long number(Map<String, String> options, String key) {
+        String v = options.get(key);
+        if (v == null) {
+            return null;
+        }
+        try {
+            return Long.parseLong(v.strip());
+        } catch (NumberFormatException e) {
+            return null;
         }
     }
 

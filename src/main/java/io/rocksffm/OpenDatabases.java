@@ -20,22 +20,40 @@ final class OpenDatabases {
 
     private OpenDatabases() {}
 
-    /** The canonical form of {@code dir}: its real path if it exists, else its normalised absolute path. */
+    /**
+     * The canonical form of {@code dir}, one per directory however it is spelled (symbolic links,
+     * {@code .}, {@code ..}): its real path if it exists; else the real path of its parent with its
+     * name (a directory an open creates), else its normalised absolute path. Databases are opened
+     * at this path, so that RocksDB, which tells its own opens apart by the path string (its lock
+     * file is per process), refuses a second writer of one directory under another spelling as it
+     * refuses one under the same spelling.
+     */
     static Path key(Path dir) {
-        Path absolute = dir.toAbsolutePath().normalize();
+        Path absolute = dir.toAbsolutePath();
         try {
             return absolute.toRealPath();
         } catch (IOException | SecurityException e) {
-            return absolute;
+            Path parent = absolute.getParent();
+            Path name = absolute.getFileName();
+            if (parent != null && name != null && !name.toString().equals("..") && !name.toString().equals(".")) {
+                try {
+                    return parent.toRealPath().resolve(name);
+                } catch (IOException | SecurityException e2) {
+                    // fall through
+                }
+            }
+            return absolute.normalize();
         }
     }
 
-    static void add(Path dir, Database db) {
-        OPEN.computeIfAbsent(key(dir), k -> ConcurrentHashMap.newKeySet()).add(db);
+    /** Registers {@code db}, open at {@code realPath} (a {@link #key}). */
+    static void add(Path realPath, Database db) {
+        OPEN.computeIfAbsent(realPath, k -> ConcurrentHashMap.newKeySet()).add(db);
     }
 
-    static void remove(Path dir, Database db) {
-        OPEN.computeIfPresent(key(dir), (k, dbs) -> {
+    /** Removes {@code db} (after its engine's close returned). */
+    static void remove(Database db) {
+        OPEN.computeIfPresent(db.realPath, (k, dbs) -> {
             dbs.remove(db);
             return dbs.isEmpty() ? null : dbs;
         });

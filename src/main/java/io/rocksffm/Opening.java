@@ -105,7 +105,9 @@ final class Opening {
 
     private static <T extends Database> T open(Path path, Options options, List<ColumnFamilyDescriptor> families,
                                                boolean readOnly, OpenCall call, Maker<T> maker) {
-        String name = cPath(path);
+        cPath(path); // null and NUL checks
+        // the real path: RocksDB refuses a second writer of a directory by its path string
+        String name = cPath(OpenDatabases.key(path));
         Objects.requireNonNull(options, "options");
         List<ColumnFamilyDescriptor> all = new ArrayList<>(Objects.requireNonNull(families, "families"));
         if (all.stream().noneMatch(d -> d.name().equals(ColumnFamilyHandle.DEFAULT))) {
@@ -134,6 +136,9 @@ final class Opening {
             T opened = maker.make(db, path, readOnly, familyNames, handles);
             for (ColumnFamilyDescriptor d : all) {
                 opened.families.configured(opened.families.get(d.name()), d.options());
+            }
+            if (!readOnly) { // an open for writing wrote an OPTIONS file: what the engine runs with
+                opened.families.learn(opened.realPath);
             }
             return opened;
         } finally {

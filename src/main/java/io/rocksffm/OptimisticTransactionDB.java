@@ -68,7 +68,7 @@ public final class OptimisticTransactionDB extends Database implements KeyValueW
         families.closeAll();
         rocksdb_optimistictransactiondb_close_base_db(db);
         rocksdb_optimistictransactiondb_close(p);
-        OpenDatabases.remove(path(), this);
+        OpenDatabases.remove(this);
     }
 
     /**

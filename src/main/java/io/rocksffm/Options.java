@@ -284,6 +284,27 @@ public final class Options extends NativeObject {
         return comparator == null ? null : comparator.comparator;
     }
 
+    /**
+     * The order of a built-in or Java comparator these options carry without {@link #setComparator}
+     * having set it here: from the text or base options of {@link #fromString}, or from an
+     * options file ({@link LatestOptions}); null for bytewise.
+     */
+    private volatile KeyOrder inheritedOrder;
+
+    /** The key order these options give a family: the comparator set here, else one inherited, else bytewise. */
+    synchronized KeyOrder keyOrder() {
+        if (comparator != null) {
+            return KeyOrder.of(comparator.comparator);
+        }
+        KeyOrder inherited = inheritedOrder;
+        return inherited == null ? KeyOrder.BYTEWISE : inherited;
+    }
+
+    /** Records the name of the comparator an options file gave these options. */
+    void inheritComparator(String name) {
+        inheritedOrder = KeyOrder.named(name);
+    }
+
     /** A new user of the comparator set here (for a database opened with these options), or null. */
     synchronized NativeComparator retainComparator() {
         return comparator == null ? null : comparator.retain();
@@ -557,6 +578,8 @@ public final class Options extends NativeObject {
             MemorySegment cText = arena.allocateFrom(text);
             out.use(o -> base.use(b -> rocksdb_get_options_from_string(b, cText, o, s.errptr)));
             io.rocksffm.internal.Native.check(s.errptr);
+            String comparator = KeyOrder.comparatorIn(text);
+            out.inheritedOrder = comparator != null ? KeyOrder.named(comparator) : base.keyOrder();
             return out;
         } catch (RuntimeException | Error e) {
             out.close();

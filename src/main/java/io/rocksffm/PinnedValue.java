@@ -80,10 +80,12 @@ public final class PinnedValue implements AutoCloseable {
      * @return a new array
      * @throws IllegalStateException if closed
      * @throws WrongThreadException on another thread than the reading one
+     * @throws UnsupportedOperationException if the value is larger than a {@code byte[]} can hold
+     *         (2 GiB less 8 bytes): read it through {@link #segment()}
      */
     public byte[] toByteArray() {
         lifecycle.check();
-        return value.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+        return io.rocksffm.internal.Copies.toArray(value);
     }
 
     /**
@@ -96,16 +98,21 @@ public final class PinnedValue implements AutoCloseable {
     }
 
     /**
-     * Releases the pin; views of the value become unusable. Idempotent.
+     * Releases the pin; views of the value become unusable. Idempotent. Once the reading thread
+     * has ended, any thread may close it (a pinned value it left open would otherwise keep its
+     * database from closing).
      *
-     * @throws WrongThreadException on another thread than the reading one (unless already closed)
+     * @throws WrongThreadException on another thread than the reading one while that thread lives
+     *         (unless already closed)
      */
     @Override
     public void close() {
         lifecycle.close(() -> {
-            arena.close();
             try {
-                VectorState.clear(); // the caller may have allocated since the read: see VectorState
+                if (lifecycle.onOwnerThread()) { // the views' scope, a confined arena holding no memory
+                    arena.close();
+                    VectorState.clear(); // the caller may have allocated since the read: see VectorState
+                }
             } finally {
                 Native.pinnableDestroy(slice);
             }

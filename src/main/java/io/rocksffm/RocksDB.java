@@ -248,12 +248,13 @@ public final class RocksDB extends Database implements KeyValueWrites {
         families.closeAll();
         rocksdb_close(db);
         families.releaseComparators();
-        OpenDatabases.remove(path(), this);
+        OpenDatabases.remove(this);
     }
 
     /**
      * Closes the database and its column family handles. Idempotent; waits for calls in flight
-     * on other threads.
+     * on other threads. (An iterator or pinned value that a thread which has ended left open can
+     * be closed from any thread: close it, then this.)
      *
      * @throws IllegalStateException if pinned values, iterators, snapshots or checkpoints from it
      *         are open
@@ -287,7 +288,7 @@ public final class RocksDB extends Database implements KeyValueWrites {
             try {
                 rocksdb_put_cf(ptr, WriteOptions.DEFAULT.ptr, defaultFamily.ptr, s.copy(Scratch.FIRST, key), key.length,
                         s.copy(Scratch.SECOND, value), value.length, s.errptr);
-                Native.check(s.errptr);
+                checkWrite(s.errptr);
             } finally {
                 guard.exit(WriteOptions.DEFAULT, defaultFamily, s);
             }
@@ -319,19 +320,31 @@ public final class RocksDB extends Database implements KeyValueWrites {
      *
      * @param options the write options
      * @param batch   the batch (unchanged; may be written again)
-     * @throws RocksDBException if the write fails, e.g. for a family this database does not have
+     * @throws IllegalArgumentException if the batch holds records for a family of another database,
+     *         or one dropped since (checked before RocksDB sees the batch)
+     * @throws RocksDBException if the write fails
      * @throws IllegalStateException if this database, the options or the batch is closed
      */
     public void write(WriteOptions options, WriteBatchWithIndex batch) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(batch, "batch");
-        batch.lifecycle.check();
-        guard.enter(options, defaultFamily);
-        try (Scratch s = Scratch.acquire()) {
-            rocksdb_write_writebatch_wi(ptr, options.ptr, batch.ptr, s.errptr);
-            Native.check(s.errptr);
+        boolean named = batch.namesFamilies();
+        if (named) { // no family it names is dropped between the check and the write
+            families.dropLock.readLock().lock();
+        }
+        try {
+            batch.checkFamilies(this);
+            guard.enter(options, defaultFamily);
+            try (Scratch s = Scratch.acquire()) {
+                rocksdb_write_writebatch_wi(ptr, options.ptr, batch.ptr, s.errptr);
+                checkWrite(s.errptr);
+            } finally {
+                guard.exit(options, defaultFamily);
+            }
         } finally {
-            guard.exit(options, defaultFamily);
+            if (named) {
+                families.dropLock.readLock().unlock();
+            }
         }
     }
 }

@@ -45,17 +45,21 @@ import java.util.Objects;
  *
  * <p><b>Ownership and threads.</b> The caller owns the iterator and closes it. It is confined to
  * the thread that created it (other threads get {@link WrongThreadException}); its database,
- * read options and snapshot refuse to close while it is open. Use after close throws
- * {@link IllegalStateException}.
+ * read options and snapshot refuse to close while it is open. Once that thread has ended, any
+ * thread may {@link #close()} it. Use after close throws {@link IllegalStateException}.
  */
 public final class RocksIterator implements AutoCloseable {
     /** Confined; a child of the database, family, options and snapshot it keeps open. */
     private final Lifecycle lifecycle;
     private final MemorySegment it;
     private final long itAddress;
+    /** The scope of the views of the entries (a confined arena that allocates nothing). */
     private final Arena arena = Arena.ofConfined();
-    private final MemorySegment length = arena.allocate(ValueLayout.JAVA_LONG);
-    private final long lengthAddress = length.address();
+    /** The length out-slot (C heap: freed by whichever thread closes the iterator). */
+    private final MemorySegment length;
+    private final long lengthAddress;
+    /** The prefetch buffer (C heap), or null without prefetch. */
+    private final MemorySegment prefetchBuffer;
     /** The prefetch run, or null without prefetch. */
     private final PrefetchRun run;
     /** Whether moves may be linked critically (see {@link IteratorCalls}). */
@@ -72,7 +76,20 @@ public final class RocksIterator implements AutoCloseable {
         this.lifecycle = lifecycle;
         this.it = it;
         this.itAddress = it.address();
-        this.run = prefetchBytes > 0 ? new PrefetchRun(arena.allocate(prefetchBytes, 8), length) : null;
+        this.length = Native.malloc(ValueLayout.JAVA_LONG.byteSize());
+        this.lengthAddress = length.address();
+        MemorySegment buffer = null;
+        try {
+            buffer = prefetchBytes > 0 ? Native.malloc(prefetchBytes) : null;
+            this.run = buffer != null ? new PrefetchRun(buffer, length) : null;
+        } catch (RuntimeException | Error e) {
+            if (buffer != null) {
+                Native.free(buffer);
+            }
+            Native.free(length);
+            throw e;
+        }
+        this.prefetchBuffer = buffer;
         this.criticalMoves = criticalMoves;
     }
 
@@ -441,13 +458,22 @@ public final class RocksIterator implements AutoCloseable {
         return n;
     }
 
-    /** {@return a copy of the current key} */
+    /**
+     * {@return a copy of the current key}
+     *
+     * @throws UnsupportedOperationException if it is larger than a {@code byte[]} can hold
+     */
     public byte[] keyBytes() {
         long p = keyAt();
         return Copies.toArray(p, atLength);
     }
 
-    /** {@return a copy of the current value} */
+    /**
+     * {@return a copy of the current value}
+     *
+     * @throws UnsupportedOperationException if it is larger than a {@code byte[]} can hold
+     *         (2 GiB less 8 bytes): read it through {@link #value()} or into a segment
+     */
     public byte[] valueBytes() {
         long p = valueAt();
         return Copies.toArray(p, atLength);
@@ -458,13 +484,28 @@ public final class RocksIterator implements AutoCloseable {
         return lifecycle.isClosed();
     }
 
-    /** Destroys the iterator. Idempotent; must be called on the owning thread. */
+    /**
+     * Destroys the iterator. Idempotent; must be called on the owning thread, or, once that
+     * thread has ended, on any thread (an iterator it left open would otherwise keep its database,
+     * family and options from ever closing).
+     *
+     * @throws WrongThreadException on another thread while the owning thread lives
+     */
     @Override
     public void close() {
         lifecycle.close(() -> {
-            endViews();
-            arena.close();
-            rocksdb_iter_destroy(it);
+            try {
+                if (lifecycle.onOwnerThread()) { // scopes only: a closing thread other than a finished owner leaves them
+                    endViews();
+                    arena.close();
+                }
+            } finally {
+                rocksdb_iter_destroy(it);
+                Native.free(length);
+                if (prefetchBuffer != null) {
+                    Native.free(prefetchBuffer);
+                }
+            }
         });
     }
 }

@@ -27,8 +27,12 @@ import java.util.Objects;
  * segments may be reused at once.
  */
 public final class SstFileWriter extends NativeObject {
-    private SstFileWriter(MemorySegment writer) {
+    /** The order of the keys, the options' comparator's (Java, or built-in from an options string or file). */
+    private final KeyOrder order;
+
+    private SstFileWriter(MemorySegment writer, KeyOrder order) {
         super("SstFileWriter", writer);
+        this.order = order;
     }
 
     /**
@@ -53,7 +57,7 @@ public final class SstFileWriter extends NativeObject {
         } finally {
             rocksdb_envoptions_destroy(env);
         }
-        SstFileWriter w = new SstFileWriter(writer);
+        SstFileWriter w = new SstFileWriter(writer, options.keyOrder());
         try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             rocksdb_sstfilewriter_open(writer, arena.allocateFrom(name), s.errptr);
             Native.check(s.errptr);
@@ -162,8 +166,9 @@ public final class SstFileWriter extends NativeObject {
     public SstFileWriter deleteRange(MemorySegment begin, MemorySegment end) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
-        if (BatchFormat.compareBytewise(begin, end) > 0) {
-            throw new IllegalArgumentException("deleteRange: end sorts before begin");
+        Limits.checkRange(begin, end);
+        if (order.compare(begin, end) > 0) {
+            throw new IllegalArgumentException("deleteRange: end sorts before begin in the order of " + order);
         }
         call(begin, end, (w, b, bl, e, el, err) -> rocksdb_sstfilewriter_delete_range(w, b, bl, e, el, err));
         return this;

@@ -33,7 +33,10 @@ import java.util.function.Function;
  * {@link #commit()} makes it {@link State#COMMITTED}, {@link #rollback()}
  * {@link State#ROLLED_BACK}. A finished (committed or rolled back) transaction refuses reads and
  * writes with {@link IllegalStateException}; it can be begun again with
- * {@code beginTransaction(..., reuse)} or closed.
+ * {@code beginTransaction(..., reuse)} or closed. A prepared transaction takes only reads,
+ * {@link #commit()} and {@link #rollback()}: writes, savepoints and reads for update throw
+ * {@link IllegalStateException} (RocksDB has logged its writes at prepare; one accepted later
+ * would be visible after the commit but lost in a crash).
  *
  * <p><b>Errors.</b> A lock wait that runs out throws {@link RocksDBException.Code#TIMED_OUT}, a
  * detected deadlock {@link RocksDBException.Code#BUSY}, an optimistic conflict at commit
@@ -82,6 +85,10 @@ public final class Transaction extends NativeObject implements KeyValueReads {
     @SuppressWarnings("unused")
     private volatile int busy;
     volatile State state = State.STARTED;
+    /** The non-default families written since begin, null until one is (see {@link TransactionWrites#holdFamilies}). */
+    java.util.Set<ColumnFamilyHandle> written;
+    /** The family last added to {@link #written} (spares the set a lookup per write). */
+    ColumnFamilyHandle lastWritten;
 
     Transaction(Database db, Lifecycle lifecycle, MemorySegment txn, boolean optimistic, State state) {
         super(lifecycle, "Transaction", txn);
@@ -144,6 +151,22 @@ public final class Transaction extends NativeObject implements KeyValueReads {
         }
     }
 
+    /**
+     * {@link #enter()} for writes, savepoints and locking reads: refuses a transaction that is not
+     * {@link State#STARTED} (once prepared, RocksDB has logged its writes: a later one would be
+     * visible after the commit and lost in a crash).
+     */
+    void enterWritable() {
+        enter();
+        State s = state;
+        if (s != State.STARTED) {
+            exit();
+            throw new IllegalStateException(s == State.PREPARED
+                    ? "Transaction is prepared: only commit or rollback are allowed"
+                    : "Transaction is " + (s == State.COMMITTED ? "committed" : "rolled back"));
+        }
+    }
+
     void refuseWithChildren(String action) {
         if (lifecycle.hasChildren()) {
             throw new IllegalStateException("Transaction cannot be " + action
@@ -170,30 +193,6 @@ public final class Transaction extends NativeObject implements KeyValueReads {
 
     // ---- writes ---------------------------------------------------------------------------------
 
-    /** The shape of rocksdb_transaction_put_cf and _merge_cf. */
-    @FunctionalInterface
-    private interface TwoSliceWrite {
-        void call(MemorySegment txn, MemorySegment family, MemorySegment a, long aLength, MemorySegment b,
-                  long bLength, MemorySegment errptr);
-    }
-
-    private void write(ColumnFamilyHandle family, MemorySegment key, MemorySegment value, TwoSliceWrite write) {
-        Objects.requireNonNull(key, "key");
-        Objects.requireNonNull(value, "value");
-        enterActive();
-        try {
-            db.guard.enterFamily(family);
-            try (Scratch s = Scratch.acquire()) {
-                write.call(ptr, family.ptr, s.first(key), key.byteSize(), s.second(value), value.byteSize(), s.errptr);
-                Native.check(s.errptr);
-            } finally {
-                db.guard.exitFamily(family);
-            }
-        } finally {
-            exit();
-        }
-    }
-
     /**
      * Stores {@code value} under {@code key} in {@code family}, in this transaction (a pessimistic
      * one locks the key first). The segments are copied; they may be heap or native.
@@ -204,11 +203,11 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @throws RocksDBException e.g. {@link RocksDBException.Code#TIMED_OUT} when the lock wait
      *         runs out, {@link RocksDBException.Code#BUSY} for a deadlock or a key changed since
      *         the transaction's snapshot, {@link RocksDBException.Code#EXPIRED}
-     * @throws IllegalStateException if closed, finished, or in use by another thread
+     * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
      * @throws IllegalArgumentException if {@code family} belongs to another database
      */
     public void put(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
-        write(family, key, value, RocksDBC::rocksdb_transaction_put_cf);
+        TransactionWrites.write(this, family, key, value, RocksDBC::rocksdb_transaction_put_cf);
     }
 
     /**
@@ -229,11 +228,11 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @param key    the key
      * @param value  the merge operand
      * @throws IllegalArgumentException if the family has no merge operator or is of another database
-     * @throws IllegalStateException if closed, finished, or in use by another thread
+     * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
      */
     public void merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
         Transactions.checkMerge(this, db, family, key, value);
-        write(family, key, value, RocksDBC::rocksdb_transaction_merge_cf);
+        TransactionWrites.write(this, family, key, value, RocksDBC::rocksdb_transaction_merge_cf);
     }
 
     /**
@@ -242,23 +241,11 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @param family the column family
      * @param key    the key
      * @throws RocksDBException as {@link #put(ColumnFamilyHandle, MemorySegment, MemorySegment)}
-     * @throws IllegalStateException if closed, finished, or in use by another thread
+     * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
      * @throws IllegalArgumentException if {@code family} belongs to another database
      */
     public void delete(ColumnFamilyHandle family, MemorySegment key) {
-        Objects.requireNonNull(key, "key");
-        enterActive();
-        try {
-            db.guard.enterFamily(family);
-            try (Scratch s = Scratch.acquire()) {
-                rocksdb_transaction_delete_cf(ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
-                Native.check(s.errptr);
-            } finally {
-                db.guard.exitFamily(family);
-            }
-        } finally {
-            exit();
-        }
+        TransactionWrites.delete(this, family, key);
     }
 
     /**
@@ -274,8 +261,17 @@ public final class Transaction extends NativeObject implements KeyValueReads {
 
     /** Enters this transaction and, for a read, the family and options (checked to be this database's). */
     void enterRead(ReadOptions options, ColumnFamilyHandle family) {
+        enterRead(options, family, false);
+    }
+
+    /** {@link #enterRead(ReadOptions, ColumnFamilyHandle)}; a read for update locks, and needs {@link #enterWritable()}. */
+    void enterRead(ReadOptions options, ColumnFamilyHandle family, boolean forUpdate) {
         Objects.requireNonNull(options, "options");
-        enterActive();
+        if (forUpdate) {
+            enterWritable();
+        } else {
+            enterActive();
+        }
         try {
             db.guard.enterRead(options, family);
         } catch (RuntimeException | Error e) {
@@ -326,7 +322,7 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @return the value's full length, or -1 if absent
      * @throws RocksDBException e.g. {@link RocksDBException.Code#TIMED_OUT},
      *         {@link RocksDBException.Code#BUSY}
-     * @throws IllegalStateException if closed, finished, or in use by another thread
+     * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
      */
     public long getForUpdate(ColumnFamilyHandle family, ReadOptions options, MemorySegment key, MemorySegment value,
                              boolean exclusive) {
@@ -343,7 +339,7 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @param exclusive whether the lock is exclusive
      * @return the value, or null if absent
      * @throws RocksDBException e.g. {@link RocksDBException.Code#TIMED_OUT}
-     * @throws IllegalStateException if closed, finished, or in use by another thread
+     * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
      */
     public byte[] getForUpdate(ColumnFamilyHandle family, ReadOptions options, byte[] key, boolean exclusive) {
         return Transactions.get(this, family, options, key, true, exclusive);
@@ -404,7 +400,7 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @return the values in key order, {@code null} where absent
      * @throws RocksDBException the first key's failure (e.g. a lock timeout)
      * @throws UnsupportedOperationException on engines without the function (RocksDB before 8.x)
-     * @throws IllegalStateException if closed, finished, or in use by another thread
+     * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
      */
     public List<byte[]> multiGetForUpdateAsList(ColumnFamilyHandle family, ReadOptions options, List<byte[]> keys) {
         Objects.requireNonNull(family, "family");
@@ -455,32 +451,20 @@ public final class Transaction extends NativeObject implements KeyValueReads {
     /**
      * Marks a savepoint: {@link #rollbackToSavePoint()} undoes the writes made after it.
      *
-     * @throws IllegalStateException if closed, finished, or in use by another thread
+     * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
      */
     public void setSavePoint() {
-        enterActive();
-        try {
-            rocksdb_transaction_set_savepoint(ptr);
-        } finally {
-            exit();
-        }
+        TransactionWrites.setSavePoint(this);
     }
 
     /**
      * Undoes the writes made since the last savepoint and removes it (locks taken stay taken).
      *
      * @throws RocksDBException {@link RocksDBException.Code#NOT_FOUND} if there is no savepoint
-     * @throws IllegalStateException if closed, finished, in use, or iterators or snapshots are open
+     * @throws IllegalStateException if closed, finished, prepared, in use, or iterators or snapshots are open
      */
     public void rollbackToSavePoint() {
-        enterActive();
-        try (Scratch s = Scratch.acquire()) {
-            refuseWithChildren("rolled back to a savepoint");
-            rocksdb_transaction_rollback_to_savepoint(ptr, s.errptr);
-            Native.check(s.errptr);
-        } finally {
-            exit();
-        }
+        TransactionWrites.rollbackToSavePoint(this);
     }
 
     /**
@@ -503,7 +487,7 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @param name the name (non-empty)
      * @throws RocksDBException e.g. {@link RocksDBException.Code#INVALID_ARGUMENT} for a name in
      *         use, a name already set, or an optimistic transaction
-     * @throws IllegalStateException if closed, finished, or in use by another thread
+     * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
      */
     public void setName(String name) {
         Objects.requireNonNull(name, "name");
@@ -511,7 +495,7 @@ public final class Transaction extends NativeObject implements KeyValueReads {
             throw new IllegalArgumentException("name must not be empty");
         }
         byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
-        enterActive();
+        enterWritable();
         try (Scratch s = Scratch.acquire()) {
             rocksdb_transaction_set_name(ptr, s.copy(Scratch.FIRST, bytes), bytes.length, s.errptr);
             Native.check(s.errptr);
@@ -541,7 +525,12 @@ public final class Transaction extends NativeObject implements KeyValueReads {
     public void prepare() {
         enterActive();
         try (Scratch s = Scratch.acquire()) {
-            rocksdb_transaction_prepare(ptr, s.errptr);
+            boolean held = TransactionWrites.holdFamilies(this);
+            try {
+                rocksdb_transaction_prepare(ptr, s.errptr);
+            } finally {
+                TransactionWrites.releaseFamilies(this, held);
+            }
             Native.check(s.errptr);
             state = State.PREPARED;
         } finally {
@@ -562,8 +551,13 @@ public final class Transaction extends NativeObject implements KeyValueReads {
         enterActive();
         try (Scratch s = Scratch.acquire()) {
             refuseWithChildren("committed");
-            rocksdb_transaction_commit(ptr, s.errptr);
-            Native.check(s.errptr);
+            boolean held = TransactionWrites.holdFamilies(this);
+            try {
+                rocksdb_transaction_commit(ptr, s.errptr);
+            } finally {
+                TransactionWrites.releaseFamilies(this, held);
+            }
+            db.checkWrite(s.errptr);
             state = State.COMMITTED;
         } finally {
             exit();
@@ -583,6 +577,8 @@ public final class Transaction extends NativeObject implements KeyValueReads {
             rocksdb_transaction_rollback(ptr, s.errptr);
             Native.check(s.errptr);
             state = State.ROLLED_BACK;
+            written = null;
+            lastWritten = null;
         } finally {
             exit();
         }

@@ -107,7 +107,7 @@ public final class TransactionDB extends Database implements KeyValueWrites {
             rocksdb_transactiondb_close_base_db(db);
         }
         rocksdb_transactiondb_close(p);
-        OpenDatabases.remove(path(), this);
+        OpenDatabases.remove(this);
     }
 
     /**
@@ -216,7 +216,7 @@ public final class TransactionDB extends Database implements KeyValueWrites {
         try (Scratch s = Scratch.acquire()) {
             rocksdb_transactiondb_put_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.second(value),
                     value.byteSize(), s.errptr);
-            Native.check(s.errptr);
+            checkWrite(s.errptr);
         } finally {
             guard.exit(options, family);
         }
@@ -229,7 +229,7 @@ public final class TransactionDB extends Database implements KeyValueWrites {
         guard.enter(options, family);
         try (Scratch s = Scratch.acquire()) {
             rocksdb_transactiondb_delete_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
-            Native.check(s.errptr);
+            checkWrite(s.errptr);
         } finally {
             guard.exit(options, family);
         }
@@ -245,7 +245,7 @@ public final class TransactionDB extends Database implements KeyValueWrites {
             requireMergeOperator(family);
             rocksdb_transactiondb_merge_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(),
                     s.second(value), value.byteSize(), s.errptr);
-            Native.check(s.errptr);
+            checkWrite(s.errptr);
         } finally {
             guard.exit(options, family);
         }
@@ -261,10 +261,11 @@ public final class TransactionDB extends Database implements KeyValueWrites {
     public void deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
-        if (BatchFormat.compareBytewise(begin, end) > 0) {
+        guard.checkFamily(family);
+        Limits.checkRange(begin, end);
+        if (families.compare(family, begin, end) > 0) { // the family's order
             throw new IllegalArgumentException("deleteRange: end sorts before begin");
         }
-        guard.checkFamily(family);
         try (WriteBatch batch = new WriteBatch()) {
             batch.deleteRange(family, begin, end);
             write(options, batch);
@@ -294,6 +295,16 @@ public final class TransactionDB extends Database implements KeyValueWrites {
             Native.check(s.errptr);
         }
         return slice;
+    }
+
+    /**
+     * Creates a family through the transaction database ({@code rocksdb_transactiondb_create_column_family}),
+     * whose lock manager then knows it: one created through the base database could not be written
+     * until reopen ("Column family id not found").
+     */
+    @Override
+    MemorySegment createFamily(MemorySegment options, MemorySegment name, MemorySegment errptr) {
+        return rocksdb_transactiondb_create_column_family(ptr, options, name, errptr);
     }
 
     @Override

@@ -73,6 +73,8 @@ final class Transactions {
                             t.owned.add(Transaction.rep(reuse.ptr));
                         }
                         reuse.state = Transaction.State.STARTED;
+                        reuse.written = null;
+                        reuse.lastWritten = null;
                         return reuse;
                     } finally {
                         reuse.exit();
@@ -119,7 +121,7 @@ final class Transactions {
         if (value.isReadOnly()) {
             throw new IllegalArgumentException("value segment is read-only");
         }
-        tx.enterRead(options, family);
+        tx.enterRead(options, family, forUpdate);
         try (Scratch s = Scratch.acquire()) {
             return PointReads.copy(slice(tx, options, family, s.first(key), key.byteSize(), forUpdate, exclusive, s),
                     value, s);
@@ -131,7 +133,7 @@ final class Transactions {
     static byte[] get(Transaction tx, ColumnFamilyHandle family, ReadOptions options, byte[] key, boolean forUpdate,
                        boolean exclusive) {
         Objects.requireNonNull(key, "key");
-        tx.enterRead(options, family);
+        tx.enterRead(options, family, forUpdate);
         try (Scratch s = Scratch.acquire()) {
             return PointReads.array(slice(tx, options, family, s.copy(Scratch.FIRST, key), key.length, forUpdate,
                     exclusive, s), s);
@@ -169,7 +171,7 @@ final class Transactions {
         for (int i = 0; i < segments.length; i++) {
             segments[i] = MemorySegment.ofArray(MultiGet.element(keys.get(i), "keys", i));
         }
-        tx.enterRead(options, family);
+        tx.enterRead(options, family, forUpdate);
         try (Scratch s = Scratch.acquire()) {
             ListMultiGet.call(forUpdate ? RocksDBC::rocksdb_transaction_multi_get_for_update_cf
                     : RocksDBC::rocksdb_transaction_multi_get_cf, tx.ptr, options.ptr, family.ptr, segments, s);

@@ -25,8 +25,11 @@ import java.util.Objects;
  * full; {@link #clear()} keeps it, so a batch reused across writes stops allocating. Keys and
  * values are copied in: the caller's segments and arrays may be reused as soon as a method
  * returns. {@link #close()} frees the buffer; it is idempotent, and any use afterwards throws
- * {@link IllegalStateException}. (A database refuses a batch holding merge records for a family
- * without a {@linkplain Options#setMergeOperator merge operator}.)
+ * {@link IllegalStateException}. (A database refuses, before anything is applied, a batch holding
+ * merge records for a family without a merge operator, records for a family it does not have or
+ * made with another database's handles, or a range deletion that ends before it begins in its
+ * family's order: RocksDB would fail such a batch only after logging it, and then refuse every
+ * write until reopened.)
  *
  * <p><b>Threads.</b> A batch is confined to the thread that created it (its memory belongs to a
  * confined arena, which frees it at once on close): other threads get
@@ -49,6 +52,8 @@ public final class WriteBatch implements AutoCloseable {
     private BitSet families;
     /** Column-family ids (0 for the default) that merge records name (null until one does). */
     private BitSet mergeFamilies;
+    /** Column-family ids (0 for the default) that range deletions name (null until one does). */
+    private BitSet rangeFamilies;
 
     /** An empty batch with {@value #DEFAULT_CAPACITY} bytes of initial capacity. */
     public WriteBatch() {
@@ -90,6 +95,7 @@ public final class WriteBatch implements AutoCloseable {
         b.count = summary.count();
         b.families = summary.families().isEmpty() ? null : summary.families();
         b.mergeFamilies = summary.mergeFamilies();
+        b.rangeFamilies = summary.rangeFamilies();
         return b;
     }
 
@@ -199,7 +205,7 @@ public final class WriteBatch implements AutoCloseable {
     private WriteBatch commit(long end, int family, byte tag) {
         size = end;
         count++;
-        if (family != 0 || tag == MERGE) {
+        if (family != 0 || tag == MERGE || tag == RANGE_DELETION) {
             note(family, tag);
         }
         return this;
@@ -228,6 +234,12 @@ public final class WriteBatch implements AutoCloseable {
             }
             mergeFamilies.set(family);
         }
+        if (tag == RANGE_DELETION) {
+            if (rangeFamilies == null) {
+                rangeFamilies = new BitSet();
+            }
+            rangeFamilies.set(family);
+        }
     }
 
     private IllegalArgumentException refused(long klen, long vlen) {
@@ -240,10 +252,20 @@ public final class WriteBatch implements AutoCloseable {
         return new IllegalArgumentException("write batch is full: " + count + " records");
     }
 
-    /** The family id to encode; checks the handle is open. */
-    private static int id(ColumnFamilyHandle family) {
+    /** The database of the family handles the records were made with (null until one is). */
+    private Database familiesOf;
+
+    /** The family id to encode; checks the handle is open and of the database of the others. */
+    private int id(ColumnFamilyHandle family) {
         Objects.requireNonNull(family, "family");
         family.lifecycle.ensureOpen();
+        if (familiesOf != family.db) {
+            if (familiesOf != null) {
+                throw new IllegalArgumentException("the batch holds records for families of another database than "
+                        + family + "'s");
+            }
+            familiesOf = family.db;
+        }
         return family.id();
     }
 
@@ -273,7 +295,7 @@ public final class WriteBatch implements AutoCloseable {
 
     // The array forms call the array append rather than their segment form: no wrappers that can
     // escape when the JIT does not inline the path (see append(byte, int, byte[], byte[])). Only
-    // deleteRange(byte[], byte[]), rare and with its own ordering check, wraps its arguments.
+    // deleteRange(byte[], byte[]), rare, wraps its arguments.
 
     /**
      * {@link #put(MemorySegment, MemorySegment)} for arrays.
@@ -355,9 +377,11 @@ public final class WriteBatch implements AutoCloseable {
      * @param begin the first key of the range (inclusive)
      * @param end the end of the range (exclusive)
      * @return this batch
-     * @throws IllegalArgumentException if {@code end} sorts before {@code begin} (bytewise).
-     *         RocksDB itself would only notice while applying the batch, after applying the
-     *         records before this one, so the check keeps batches atomic.
+     * @throws IllegalArgumentException if a bound exceeds RocksDB's limit. (The order of
+     *         {@code begin} and {@code end} depends on the comparator of the family the batch is
+     *         written to, which a batch does not know: the database checks every range in its
+     *         family's order when the batch is written, and refuses the whole batch, before
+     *         anything is applied, if one ends before it begins.)
      */
     public WriteBatch deleteRange(MemorySegment begin, MemorySegment end) {
         return rangeDeletion(0, begin, end);
@@ -378,10 +402,7 @@ public final class WriteBatch implements AutoCloseable {
     private WriteBatch rangeDeletion(int family, MemorySegment begin, MemorySegment end) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
-        if (BatchFormat.compareBytewise(begin, end) > 0) {
-            throw new IllegalArgumentException("deleteRange: end sorts before begin");
-        }
-        return append(RANGE_DELETION, family, begin, end);
+        return append(RANGE_DELETION, family, begin, end); // order: checked when written
     }
 
     /**
@@ -464,6 +485,8 @@ public final class WriteBatch implements AutoCloseable {
         count = 0;
         families = null;
         mergeFamilies = null;
+        rangeFamilies = null;
+        familiesOf = null;
         return this;
     }
 
@@ -504,10 +527,16 @@ public final class WriteBatch implements AutoCloseable {
     /**
      * Refuses a batch that RocksDB would fail only while applying it (after logging it, which
      * leaves the database refusing writes until reopened): records for column families the
-     * target does not have, and merge records for families without a merge operator.
+     * target does not have, merge records for families without a merge operator, and range
+     * deletions that end before they begin in their family's order.
      */
-    void checkWritable(java.util.Set<Integer> familyIds, java.util.Set<Integer> mergeFamilyIds) {
+    void checkWritable(Database db, ColumnFamilies target) {
         ensureOpen();
+        if (familiesOf != null && familiesOf != db) {
+            throw new IllegalArgumentException("the batch holds records made with family handles of another database");
+        }
+        java.util.Set<Integer> familyIds = target.ids();
+        java.util.Set<Integer> mergeFamilyIds = target.mergeIds();
         if (mergeFamilies != null) {
             for (int id = mergeFamilies.nextSetBit(0); id >= 0; id = mergeFamilies.nextSetBit(id + 1)) {
                 if (familyIds.contains(id) && !mergeFamilyIds.contains(id)) {
@@ -523,6 +552,20 @@ public final class WriteBatch implements AutoCloseable {
                 }
             }
         }
+        if (rangeFamilies != null) {
+            BatchFormat.forEachRange(buf.asSlice(0, size), (at, id, begin, end) -> {
+                if (target.compare(id, begin, end) > 0) {
+                    throw new IllegalArgumentException("the batch's range deletion at offset " + at
+                            + " ends before it begins in the order of column family id " + id);
+                }
+            });
+        }
+    }
+
+    /** Whether records name non-default column families. */
+    boolean namesFamilies() {
+        ensureOpen();
+        return families != null;
     }
 
     /** Frees a batch from {@link #createNative()}. */

@@ -66,6 +66,44 @@ public final class WriteBatchWithIndex extends NativeObject {
         family.lifecycle.ensureOpen();
     }
 
+    /** The non-default families the records name (checked when the batch is written). */
+    private final java.util.Set<ColumnFamilyHandle> families =
+            java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /** The family of the last record (spares the set a lookup per record). */
+    private ColumnFamilyHandle lastFamily;
+
+    /** {@link #checkFamily} for a write, remembering the family. */
+    private void noteFamily(ColumnFamilyHandle family) {
+        checkFamily(family);
+        if (family != lastFamily && !family.isDefault()) {
+            families.add(family);
+            lastFamily = family;
+        }
+    }
+
+    /**
+     * Refuses to write this batch to {@code db} if a record names a family of another database or
+     * one dropped since (RocksDB would fail while applying it, after logging it, and then refuse
+     * every write until reopen). The caller holds the database's drop lock.
+     */
+    void checkFamilies(Database db) {
+        lifecycle.check();
+        for (ColumnFamilyHandle f : families) {
+            if (f.db != db) {
+                throw new IllegalArgumentException("the batch holds records for " + f + " of another database");
+            }
+            if (!db.families.ids().contains(f.id())) {
+                throw new IllegalArgumentException("the batch holds records for " + f + ", which was dropped");
+            }
+        }
+    }
+
+    /** Whether records name non-default families. */
+    boolean namesFamilies() {
+        lifecycle.check();
+        return !families.isEmpty();
+    }
+
     /**
      * Adds a put of {@code value} under {@code key} in {@code family}.
      *
@@ -79,7 +117,7 @@ public final class WriteBatchWithIndex extends NativeObject {
     public WriteBatchWithIndex put(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        checkFamily(family);
+        noteFamily(family);
         checkWritable();
         try (Scratch s = Scratch.acquire()) {
             rocksdb_writebatch_wi_put_cf(ptr, family.ptr, s.first(key), key.byteSize(), s.second(value),
@@ -116,7 +154,7 @@ public final class WriteBatchWithIndex extends NativeObject {
      */
     public WriteBatchWithIndex delete(ColumnFamilyHandle family, MemorySegment key) {
         Objects.requireNonNull(key, "key");
-        checkFamily(family);
+        noteFamily(family);
         checkWritable();
         try (Scratch s = Scratch.acquire()) {
             rocksdb_writebatch_wi_delete_cf(ptr, family.ptr, s.first(key), key.byteSize());
@@ -143,7 +181,7 @@ public final class WriteBatchWithIndex extends NativeObject {
     WriteBatchWithIndex merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        checkFamily(family);
+        noteFamily(family);
         checkWritable();
         try (Scratch s = Scratch.acquire()) {
             rocksdb_writebatch_wi_merge_cf(ptr, family.ptr, s.first(key), key.byteSize(), s.second(value),
@@ -167,6 +205,8 @@ public final class WriteBatchWithIndex extends NativeObject {
     public WriteBatchWithIndex clear() {
         checkWritable();
         rocksdb_writebatch_wi_clear(ptr);
+        families.clear();
+        lastFamily = null;
         return this;
     }
 
@@ -177,8 +217,7 @@ public final class WriteBatchWithIndex extends NativeObject {
             return null;
         }
         try {
-            return value.reinterpret(s.size.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0))
-                    .toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+            return io.rocksffm.internal.Copies.toArray(value.reinterpret(s.size.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0)));
         } finally {
             Native.rocksdbFree(value);
         }

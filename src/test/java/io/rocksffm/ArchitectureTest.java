@@ -132,7 +132,8 @@ class ArchitectureTest {
                         String owner = owner(m.group());
                         boolean ok = owner.equals(cls) || (owner.equals("RocksDB") && DATABASE.contains(cls))
                                 || (cls.equals("NativeWriteBatch") && owner.equals("WriteBatch"))
-                                || (cls.equals("Transactions") && owner.equals("Transaction"));
+                                || ((cls.equals("Transactions") || cls.equals("TransactionWrites"))
+                                        && owner.equals("Transaction"));
                         if (!ok) {
                             wrong.add(cls + " calls " + m.group() + " (" + owner + "'s)");
                         }

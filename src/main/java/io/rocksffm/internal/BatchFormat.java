@@ -84,14 +84,48 @@ public final class BatchFormat {
 
     /**
      * What a validated batch holds: its record count, the non-default column-family ids its
-     * records name, and the column-family ids (0 for the default) its merge records name (null
-     * when it has none).
+     * records name, and the column-family ids (0 for the default) its merge records and its range
+     * deletions name (null when it has none).
      */
-    public record Summary(int count, BitSet families, BitSet mergeFamilies) {}
+    public record Summary(int count, BitSet families, BitSet mergeFamilies, BitSet rangeFamilies) {}
+
+    /** What {@link #forEachRange} hands each range deletion to. */
+    @FunctionalInterface
+    public interface RangeVisitor {
+        /** Visits the range deletion at {@code offset} of family {@code family} (0: default): {@code [begin, end)}. */
+        void visit(long offset, int family, MemorySegment begin, MemorySegment end);
+    }
+
+    /**
+     * Hands every range deletion of {@code data}, a batch {@link #validate} accepted (or one
+     * rocksffm encoded), to {@code visitor}, in order.
+     */
+    public static void forEachRange(MemorySegment data, RangeVisitor visitor) {
+        Reader r = new Reader(data, HEADER);
+        while (r.offset < data.byteSize()) {
+            long at = r.offset;
+            byte tag = data.get(ValueLayout.JAVA_BYTE, r.offset++);
+            if (tag == NOOP) {
+                continue;
+            }
+            int family = 0;
+            if (tag == CF_DELETION || tag == CF_SINGLE_DELETION || tag == CF_VALUE || tag == CF_MERGE
+                    || tag == CF_RANGE_DELETION) {
+                family = (int) r.varint(at);
+            }
+            MemorySegment first = r.slice(at);
+            if (tag == VALUE || tag == MERGE || tag == CF_VALUE || tag == CF_MERGE) {
+                r.slice(at);
+            } else if (tag == RANGE_DELETION || tag == CF_RANGE_DELETION) {
+                visitor.visit(at, family, first, r.slice(at));
+            }
+        }
+    }
 
     /**
      * Checks that {@code data} is a well-formed batch of operations rocksffm can encode (the
-     * record types above, range deletions in order) and summarises it.
+     * record types above) and summarises it. (Range order depends on the comparator of the
+     * family the batch is written to: it is checked then.)
      *
      * @throws IllegalArgumentException describing the first problem found
      */
@@ -104,6 +138,7 @@ public final class BatchFormat {
         Reader r = new Reader(data, HEADER);
         BitSet families = new BitSet();
         BitSet mergeFamilies = null;
+        BitSet rangeFamilies = null;
         long records = 0;
         while (r.offset < size) {
             long at = r.offset;
@@ -129,12 +164,15 @@ public final class BatchFormat {
                 familyId = (int) id;
                 families.set(familyId);
             }
-            MemorySegment first = r.slice(at);
+            r.slice(at);
             if (twoSlices) {
-                MemorySegment second = r.slice(at);
-                if ((tag == RANGE_DELETION || tag == CF_RANGE_DELETION) && compareBytewise(first, second) > 0) {
-                    throw new IllegalArgumentException("write batch range deletion at offset " + at + " ends before it begins");
+                r.slice(at);
+            }
+            if (tag == RANGE_DELETION || tag == CF_RANGE_DELETION) {
+                if (rangeFamilies == null) {
+                    rangeFamilies = new BitSet();
                 }
+                rangeFamilies.set(familyId);
             }
             if (tag == MERGE || tag == CF_MERGE) {
                 if (mergeFamilies == null) {
@@ -151,7 +189,7 @@ public final class BatchFormat {
             throw new IllegalArgumentException("write batch holds too many records: " + records);
         }
         families.clear(0);
-        return new Summary((int) records, families, mergeFamilies);
+        return new Summary((int) records, families, mergeFamilies, rangeFamilies);
     }
 
     private static final class Reader {

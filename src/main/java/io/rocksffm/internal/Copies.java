@@ -69,15 +69,41 @@ public final class Copies {
      * @param src a native address readable for {@code n} bytes
      * @param n   the number of bytes
      * @return the copy
-     * @throws IllegalStateException if {@code n} does not fit in an array
+     * @throws UnsupportedOperationException if {@code n} does not fit in an array
      */
     public static byte[] toArray(long src, long n) {
-        if (n > Integer.MAX_VALUE - 8) {
-            throw new IllegalStateException("an entry of " + n + " bytes does not fit in a byte[]");
-        }
+        checkArraySize(n);
         byte[] a = new byte[(int) n];
         MemorySegment.copy(EVERYTHING, BYTE, src, a, 0, (int) n);
         return a;
+    }
+
+    /** The largest {@code byte[]} the JVM allocates (a few bytes under {@code Integer.MAX_VALUE}). */
+    public static final long MAX_ARRAY = Integer.MAX_VALUE - 8;
+
+    /**
+     * Refuses a size no {@code byte[]} can hold, before anything is allocated.
+     *
+     * @param n the number of bytes
+     * @throws UnsupportedOperationException if {@code n} exceeds {@link #MAX_ARRAY}
+     */
+    public static void checkArraySize(long n) {
+        if (n > MAX_ARRAY) {
+            throw new UnsupportedOperationException("an entry of " + n + " bytes does not fit in a byte[] (at most "
+                    + MAX_ARRAY + "): read it into a MemorySegment (get into a segment, getPinned, an iterator's views)");
+        }
+    }
+
+    /**
+     * The bytes of {@code segment} as a new array.
+     *
+     * @param segment the bytes
+     * @return the copy
+     * @throws UnsupportedOperationException if they do not fit in an array
+     */
+    public static byte[] toArray(MemorySegment segment) {
+        checkArraySize(segment.byteSize());
+        return segment.toArray(BYTE);
     }
 
     private static void requireWritable(MemorySegment dst) {

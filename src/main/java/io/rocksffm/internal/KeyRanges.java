@@ -22,6 +22,13 @@ public final class KeyRanges {
     public static long[] approximateSizes(MemorySegment db, MemorySegment family, MemorySegment[] starts,
                                           MemorySegment[] limits) {
         int n = starts.length;
+        for (int i = 0; i < n; i++) { // before allocating room for them
+            long size = Math.max(MultiGet.element(starts[i], "starts", i).byteSize(),
+                    MultiGet.element(limits[i], "limits", i).byteSize());
+            if (size > BatchFormat.MAX_SLICE) {
+                throw Scratch.tooLarge(size);
+            }
+        }
         try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             MemorySegment sp = arena.allocate(ADDRESS, Math.max(1, n));
             MemorySegment sl = arena.allocate(JAVA_LONG, Math.max(1, n));

@@ -269,15 +269,29 @@ public final class Lifecycle {
     }
 
     /**
+     * Whether the calling thread owns this object's thread-confined resources (its confined
+     * arenas): it is the owner, or the object is not confined. A close on another thread (allowed
+     * once the owner has ended) must leave them alone: they hold no memory of their own.
+     *
+     * @return true on the owner thread or for a shared object
+     */
+    public boolean onOwnerThread() {
+        return owner == null || Thread.currentThread() == owner;
+    }
+
+    /**
      * Closes: idempotent; throws IllegalStateException (and stays open) while children are open,
-     * and WrongThreadException on another thread than a confined object's owner.
+     * and WrongThreadException on another thread than a confined object's owner while the owner
+     * lives. Once the owner thread has ended, any thread may close the object (nothing else
+     * could: an iterator or pinned value left open by a finished thread would keep its database
+     * from ever closing).
      *
      * @param destroy frees the native object; runs once, after every call in flight has left
      * @param childNames what the children are, for the error message
      */
     public void close(Runnable destroy, String childNames) {
         long s = state.get();
-        if (owner != null && s >= 0 && Thread.currentThread() != owner) {
+        if (owner != null && s >= 0 && Thread.currentThread() != owner && owner.isAlive()) {
             throw new WrongThreadException(what + " is confined to " + owner);
         }
         while (true) {

@@ -7,7 +7,6 @@ import io.rocksffm.RocksDBException;
 import io.rocksffm.internal.capi.RocksDBC;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.List;
 
@@ -98,13 +97,28 @@ public final class ListMultiGet {
     public static List<byte[]> asArrays(Scratch s, int n) {
         byte[][] out = new byte[n][];
         RocksDBException failure = null;
-        for (int i = 0; i < n; i++) {
-            failure = MultiGet.collectError(failure, s, i);
-            MemorySegment v = take(s, i);
-            if (v.address() != 0) {
-                out[i] = v.toArray(ValueLayout.JAVA_BYTE);
-                RocksDBC.rocksdb_free(v);
+        int i = 0;
+        try {
+            for (; i < n; i++) {
+                failure = MultiGet.collectError(failure, s, i);
+                MemorySegment v = take(s, i);
+                if (v.address() != 0) {
+                    try {
+                        out[i] = Copies.toArray(v);
+                    } finally {
+                        RocksDBC.rocksdb_free(v);
+                    }
+                }
             }
+        } catch (RuntimeException | Error e) { // e.g. a value too large for an array: free the rest
+            for (int j = i + 1; j < n; j++) {
+                Native.takeError(s.buffer(Scratch.MULTI_ERRORS, 0), 8L * j);
+                MemorySegment v = take(s, j);
+                if (v.address() != 0) {
+                    RocksDBC.rocksdb_free(v);
+                }
+            }
+            throw e;
         }
         if (failure != null) {
             throw failure;

@@ -81,6 +81,9 @@ public final class MultiGet {
         long keyBytes = 0;
         for (int i = 0; i < n; i++) {
             element(keys[i], "keys", i);
+            if (keys[i].byteSize() > BatchFormat.MAX_SLICE) { // before allocating room for it
+                throw Scratch.tooLarge(keys[i].byteSize());
+            }
             keyBytes += keys[i].byteSize();
             if (sortedInput && i > 0 && BatchFormat.compareBytewise(keys[i - 1], keys[i]) > 0) {
                 throw new IllegalArgumentException("sortedInput, but keys[" + i + "] sorts before keys[" + (i - 1) + "]");
@@ -163,6 +166,8 @@ public final class MultiGet {
      *
      * @throws RocksDBException the first key's failure (the others suppressed), after every
      *         slice was destroyed and every error taken
+     * @throws UnsupportedOperationException if a value does not fit in an array (after every slice
+     *         was destroyed and every error taken)
      */
     public static List<byte[]> asArrays(Scratch s, int n) {
         return asArrays(s, n, 0);
@@ -178,14 +183,23 @@ public final class MultiGet {
         byte[][] out = new byte[n][];
         RocksDBException failure = null;
         MemorySegment slices = s.buffer(Scratch.MULTI_VALUES, 0);
-        for (int i = 0; i < n; i++) {
-            MemorySegment slice = slices.getAtIndex(ADDRESS, i);
-            failure = MultiGet.collectError(failure, s, i);
-            if (slice.address() != 0) {
-                MemorySegment value = Native.pinnableValue(slice, s.size);
-                out[i] = value.asSlice(0, Math.max(0, value.byteSize() - suffix)).toArray(ValueLayout.JAVA_BYTE);
-                Native.pinnableDestroy(slice);
+        int i = 0;
+        try {
+            for (; i < n; i++) {
+                MemorySegment slice = slices.getAtIndex(ADDRESS, i);
+                failure = MultiGet.collectError(failure, s, i);
+                if (slice.address() != 0) {
+                    try {
+                        MemorySegment value = Native.pinnableValue(slice, s.size);
+                        out[i] = Copies.toArray(value.asSlice(0, Math.max(0, value.byteSize() - suffix)));
+                    } finally {
+                        Native.pinnableDestroy(slice);
+                    }
+                }
             }
+        } catch (RuntimeException | Error e) { // e.g. a value too large for an array: release the rest
+            discard(s, i + 1, n);
+            throw e;
         }
         if (failure != null) {
             throw failure;

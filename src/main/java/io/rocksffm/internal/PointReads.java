@@ -3,7 +3,6 @@ package io.rocksffm.internal;
 import io.rocksffm.internal.capi.RocksDBC;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * The pinned point reads ({@code rocksdb_get_pinned_cf}): the path of engines without
@@ -60,7 +59,7 @@ public final class PointReads {
             return null;
         }
         try {
-            return Native.pinnableValue(slice, s.size).toArray(ValueLayout.JAVA_BYTE);
+            return Copies.toArray(Native.pinnableValue(slice, s.size));
         } finally {
             Native.pinnableDestroy(slice);
         }

@@ -252,14 +252,26 @@ public final class Scratch implements AutoCloseable {
     /**
      * {@code s} itself when native, else its bytes copied into buffer {@code slot}. The
      * result may be longer than {@code s}: pass {@code s.byteSize()} as the length.
+     *
+     * @throws IllegalArgumentException if {@code s} is longer than a RocksDB key or value can be
+     *         ({@link BatchFormat#MAX_SLICE}; only a native segment can be), before it is read
      */
     private MemorySegment nativeCopy(int slot, MemorySegment s) {
         if (s.isNative()) {
+            if (s.byteSize() > BatchFormat.MAX_SLICE) {
+                throw tooLarge(s.byteSize());
+            }
             return s;
         }
         MemorySegment b = buffer(slot, s.byteSize());
         MemorySegment.copy(s, 0, b, 0, s.byteSize());
         return b;
+    }
+
+    /** The refusal of an input over RocksDB's limit for a key or value. */
+    public static IllegalArgumentException tooLarge(long size) {
+        return new IllegalArgumentException("a key or value of " + size + " bytes exceeds RocksDB's limit of "
+                + BatchFormat.MAX_SLICE + " bytes");
     }
 
     /** {@link #nativeCopy} into the first input buffer. */

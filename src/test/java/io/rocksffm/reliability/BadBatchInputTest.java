@@ -154,9 +154,13 @@ class BadBatchInputTest extends BadInputFixture {
 
     @Test
     void reversedRangeInBatchBytesIsRefused() {
-        byte[] reversed = batch(1, 0xF, 1, 'z', 1, 'a');
-        assertThrows(IllegalArgumentException.class, () -> WriteBatch.fromBytes(MemorySegment.ofArray(reversed)).close());
+        byte[] reversed = batch(2, 0x1, 1, 'p', 1, '1', 0xF, 1, 'z', 1, 'a'); // put p=1; deleteRange [z, a)
+        try (WriteBatch b = WriteBatch.fromBytes(MemorySegment.ofArray(reversed))) { // order: the target's
+            assertThrows(IllegalArgumentException.class, () -> db.write(wo, b));
+        }
+        assertNull(db.get(bytes("p")), "nothing of a refused batch is applied");
         assertWritable();
+        db.flush(true);
     }
 
     @Test

@@ -21,6 +21,10 @@ import java.util.Random;
  * line is printed in one {@code write(2)} so that a kill never leaves half an acknowledgement
  * that looks whole.
  *
+ * <p>Before writing it checks that the database cannot be opened a second time through other
+ * spellings of its path ({@code <path>/.}, {@code <parent>/./<name>}); the test gives it a
+ * different spelling (a symbolic link, {@code sub/../db}) in every cycle.
+ *
  * <p>Arguments: database path, mode ({@code sync}: every write with {@code sync=true};
  * {@code walflush}: default write options, then {@link RocksDB#flushWal(boolean) flushWal(true)}
  * after each group of writes), cycle number, seed.
@@ -47,6 +51,22 @@ public final class CrashChild {
         return 2 + (int) (n % 5);
     }
 
+    /**
+     * Exits without printing {@code READY} (the test fails) if a second handle opens the open
+     * database through {@code alias}, another spelling of its path.
+     */
+    private static void refuseAlias(Path alias) {
+        try (Options o = new Options(); RocksDB second = RocksDB.open(alias, o)) { // no create-if-missing
+            System.err.println("a second handle opened the database as " + alias);
+            System.exit(3);
+        } catch (io.rocksffm.RocksDBException expected) {
+            if (!expected.getMessage().contains("lock hold by current process")) { // as for the same spelling
+                System.err.println("opening " + alias + ": " + expected.getMessage());
+                System.exit(4);
+            }
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         Path path = Path.of(args[0]);
         boolean sync = args[1].equals("sync");
@@ -61,6 +81,9 @@ public final class CrashChild {
              RocksDB db = RocksDB.open(path, o);
              WriteOptions wo = new WriteOptions().setSync(sync);
              WriteBatch batch = new WriteBatch()) {
+            refuseAlias(path.resolve("."));
+            Path absolute = path.toAbsolutePath();
+            refuseAlias(absolute.getParent().resolve(".").resolve(absolute.getFileName()));
             out.print("READY\n");
             out.flush();
             long n = 0;

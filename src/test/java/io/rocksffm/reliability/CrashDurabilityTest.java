@@ -38,6 +38,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * of every cycle so far is there with its value, that every key present has the right value, and
  * that each batch is there completely or not at all.
  *
+ * <p>The child opens the database through a different spelling of its path in each cycle (its
+ * path, a symbolic link to it, {@code sub/../db}, {@code db/.}) and checks that no second handle
+ * opens it through yet another one; this test reopens it by its path.
+ *
  * <p>Modes: {@code sync} (every write {@code sync=true}) and {@code walflush} (default write
  * options, then {@code flushWal(true)} after each group of writes, before acknowledging them).
  * CI: 20 kill cycles per mode; heavy: 150.
@@ -55,12 +59,17 @@ class CrashDurabilityTest {
         long seed = seed(0x5EEDL);
         Random random = new Random(seed);
         Path db = dir.resolve("db");
+        // the child opens the database through another spelling of its path in each cycle
+        Files.createDirectories(dir.resolve("sub"));
+        Path link = Files.createSymbolicLink(dir.resolve("link"), db.getFileName());
+        List<Path> spellings = List.of(db, link, dir.resolve("sub").resolve("..").resolve("db"), db.resolve("."));
         Set<String> acked = new HashSet<>();
         int killedWhileOpening = 0;
         long started = System.nanoTime();
         for (int cycle = 0; cycle < cycles; cycle++) {
             Path err = dir.resolve("child-" + cycle + ".err");
-            Process child = new ProcessBuilder(javaCommand(CrashChild.class, db.toString(), mode,
+            Process child = new ProcessBuilder(javaCommand(CrashChild.class,
+                    spellings.get(cycle % spellings.size()).toString(), mode,
                     String.valueOf(cycle), String.valueOf(random.nextLong())))
                     .redirectError(err.toFile())
                     .start();

@@ -20,7 +20,9 @@ import java.util.Random;
  * {@link TransactionDB}, prints {@code READY}, then forever runs transactions of
  * {@link #KEYS_PER_TX} keys {@code c<cycle>-<kind><n>-<j>} (values from {@link CrashChild#value}):
  * kind {@code t} committed with {@code sync=true}, then {@code COMMIT t<n>} printed; kind {@code r}
- * rolled back ({@code ROLLBACK r<n>}); kind {@code p} named {@code c<cycle>-p<n>} and prepared
+ * rolled back ({@code ROLLBACK r<n>}); kind {@code q} named, prepared, then a put of a fourth
+ * key tried (it must be refused: the child exits with status 3 if it is accepted), then committed
+ * with {@code sync=true} ({@code COMMIT q<n>}); kind {@code p} named {@code c<cycle>-p<n>} and prepared
  * (sync), then {@code PREPARED c<cycle>-p<n>}, left prepared; kind {@code u} written and left
  * uncommitted. Each line goes out in one {@code write(2)}.
  *
@@ -50,7 +52,7 @@ public final class TransactionCrashChild {
             out.flush();
             for (long n = 0; System.nanoTime() < deadline; n++) {
                 int r = random.nextInt(10);
-                String kind = r < 6 ? "t" : r < 8 ? "r" : r < 9 ? "p" : "u";
+                String kind = r < 5 ? "t" : r < 6 ? "q" : r < 8 ? "r" : r < 9 ? "p" : "u";
                 if ((kind.equals("p") || kind.equals("u")) && leftOpen.size() >= 8) {
                     kind = "t";
                 }
@@ -64,6 +66,21 @@ public final class TransactionCrashChild {
                         tx.commit();
                         tx.close();
                         out.print("COMMIT t" + n + "\n");
+                    }
+                    case "q" -> {
+                        tx.setName("c" + cycle + "-q" + n);
+                        tx.prepare();
+                        String late = key(cycle, kind, n, KEYS_PER_TX);
+                        try {
+                            tx.put(late.getBytes(StandardCharsets.UTF_8), CrashChild.value(late));
+                            System.err.println("a put after prepare() was accepted");
+                            System.exit(3); // the test fails: the child exits on its own
+                        } catch (IllegalStateException expected) {
+                            // what RocksDB would not log with the prepared transaction is refused
+                        }
+                        tx.commit();
+                        tx.close();
+                        out.print("COMMIT q" + n + "\n");
                     }
                     case "r" -> {
                         tx.rollback();

@@ -35,11 +35,12 @@ import org.junit.jupiter.api.io.TempDir;
  * is durable; this test kills it at a random moment, reopens the database and checks: every
  * acknowledged commit is there, whole; every transaction is all or nothing; nothing of a rolled
  * back or uncommitted transaction is there; every acknowledged prepared transaction is recovered
- * as prepared, invisible until resolved. The test then commits half of the recovered ones and
+ * as prepared, invisible until resolved; a write after {@code prepare()} is refused, and the
+ * transaction committed after it is there whole, without it. The test then commits half of the recovered ones and
  * rolls back the others, and later cycles check those outcomes too. CI: 8 cycles; heavy: 60.
  */
 class TransactionCrashTest {
-    private static final Pattern KEY = Pattern.compile("c(\\d+)-([trpu])(\\d+)-(\\d+)");
+    private static final Pattern KEY = Pattern.compile("c(\\d+)-([trpuq])(\\d+)-(\\d+)");
 
     @TempDir
     Path dir;
@@ -50,7 +51,7 @@ class TransactionCrashTest {
         long seed = seed(0x7A5L);
         Random random = new Random(seed);
         Path db = dir.resolve("db");
-        Set<String> committed = new HashSet<>(); // "c<cycle>-t<n>" acknowledged, and prepared ones we committed
+        Set<String> committed = new HashSet<>(); // "c<cycle>-t<n>" / "-q<n>" acknowledged, and prepared ones we committed
         Set<String> resolvedRolledBack = new HashSet<>();
         int preparedRecovered = 0;
         int commits = 0;

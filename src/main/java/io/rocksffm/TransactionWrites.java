@@ -1,0 +1,129 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+
+import io.rocksffm.internal.Native;
+import io.rocksffm.internal.Scratch;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Objects;
+
+/**
+ * The writes of a {@link Transaction} and what changes its write set (savepoints): allowed only
+ * while it is {@link Transaction.State#STARTED}. After {@link Transaction#prepare()} RocksDB has
+ * logged the write set; a write accepted then would be visible after the commit but missing after
+ * a crash (the recovered transaction is the prepared one), so it is refused with
+ * {@link IllegalStateException}.
+ */
+final class TransactionWrites {
+    private TransactionWrites() {}
+
+    /** The shape of rocksdb_transaction_put_cf and _merge_cf. */
+    @FunctionalInterface
+    interface TwoSliceWrite {
+        void call(MemorySegment txn, MemorySegment family, MemorySegment a, long aLength, MemorySegment b,
+                  long bLength, MemorySegment errptr);
+    }
+
+    /** A put or merge of {@code key} and {@code value} into {@code family}. */
+    static void write(Transaction tx, ColumnFamilyHandle family, MemorySegment key, MemorySegment value,
+                      TwoSliceWrite write) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        Limits.checkKeyValue(key, value);
+        tx.enterWritable();
+        try {
+            tx.db.guard.enterFamily(family);
+            try (Scratch s = Scratch.acquire()) {
+                noteFamily(tx, family);
+                write.call(tx.ptr, family.ptr, s.first(key), key.byteSize(), s.second(value), value.byteSize(),
+                        s.errptr);
+                Native.check(s.errptr);
+            } finally {
+                tx.db.guard.exitFamily(family);
+            }
+        } finally {
+            tx.exit();
+        }
+    }
+
+    /** A delete of {@code key} from {@code family}. */
+    static void delete(Transaction tx, ColumnFamilyHandle family, MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        Limits.checkKey(key);
+        tx.enterWritable();
+        try {
+            tx.db.guard.enterFamily(family);
+            try (Scratch s = Scratch.acquire()) {
+                noteFamily(tx, family);
+                rocksdb_transaction_delete_cf(tx.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
+                Native.check(s.errptr);
+            } finally {
+                tx.db.guard.exitFamily(family);
+            }
+        } finally {
+            tx.exit();
+        }
+    }
+
+    /** Remembers that {@code tx} writes to {@code family} (the caller has entered both). */
+    private static void noteFamily(Transaction tx, ColumnFamilyHandle family) {
+        if (family != tx.lastWritten && !family.isDefault()) {
+            if (tx.written == null) {
+                tx.written = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            }
+            tx.written.add(family);
+            tx.lastWritten = family;
+        }
+    }
+
+    /**
+     * Before a prepare or commit: refuses one whose writes name a family dropped since
+     * ({@link IllegalStateException}; the transaction stays as it was, to be rolled back: RocksDB
+     * would fail while applying it, after logging it, and a pessimistic database would then refuse
+     * every write until reopened), and holds drops off until {@link #releaseFamilies}.
+     *
+     * @return whether drops are held off (pass it to {@link #releaseFamilies})
+     */
+    static boolean holdFamilies(Transaction tx) {
+        if (tx.written == null) {
+            return false;
+        }
+        ColumnFamilies families = tx.db.families;
+        families.dropLock.readLock().lock();
+        for (ColumnFamilyHandle f : tx.written) {
+            if (!families.ids().contains(f.id())) {
+                families.dropLock.readLock().unlock();
+                throw new IllegalStateException("the transaction wrote to " + f + ", dropped since: roll it back");
+            }
+        }
+        return true;
+    }
+
+    /** Ends {@link #holdFamilies}. */
+    static void releaseFamilies(Transaction tx, boolean held) {
+        if (held) {
+            tx.db.families.dropLock.readLock().unlock();
+        }
+    }
+
+    static void setSavePoint(Transaction tx) {
+        tx.enterWritable();
+        try {
+            rocksdb_transaction_set_savepoint(tx.ptr);
+        } finally {
+            tx.exit();
+        }
+    }
+
+    static void rollbackToSavePoint(Transaction tx) {
+        tx.enterWritable();
+        try (Scratch s = Scratch.acquire()) {
+            tx.refuseWithChildren("rolled back to a savepoint");
+            rocksdb_transaction_rollback_to_savepoint(tx.ptr, s.errptr);
+            Native.check(s.errptr);
+        } finally {
+            tx.exit();
+        }
+    }
+}
