@@ -43,6 +43,16 @@ final class AdminTables {
                 .guarded("currentWalFile()", (db, c) -> db.currentWalFile());
     }
 
+    /** New compaction options, or null on engines without them. */
+    static CompactionOptions compactionOptionsIfSupported() {
+        return Capabilities.callable("rocksdb_compaction_options_create") ? new CompactionOptions() : null;
+    }
+
+    /** New backup options, or null on engines without them. */
+    static CreateBackupOptions createBackupOptionsIfSupported() {
+        return Capabilities.callable("rocksdb_create_backup_options_create") ? new CreateBackupOptions() : null;
+    }
+
     /** Runs {@code call} with the context's compaction options, or fresh ones, or refuses when the engine has none. */
     static void withCompactionOptions(Ctx c, Consumer<CompactionOptions> call) {
         if (c.compaction != null) {
