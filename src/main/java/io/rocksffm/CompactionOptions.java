@@ -22,6 +22,10 @@ import java.util.Objects;
  * {@link IllegalStateException}.
  */
 public final class CompactionOptions extends NativeObject {
+    /** RocksDB's cancel flag ({@code std::atomic<bool>}) these options point at, freed after them. */
+    private final MemorySegment canceledFlag;
+    private volatile boolean canceled;
+
     /**
      * RocksDB's defaults: the column family's compression for the output level, one output file
      * (no size limit), the database's {@code max_subcompactions}, no trivial moves.
@@ -30,6 +34,13 @@ public final class CompactionOptions extends NativeObject {
      */
     public CompactionOptions() {
         super("CompactionOptions", create());
+        MemorySegment flag = rocksdb_compaction_options_canceled_create();
+        if (flag.address() == 0) {
+            rocksdb_compaction_options_destroy(ptr);
+            throw new IllegalStateException("RocksDB returned NULL creating a compaction's cancel flag");
+        }
+        canceledFlag = flag;
+        rocksdb_compaction_options_set_canceled(ptr, flag);
     }
 
     private static MemorySegment create() {
@@ -40,6 +51,37 @@ public final class CompactionOptions extends NativeObject {
     @Override
     void destroy(MemorySegment p) {
         rocksdb_compaction_options_destroy(p);
+        rocksdb_compaction_options_canceled_destroy(canceledFlag);
+    }
+
+    /**
+     * Cancels ({@code true}) the compactions that use these options: one running now stops at
+     * its next check, and a later one refuses to start, both failing with
+     * {@link RocksDBException.Code#INCOMPLETE} ("Manual compaction paused"). {@code false} lets
+     * later compactions run again. May be called from any thread, also while a compaction with
+     * these options runs. False by default.
+     *
+     * @param value whether compactions with these options are canceled
+     * @return these options
+     * @throws IllegalStateException if closed
+     */
+    public CompactionOptions setCanceled(boolean value) {
+        use(p -> {
+            rocksdb_compaction_options_canceled_set(canceledFlag, flag(value));
+            canceled = value;
+        });
+        return this;
+    }
+
+    /**
+     * Whether compactions with these options are canceled.
+     *
+     * @return the setting
+     * @throws IllegalStateException if closed
+     */
+    public boolean isCanceled() {
+        lifecycle.ensureOpen();
+        return canceled;
     }
 
     /**

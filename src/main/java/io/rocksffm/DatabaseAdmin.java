@@ -250,7 +250,9 @@ public sealed interface DatabaseAdmin permits Database {
      * @throws IllegalStateException if the database, the family or the options are closed
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_compact_files_cf}
      * @throws RocksDBException {@link RocksDBException.Code#INVALID_ARGUMENT} for a file that is
-     *         not live in the family or a level the family does not have, or another failure
+     *         not live in the family or a level the family does not have,
+     *         {@link RocksDBException.Code#INCOMPLETE} if the options are
+     *         {@link CompactionOptions#setCanceled canceled}, or another failure
      */
     List<Path> compactFiles(ColumnFamilyHandle family, CompactionOptions options, List<Path> inputFiles, int outputLevel);
 

@@ -47,6 +47,8 @@ class CompactionOptionsTest {
         closed.close();
         assertThrows(IllegalStateException.class, closed::compression);
         assertThrows(IllegalStateException.class, () -> closed.setAllowTrivialMove(true));
+        assertThrows(IllegalStateException.class, () -> closed.setCanceled(true));
+        assertThrows(IllegalStateException.class, closed::isCanceled);
     }
 
     /** Two overlapping level-0 files are compacted into level 1: RocksDB's file counts move, the data stays. */
@@ -116,7 +118,9 @@ class CompactionOptionsTest {
     @Test
     void badInputIsRefused() {
         assumeTrue(supported(), "the engine has no compaction options");
-        try (RocksDB db = open(dir); CompactionOptions co = new CompactionOptions()) {
+        try (Options options = noAutoCompactions(); // no automatic move of the output to the last level
+             RocksDB db = RocksDB.open(dir, options);
+             CompactionOptions co = new CompactionOptions()) {
             db.put(bytes("a"), bytes("1"));
             db.flush(true);
             Path sst = tableFiles(dir).get(0);
@@ -134,7 +138,16 @@ class CompactionOptionsTest {
             CompactionOptions closed = new CompactionOptions();
             closed.close();
             assertThrows(IllegalStateException.class, () -> db.compactFiles(closed, List.of(sst), 1));
-            assertEquals("1", db.getProperty("rocksdb.num-files-at-level0")); // nothing moved
+            // canceled options: RocksDB refuses to start
+            assertFalse(co.isCanceled());
+            assertTrue(co.setCanceled(true).isCanceled());
+            RocksDBException canceled = assertThrows(RocksDBException.class, () -> db.compactFiles(co, List.of(sst), 1));
+            assertEquals(RocksDBException.Code.INCOMPLETE, canceled.code(), canceled.getMessage());
+            assertEquals("1", db.getProperty("rocksdb.num-files-at-level0"));
+            co.setCanceled(false);
+            assertEquals(1, db.compactFiles(co, List.of(sst), 1).size());
+            assertEquals("0", db.getProperty("rocksdb.num-files-at-level0"));
+            assertEquals("1", db.getProperty("rocksdb.num-files-at-level1"));
         }
     }
 

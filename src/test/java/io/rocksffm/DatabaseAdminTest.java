@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -139,6 +140,39 @@ class DatabaseAdminTest {
         assertThrows(IllegalStateException.class, db::continueBackgroundWork);
         assertThrows(IllegalStateException.class, db::verifyChecksum);
         assertThrows(IllegalStateException.class, () -> db.setDBOptions(Map.of("max_background_jobs", "2")));
+    }
+
+    /** Transaction databases offer the same administration, through their base database. */
+    @Test
+    void transactionDatabasesOfferItToo() {
+        try (Options options = CompactionOptionsTest.noAutoCompactions();
+             TransactionDBOptions tdo = new TransactionDBOptions();
+             TransactionDB tdb = TransactionDB.open(dir.resolve("pessimistic"), options, tdo);
+             OptimisticTransactionDB odb = OptimisticTransactionDB.open(dir.resolve("optimistic"), options)) {
+            if (!Gated.since11("rocksdb_verify_checksum", odb::verifyChecksum)) {
+                Gated.supported("rocksdb_get_sorted_wal_files", odb::sortedWalFiles);
+                return;
+            }
+            for (DatabaseAdmin db : List.of(tdb, odb)) {
+                KeyValueWrites writes = (KeyValueWrites) db;
+                writes.put(bytes("a"), bytes("1"));
+                db.flush(true);
+                writes.put(bytes("b"), bytes("2"));
+                db.flush(true);
+                db.verifyChecksum();
+                db.setDBOptions(Map.of("max_background_jobs", "3"));
+                db.pauseBackgroundWork();
+                db.continueBackgroundWork();
+                writes.put(bytes("c"), bytes("3"));
+                assertEquals(WalFile.Type.ALIVE, db.sortedWalFiles().getLast().type());
+                try (CompactionOptions co = new CompactionOptions()) {
+                    Path path = db == tdb ? dir.resolve("pessimistic") : dir.resolve("optimistic");
+                    assertEquals(1, db.compactFiles(co, CompactionOptionsTest.tableFiles(path), 1).size());
+                }
+                assertEquals("0", db.getProperty("rocksdb.num-files-at-level0"));
+                assertEquals("1", db.getProperty("rocksdb.num-files-at-level1"));
+            }
+        }
     }
 
     private static void sleep(long millis) {

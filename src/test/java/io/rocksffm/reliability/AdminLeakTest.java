@@ -61,7 +61,7 @@ class AdminLeakTest {
                     new NativeLeakTest.Workload("CompactionOptions create/set/get/close", 100_000 * x, i -> {
                         try (CompactionOptions o = new CompactionOptions().setCompression(Compression.NONE)
                                 .setOutputFileSizeLimit(1 << 20).setMaxSubcompactions(1).setAllowTrivialMove(true)) {
-                            o.compression();
+                            o.setCanceled(true).compression();
                         }
                     }),
                     new NativeLeakTest.Workload("CreateBackupOptions create/callback/close", 100_000 * x, i -> {

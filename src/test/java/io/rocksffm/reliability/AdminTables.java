@@ -92,7 +92,9 @@ final class AdminTables {
                 .guarded("setMaxSubcompactions(int)", (o, c) -> o.setMaxSubcompactions(1))
                 .guarded("maxSubcompactions()", (o, c) -> o.maxSubcompactions())
                 .guarded("setAllowTrivialMove(boolean)", (o, c) -> o.setAllowTrivialMove(true))
-                .guarded("allowTrivialMove()", (o, c) -> o.allowTrivialMove());
+                .guarded("allowTrivialMove()", (o, c) -> o.allowTrivialMove())
+                .guarded("setCanceled(boolean)", (o, c) -> o.setCanceled(false))
+                .guarded("isCanceled()", (o, c) -> o.isCanceled());
     }
 
     static Table<CreateBackupOptions> createBackupOptions() {
