@@ -16,35 +16,25 @@ import java.util.Objects;
 final class MutableOptions {
     private MutableOptions() {}
 
+    /** A {@code SetOptions}-shaped call: {@code n} names and values as C string arrays. */
+    @FunctionalInterface
+    private interface Setter {
+        void call(int n, MemorySegment keys, MemorySegment values, MemorySegment errptr);
+    }
+
     /** Sets {@code options} on {@code family}, or on the default family when it is null. */
     static void set(Database db, ColumnFamilyHandle family, Map<String, String> options) {
-        Objects.requireNonNull(options, "options");
-        if (options.isEmpty()) {
-            throw new IllegalArgumentException("no options to set");
-        }
-        String[] keys = new String[options.size()];
-        String[] values = new String[options.size()];
-        int n = 0;
-        for (Map.Entry<String, String> e : options.entrySet()) {
-            keys[n] = text(e.getKey(), "option name");
-            values[n] = text(e.getValue(), "value of " + e.getKey());
-            n++;
-        }
+        String[][] pairs = pairs(options, false);
         ColumnFamilyHandle target = family == null ? db.defaultFamily : family;
         db.guard.enterFamily(target);
-        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
-            MemorySegment cKeys = arena.allocate(ADDRESS, n);
-            MemorySegment cValues = arena.allocate(ADDRESS, n);
-            for (int i = 0; i < n; i++) {
-                cKeys.setAtIndex(ADDRESS, i, arena.allocateFrom(keys[i]));
-                cValues.setAtIndex(ADDRESS, i, arena.allocateFrom(values[i]));
-            }
-            if (family == null) {
-                rocksdb_set_options(db.adminDb(), n, cKeys, cValues, s.errptr);
-            } else {
-                rocksdb_set_options_cf(db.adminDb(), family.ptr, n, cKeys, cValues, s.errptr);
-            }
-            Native.check(s.errptr);
+        try {
+            call(pairs, (n, keys, values, errptr) -> {
+                if (family == null) {
+                    rocksdb_set_options(db.adminDb(), n, keys, values, errptr);
+                } else {
+                    rocksdb_set_options_cf(db.adminDb(), family.ptr, n, keys, values, errptr);
+                }
+            });
         } finally {
             db.guard.exitFamily(target);
         }
@@ -52,6 +42,18 @@ final class MutableOptions {
 
     /** Sets the database-wide {@code options} ({@code SetDBOptions}). */
     static void setDb(Database db, Map<String, String> options) {
+        String[][] pairs = pairs(options, true);
+        db.lifecycle.enter();
+        try {
+            Capabilities.require("rocksdb_set_db_options");
+            call(pairs, (n, keys, values, errptr) -> rocksdb_set_db_options(db.adminDb(), n, keys, values, errptr));
+        } finally {
+            db.lifecycle.exit();
+        }
+    }
+
+    /** The names and the values of {@code options}, checked (at least one; no NUL; no empty name if asked). */
+    private static String[][] pairs(Map<String, String> options, boolean refuseEmptyNames) {
         Objects.requireNonNull(options, "options");
         if (options.isEmpty()) {
             throw new IllegalArgumentException("no options to set");
@@ -61,25 +63,29 @@ final class MutableOptions {
         int n = 0;
         for (Map.Entry<String, String> e : options.entrySet()) {
             keys[n] = text(e.getKey(), "option name");
-            if (keys[n].isBlank()) {
+            if (refuseEmptyNames && keys[n].isBlank()) {
                 throw new IllegalArgumentException("an option name is empty");
             }
             values[n] = text(e.getValue(), "value of " + e.getKey());
             n++;
         }
-        db.lifecycle.enter();
+        return new String[][] {keys, values};
+    }
+
+    /** Calls {@code setter} with the pairs as C arrays, then throws the error it reported, if any. */
+    private static void call(String[][] pairs, Setter setter) {
+        String[] keys = pairs[0];
+        String[] values = pairs[1];
+        int n = keys.length;
         try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
-            Capabilities.require("rocksdb_set_db_options");
             MemorySegment cKeys = arena.allocate(ADDRESS, n);
             MemorySegment cValues = arena.allocate(ADDRESS, n);
             for (int i = 0; i < n; i++) {
                 cKeys.setAtIndex(ADDRESS, i, arena.allocateFrom(keys[i]));
                 cValues.setAtIndex(ADDRESS, i, arena.allocateFrom(values[i]));
             }
-            rocksdb_set_db_options(db.adminDb(), n, cKeys, cValues, s.errptr);
+            setter.call(n, cKeys, cValues, s.errptr);
             Native.check(s.errptr);
-        } finally {
-            db.lifecycle.exit();
         }
     }
 

@@ -123,7 +123,8 @@ class DatabaseAdminTest {
             assertEquals(1, db.getLongProperty("rocksdb.num-immutable-mem-table").getAsLong());
             assertEquals("0", db.getProperty("rocksdb.num-files-at-level0"));
             IllegalStateException refused = assertThrows(IllegalStateException.class, db::close);
-            assertTrue(refused.getMessage().contains("2"), refused.getMessage());
+            assertTrue(refused.getMessage().contains("2") && refused.getMessage().contains("pauses of background work"),
+                    refused.getMessage());
             assertFalse(db.isClosed());
             db.continueBackgroundWork();
             sleep(200);
