@@ -181,6 +181,65 @@ class CreateBackupOptionsTest {
         }
     }
 
+    /** The options keep the callback reachable while set (the caller holds no reference), and let go of it on close. */
+    @Test
+    void theCallbackLivesAsLongAsTheOptionsHoldIt() throws Exception {
+        assumeTrue(supported(), "the engine has no backup options");
+        AtomicInteger calls = new AtomicInteger();
+        try (RocksDB db = filled();
+             BackupEngineOptions beo = engineOptions(64 << 10);
+             BackupEngine engine = BackupEngine.open(beo)) {
+            CreateBackupOptions o = new CreateBackupOptions();
+            java.lang.ref.WeakReference<Runnable> weak = setCounter(o, calls);
+            for (int i = 0; i < 3; i++) {
+                System.gc();
+            }
+            assertNotNull(weak.get());
+            engine.createBackup(db, o);
+            assertTrue(calls.get() > 0);
+            o.close();
+            for (int i = 0; i < 50 && weak.get() != null; i++) {
+                System.gc();
+                Thread.sleep(10);
+            }
+            assertNull(weak.get(), "the closed options let go of the callback");
+        }
+    }
+
+    /** Sets a new counting callback on {@code o} and returns only a weak reference to it. */
+    private static java.lang.ref.WeakReference<Runnable> setCounter(CreateBackupOptions o, AtomicInteger calls) {
+        Runnable callback = new Runnable() {
+            @Override
+            public void run() {
+                calls.incrementAndGet();
+            }
+        };
+        o.setProgressCallback(callback);
+        return new java.lang.ref.WeakReference<>(callback);
+    }
+
+    /** Closing the options while a backup runs with them waits for the backup, which completes. */
+    @Test
+    void closingTheOptionsWaitsForTheBackupUsingThem() throws Exception {
+        assumeTrue(supported(), "the engine has no backup options");
+        try (RocksDB db = filled();
+             BackupEngineOptions beo = engineOptions(16 << 10).setBackupRateLimit(512 << 10);
+             BackupEngine engine = BackupEngine.open(beo)) {
+            CountDownLatch started = new CountDownLatch(1);
+            CreateBackupOptions o = new CreateBackupOptions().setProgressCallback(started::countDown);
+            CompletableFuture<Integer> backup = CompletableFuture.supplyAsync(() -> engine.createBackup(db, o));
+            assertTrue(started.await(30, TimeUnit.SECONDS));
+            CompletableFuture<Void> close = CompletableFuture.runAsync(o::close);
+            Thread.sleep(100);
+            assertFalse(backup.isDone(), "the rate-limited backup takes about 2 s");
+            assertFalse(close.isDone(), "close waits for the backup");
+            int id = backup.get(60, TimeUnit.SECONDS);
+            close.get(30, TimeUnit.SECONDS);
+            assertTrue(o.isClosed());
+            engine.verify(id);
+        }
+    }
+
     @Test
     void badArgumentsAreRefused() {
         assumeTrue(supported(), "the engine has no backup options");
