@@ -9,6 +9,7 @@ import io.rocksffm.internal.Upcalls;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
+import java.util.Objects;
 
 /**
  * Options of one backup ({@code rocksdb_create_backup_options_t}) for
@@ -26,6 +27,18 @@ import java.lang.invoke.MethodHandles;
  * {@link IllegalStateException}.
  */
 public final class CreateBackupOptions extends NativeObject {
+    /** CPU priorities of the backup's copying threads, as RocksDB's {@code CpuPriority} numbers them. */
+    public enum CpuPriority {
+        /** The idle scheduling class (Linux {@code SCHED_IDLE}). */
+        IDLE,
+        /** The lowest normal priority (Linux nice 19). */
+        LOW,
+        /** The threads' initial priority (nice 0). */
+        NORMAL,
+        /** The highest priority (nice -20); a backup never raises its threads' priority to it. */
+        HIGH
+    }
+
     private static final System.Logger LOG = System.getLogger("io.rocksffm.BackupEngine");
 
     /** The process-wide stub of {@code void progress(void* state)}, made with the first callback. */
@@ -111,6 +124,61 @@ public final class CreateBackupOptions extends NativeObject {
      */
     public boolean atomicFlush() {
         return read(p -> rocksdb_create_backup_options_get_atomic_flush(p)) != 0;
+    }
+
+    /**
+     * Whether the backup lowers the CPU priority of the engine's copying threads to
+     * {@link #setBackgroundThreadCpuPriority backgroundThreadCpuPriority} (false by default). A
+     * priority is only ever lowered, and stays so for the engine's later backups.
+     *
+     * @param value true to lower the copying threads' priority
+     * @return these options
+     * @throws IllegalStateException if closed, or while a backup runs with these options
+     */
+    public synchronized CreateBackupOptions setDecreaseBackgroundThreadCpuPriority(boolean value) {
+        use(p -> {
+            checkIdle();
+            rocksdb_create_backup_options_set_decrease_background_thread_cpu_priority(p, flag(value));
+        });
+        return this;
+    }
+
+    /**
+     * Whether the backup lowers its copying threads' CPU priority.
+     *
+     * @return the setting
+     * @throws IllegalStateException if closed
+     */
+    public boolean decreaseBackgroundThreadCpuPriority() {
+        return read(p -> rocksdb_create_backup_options_get_decrease_background_thread_cpu_priority(p)) != 0;
+    }
+
+    /**
+     * The CPU priority the copying threads are lowered to, with
+     * {@link #setDecreaseBackgroundThreadCpuPriority decreaseBackgroundThreadCpuPriority}
+     * ({@link CpuPriority#NORMAL} by default).
+     *
+     * @param priority the priority
+     * @return these options
+     * @throws IllegalStateException if closed, or while a backup runs with these options
+     */
+    public synchronized CreateBackupOptions setBackgroundThreadCpuPriority(CpuPriority priority) {
+        Objects.requireNonNull(priority, "priority");
+        use(p -> {
+            checkIdle();
+            rocksdb_create_backup_options_set_background_thread_cpu_priority(p, priority.ordinal());
+        });
+        return this;
+    }
+
+    /**
+     * The CPU priority the copying threads are lowered to.
+     *
+     * @return the priority
+     * @throws IllegalStateException if closed
+     */
+    public CpuPriority backgroundThreadCpuPriority() {
+        return CpuPriority.values()[(int) read(p -> rocksdb_create_backup_options_get_background_thread_cpu_priority(p))];
     }
 
     /**

@@ -63,6 +63,13 @@ class CreateBackupOptionsTest {
             assertFalse(o.setProgressCallback(null).hasProgressCallback());
             assertEquals(live, Upcalls.liveCount());
             o.setProgressCallback(() -> {});
+            assertFalse(o.decreaseBackgroundThreadCpuPriority());
+            assertEquals(CreateBackupOptions.CpuPriority.NORMAL, o.backgroundThreadCpuPriority());
+            for (CreateBackupOptions.CpuPriority p : CreateBackupOptions.CpuPriority.values()) {
+                assertEquals(p, o.setBackgroundThreadCpuPriority(p).backgroundThreadCpuPriority());
+            }
+            assertTrue(o.setDecreaseBackgroundThreadCpuPriority(true).decreaseBackgroundThreadCpuPriority());
+            assertThrows(NullPointerException.class, () -> o.setBackgroundThreadCpuPriority(null));
         }
         assertEquals(live, Upcalls.liveCount()); // close released the callback
         CreateBackupOptions closed = new CreateBackupOptions();
@@ -237,6 +244,37 @@ class CreateBackupOptionsTest {
             close.get(30, TimeUnit.SECONDS);
             assertTrue(o.isClosed());
             engine.verify(id);
+        }
+    }
+
+    /**
+     * A lowered priority reaches the copying thread: the progress callback runs on it, and Linux
+     * reports its nice value (RocksDB sets 19 for LOW).
+     */
+    @Test
+    void aLoweredPriorityReachesTheCopyingThread() {
+        assumeTrue(supported(), "the engine has no backup options");
+        assumeTrue(java.nio.file.Files.exists(Path.of("/proc/thread-self/stat")), "Linux only");
+        java.util.Set<Integer> nice = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        try (RocksDB db = filled();
+             BackupEngineOptions beo = engineOptions(64 << 10);
+             BackupEngine engine = BackupEngine.open(beo);
+             CreateBackupOptions o = new CreateBackupOptions().setDecreaseBackgroundThreadCpuPriority(true)
+                     .setBackgroundThreadCpuPriority(CreateBackupOptions.CpuPriority.LOW)
+                     .setProgressCallback(() -> nice.add(threadNice()))) {
+            engine.verify(engine.createBackup(db, o));
+        }
+        assertEquals(java.util.Set.of(19), nice);
+    }
+
+    /** The nice value of the calling thread, from Linux's /proc/thread-self/stat (field 19). */
+    private static int threadNice() {
+        try {
+            String stat = java.nio.file.Files.readString(Path.of("/proc/thread-self/stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Integer.parseInt(fields[16]); // fields from the state (3rd), so nice (19th) is 16 on
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
     }
 

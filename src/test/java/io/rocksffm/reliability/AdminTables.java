@@ -105,6 +105,11 @@ final class AdminTables {
                 .guarded("flushBeforeBackup()", (o, c) -> o.flushBeforeBackup())
                 .guarded("setAtomicFlush(boolean)", (o, c) -> o.setAtomicFlush(true))
                 .guarded("atomicFlush()", (o, c) -> o.atomicFlush())
+                .guarded("setDecreaseBackgroundThreadCpuPriority(boolean)", (o, c) -> o.setDecreaseBackgroundThreadCpuPriority(true))
+                .guarded("decreaseBackgroundThreadCpuPriority()", (o, c) -> o.decreaseBackgroundThreadCpuPriority())
+                .guarded("setBackgroundThreadCpuPriority(CpuPriority)",
+                        (o, c) -> o.setBackgroundThreadCpuPriority(CreateBackupOptions.CpuPriority.LOW))
+                .guarded("backgroundThreadCpuPriority()", (o, c) -> o.backgroundThreadCpuPriority())
                 .guarded("setProgressCallback(Runnable)", (o, c) -> o.setProgressCallback(() -> {}))
                 .guarded("hasProgressCallback()", (o, c) -> o.hasProgressCallback());
     }

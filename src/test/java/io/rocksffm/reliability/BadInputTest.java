@@ -210,6 +210,8 @@ class BadInputTest extends BadInputFixture {
             return live.get(t);
         } else if (t == io.rocksffm.CompactionOptions.class || t == io.rocksffm.CreateBackupOptions.class) {
             return live.get(t); // null before RocksDB 11
+        } else if (t == io.rocksffm.CreateBackupOptions.CpuPriority.class) {
+            return io.rocksffm.CreateBackupOptions.CpuPriority.LOW;
         } else if (t == Runnable.class) {
             return (Runnable) () -> {};
         } else if (t == DatabaseAdmin.class) {
