@@ -454,6 +454,12 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
     }
 
     @Override
+    public EventListener.CompactionJobInfo compactFilesWithJobInfo(ColumnFamilyHandle family, CompactionOptions options,
+                                                                   List<Path> inputFiles, int outputLevel) {
+        return Maintenance.compactFilesWithJobInfo(this, family, options, inputFiles, outputLevel);
+    }
+
+    @Override
     public void setDBOptions(java.util.Map<String, String> options) {
         MutableOptions.setDb(this, options);
     }

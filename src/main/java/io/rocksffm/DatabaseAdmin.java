@@ -257,6 +257,26 @@ public sealed interface DatabaseAdmin permits Database {
     List<Path> compactFiles(ColumnFamilyHandle family, CompactionOptions options, List<Path> inputFiles, int outputLevel);
 
     /**
+     * {@link #compactFiles(ColumnFamilyHandle, CompactionOptions, List, int)}, returning RocksDB's
+     * record of the job ({@code CompactionJobInfo}, as an {@link EventListener} receives it): the
+     * input files (also those RocksDB added), the output files, the levels, the records and bytes
+     * read and written, the time taken.
+     *
+     * @param family      the column family
+     * @param options     the compaction's options (read during the call only)
+     * @param inputFiles  the files to compact, by path or name, at least one
+     * @param outputLevel the level to write to
+     * @return the job's record; its reason is {@link EventListener.CompactionJobInfo#MANUAL_COMPACTION}
+     * @throws IllegalArgumentException if {@code inputFiles} is empty, a path holds a NUL
+     *         character or {@code outputLevel < 0}
+     * @throws IllegalStateException if the database, the family or the options are closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_compact_files_cf}
+     * @throws RocksDBException as {@link #compactFiles(ColumnFamilyHandle, CompactionOptions, List, int)}
+     */
+    EventListener.CompactionJobInfo compactFilesWithJobInfo(ColumnFamilyHandle family, CompactionOptions options,
+                                                            List<Path> inputFiles, int outputLevel);
+
+    /**
      * {@link #compactFiles(ColumnFamilyHandle, CompactionOptions, List, int)} in the default family.
      *
      * @param options     the compaction's options

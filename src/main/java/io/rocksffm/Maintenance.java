@@ -29,6 +29,25 @@ final class Maintenance {
 
     static List<Path> compactFiles(Database db, ColumnFamilyHandle family, CompactionOptions options,
                                    List<Path> inputFiles, int outputLevel) {
+        return compact(db, family, options, inputFiles, outputLevel, false, (outputs, info) -> outputs);
+    }
+
+    static EventListener.CompactionJobInfo compactFilesWithJobInfo(Database db, ColumnFamilyHandle family,
+                                                                   CompactionOptions options, List<Path> inputFiles,
+                                                                   int outputLevel) {
+        return compact(db, family, options, inputFiles, outputLevel, true,
+                (outputs, info) -> EventListeners.copyJobInfo(info));
+    }
+
+    /** What a compaction returns, made from its output paths and its job info (NULL unless asked for). */
+    @FunctionalInterface
+    private interface Result<T> {
+        T of(List<Path> outputs, MemorySegment info);
+    }
+
+    /** Compacts, with a job info for RocksDB to fill if {@code withInfo}, and returns {@code result}'s value. */
+    private static <T> T compact(Database db, ColumnFamilyHandle family, CompactionOptions options,
+                                 List<Path> inputFiles, int outputLevel, boolean withInfo, Result<T> result) {
         Objects.requireNonNull(family, "family");
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(inputFiles, "inputFiles");
@@ -51,26 +70,37 @@ final class Maintenance {
             }
             MemorySegment outputs = arena.allocate(ADDRESS);
             s.size.set(JAVA_LONG, 0, 0);
-            rocksdb_compact_files_cf(db.adminDb(), family.ptr, options.ptr, list, names.length, outputLevel,
-                    DEFAULT_OUTPUT_PATH, outputs, s.size, MemorySegment.NULL, s.errptr);
-            Native.check(s.errptr);
-            long n = s.size.get(JAVA_LONG, 0);
-            MemorySegment array = outputs.get(ADDRESS, 0);
-            if (array.address() == 0) {
-                return List.of();
-            }
+            MemorySegment info = withInfo ? EventListeners.createJobInfo() : MemorySegment.NULL;
             try {
-                MemorySegment entries = array.reinterpret(n * ADDRESS.byteSize());
-                List<Path> out = new ArrayList<>((int) n);
-                for (long i = 0; i < n; i++) {
-                    out.add(Path.of(entries.getAtIndex(ADDRESS, i).reinterpret(Long.MAX_VALUE).getString(0)));
-                }
-                return List.copyOf(out);
+                rocksdb_compact_files_cf(db.adminDb(), family.ptr, options.ptr, list, names.length, outputLevel,
+                        DEFAULT_OUTPUT_PATH, outputs, s.size, info, s.errptr);
+                Native.check(s.errptr);
+                return result.of(outputs(outputs, s.size.get(JAVA_LONG, 0)), info);
             } finally {
-                rocksdb_compact_files_output_file_names_destroy(array, n);
+                if (withInfo) {
+                    EventListeners.destroyJobInfo(info);
+                }
             }
         } finally {
             db.guard.exit(options, family);
+        }
+    }
+
+    /** The paths in RocksDB's array of output names (freed here). */
+    private static List<Path> outputs(MemorySegment outputs, long n) {
+        MemorySegment array = outputs.get(ADDRESS, 0);
+        if (array.address() == 0) {
+            return List.of();
+        }
+        try {
+            MemorySegment entries = array.reinterpret(n * ADDRESS.byteSize());
+            List<Path> out = new ArrayList<>((int) n);
+            for (long i = 0; i < n; i++) {
+                out.add(Path.of(entries.getAtIndex(ADDRESS, i).reinterpret(Long.MAX_VALUE).getString(0)));
+            }
+            return List.copyOf(out);
+        } finally {
+            rocksdb_compact_files_output_file_names_destroy(array, n);
         }
     }
 

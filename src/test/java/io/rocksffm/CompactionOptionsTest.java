@@ -90,6 +90,41 @@ class CompactionOptionsTest {
         }
     }
 
+    /** RocksDB's record of the job: the files, the levels, the records in and out (the overlap counted once), the bytes written. */
+    @Test
+    void compactFilesWithJobInfoReportsTheJob() throws IOException {
+        assumeTrue(supported(), "the engine has no compaction options");
+        try (Options options = noAutoCompactions();
+             RocksDB db = RocksDB.open(dir, options);
+             CompactionOptions co = new CompactionOptions()) {
+            write(db, 0, 2000);
+            db.flush(true);
+            write(db, 1000, 3000);
+            db.flush(true);
+            List<Path> inputs = tableFiles(dir);
+            EventListener.CompactionJobInfo job = db.compactFilesWithJobInfo(db.defaultColumnFamily(), co, inputs, 2);
+            assertNull(job.status());
+            assertEquals("default", job.columnFamily());
+            assertEquals(EventListener.CompactionJobInfo.MANUAL_COMPACTION, job.reason());
+            assertEquals(0, job.baseInputLevel());
+            assertEquals(2, job.outputLevel());
+            assertEquals(inputs.stream().map(Path::getFileName).toList(),
+                    job.inputFiles().stream().map(f -> Path.of(f).getFileName()).sorted().toList());
+            List<Path> outputs = tableFiles(dir);
+            assertEquals(outputs.stream().map(Path::getFileName).toList(),
+                    job.outputFiles().stream().map(f -> Path.of(f).getFileName()).sorted().toList());
+            assertEquals(8000, job.inputRecords()); // 2 x 2000 keys with their pads
+            assertEquals(6000, job.outputRecords()); // 3000 keys with their pads
+            long written = 0;
+            for (Path p : outputs) {
+                written += Files.size(p);
+            }
+            assertEquals(written, job.totalOutputBytes());
+            assertEquals(2, job.numInputFiles());
+            assertEquals("1", db.getProperty("rocksdb.num-files-at-level2"));
+        }
+    }
+
     @Test
     void compactFilesInAColumnFamily() throws IOException {
         assumeTrue(supported(), "the engine has no compaction options");

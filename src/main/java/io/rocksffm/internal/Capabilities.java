@@ -185,6 +185,8 @@ public final class Capabilities {
             "rocksdb_compaction_options_set_canceled",
             "rocksdb_compact_files_cf",
             "rocksdb_compact_files_output_file_names_destroy",
+            "rocksdb_compactionjobinfo_create",
+            "rocksdb_compactionjobinfo_destroy",
             "rocksdb_set_db_options",
             "rocksdb_verify_checksum",
             "rocksdb_verify_checksum_with_options",

@@ -91,11 +91,16 @@ class AdminLeakTest {
                     }),
                     NativeLeakTest.heavyWorkload("setDBOptions", 400, i -> db.setDBOptions(Map.of("max_background_jobs",
                             Integer.toString(2 + i % 2)))),
-                    NativeLeakTest.heavyWorkload("compactFiles", 200, 1 << 20, i -> {
+                    NativeLeakTest.heavyWorkload("compactFiles, with and without the job info", 200, 1 << 20, i -> {
                         db.put(bytes("c"), bytes(Integer.toString(i)));
                         db.flush(true);
-                        List<Path> out = db.compactFiles(compaction, tableFiles(dir.resolve("db")), 6); // the last level
-                        assertEquals(1, out.size());
+                        List<Path> in = tableFiles(dir.resolve("db"));
+                        if (i % 2 == 0) {
+                            assertEquals(1, db.compactFiles(compaction, in, 6).size()); // the last level
+                        } else {
+                            assertEquals(1, db.compactFilesWithJobInfo(db.defaultColumnFamily(), compaction, in, 6)
+                                    .outputFiles().size());
+                        }
                     }),
                     NativeLeakTest.heavyWorkload("auto-refreshing snapshot iterator", 4_000, i -> {
                         try (Snapshot s = db.getSnapshot();

@@ -29,6 +29,8 @@ final class AdminTables {
         return table
                 .guarded("compactFiles(ColumnFamilyHandle,CompactionOptions,List,int)", (db, c) -> withCompactionOptions(c,
                         o -> db.compactFiles(c.cf, o, List.of(Path.of("000001.sst")), 1)))
+                .guarded("compactFilesWithJobInfo(ColumnFamilyHandle,CompactionOptions,List,int)", (db, c) ->
+                        withCompactionOptions(c, o -> db.compactFilesWithJobInfo(c.cf, o, List.of(Path.of("000001.sst")), 1)))
                 .guarded("compactFiles(CompactionOptions,List,int)", (db, c) -> withCompactionOptions(c,
                         o -> db.compactFiles(o, List.of(Path.of("000001.sst")), 1)))
                 .guarded("setDBOptions(Map)", (db, c) -> db.setDBOptions(Map.of("max_background_jobs", "2")))
