@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Envs;
 import io.rocksffm.internal.Scratch;
 import io.rocksffm.internal.Native;
@@ -9,6 +10,7 @@ import io.rocksffm.internal.Native;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.lang.foreign.ValueLayout;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,6 +85,63 @@ public final class BackupEngine extends NativeObject {
             } finally {
                 d.lifecycle.exit();
             }
+        });
+    }
+
+    /**
+     * Backs up {@code db} with {@code options} (a flush first or not, a progress callback) and
+     * returns the new backup's id. {@link #stopBackup()}, from another thread or the progress
+     * callback, makes it fail.
+     *
+     * @param db      an open database
+     * @param options the backup's options (in use, so unchangeable, until this returns)
+     * @return the new backup's id
+     * @throws IllegalStateException if this engine, {@code db} or {@code options} is closed
+     * @throws UnsupportedOperationException if the engine lacks
+     *         {@code rocksdb_backup_engine_create_new_backup_with_options}
+     * @throws RocksDBException {@link RocksDBException.Code#INCOMPLETE} ("Backup stopped") after
+     *         {@link #stopBackup()}, or another failure
+     */
+    public synchronized int createBackup(DatabaseAdmin db, CreateBackupOptions options) {
+        Database d = (Database) Objects.requireNonNull(db, "db");
+        Objects.requireNonNull(options, "options");
+        return apply(be -> {
+            d.lifecycle.enter();
+            try {
+                return options.apply(o -> {
+                    Capabilities.require("rocksdb_backup_engine_create_new_backup_with_options");
+                    options.backupStarted();
+                    try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
+                        MemorySegment id = arena.allocate(ValueLayout.JAVA_INT);
+                        rocksdb_backup_engine_create_new_backup_with_options(be, d.adminDb(), o, id, s.errptr);
+                        Native.check(s.errptr);
+                        return id.get(ValueLayout.JAVA_INT, 0);
+                    } finally {
+                        options.backupEnded();
+                    }
+                });
+            } finally {
+                d.lifecycle.exit();
+            }
+        });
+    }
+
+    /**
+     * Makes the backup running on this engine stop as soon as it can: it fails with
+     * {@link RocksDBException.Code#INCOMPLETE}, leaving no new backup (the partial files are
+     * cleaned up by the next engine opened on the directory). Returns at once, without waiting.
+     * This is for good: every later backup of this engine fails the same way, so open a new
+     * engine to back up again. Unlike the other methods it does not wait for a running backup:
+     * call it from another thread or from a {@link CreateBackupOptions#setProgressCallback
+     * progress callback}.
+     *
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_backup_engine_stop_backup}
+     */
+    public void stopBackup() {
+        use(be -> {
+            Capabilities.require("rocksdb_backup_engine_stop_backup");
+            rocksdb_backup_engine_stop_backup(be);
         });
     }
 

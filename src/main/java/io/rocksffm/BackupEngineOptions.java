@@ -202,6 +202,33 @@ public final class BackupEngineOptions extends NativeObject {
         return (int) read(p -> rocksdb_backup_engine_options_get_max_background_operations(p));
     }
 
+    /**
+     * How many bytes a backup copies between two calls of its
+     * {@link CreateBackupOptions#setProgressCallback progress callback} (4 MiB by default).
+     *
+     * @param bytes the interval in bytes, above 0
+     * @return these options
+     * @throws IllegalArgumentException if {@code bytes <= 0}
+     * @throws IllegalStateException if closed
+     */
+    public BackupEngineOptions setCallbackTriggerIntervalSize(long bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("callback interval must be > 0: " + bytes);
+        }
+        use(p -> rocksdb_backup_engine_options_set_callback_trigger_interval_size(p, bytes));
+        return this;
+    }
+
+    /**
+     * How many bytes a backup copies between two progress callbacks.
+     *
+     * @return the interval in bytes
+     * @throws IllegalStateException if closed
+     */
+    public long callbackTriggerIntervalSize() {
+        return read(p -> rocksdb_backup_engine_options_get_callback_trigger_interval_size(p));
+    }
+
     private static void checkRate(long bytesPerSecond) {
         if (bytesPerSecond < 0) {
             throw new IllegalArgumentException("rate limit must be >= 0 (0 for none): " + bytesPerSecond);

@@ -505,6 +505,55 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         return explained;
     }
 
+    // ---- RocksDB 11 administration (issue 30), in Maintenance ----------------------------------------
+
+    @Override
+    public List<Path> compactFiles(ColumnFamilyHandle family, CompactionOptions options, List<Path> inputFiles,
+                                   int outputLevel) {
+        return Maintenance.compactFiles(this, family, options, inputFiles, outputLevel);
+    }
+
+    @Override
+    public EventListener.CompactionJobInfo compactFilesWithJobInfo(ColumnFamilyHandle family, CompactionOptions options,
+                                                                   List<Path> inputFiles, int outputLevel) {
+        return Maintenance.compactFilesWithJobInfo(this, family, options, inputFiles, outputLevel);
+    }
+
+    @Override
+    public void setDBOptions(java.util.Map<String, String> options) {
+        MutableOptions.setDb(this, options);
+    }
+
+    @Override
+    public void verifyChecksum() {
+        Maintenance.verifyChecksum(this, null);
+    }
+
+    @Override
+    public void verifyChecksum(ReadOptions options) {
+        Maintenance.verifyChecksum(this, Objects.requireNonNull(options, "options"));
+    }
+
+    @Override
+    public void pauseBackgroundWork() {
+        Maintenance.backgroundWork(this, true);
+    }
+
+    @Override
+    public void continueBackgroundWork() {
+        Maintenance.backgroundWork(this, false);
+    }
+
+    @Override
+    public List<WalFile> sortedWalFiles() {
+        return Maintenance.sortedWalFiles(this);
+    }
+
+    @Override
+    public WalFile currentWalFile() {
+        return Maintenance.currentWalFile(this);
+    }
+
     /** Refuses a merge into a family opened without a merge operator (RocksDB would fail later, on reads). */
     final void requireMergeOperator(ColumnFamilyHandle family) {
         if (!families.mergeIds().contains(family.id())) {

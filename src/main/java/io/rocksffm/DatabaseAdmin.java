@@ -229,4 +229,150 @@ public sealed interface DatabaseAdmin permits Database {
      * @throws RocksDBException for an unknown or immutable option, or a value that does not parse
      */
     void setOptions(java.util.Map<String, String> options);
+
+    // ---- RocksDB 11 administration (issue 30): on older engines these throw
+    // UnsupportedOperationException naming the C function and the engine's version ---------------
+
+    /**
+     * Compacts the table files {@code inputFiles} of {@code family} into {@code outputLevel}
+     * ({@code CompactFiles}), in this thread, and returns the files written. The inputs must be
+     * live files of the family (e.g. listed from the database's directory, or returned by an
+     * earlier compaction); RocksDB adds the files it needs for a consistent result (overlapping
+     * files at the output level, and the older overlapping files of level 0).
+     *
+     * @param family      the column family
+     * @param options     the compaction's options (read during the call only)
+     * @param inputFiles  the files to compact, by path or name ({@code 000012.sst}), at least one
+     * @param outputLevel the level to write to, from 0 to the family's {@code num_levels - 1}
+     * @return the paths of the files written, in key order (empty if the compaction removed all data)
+     * @throws IllegalArgumentException if {@code inputFiles} is empty, a path holds a NUL
+     *         character or {@code outputLevel < 0}
+     * @throws IllegalStateException if the database, the family or the options are closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_compact_files_cf}
+     * @throws RocksDBException {@link RocksDBException.Code#INVALID_ARGUMENT} for a file that is
+     *         not live in the family or a level the family does not have,
+     *         {@link RocksDBException.Code#INCOMPLETE} if the options are
+     *         {@link CompactionOptions#setCanceled canceled}, or another failure
+     */
+    List<Path> compactFiles(ColumnFamilyHandle family, CompactionOptions options, List<Path> inputFiles, int outputLevel);
+
+    /**
+     * {@link #compactFiles(ColumnFamilyHandle, CompactionOptions, List, int)}, returning RocksDB's
+     * record of the job ({@code CompactionJobInfo}, as an {@link EventListener} receives it): the
+     * input files (also those RocksDB added), the output files, the levels, the records and bytes
+     * read and written, the time taken.
+     *
+     * @param family      the column family
+     * @param options     the compaction's options (read during the call only)
+     * @param inputFiles  the files to compact, by path or name, at least one
+     * @param outputLevel the level to write to
+     * @return the job's record; its reason is {@link EventListener.CompactionJobInfo#MANUAL_COMPACTION}
+     * @throws IllegalArgumentException if {@code inputFiles} is empty, a path holds a NUL
+     *         character or {@code outputLevel < 0}
+     * @throws IllegalStateException if the database, the family or the options are closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_compact_files_cf}
+     * @throws RocksDBException as {@link #compactFiles(ColumnFamilyHandle, CompactionOptions, List, int)}
+     */
+    EventListener.CompactionJobInfo compactFilesWithJobInfo(ColumnFamilyHandle family, CompactionOptions options,
+                                                            List<Path> inputFiles, int outputLevel);
+
+    /**
+     * {@link #compactFiles(ColumnFamilyHandle, CompactionOptions, List, int)} in the default family.
+     *
+     * @param options     the compaction's options
+     * @param inputFiles  the files to compact, at least one
+     * @param outputLevel the level to write to
+     * @return the paths of the files written
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_compact_files_cf}
+     * @throws RocksDBException if the compaction fails
+     */
+    default List<Path> compactFiles(CompactionOptions options, List<Path> inputFiles, int outputLevel) {
+        return compactFiles(defaultColumnFamily(), options, inputFiles, outputLevel);
+    }
+
+    /**
+     * Changes mutable database-wide options on the open database ({@code SetDBOptions}), by their
+     * names in RocksDB's options files, e.g. {@code "max_background_jobs" -> "4"},
+     * {@code "bytes_per_sync" -> "1048576"}, {@code "stats_dump_period_sec" -> "60"}. Either all
+     * of them change or none. Column-family options go through
+     * {@link #setOptions(ColumnFamilyHandle, java.util.Map)}.
+     *
+     * @param options option names and values, at least one
+     * @throws IllegalArgumentException if {@code options} is empty, a name is empty or a name or
+     *         value holds a NUL character
+     * @throws IllegalStateException if the database is closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_set_db_options}
+     * @throws RocksDBException {@link RocksDBException.Code#NOT_FOUND} for a name it does not
+     *         change (unknown, immutable, or a column family's option),
+     *         {@link RocksDBException.Code#INVALID_ARGUMENT} for a value that does not parse
+     */
+    void setDBOptions(java.util.Map<String, String> options);
+
+    /**
+     * Reads every table file of every column family and checks its block checksums
+     * ({@code VerifyChecksum}), in this thread.
+     *
+     * @throws IllegalStateException if the database is closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_verify_checksum}
+     * @throws RocksDBException {@link RocksDBException.Code#CORRUPTION} naming the damaged file
+     */
+    void verifyChecksum();
+
+    /**
+     * {@link #verifyChecksum()} reading with {@code options} (e.g. {@link ReadOptions#setFillCache
+     * fillCache(false)} to keep the verification's blocks out of the block cache, readahead).
+     *
+     * @param options the read options of the verification
+     * @throws IllegalStateException if the database or the options are closed
+     * @throws IllegalArgumentException if the options' snapshot belongs to another database
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_verify_checksum_with_options}
+     * @throws RocksDBException {@link RocksDBException.Code#CORRUPTION} naming the damaged file
+     */
+    void verifyChecksum(ReadOptions options);
+
+    /**
+     * Stops the database's background flushes and compactions: waits for those running, and
+     * schedules no new ones until {@link #continueBackgroundWork()} (calls nest: each pause needs
+     * its continue). Writes go on until the memtables fill, then stall. While paused the database
+     * refuses to close ({@link IllegalStateException}, a pause counting as an open child): its
+     * close flushes the memtables, and a flush cannot run while paused.
+     *
+     * @throws IllegalStateException if the database is closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_pause_background_work}
+     * @throws RocksDBException if RocksDB refuses
+     */
+    void pauseBackgroundWork();
+
+    /**
+     * Ends one {@link #pauseBackgroundWork()}: when every pause has ended, pending flushes and
+     * compactions are scheduled again.
+     *
+     * @throws IllegalStateException if the database is closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_continue_background_work}
+     * @throws RocksDBException {@link RocksDBException.Code#INVALID_ARGUMENT} if the work is not paused
+     */
+    void continueBackgroundWork();
+
+    /**
+     * The database's write-ahead log files, live and archived, oldest first
+     * ({@code GetSortedWalFiles}).
+     *
+     * @return the files (an unmodifiable list)
+     * @throws IllegalStateException if the database is closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_get_sorted_wal_files}
+     * @throws RocksDBException if listing fails
+     */
+    List<WalFile> sortedWalFiles();
+
+    /**
+     * The write-ahead log file that writes go to now ({@code GetCurrentWalFile}). RocksDB does
+     * not read the file for its start sequence: it is 0 here ({@link #sortedWalFiles()} has it).
+     * The log may have rolled over by the time this returns.
+     *
+     * @return the file
+     * @throws IllegalStateException if the database is closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_get_current_wal_file}
+     * @throws RocksDBException if it cannot be read
+     */
+    WalFile currentWalFile();
 }

@@ -198,6 +198,30 @@ final class EventListeners {
         }
     }
 
+    /**
+     * A new empty {@code rocksdb_compactionjobinfo_t} for a compactFiles call to fill, which the
+     * caller frees with {@link #destroyJobInfo}.
+     *
+     * @throws UnsupportedOperationException if the engine lacks the function (before RocksDB 11)
+     */
+    static MemorySegment createJobInfo() {
+        Capabilities.require("rocksdb_compactionjobinfo_create");
+        MemorySegment info = rocksdb_compactionjobinfo_create();
+        if (info.address() == 0) {
+            throw new IllegalStateException("RocksDB returned NULL creating a compaction job info");
+        }
+        return info;
+    }
+
+    static void destroyJobInfo(MemorySegment info) {
+        rocksdb_compactionjobinfo_destroy(info);
+    }
+
+    /** The record of a job info a compactFiles call filled. */
+    static CompactionJobInfo copyJobInfo(MemorySegment info) {
+        return compactionInfo(info);
+    }
+
     private static CompactionJobInfo compactionInfo(MemorySegment info) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment size = arena.allocate(JAVA_LONG);

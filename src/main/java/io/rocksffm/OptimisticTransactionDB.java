@@ -79,7 +79,7 @@ public final class OptimisticTransactionDB extends Database implements KeyValueW
      */
     @Override
     public void close() {
-        lifecycle.close(() -> destroy(ptr), "transactions, pinned values, iterators, snapshots or checkpoints");
+        lifecycle.close(() -> destroy(ptr), "transactions, pinned values, iterators, snapshots, checkpoints or pauses of background work");
     }
 
     // ---- transactions ---------------------------------------------------------------------------

@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Native;
 
 import java.lang.foreign.MemorySegment;
@@ -163,6 +164,78 @@ public final class ReadOptions extends NativeObject {
     /** {@return whether iterators are tailing} */
     public boolean tailing() {
         return read(p -> rocksdb_readoptions_get_tailing(p)) != 0;
+    }
+
+    /**
+     * Whether an iterator over a {@link #setSnapshot snapshot} refreshes itself now and then
+     * ({@code auto_refresh_iterator_with_snapshot}, RocksDB 11 and later; false by default): a
+     * long scan then lets go of the memtables and table files it started with, which flushes and
+     * compactions replaced meanwhile, and goes on reading the snapshot's data from their
+     * successors. It sees the same data either way; without a snapshot the setting does nothing
+     * (experimental in RocksDB; no effect on write-prepared transaction databases).
+     *
+     * @param value whether snapshot iterators refresh themselves
+     * @return these options
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks
+     *         {@code rocksdb_readoptions_set_auto_refresh_iterator_with_snapshot}
+     */
+    public ReadOptions setAutoRefreshIteratorWithSnapshot(boolean value) {
+        use(p -> {
+            Capabilities.require("rocksdb_readoptions_set_auto_refresh_iterator_with_snapshot");
+            rocksdb_readoptions_set_auto_refresh_iterator_with_snapshot(p, flag(value));
+        });
+        return this;
+    }
+
+    /**
+     * Whether snapshot iterators refresh themselves.
+     *
+     * @return the setting
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks
+     *         {@code rocksdb_readoptions_get_auto_refresh_iterator_with_snapshot}
+     */
+    public boolean autoRefreshIteratorWithSnapshot() {
+        return read(p -> {
+            Capabilities.require("rocksdb_readoptions_get_auto_refresh_iterator_with_snapshot");
+            return rocksdb_readoptions_get_auto_refresh_iterator_with_snapshot(p);
+        }) != 0;
+    }
+
+    /**
+     * Whether a multi-get whose keys are in different levels reads their table files in parallel
+     * ({@code optimize_multiget_for_io}, RocksDB 11 and later; true by default; experimental in
+     * RocksDB): less latency for a little more CPU. It takes effect only with RocksDB's
+     * asynchronous reads ({@code async_io}), which these options do not turn on.
+     *
+     * @param value whether multi-gets read the levels in parallel
+     * @return these options
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks
+     *         {@code rocksdb_readoptions_set_optimize_multiget_for_io}
+     */
+    public ReadOptions setOptimizeMultigetForIo(boolean value) {
+        use(p -> {
+            Capabilities.require("rocksdb_readoptions_set_optimize_multiget_for_io");
+            rocksdb_readoptions_set_optimize_multiget_for_io(p, flag(value));
+        });
+        return this;
+    }
+
+    /**
+     * Whether multi-gets read the levels in parallel.
+     *
+     * @return the setting
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks
+     *         {@code rocksdb_readoptions_get_optimize_multiget_for_io}
+     */
+    public boolean optimizeMultigetForIo() {
+        return read(p -> {
+            Capabilities.require("rocksdb_readoptions_get_optimize_multiget_for_io");
+            return rocksdb_readoptions_get_optimize_multiget_for_io(p);
+        }) != 0;
     }
 
     /**

@@ -257,11 +257,11 @@ public final class RocksDB extends Database implements KeyValueWrites {
      * be closed from any thread: close it, then this.)
      *
      * @throws IllegalStateException if pinned values, iterators, snapshots or checkpoints from it
-     *         are open
+     *         are open, or its background work is paused ({@link #pauseBackgroundWork()})
      */
     @Override
     public void close() {
-        lifecycle.close(() -> destroy(ptr), "pinned values, iterators, snapshots or checkpoints");
+        lifecycle.close(() -> destroy(ptr), "pinned values, iterators, snapshots, checkpoints or pauses of background work");
     }
 
     // ---- writes ---------------------------------------------------------------------------------

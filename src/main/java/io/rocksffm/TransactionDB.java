@@ -118,7 +118,7 @@ public final class TransactionDB extends Database implements KeyValueWrites {
      */
     @Override
     public void close() {
-        lifecycle.close(() -> destroy(ptr), "transactions, pinned values, iterators, snapshots or checkpoints");
+        lifecycle.close(() -> destroy(ptr), "transactions, pinned values, iterators, snapshots, checkpoints or pauses of background work");
     }
 
     // ---- transactions ---------------------------------------------------------------------------

@@ -75,11 +75,14 @@ class ArchitectureTest {
         OWN.put("SstFileWriter", List.of("rocksdb_sstfilewriter_", "rocksdb_envoptions_"));
         OWN.put("IngestExternalFileOptions", List.of("rocksdb_ingestexternalfileoptions_"));
         OWN.put("Statistics", List.of("rocksdb_options_statistics_", "rocksdb_statistics_histogram_data_"));
+        // RocksDB 11 administration (issue 30)
+        OWN.put("CompactionOptions", List.of("rocksdb_compaction_options_"));
+        OWN.put("CreateBackupOptions", List.of("rocksdb_create_backup_options_"));
     }
 
     /** The package-private classes that are parts of the database object. */
     private static final Set<String> DATABASE = Set.of("RocksDB", "Database", "BaseWrites", "Opening", "ColumnFamilies", "Ingestion",
-            "MutableOptions", "OptimisticTransactionDB");
+            "MutableOptions", "OptimisticTransactionDB", "Maintenance");
 
     private static Set<String> generatedFunctions() throws IOException {
         Pattern p = Pattern.compile("public static MemorySegment (rocksdb_\\w+)\\$address\\(\\)");

@@ -2,6 +2,9 @@ package io.rocksffm;
 
 import static io.rocksffm.TestSupport.*;
 import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.rocksffm.internal.Capabilities;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -73,5 +76,86 @@ class ReadOptionsTest {
         assertThrows(IllegalStateException.class, () -> ro.setIterateLowerBound(null));
         assertThrows(IllegalStateException.class, () -> ro.setSnapshot(null));
         assertThrows(IllegalStateException.class, ro::snapshot);
+    }
+
+    // ---- RocksDB 11 settings (issue 30) ---------------------------------------------------------
+
+    @Test
+    void rocksDB11SettingsReachRocksDB() {
+        try (ReadOptions ro = new ReadOptions()) {
+            boolean refresh = Gated.since11("rocksdb_readoptions_set_auto_refresh_iterator_with_snapshot",
+                    () -> ro.setAutoRefreshIteratorWithSnapshot(true));
+            boolean multiget = Gated.since11("rocksdb_readoptions_set_optimize_multiget_for_io",
+                    () -> ro.setOptimizeMultigetForIo(false));
+            if (!refresh || !multiget) {
+                Gated.supported("rocksdb_readoptions_get_auto_refresh_iterator_with_snapshot",
+                        ro::autoRefreshIteratorWithSnapshot);
+                Gated.supported("rocksdb_readoptions_get_optimize_multiget_for_io", ro::optimizeMultigetForIo);
+                return;
+            }
+            assertFalse(ro.autoRefreshIteratorWithSnapshot());
+            assertTrue(ro.setAutoRefreshIteratorWithSnapshot(true).autoRefreshIteratorWithSnapshot());
+            assertFalse(ro.setAutoRefreshIteratorWithSnapshot(false).autoRefreshIteratorWithSnapshot());
+            assertTrue(ro.optimizeMultigetForIo()); // RocksDB's default
+            assertFalse(ro.setOptimizeMultigetForIo(false).optimizeMultigetForIo());
+        }
+        try (RocksDB db = open(dir); ReadOptions ro = new ReadOptions()) {
+            db.put(bytes("a"), bytes("1"));
+            db.flush(true);
+            db.put(bytes("b"), bytes("2"));
+            ro.setOptimizeMultigetForIo(false);
+            assertEquals(java.util.Arrays.asList("1", "2", null),
+                    db.multiGetAsList(db.defaultColumnFamily(), ro, java.util.List.of(bytes("a"), bytes("b"), bytes("c")))
+                            .stream().map(TestSupport::string).toList());
+        }
+    }
+
+    /**
+     * An iterator over a snapshot, with the memtable flushed and every file compacted under it:
+     * it still sees the snapshot's data, and with auto-refresh it lets go of the old files' version
+     * (RocksDB's live version count drops back to 1), without it holds it.
+     */
+    @Test
+    void autoRefreshingSnapshotIteratorsSeeTheSnapshotAfterFlushAndCompaction() {
+        assumeTrue(Capabilities.callable("rocksdb_readoptions_set_auto_refresh_iterator_with_snapshot"),
+                "the engine has no auto-refreshing iterators");
+        assertEquals(1, liveVersionsAfterRewrite(true, dir.resolve("refreshing")));
+        assertEquals(2, liveVersionsAfterRewrite(false, dir.resolve("plain")));
+    }
+
+    /** Scans a snapshot while its keys are rewritten, flushed and compacted; the live versions at the end. */
+    private static long liveVersionsAfterRewrite(boolean autoRefresh, Path path) {
+        try (RocksDB db = open(path)) {
+            for (int i = 0; i < 100; i++) {
+                db.put(bytes(String.format("k%03d", i)), bytes("old" + i));
+            }
+            db.flush(true);
+            try (Snapshot snapshot = db.getSnapshot();
+                 ReadOptions ro = new ReadOptions().setSnapshot(snapshot).setAutoRefreshIteratorWithSnapshot(autoRefresh);
+                 RocksIterator it = db.newIterator(db.defaultColumnFamily(), ro, 0)) {
+                it.seekToFirst();
+                int seen = 0;
+                for (; seen < 10; seen++, it.next()) {
+                    assertEquals("old" + seen, string(it.valueBytes()));
+                }
+                for (int i = 0; i < 100; i++) {
+                    db.put(bytes(String.format("k%03d", i)), bytes("new" + i));
+                }
+                db.delete(bytes("k050"));
+                db.put(bytes("k050x"), bytes("added"));
+                db.flush(true);
+                db.compactRange();
+                assertEquals(2, db.getLongProperty("rocksdb.num-live-versions").getAsLong());
+                for (; it.isValid(); seen++, it.next()) {
+                    assertEquals(String.format("k%03d", seen), string(it.keyBytes()));
+                    assertEquals("old" + seen, string(it.valueBytes()));
+                }
+                it.status();
+                assertEquals(100, seen);
+                assertNull(db.get(bytes("k050"))); // the latest state has what the snapshot does not
+                assertEquals("new7", string(db.get(bytes("k007"))));
+                return db.getLongProperty("rocksdb.num-live-versions").getAsLong();
+            }
+        }
     }
 }

@@ -59,6 +59,10 @@ final class ApiTableSupport {
         io.rocksffm.WriteBufferManager wbm;
         IngestExternalFileOptions ingest;
         RestoreOptions restore;
+        /** Null on engines without them (before RocksDB 11). */
+        io.rocksffm.CompactionOptions compaction;
+        /** Null on engines without them (before RocksDB 11). */
+        io.rocksffm.CreateBackupOptions createBackup;
         final MemorySegment key;
         final MemorySegment value;
         final MemorySegment out;
@@ -87,6 +91,8 @@ final class ApiTableSupport {
             c.wbm = wbm;
             c.ingest = ingest;
             c.restore = restore;
+            c.compaction = compaction;
+            c.createBackup = createBackup;
             return c;
         }
 
@@ -120,6 +126,10 @@ final class ApiTableSupport {
                 c.ingest = (IngestExternalFileOptions) closed;
             } else if (type == RestoreOptions.class) {
                 c.restore = (RestoreOptions) closed;
+            } else if (type == io.rocksffm.CompactionOptions.class) {
+                c.compaction = (io.rocksffm.CompactionOptions) closed;
+            } else if (type == io.rocksffm.CreateBackupOptions.class) {
+                c.createBackup = (io.rocksffm.CreateBackupOptions) closed;
             } else {
                 throw new IllegalArgumentException(type.getName());
             }
@@ -131,7 +141,8 @@ final class ApiTableSupport {
     static final List<Class<?>> CLOSEABLE_ARGUMENTS = List.of(ReadOptions.class, WriteOptions.class, WriteBatch.class,
             Options.class, Snapshot.class, ColumnFamilyHandle.class, FlushOptions.class, BlockBasedTableConfig.class,
             Cache.class, io.rocksffm.RateLimiter.class, io.rocksffm.WriteBufferManager.class,
-            IngestExternalFileOptions.class, RestoreOptions.class);
+            IngestExternalFileOptions.class, RestoreOptions.class, io.rocksffm.CompactionOptions.class,
+            io.rocksffm.CreateBackupOptions.class);
 
     /** A method's signature as the tables spell it: {@code name(SimpleType,...)}. */
     static String signature(Method m) {

@@ -48,7 +48,7 @@ final class ApiTables {
     private ApiTables() {}
 
     static Table<RocksDB> rocksDB() {
-        return new Table<>(RocksDB.class)
+        return AdminTables.issue30(new Table<>(RocksDB.class))
                 .plain("close()", (db, c) -> db.close())
                 .plain("isClosed()", (db, c) -> assertTrue(db.isClosed()))
                 .plain("path()", (db, c) -> assertNotNull(db.path()))
@@ -211,7 +211,12 @@ final class ApiTables {
                 .guarded("setIterateLowerBound(MemorySegment)", (o, c) -> o.setIterateLowerBound(c.key))
                 .guarded("setIterateUpperBound(MemorySegment)", (o, c) -> o.setIterateUpperBound(c.value))
                 .guarded("setSnapshot(Snapshot)", (o, c) -> o.setSnapshot(c.snapshot))
-                .guarded("snapshot()", (o, c) -> o.snapshot());
+                .guarded("snapshot()", (o, c) -> o.snapshot())
+                // issue 30: gated on RocksDB 11, but a closed object refuses first
+                .guarded("setAutoRefreshIteratorWithSnapshot(boolean)", (o, c) -> o.setAutoRefreshIteratorWithSnapshot(true))
+                .guarded("autoRefreshIteratorWithSnapshot()", (o, c) -> o.autoRefreshIteratorWithSnapshot())
+                .guarded("setOptimizeMultigetForIo(boolean)", (o, c) -> o.setOptimizeMultigetForIo(true))
+                .guarded("optimizeMultigetForIo()", (o, c) -> o.optimizeMultigetForIo());
     }
 
     static Table<WriteOptions> writeOptions() {
@@ -388,7 +393,9 @@ final class ApiTables {
                 .guarded("setRestoreRateLimit(long)", (o, c) -> o.setRestoreRateLimit(1 << 20))
                 .guarded("restoreRateLimit()", (o, c) -> o.restoreRateLimit())
                 .guarded("setMaxBackgroundOperations(int)", (o, c) -> o.setMaxBackgroundOperations(2))
-                .guarded("maxBackgroundOperations()", (o, c) -> o.maxBackgroundOperations());
+                .guarded("maxBackgroundOperations()", (o, c) -> o.maxBackgroundOperations())
+                .guarded("setCallbackTriggerIntervalSize(long)", (o, c) -> o.setCallbackTriggerIntervalSize(1 << 20))
+                .guarded("callbackTriggerIntervalSize()", (o, c) -> o.callbackTriggerIntervalSize());
     }
 
     static Table<RestoreOptions> restoreOptions() {
@@ -418,7 +425,11 @@ final class ApiTables {
                     Path p = c.dir.resolve("r-" + System.nanoTime());
                     o.restore(1, p, p, c.restore);
                 })
-                .guarded("purgeOldBackups(int)", (o, c) -> o.purgeOldBackups(5));
+                .guarded("purgeOldBackups(int)", (o, c) -> o.purgeOldBackups(5))
+                // issue 30
+                .guarded("createBackup(DatabaseAdmin,CreateBackupOptions)",
+                        (o, c) -> AdminTables.withCreateBackupOptions(c, b -> o.createBackup(db, b)))
+                .guarded("stopBackup()", (o, c) -> o.stopBackup());
     }
 
     static Table<SstFileWriter> sstFileWriter() {

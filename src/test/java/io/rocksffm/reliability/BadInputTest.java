@@ -83,6 +83,7 @@ class BadInputTest extends BadInputFixture {
             "setIterateUpperBound(MemorySegment)#0", "setSnapshot(Snapshot)#0",
             "compactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#1",
             "compactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#2",
+            "setProgressCallback(Runnable)#0", // null removes the callback
             "equals(Object)#0"); // Object's contract: false for null
 
     /**
@@ -105,10 +106,13 @@ class BadInputTest extends BadInputFixture {
              BackupEngine backups = BackupEngine.open(backupOptions);
              RestoreOptions restore = new RestoreOptions();
              SstFileWriter writer = SstFileWriter.open(options, dir.resolve("probe.sst"));
-             IngestExternalFileOptions ingest = new IngestExternalFileOptions()) {
+             IngestExternalFileOptions ingest = new IngestExternalFileOptions();
+             // null before RocksDB 11 (no such objects; calls given null for one refuse it: still an NPE)
+             io.rocksffm.CompactionOptions compaction = AdminTables.compactionOptionsIfSupported();
+             io.rocksffm.CreateBackupOptions createBackup = AdminTables.createBackupOptionsIfSupported()) {
             it.seekToFirst();
             Statistics statistics = options.enableStatistics();
-            Map<Class<?>, Object> live = Map.ofEntries(Map.entry(RocksDB.class, db), Map.entry(Options.class, options),
+            Map<Class<?>, Object> live = new java.util.HashMap<>(Map.ofEntries(Map.entry(RocksDB.class, db), Map.entry(Options.class, options),
                     Map.entry(ReadOptions.class, ro), Map.entry(WriteOptions.class, wo), Map.entry(WriteBatch.class, batch),
                     Map.entry(NativeWriteBatch.class, nativeBatch), Map.entry(Snapshot.class, snapshot),
                     Map.entry(RocksIterator.class, it), Map.entry(PinnedValue.class, pinned),
@@ -117,7 +121,11 @@ class BadInputTest extends BadInputFixture {
                     Map.entry(Checkpoint.class, checkpoint), Map.entry(Engine.class, RocksDB.engine()),
                     Map.entry(BackupEngineOptions.class, backupOptions), Map.entry(BackupEngine.class, backups),
                     Map.entry(RestoreOptions.class, restore), Map.entry(SstFileWriter.class, writer),
-                    Map.entry(IngestExternalFileOptions.class, ingest), Map.entry(Statistics.class, statistics));
+                    Map.entry(IngestExternalFileOptions.class, ingest), Map.entry(Statistics.class, statistics)));
+            if (compaction != null) {
+                live.put(io.rocksffm.CompactionOptions.class, compaction);
+                live.put(io.rocksffm.CreateBackupOptions.class, createBackup);
+            }
             int calls = 0;
             Set<String> unnamed = new TreeSet<>();
             List<Object[]> targets = new ArrayList<>(); // {method, receiver or null}
@@ -200,6 +208,12 @@ class BadInputTest extends BadInputFixture {
         if (t == FlushOptions.class || t == Cache.class || t == BlockBasedTableConfig.class
                 || t == IngestExternalFileOptions.class || t == RestoreOptions.class || t == BackupEngineOptions.class) {
             return live.get(t);
+        } else if (t == io.rocksffm.CompactionOptions.class || t == io.rocksffm.CreateBackupOptions.class) {
+            return live.get(t); // null before RocksDB 11
+        } else if (t == io.rocksffm.CreateBackupOptions.CpuPriority.class) {
+            return io.rocksffm.CreateBackupOptions.CpuPriority.LOW;
+        } else if (t == Runnable.class) {
+            return (Runnable) () -> {};
         } else if (t == DatabaseAdmin.class) {
             return db;
         } else if (t == Map.class) {

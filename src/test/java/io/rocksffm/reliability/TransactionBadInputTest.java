@@ -46,6 +46,8 @@ class TransactionBadInputTest {
     Path dir;
 
     private io.rocksffm.IngestExternalFileOptions ingest;
+    /** Null on engines before RocksDB 11. */
+    private io.rocksffm.CompactionOptions compaction;
 
     private static final Set<String> NULLABLE = Set.of(
             "beginTransaction(WriteOptions,TransactionOptions,Transaction)#2",
@@ -69,8 +71,10 @@ class TransactionBadInputTest {
              WriteBatchWithIndex wbwi = new WriteBatchWithIndex();
              Transaction tx = tdb.beginTransaction(wo, to);
              Transaction otx = odb.beginTransaction(wo, oo);
-             io.rocksffm.IngestExternalFileOptions ingestOptions = new io.rocksffm.IngestExternalFileOptions()) {
+             io.rocksffm.IngestExternalFileOptions ingestOptions = new io.rocksffm.IngestExternalFileOptions();
+             io.rocksffm.CompactionOptions compactionOptions = AdminTables.compactionOptionsIfSupported()) {
             ingest = ingestOptions;
+            compaction = compactionOptions;
             Map<Class<?>, Object> receivers = Map.of(TransactionDB.class, tdb, OptimisticTransactionDB.class, odb,
                     Transaction.class, tx, WriteBatchWithIndex.class, wbwi, TransactionDBOptions.class, tdo,
                     TransactionOptions.class, to, OptimisticTransactionOptions.class, oo);
@@ -169,6 +173,8 @@ class TransactionBadInputTest {
             return dir.resolve("null-probe");
         } else if (t == io.rocksffm.IngestExternalFileOptions.class) {
             return ingest;
+        } else if (t == io.rocksffm.CompactionOptions.class) {
+            return compaction; // null before RocksDB 11: the call then refuses that null first, still an NPE
         } else if (t == Map.class) {
             return Map.of("write_buffer_size", "4194304");
         } else if (t == BiConsumer.class) {

@@ -24,7 +24,7 @@ final class TransactionTables {
     static final OptimisticTransactionOptions OPT_OPTIONS = new OptimisticTransactionOptions();
 
     static Table<TransactionDB> transactionDB() {
-        return new Table<>(TransactionDB.class)
+        return AdminTables.issue30(new Table<>(TransactionDB.class))
                 .plain("close()", (db, c) -> db.close())
                 .plain("isClosed()", (db, c) -> assertTrue(db.isClosed()))
                 .plain("path()", (db, c) -> assertNotNull(db.path()))
@@ -101,7 +101,7 @@ final class TransactionTables {
     }
 
     static Table<OptimisticTransactionDB> optimisticTransactionDB() {
-        return new Table<>(OptimisticTransactionDB.class)
+        return AdminTables.issue30(new Table<>(OptimisticTransactionDB.class))
                 .plain("close()", (db, c) -> db.close())
                 .plain("isClosed()", (db, c) -> assertTrue(db.isClosed()))
                 .plain("path()", (db, c) -> assertNotNull(db.path()))

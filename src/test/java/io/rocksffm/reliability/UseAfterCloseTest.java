@@ -70,6 +70,20 @@ class UseAfterCloseTest {
         ctx.table = new BlockBasedTableConfig();
         ctx.limiter = io.rocksffm.RateLimiter.create(1 << 20);
         ctx.wbm = wbmIfSupported();
+        ctx.compaction = compactionIfSupported();
+        ctx.createBackup = createBackupIfSupported();
+    }
+
+    /** Compaction options, or null on engines without them (before RocksDB 11). */
+    private static io.rocksffm.CompactionOptions compactionIfSupported() {
+        return io.rocksffm.internal.Capabilities.callable("rocksdb_compaction_options_create")
+                ? new io.rocksffm.CompactionOptions() : null;
+    }
+
+    /** Backup options, or null on engines without them (before RocksDB 11). */
+    private static io.rocksffm.CreateBackupOptions createBackupIfSupported() {
+        return io.rocksffm.internal.Capabilities.callable("rocksdb_create_backup_options_create")
+                ? new io.rocksffm.CreateBackupOptions() : null;
     }
 
     /** A write buffer manager, or null on engines without them (7.8.3). */
@@ -91,8 +105,8 @@ class UseAfterCloseTest {
         ctx.cache.close();
         ctx.table.close();
         ctx.limiter.close();
-        if (ctx.wbm != null) {
-            ctx.wbm.close();
+        for (AutoCloseable c : new AutoCloseable[] {ctx.wbm, ctx.compaction, ctx.createBackup}) {
+            ApiTableSupport.closeQuietly(c);
         }
         ctx.arena.close();
         // nothing a refused call did may have left a child behind: the database closes
@@ -104,7 +118,7 @@ class UseAfterCloseTest {
             "RocksIterator", "Snapshot", "PinnedValue", "ColumnFamilyHandle", "FlushOptions", "Cache",
             "BlockBasedTableConfig", "Checkpoint", "RateLimiter", "WriteBufferManager",
             "BackupEngineOptions", "RestoreOptions", "BackupEngine", "SstFileWriter",
-            "IngestExternalFileOptions", "LatestOptions"})
+            "IngestExternalFileOptions", "LatestOptions", "CompactionOptions", "CreateBackupOptions"})
     void everyPublicMethodOfAClosedObjectThrowsIllegalState(String type) {
         switch (type) {
             case "RocksDB" -> {
@@ -174,6 +188,21 @@ class UseAfterCloseTest {
             case "IngestExternalFileOptions" -> check(ApiTables.ingestExternalFileOptions(),
                     closed(new IngestExternalFileOptions()), ctx);
             case "LatestOptions" -> check(ApiTables.latestOptions(), closed(LatestOptions.load(live.path())), ctx);
+            case "CompactionOptions" -> {
+                if (ctx.compaction == null) {
+                    report("use after close: CompactionOptions: not on this engine");
+                } else {
+                    check(AdminTables.compactionOptions(), closed(compactionIfSupported()), ctx);
+                }
+            }
+            case "CreateBackupOptions" -> {
+                if (ctx.createBackup == null) {
+                    report("use after close: CreateBackupOptions: not on this engine");
+                } else {
+                    // with a progress callback, which close releases
+                    check(AdminTables.createBackupOptions(), closed(createBackupIfSupported().setProgressCallback(() -> {})), ctx);
+                }
+            }
             default -> fail(type);
         }
     }
@@ -247,6 +276,8 @@ class UseAfterCloseTest {
         closedArgs.wbm = ctx.wbm == null ? null : closed(wbmIfSupported());
         closedArgs.ingest = closed(new IngestExternalFileOptions());
         closedArgs.restore = closed(new RestoreOptions());
+        closedArgs.compaction = ctx.compaction == null ? null : closed(compactionIfSupported());
+        closedArgs.createBackup = ctx.createBackup == null ? null : closed(createBackupIfSupported());
         int calls = 0;
         for (Map.Entry<String, BiConsumer<T, Ctx>> e : table.guarded.entrySet()) {
             for (Class<?> p : table.closeableParameters(e.getKey())) {
@@ -264,6 +295,8 @@ class UseAfterCloseTest {
                     case "WriteBufferManager" -> closedArgs.wbm;
                     case "IngestExternalFileOptions" -> closedArgs.ingest;
                     case "RestoreOptions" -> closedArgs.restore;
+                    case "CompactionOptions" -> closedArgs.compaction;
+                    case "CreateBackupOptions" -> closedArgs.createBackup;
                     default -> throw new AssertionError(p);
                 };
                 Ctx c = ctx.with(p, closedArg);

@@ -1,0 +1,203 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
+
+import io.rocksffm.internal.Capabilities;
+import io.rocksffm.internal.Native;
+import io.rocksffm.internal.Scratch;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The RocksDB 11 administration of an open database (a part of the database object): compacting
+ * chosen files, verifying checksums, pausing background work and listing the write-ahead log.
+ * Each call enters the database first (a closed one throws {@link IllegalStateException}) and
+ * then requires its C function ({@link UnsupportedOperationException} on older engines).
+ */
+final class Maintenance {
+    private Maintenance() {}
+
+    /** {@code CompactFiles}' output path id meaning "the column family's first path". */
+    private static final int DEFAULT_OUTPUT_PATH = -1;
+
+    static List<Path> compactFiles(Database db, ColumnFamilyHandle family, CompactionOptions options,
+                                   List<Path> inputFiles, int outputLevel) {
+        return compact(db, family, options, inputFiles, outputLevel, false, (outputs, info) -> outputs);
+    }
+
+    static EventListener.CompactionJobInfo compactFilesWithJobInfo(Database db, ColumnFamilyHandle family,
+                                                                   CompactionOptions options, List<Path> inputFiles,
+                                                                   int outputLevel) {
+        return compact(db, family, options, inputFiles, outputLevel, true,
+                (outputs, info) -> EventListeners.copyJobInfo(info));
+    }
+
+    /** What a compaction returns, made from its output paths and its job info (NULL unless asked for). */
+    @FunctionalInterface
+    private interface Result<T> {
+        T of(List<Path> outputs, MemorySegment info);
+    }
+
+    /** Compacts, with a job info for RocksDB to fill if {@code withInfo}, and returns {@code result}'s value. */
+    private static <T> T compact(Database db, ColumnFamilyHandle family, CompactionOptions options,
+                                 List<Path> inputFiles, int outputLevel, boolean withInfo, Result<T> result) {
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(inputFiles, "inputFiles");
+        if (inputFiles.isEmpty()) {
+            throw new IllegalArgumentException("no files to compact");
+        }
+        if (outputLevel < 0) {
+            throw new IllegalArgumentException("output level must be >= 0: " + outputLevel);
+        }
+        String[] names = new String[inputFiles.size()];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = Opening.cPath(Objects.requireNonNull(inputFiles.get(i), "inputFiles[" + i + "]"));
+        }
+        db.guard.enter(options, family);
+        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
+            Capabilities.require("rocksdb_compact_files_cf");
+            MemorySegment list = arena.allocate(ADDRESS, names.length);
+            for (int i = 0; i < names.length; i++) {
+                list.setAtIndex(ADDRESS, i, arena.allocateFrom(names[i]));
+            }
+            MemorySegment outputs = arena.allocate(ADDRESS);
+            s.size.set(JAVA_LONG, 0, 0);
+            MemorySegment info = withInfo ? EventListeners.createJobInfo() : MemorySegment.NULL;
+            try {
+                rocksdb_compact_files_cf(db.adminDb(), family.ptr, options.ptr, list, names.length, outputLevel,
+                        DEFAULT_OUTPUT_PATH, outputs, s.size, info, s.errptr);
+                Native.check(s.errptr);
+                return result.of(outputs(outputs, s.size.get(JAVA_LONG, 0)), info);
+            } finally {
+                if (withInfo) {
+                    EventListeners.destroyJobInfo(info);
+                }
+            }
+        } finally {
+            db.guard.exit(options, family);
+        }
+    }
+
+    /** The paths in RocksDB's array of output names (freed here). */
+    private static List<Path> outputs(MemorySegment outputs, long n) {
+        MemorySegment array = outputs.get(ADDRESS, 0);
+        if (array.address() == 0) {
+            return List.of();
+        }
+        try {
+            MemorySegment entries = array.reinterpret(n * ADDRESS.byteSize());
+            List<Path> out = new ArrayList<>((int) n);
+            for (long i = 0; i < n; i++) {
+                out.add(Path.of(entries.getAtIndex(ADDRESS, i).reinterpret(Long.MAX_VALUE).getString(0)));
+            }
+            return List.copyOf(out);
+        } finally {
+            rocksdb_compact_files_output_file_names_destroy(array, n);
+        }
+    }
+
+    static void verifyChecksum(Database db, ReadOptions options) {
+        ColumnFamilyHandle family = db.defaultFamily;
+        if (options == null) {
+            db.guard.enterFamily(family);
+        } else {
+            db.guard.enterRead(options, family);
+        }
+        try (Scratch s = Scratch.acquire()) {
+            if (options == null) {
+                Capabilities.require("rocksdb_verify_checksum");
+                rocksdb_verify_checksum(db.adminDb(), s.errptr);
+            } else {
+                Capabilities.require("rocksdb_verify_checksum_with_options");
+                rocksdb_verify_checksum_with_options(db.adminDb(), options.ptr, s.errptr);
+            }
+            Native.check(s.errptr);
+        } finally {
+            if (options == null) {
+                db.guard.exitFamily(family);
+            } else {
+                db.guard.exit(options, family);
+            }
+        }
+    }
+
+    /**
+     * Pauses ({@code pause}) or continues the database's background work. Each pause counts as a
+     * child of the database until its continue: a database closing while paused would wait
+     * forever for its closing flush, so it refuses to close instead.
+     */
+    static void backgroundWork(Database db, boolean pause) {
+        db.lifecycle.enter();
+        try (Scratch s = Scratch.acquire()) {
+            if (pause) {
+                Capabilities.require("rocksdb_pause_background_work");
+                db.lifecycle.addChild(); // before the pause: a close that has begun refuses it
+                try {
+                    rocksdb_pause_background_work(db.adminDb(), s.errptr);
+                    Native.check(s.errptr);
+                } catch (RuntimeException | Error e) {
+                    db.lifecycle.removeChild();
+                    throw e;
+                }
+            } else {
+                Capabilities.require("rocksdb_continue_background_work");
+                rocksdb_continue_background_work(db.adminDb(), s.errptr);
+                Native.check(s.errptr); // not paused: InvalidArgument, and no child to remove
+                db.lifecycle.removeChild();
+            }
+        } finally {
+            db.lifecycle.exit();
+        }
+    }
+
+    static List<WalFile> sortedWalFiles(Database db) {
+        db.lifecycle.enter();
+        try (Scratch s = Scratch.acquire()) {
+            Capabilities.require("rocksdb_get_sorted_wal_files");
+            MemorySegment files = rocksdb_get_sorted_wal_files(db.adminDb(), s.errptr);
+            Native.check(s.errptr);
+            try {
+                long n = rocksdb_wal_files_count(files);
+                List<WalFile> out = new ArrayList<>((int) n);
+                for (long i = 0; i < n; i++) {
+                    out.add(walFile(rocksdb_wal_files_get_wal_file(files, i)));
+                }
+                return List.copyOf(out);
+            } finally {
+                rocksdb_wal_files_destroy(files);
+            }
+        } finally {
+            db.lifecycle.exit();
+        }
+    }
+
+    static WalFile currentWalFile(Database db) {
+        db.lifecycle.enter();
+        try (Scratch s = Scratch.acquire()) {
+            Capabilities.require("rocksdb_get_current_wal_file");
+            MemorySegment file = rocksdb_get_current_wal_file(db.adminDb(), s.errptr);
+            Native.check(s.errptr);
+            try {
+                return walFile(file);
+            } finally {
+                rocksdb_wal_file_destroy(file);
+            }
+        } finally {
+            db.lifecycle.exit();
+        }
+    }
+
+    private static WalFile walFile(MemorySegment f) {
+        String name = rocksdb_wal_file_path_name(f).reinterpret(Long.MAX_VALUE).getString(0);
+        return new WalFile(name, rocksdb_wal_file_log_number(f), WalFile.Type.of(rocksdb_wal_file_type(f)),
+                rocksdb_wal_file_start_sequence(f), rocksdb_wal_file_size_file_bytes(f));
+    }
+}

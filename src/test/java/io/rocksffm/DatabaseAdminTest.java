@@ -1,0 +1,199 @@
+package io.rocksffm;
+
+import static io.rocksffm.TestSupport.*;
+import static org.junit.jupiter.api.Assertions.*;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The RocksDB 11 administration of {@link DatabaseAdmin} (issue 30): database options, checksum
+ * verification and pausing background work, checked against what RocksDB writes and reports.
+ * compactFiles is in {@link CompactionOptionsTest}, the WAL list in {@link WalFileTest}.
+ */
+class DatabaseAdminTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void setDBOptionsChangesTheOptionsFile() throws IOException {
+        try (RocksDB db = open(dir)) {
+            assertThrows(NullPointerException.class, () -> db.setDBOptions(null));
+            assertThrows(IllegalArgumentException.class, () -> db.setDBOptions(Map.of()));
+            assertThrows(IllegalArgumentException.class, () -> db.setDBOptions(Map.of("", "1")));
+            assertThrows(IllegalArgumentException.class, () -> db.setDBOptions(Map.of("max_background_jobs\0x", "1")));
+            assertThrows(IllegalArgumentException.class, () -> db.setDBOptions(Map.of("max_background_jobs", "1\0")));
+            Map<String, String> nullValue = new HashMap<>();
+            nullValue.put("max_background_jobs", null);
+            assertThrows(NullPointerException.class, () -> db.setDBOptions(nullValue));
+            if (!Gated.since11("rocksdb_set_db_options", () -> db.setDBOptions(Map.of("max_background_jobs", "5")))) {
+                return;
+            }
+            db.setDBOptions(Map.of("max_background_jobs", "5", "stats_dump_period_sec", "77"));
+            String file = latestOptionsFile(dir);
+            assertTrue(file.contains("max_background_jobs=5"), file);
+            assertTrue(file.contains("stats_dump_period_sec=77"), file);
+            // RocksDB's codes: an option SetDBOptions does not know (unknown, immutable, or a
+            // column family's) is NotFound, a value that does not parse InvalidArgument
+            Map<Map<String, String>, RocksDBException.Code> bad = Map.of(
+                    Map.of("no_such_option", "1"), RocksDBException.Code.NOT_FOUND,
+                    Map.of("write_buffer_size", "1048576"), RocksDBException.Code.NOT_FOUND,
+                    Map.of("create_if_missing", "false"), RocksDBException.Code.NOT_FOUND,
+                    Map.of("max_background_jobs", "many"), RocksDBException.Code.INVALID_ARGUMENT);
+            bad.forEach((options, code) -> {
+                RocksDBException e = assertThrows(RocksDBException.class, () -> db.setDBOptions(options), options.toString());
+                assertEquals(code, e.code(), e.getMessage());
+            });
+            // all or nothing: a bad option leaves the good one unset
+            Map<String, String> mixed = new LinkedHashMap<>();
+            mixed.put("max_background_jobs", "3");
+            mixed.put("no_such_option", "1");
+            assertThrows(RocksDBException.class, () -> db.setDBOptions(mixed));
+            file = latestOptionsFile(dir);
+            assertTrue(file.contains("max_background_jobs=5"), file);
+        }
+    }
+
+    /** A byte flipped in a table file's data block: verifyChecksum reports the corruption, naming the file. */
+    @Test
+    void verifyChecksumFindsAFlippedByte() throws IOException {
+        try (RocksDB db = open(dir)) {
+            CompactionOptionsTest.write(db, 0, 500);
+            db.flush(true);
+            if (!Gated.since11("rocksdb_verify_checksum", db::verifyChecksum)) {
+                try (ReadOptions ro = new ReadOptions()) {
+                    Gated.supported("rocksdb_verify_checksum_with_options", () -> db.verifyChecksum(ro));
+                }
+                return;
+            }
+            db.verifyChecksum();
+            try (ReadOptions ro = new ReadOptions().setFillCache(false)) {
+                db.verifyChecksum(ro);
+            }
+        }
+        Path sst = CompactionOptionsTest.tableFiles(dir).get(0);
+        try (FileChannel ch = FileChannel.open(sst, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer b = ByteBuffer.allocate(1);
+            ch.read(b, 200); // inside the first data block (4 KiB), past the first keys
+            b.put(0, (byte) (b.get(0) ^ 0x5a)).rewind();
+            ch.write(b, 200);
+        }
+        try (RocksDB db = open(dir); ReadOptions ro = new ReadOptions().setFillCache(false)) {
+            RocksDBException e = assertThrows(RocksDBException.class, db::verifyChecksum);
+            assertEquals(RocksDBException.Code.CORRUPTION, e.code(), e.getMessage());
+            assertTrue(e.getMessage().contains(sst.getFileName().toString()), e.getMessage());
+            e = assertThrows(RocksDBException.class, () -> db.verifyChecksum(ro));
+            assertEquals(RocksDBException.Code.CORRUPTION, e.code(), e.getMessage());
+            assertThrows(NullPointerException.class, () -> db.verifyChecksum(null));
+            ReadOptions closed = new ReadOptions();
+            closed.close();
+            assertThrows(IllegalStateException.class, () -> db.verifyChecksum(closed));
+        }
+    }
+
+    /** While paused a flush does not run (the memtable stays immutable) and the database refuses to close. */
+    @Test
+    void pausedBackgroundWorkHoldsFlushesUntilContinued() {
+        RocksDB db = open(dir);
+        try {
+            if (!Gated.since11("rocksdb_pause_background_work", db::pauseBackgroundWork)) {
+                Gated.supported("rocksdb_continue_background_work", db::continueBackgroundWork);
+                return;
+            }
+            RocksDBException notPaused = assertThrows(RocksDBException.class, db::continueBackgroundWork);
+            assertEquals(RocksDBException.Code.INVALID_ARGUMENT, notPaused.code(), notPaused.getMessage());
+            db.pauseBackgroundWork();
+            db.pauseBackgroundWork(); // nested
+            db.put(bytes("k"), bytes("v"));
+            db.flush(false); // switches the memtable; the flush is not scheduled while paused
+            assertEquals(1, db.getLongProperty("rocksdb.num-immutable-mem-table").getAsLong());
+            sleep(300);
+            assertEquals(1, db.getLongProperty("rocksdb.num-immutable-mem-table").getAsLong());
+            assertEquals("0", db.getProperty("rocksdb.num-files-at-level0"));
+            IllegalStateException refused = assertThrows(IllegalStateException.class, db::close);
+            assertTrue(refused.getMessage().contains("2") && refused.getMessage().contains("pauses of background work"),
+                    refused.getMessage());
+            assertFalse(db.isClosed());
+            db.continueBackgroundWork();
+            sleep(200);
+            assertEquals("0", db.getProperty("rocksdb.num-files-at-level0")); // one pause left
+            db.continueBackgroundWork();
+            db.flush(true);
+            assertEquals(0, db.getLongProperty("rocksdb.num-immutable-mem-table").getAsLong());
+            assertEquals("1", db.getProperty("rocksdb.num-files-at-level0"));
+            assertEquals("v", string(db.get(bytes("k"))));
+        } finally {
+            db.close();
+        }
+        assertThrows(IllegalStateException.class, db::pauseBackgroundWork);
+        assertThrows(IllegalStateException.class, db::continueBackgroundWork);
+        assertThrows(IllegalStateException.class, db::verifyChecksum);
+        assertThrows(IllegalStateException.class, () -> db.setDBOptions(Map.of("max_background_jobs", "2")));
+    }
+
+    /** Transaction databases offer the same administration, through their base database. */
+    @Test
+    void transactionDatabasesOfferItToo() {
+        try (Options options = CompactionOptionsTest.noAutoCompactions();
+             TransactionDBOptions tdo = new TransactionDBOptions();
+             TransactionDB tdb = TransactionDB.open(dir.resolve("pessimistic"), options, tdo);
+             OptimisticTransactionDB odb = OptimisticTransactionDB.open(dir.resolve("optimistic"), options)) {
+            if (!Gated.since11("rocksdb_verify_checksum", odb::verifyChecksum)) {
+                Gated.supported("rocksdb_get_sorted_wal_files", odb::sortedWalFiles);
+                return;
+            }
+            for (DatabaseAdmin db : List.of(tdb, odb)) {
+                KeyValueWrites writes = (KeyValueWrites) db;
+                writes.put(bytes("a"), bytes("1"));
+                db.flush(true);
+                writes.put(bytes("b"), bytes("2"));
+                db.flush(true);
+                db.verifyChecksum();
+                db.setDBOptions(Map.of("max_background_jobs", "3"));
+                db.pauseBackgroundWork();
+                db.continueBackgroundWork();
+                writes.put(bytes("c"), bytes("3"));
+                assertEquals(WalFile.Type.ALIVE, db.sortedWalFiles().getLast().type());
+                try (CompactionOptions co = new CompactionOptions()) {
+                    Path path = db == tdb ? dir.resolve("pessimistic") : dir.resolve("optimistic");
+                    assertEquals(1, db.compactFiles(co, CompactionOptionsTest.tableFiles(path), 1).size());
+                }
+                assertEquals("0", db.getProperty("rocksdb.num-files-at-level0"));
+                assertEquals("1", db.getProperty("rocksdb.num-files-at-level1"));
+            }
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    static String latestOptionsFile(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            Path latest = files.filter(p -> p.getFileName().toString().startsWith("OPTIONS-"))
+                    .max((a, b) -> Long.compare(number(a), number(b))).orElseThrow();
+            return Files.readString(latest);
+        }
+    }
+
+    private static long number(Path optionsFile) {
+        return Long.parseLong(optionsFile.getFileName().toString().substring("OPTIONS-".length()));
+    }
+}

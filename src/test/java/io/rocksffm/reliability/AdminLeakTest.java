@@ -1,0 +1,141 @@
+package io.rocksffm.reliability;
+
+import static io.rocksffm.TestSupport.*;
+import static io.rocksffm.reliability.Reliability.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+import io.rocksffm.BackupEngine;
+import io.rocksffm.BackupEngineOptions;
+import io.rocksffm.CompactionOptions;
+import io.rocksffm.Compression;
+import io.rocksffm.CreateBackupOptions;
+import io.rocksffm.ReadOptions;
+import io.rocksffm.RocksDB;
+import io.rocksffm.RocksDBException;
+import io.rocksffm.Snapshot;
+import io.rocksffm.internal.Capabilities;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * No native leaks in issue 30's RocksDB 11 administration, with {@link NativeLeakTest}'s harness:
+ * create/use/close cycles of {@link CompactionOptions} and {@link CreateBackupOptions} (with a
+ * progress callback registered and released each time), the WAL list, compactFiles, checksum
+ * verification, database options, pausing, backups with options, and their error paths. On
+ * engines before RocksDB 11 there is nothing to run: the test reports so.
+ */
+class AdminLeakTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void rocksDB11AdministrationLeaksNothing() throws Exception {
+        if (!Capabilities.callable("rocksdb_compact_files_cf")) {
+            report("leaks: issue 30 administration: not on this engine (%s)", RocksDB.engine().version());
+            return;
+        }
+        int x = scale(1, 10);
+        AtomicLong progress = new AtomicLong();
+        try (RocksDB db = open(dir.resolve("db"));
+             CompactionOptions compaction = new CompactionOptions();
+             BackupEngineOptions beo = new BackupEngineOptions(dir.resolve("backups")).setCallbackTriggerIntervalSize(1024);
+             BackupEngine engine = BackupEngine.open(beo);
+             CreateBackupOptions backupOptions = new CreateBackupOptions().setProgressCallback(progress::incrementAndGet);
+             ReadOptions ro = new ReadOptions().setFillCache(false)) {
+            db.setOptions(Map.of("disable_auto_compactions", "true")); // compactFiles picks the files
+            for (int i = 0; i < 100; i++) {
+                db.put(bytes("k" + i), bytes("value " + i));
+            }
+            db.flush(true);
+            Path missing = dir.resolve("db").resolve("999999.sst");
+
+            NativeLeakTest.Workloads.run(List.of(
+                    new NativeLeakTest.Workload("CompactionOptions create/set/get/close", 100_000 * x, i -> {
+                        try (CompactionOptions o = new CompactionOptions().setCompression(Compression.NONE)
+                                .setOutputFileSizeLimit(1 << 20).setMaxSubcompactions(1).setAllowTrivialMove(true)) {
+                            o.setCanceled(true).compression();
+                        }
+                    }),
+                    new NativeLeakTest.Workload("CreateBackupOptions create/callback/close", 100_000 * x, i -> {
+                        try (CreateBackupOptions o = new CreateBackupOptions().setFlushBeforeBackup(true)
+                                .setProgressCallback(() -> {})) {
+                            o.setProgressCallback(null);
+                            o.setProgressCallback(() -> {});
+                        }
+                    }),
+                    new NativeLeakTest.Workload("ReadOptions RocksDB 11 settings", 100_000 * x, i -> {
+                        try (ReadOptions o = new ReadOptions().setAutoRefreshIteratorWithSnapshot(true)
+                                .setOptimizeMultigetForIo(false)) {
+                            o.autoRefreshIteratorWithSnapshot();
+                        }
+                    }),
+                    NativeLeakTest.heavyWorkload("sortedWalFiles/currentWalFile", 20_000, i -> {
+                        assertTrue(db.sortedWalFiles().size() <= 1); // an empty current log is not listed
+                        db.currentWalFile();
+                    }),
+                    NativeLeakTest.heavyWorkload("pause/continue background work", 20_000, i -> {
+                        db.pauseBackgroundWork();
+                        db.continueBackgroundWork();
+                    }),
+                    NativeLeakTest.heavyWorkload("verifyChecksum", 4_000, i -> {
+                        db.verifyChecksum();
+                        db.verifyChecksum(ro);
+                    }),
+                    NativeLeakTest.heavyWorkload("setDBOptions", 400, i -> db.setDBOptions(Map.of("max_background_jobs",
+                            Integer.toString(2 + i % 2)))),
+                    NativeLeakTest.heavyWorkload("compactFiles, with and without the job info", 200, 1 << 20, i -> {
+                        db.put(bytes("c"), bytes(Integer.toString(i)));
+                        db.flush(true);
+                        List<Path> in = tableFiles(dir.resolve("db"));
+                        if (i % 2 == 0) {
+                            assertEquals(1, db.compactFiles(compaction, in, 6).size()); // the last level
+                        } else {
+                            assertEquals(1, db.compactFilesWithJobInfo(db.defaultColumnFamily(), compaction, in, 6)
+                                    .outputFiles().size());
+                        }
+                    }),
+                    NativeLeakTest.heavyWorkload("auto-refreshing snapshot iterator", 4_000, i -> {
+                        try (Snapshot s = db.getSnapshot();
+                             ReadOptions o = new ReadOptions().setSnapshot(s).setAutoRefreshIteratorWithSnapshot(true);
+                             var it = db.newIterator(o)) {
+                            it.seekToFirst();
+                            it.next();
+                        }
+                    }),
+                    NativeLeakTest.heavyWorkload("createBackup with options/purge", 40, 1 << 20, i -> {
+                        engine.createBackup(db, backupOptions);
+                        engine.purgeOldBackups(1);
+                    }),
+                    NativeLeakTest.heavyWorkload("error: compactFiles of a missing file", 4_000,
+                            i -> expectError(() -> db.compactFiles(compaction, List.of(missing), 1))),
+                    NativeLeakTest.heavyWorkload("error: setDBOptions with an unknown option", 4_000,
+                            i -> expectError(() -> db.setDBOptions(Map.of("no_such_option", "1")))),
+                    new NativeLeakTest.Workload("error: continue background work not paused", 20_000 * x,
+                            i -> expectError(db::continueBackgroundWork))));
+            assertTrue(progress.get() > 0, "the progress callback ran");
+        }
+    }
+
+    private static List<Path> tableFiles(Path dir) throws IOException {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(p -> p.toString().endsWith(".sst")).toList();
+        }
+    }
+
+    private static void expectError(Runnable call) {
+        try {
+            call.run();
+        } catch (RocksDBException expected) {
+            return;
+        }
+        fail("expected a RocksDBException");
+    }
+}

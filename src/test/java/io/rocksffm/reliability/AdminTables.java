@@ -1,0 +1,118 @@
+package io.rocksffm.reliability;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import io.rocksffm.CompactionOptions;
+import io.rocksffm.CreateBackupOptions;
+import io.rocksffm.DatabaseAdmin;
+import io.rocksffm.internal.Capabilities;
+import io.rocksffm.reliability.ApiTableSupport.Ctx;
+import io.rocksffm.reliability.ApiTableSupport.Table;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * The use-after-close rows and tables of issue 30's RocksDB 11 administration: the
+ * {@link DatabaseAdmin} methods every kind of database adds to its table, and the tables of
+ * {@link CompactionOptions} and {@link CreateBackupOptions}. On engines without them (7.8.3,
+ * 10.x) such options cannot exist: a call that needs one and has none refuses with
+ * {@link IllegalStateException} itself, as a closed one would.
+ */
+final class AdminTables {
+    private AdminTables() {}
+
+    /** Adds the issue 30 methods of {@link DatabaseAdmin} to a database's table. */
+    static <T extends DatabaseAdmin> Table<T> issue30(Table<T> table) {
+        return table
+                .guarded("compactFiles(ColumnFamilyHandle,CompactionOptions,List,int)", (db, c) -> withCompactionOptions(c,
+                        o -> db.compactFiles(c.cf, o, List.of(Path.of("000001.sst")), 1)))
+                .guarded("compactFilesWithJobInfo(ColumnFamilyHandle,CompactionOptions,List,int)", (db, c) ->
+                        withCompactionOptions(c, o -> db.compactFilesWithJobInfo(c.cf, o, List.of(Path.of("000001.sst")), 1)))
+                .guarded("compactFiles(CompactionOptions,List,int)", (db, c) -> withCompactionOptions(c,
+                        o -> db.compactFiles(o, List.of(Path.of("000001.sst")), 1)))
+                .guarded("setDBOptions(Map)", (db, c) -> db.setDBOptions(Map.of("max_background_jobs", "2")))
+                .guarded("verifyChecksum()", (db, c) -> db.verifyChecksum())
+                .guarded("verifyChecksum(ReadOptions)", (db, c) -> db.verifyChecksum(c.ro))
+                .guarded("pauseBackgroundWork()", (db, c) -> {
+                    db.pauseBackgroundWork();
+                    db.continueBackgroundWork();
+                })
+                .guarded("continueBackgroundWork()", (db, c) -> db.continueBackgroundWork())
+                .guarded("sortedWalFiles()", (db, c) -> db.sortedWalFiles())
+                .guarded("currentWalFile()", (db, c) -> db.currentWalFile());
+    }
+
+    /** New compaction options, or null on engines without them. */
+    static CompactionOptions compactionOptionsIfSupported() {
+        return Capabilities.callable("rocksdb_compaction_options_create") ? new CompactionOptions() : null;
+    }
+
+    /** New backup options, or null on engines without them. */
+    static CreateBackupOptions createBackupOptionsIfSupported() {
+        return Capabilities.callable("rocksdb_create_backup_options_create") ? new CreateBackupOptions() : null;
+    }
+
+    /** Runs {@code call} with the context's compaction options, or fresh ones, or refuses when the engine has none. */
+    static void withCompactionOptions(Ctx c, Consumer<CompactionOptions> call) {
+        if (c.compaction != null) {
+            call.accept(c.compaction);
+            return;
+        }
+        if (!Capabilities.callable("rocksdb_compaction_options_create")) {
+            throw new IllegalStateException("no compaction options on this engine");
+        }
+        try (CompactionOptions o = new CompactionOptions()) {
+            call.accept(o);
+        }
+    }
+
+    /** Runs {@code call} with the context's backup options, or fresh ones, or refuses when the engine has none. */
+    static void withCreateBackupOptions(Ctx c, Consumer<CreateBackupOptions> call) {
+        if (c.createBackup != null) {
+            call.accept(c.createBackup);
+            return;
+        }
+        if (!Capabilities.callable("rocksdb_create_backup_options_create")) {
+            throw new IllegalStateException("no backup options on this engine");
+        }
+        try (CreateBackupOptions o = new CreateBackupOptions()) {
+            call.accept(o);
+        }
+    }
+
+    static Table<CompactionOptions> compactionOptions() {
+        return new Table<>(CompactionOptions.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("setCompression(Compression)", (o, c) -> o.setCompression(io.rocksffm.Compression.NONE))
+                .guarded("compression()", (o, c) -> o.compression())
+                .guarded("setOutputFileSizeLimit(long)", (o, c) -> o.setOutputFileSizeLimit(1 << 20))
+                .guarded("outputFileSizeLimit()", (o, c) -> o.outputFileSizeLimit())
+                .guarded("setMaxSubcompactions(int)", (o, c) -> o.setMaxSubcompactions(1))
+                .guarded("maxSubcompactions()", (o, c) -> o.maxSubcompactions())
+                .guarded("setAllowTrivialMove(boolean)", (o, c) -> o.setAllowTrivialMove(true))
+                .guarded("allowTrivialMove()", (o, c) -> o.allowTrivialMove())
+                .guarded("setCanceled(boolean)", (o, c) -> o.setCanceled(false))
+                .guarded("isCanceled()", (o, c) -> o.isCanceled());
+    }
+
+    static Table<CreateBackupOptions> createBackupOptions() {
+        return new Table<>(CreateBackupOptions.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("setFlushBeforeBackup(boolean)", (o, c) -> o.setFlushBeforeBackup(true))
+                .guarded("flushBeforeBackup()", (o, c) -> o.flushBeforeBackup())
+                .guarded("setAtomicFlush(boolean)", (o, c) -> o.setAtomicFlush(true))
+                .guarded("atomicFlush()", (o, c) -> o.atomicFlush())
+                .guarded("setDecreaseBackgroundThreadCpuPriority(boolean)", (o, c) -> o.setDecreaseBackgroundThreadCpuPriority(true))
+                .guarded("decreaseBackgroundThreadCpuPriority()", (o, c) -> o.decreaseBackgroundThreadCpuPriority())
+                .guarded("setBackgroundThreadCpuPriority(CpuPriority)",
+                        (o, c) -> o.setBackgroundThreadCpuPriority(CreateBackupOptions.CpuPriority.LOW))
+                .guarded("backgroundThreadCpuPriority()", (o, c) -> o.backgroundThreadCpuPriority())
+                .guarded("setProgressCallback(Runnable)", (o, c) -> o.setProgressCallback(() -> {}))
+                .guarded("hasProgressCallback()", (o, c) -> o.hasProgressCallback());
+    }
+}
