@@ -68,6 +68,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * still open when it closes. Each is confined to the thread that created it (rocksffm iterators
  * are). An iterator sees the database as it was when it was created.
  *
+ * <p><b>Durability.</b> As in Kafka's RocksDB stores, writes skip RocksDB's write-ahead log (the
+ * changelog topic is the log) and the column families are flushed atomically, so a crash leaves
+ * the store at a past commit, data and offsets together; RocksDB flushes the rest when the store
+ * closes.
+ *
  * <p><b>Options.</b> The database lives in {@code <task state dir>/rocksffm/<store name>}, opened
  * with Kafka's defaults (16 MiB write buffer, 50 MiB block cache, Bloom filter, no compression)
  * and then the {@link RocksffmConfigSetter} named by {@value RocksffmConfigSetter#CONFIG}, if any.
@@ -130,7 +135,13 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         Map<String, Object> configs = context.appConfigs();
         try {
             Files.createDirectories(dir);
-            options = new Options().setCreateIfMissing(true)
+            try (Options base = new Options()) {
+                // Kafka's own stores' durability design: no write-ahead log (the changelog is the
+                // log), and flushes of all column families together, so that what is on disk
+                // after a crash is always a point in time with the offsets of its data.
+                options = Options.fromString(base, "atomic_flush=true");
+            }
+            options.setCreateIfMissing(true)
                     .setWriteBufferSize(16L << 20)
                     .setBlockCacheSize(50L << 20)
                     .setBloomFilter(10)
@@ -143,7 +154,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             data = db.defaultColumnFamily();
             offsets = db.columnFamily(OffsetsFamily.NAME);
             readOptions = new ReadOptions();
-            writeOptions = new WriteOptions();
+            writeOptions = new WriteOptions().setDisableWAL(true);
             position = OffsetsFamily.read(db, offsets, committed);
         } catch (IOException | RuntimeException e) {
             closeNative();
