@@ -9,9 +9,7 @@ import io.rocksffm.WriteBatch;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.streams.query.Position;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -36,26 +34,32 @@ final class OffsetsFamily {
         return ByteBuffer.allocate(5 + t.length).put(kind).putInt(partition).put(t).array();
     }
 
-    private static MemorySegment segment(Arena arena, byte[] bytes) {
-        return arena.allocateFrom(ValueLayout.JAVA_BYTE, bytes);
+    private static MemorySegment value(long offset) {
+        return MemorySegment.ofArray(ByteBuffer.allocate(8).putLong(offset).array());
     }
 
-    /** Adds the offsets (a null offset removes the partition's) and the position to {@code batch}. */
-    static void write(WriteBatch batch, ColumnFamilyHandle family, Map<TopicPartition, Long> offsets, Position position) {
-        try (Arena arena = Arena.ofConfined()) {
-            for (Map.Entry<TopicPartition, Long> e : offsets.entrySet()) {
-                MemorySegment key = segment(arena, key(OFFSET, e.getKey().topic(), e.getKey().partition()));
-                if (e.getValue() == null) {
-                    batch.delete(family, key);
-                } else {
-                    batch.put(family, key, segment(arena, ByteBuffer.allocate(8).putLong(e.getValue()).array()));
-                }
+    /**
+     * Adds the offsets (a null offset removes the partition's) and the position to {@code batch}.
+     *
+     * @param keys the encoded keys made so far, reused across commits
+     */
+    static void write(WriteBatch batch, ColumnFamilyHandle family, Map<TopicPartition, Long> offsets, Position position,
+                      Map<Object, MemorySegment> keys) {
+        for (Map.Entry<TopicPartition, Long> e : offsets.entrySet()) {
+            TopicPartition tp = e.getKey();
+            MemorySegment key = keys.computeIfAbsent(tp,
+                    t -> MemorySegment.ofArray(key(OFFSET, tp.topic(), tp.partition())));
+            if (e.getValue() == null) {
+                batch.delete(family, key);
+            } else {
+                batch.put(family, key, value(e.getValue()));
             }
-            for (String topic : position.getTopics()) {
-                for (Map.Entry<Integer, Long> p : position.getPartitionPositions(topic).entrySet()) {
-                    batch.put(family, segment(arena, key(POSITION, topic, p.getKey())),
-                            segment(arena, ByteBuffer.allocate(8).putLong(p.getValue()).array()));
-                }
+        }
+        for (String topic : position.getTopics()) {
+            for (Map.Entry<Integer, Long> p : position.getPartitionPositions(topic).entrySet()) {
+                MemorySegment key = keys.computeIfAbsent(java.util.List.of(topic, p.getKey()),
+                        t -> MemorySegment.ofArray(key(POSITION, topic, p.getKey())));
+                batch.put(family, key, value(p.getValue()));
             }
         }
     }

@@ -85,6 +85,8 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     private final UncommittedWrites pending = new UncommittedWrites();
     private final Set<StoreIterator> openIterators = ConcurrentHashMap.newKeySet();
     private final Map<TopicPartition, Long> committed = new ConcurrentHashMap<>();
+    /** The encoded keys of the offsets family, by partition or position component. */
+    private final Map<Object, java.lang.foreign.MemorySegment> encodedKeys = new java.util.HashMap<>();
 
     private volatile boolean open;
     private StateStoreContext context;
@@ -431,22 +433,21 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     @Override
     public synchronized void commit(Map<TopicPartition, Long> changelogOffsets) {
         validateOpen();
-        List<Map.Entry<Bytes, byte[]>> entries = new ArrayList<>(pending.size());
-        try (WriteBatch batch = new WriteBatch(Math.max(WriteBatch.DEFAULT_CAPACITY, pending.approximateBytes() + 64L * pending.size()))) {
+        // Writers hold this store's lock too: nothing is written between the batch and the clear.
+        try (WriteBatch batch = new WriteBatch(Math.max(WriteBatch.DEFAULT_CAPACITY, pending.approximateBytes() + 16L * pending.size()))) {
             for (Map.Entry<Bytes, byte[]> e : pending.entries()) {
-                entries.add(Map.entry(e.getKey(), e.getValue()));
                 if (e.getValue() == UncommittedWrites.DELETED) {
                     batch.delete(data, wrap(e.getKey().get()));
                 } else {
                     batch.put(data, wrap(e.getKey().get()), wrap(e.getValue()));
                 }
             }
-            OffsetsFamily.write(batch, offsets, changelogOffsets, position);
+            OffsetsFamily.write(batch, offsets, changelogOffsets, position, encodedKeys);
             db.write(writeOptions, batch);
         } catch (RocksDBException e) {
             throw new ProcessorStateException("Error committing rocksffm store " + name, e);
         }
-        pending.forget(entries);
+        pending.clear();
         for (Map.Entry<TopicPartition, Long> e : changelogOffsets.entrySet()) {
             if (e.getValue() == null) {
                 committed.remove(e.getKey());

@@ -55,19 +55,6 @@ final class UncommittedWrites {
         return writes.entrySet();
     }
 
-    /**
-     * Forgets the writes just committed: each entry still holding the committed value.
-     *
-     * @param committed the entries as they were written to the batch
-     */
-    void forget(Iterable<Map.Entry<Bytes, byte[]>> committed) {
-        for (Map.Entry<Bytes, byte[]> e : committed) {
-            if (writes.remove(e.getKey(), e.getValue())) {
-                bytes.addAndGet(-(e.getKey().get().length + (long) e.getValue().length));
-            }
-        }
-    }
-
     void clear() {
         writes.clear();
         bytes.set(0);
