@@ -74,7 +74,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * closes.
  *
  * <p><b>Options.</b> The database lives in {@code <task state dir>/rocksffm/<store name>}, opened
- * with Kafka's defaults (16 MiB write buffer, 50 MiB block cache, Bloom filter, no compression)
+ * with Kafka's defaults (16 MiB write buffers, up to 3, 50 MiB block cache, Bloom filter optimised
+ * for hits, universal compaction, no compression)
  * and then the {@link RocksffmConfigSetter} named by {@value RocksffmConfigSetter#CONFIG}, if any.
  */
 public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
@@ -141,8 +142,11 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
                 // Kafka's own stores' durability design: no write-ahead log (the changelog is the
                 // log), and flushes of all column families together, so that what is on disk
                 // after a crash is always a point in time with the offsets of its data.
-                options = Options.fromString(base, "atomic_flush=true");
+                // The rest as Kafka's RocksDBStore sets them.
+                options = Options.fromString(base, "atomic_flush=true;compaction_style=kCompactionStyleUniversal;"
+                        + "max_write_buffer_number=3;optimize_filters_for_hits=true;info_log_level=ERROR_LEVEL");
             }
+            options.setParallelism(Math.max(Runtime.getRuntime().availableProcessors(), 2));
             options.setCreateIfMissing(true)
                     .setWriteBufferSize(16L << 20)
                     .setBlockCacheSize(50L << 20)
