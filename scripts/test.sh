@@ -13,9 +13,11 @@
 #      into the local repository. Every run goes to the end even when an earlier one fails.
 #   3. examples/run.sh: a stand-alone application that declares only io.rocksffm:rocksffm, built
 #      against the installed rocksffm and run on the class path and on the module path.
-#   4. kafka-streams/ (`mvn -f kafka-streams/pom.xml verify`): the Kafka Streams stores on the
-#      installed rocksffm; their own tests on kafka-streams 4.4.0 (execution default-test) and
-#      Kafka's store conformance tests on kafka-streams 4.3.1 (execution kafka-conformance).
+#   4. kafka-streams/ (`mvn -f kafka-streams/pom.xml install`: verify, then the module into the
+#      local repository): the Kafka Streams stores on the installed rocksffm; their own tests on
+#      kafka-streams 4.4.0 (execution default-test) and Kafka's store conformance tests on
+#      kafka-streams 4.3.1 (execution kafka-conformance). Then examples/kafka-streams, a word
+#      count on those stores, run by its test with TopologyTestDriver.
 #
 # Extra arguments go to Maven (e.g. -Dtest=RocksDBTest). Environment: see scripts/setup.sh
 # (ROCKSFFM_INSTALL=no|dry-run, ROCKSFFM_PRETEND_MISSING).
@@ -61,13 +63,23 @@ kafka_log=$(mktemp "${TMPDIR:-/tmp}/rocksffm-kafka.XXXXXX")
 trap 'rm -f "$log" "$kafka_log"' EXIT
 kafka_status=0
 if [ "$mvn_status" = 0 ]; then
-  say "Kafka Streams stores (mvn -f kafka-streams/pom.xml verify)"
-  kafka_args=(-B -ntp -f kafka-streams/pom.xml verify -Dmaven.test.failure.ignore=true)
+  say "Kafka Streams stores (mvn -f kafka-streams/pom.xml install: verify, then the module into the local repository)"
+  kafka_args=(-B -ntp -f kafka-streams/pom.xml install -Dmaven.test.failure.ignore=true)
   [ "$skip_tests" = 0 ] || kafka_args+=(-DskipTests)
   set +e
   mvn "${kafka_args[@]}" 2>&1 | tee "$kafka_log"
   kafka_status=${PIPESTATUS[0]}
   set -e
+  if [ "$kafka_status" = 0 ] && [ "$skip_tests" = 0 ]; then
+    say "Kafka Streams example (examples/kafka-streams)"
+    if out=$(mvn -B -ntp -f examples/kafka-streams/pom.xml test 2>&1) \
+        && grep -qE 'Tests run: [1-9][0-9]*, Failures: 0, Errors: 0, Skipped: 0$' <<<"$out"; then
+      echo "example ok: Kafka Streams word count on rocksffm stores (examples/kafka-streams, TopologyTestDriver)" | tee -a "$log"
+    else
+      echo "$out"
+      echo "example FAILED: Kafka Streams word count on rocksffm stores (examples/kafka-streams)" | tee -a "$log"
+    fi
+  fi
 fi
 
 # ---- closing lines: per engine, the examples, what was skipped, and the total -------------------
