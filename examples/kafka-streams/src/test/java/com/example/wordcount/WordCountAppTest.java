@@ -31,13 +31,13 @@ class WordCountAppTest {
                     Serdes.String().deserializer(), Serdes.Long().deserializer());
             text.pipeInput("Hello rocksffm");
             text.pipeInput("hello Kafka Streams");
-            KeyValueStore<String, ValueAndTimestamp<Long>> store = driver.getTimestampedKeyValueStore("counts");
-            // (the store's data is under <state dir>/wordcount/0_0/rocksffm/counts)
-            // --- guide:test end
             assertEquals(List.of(KeyValue.pair("hello", 1L), KeyValue.pair("rocksffm", 1L), KeyValue.pair("hello", 2L),
                     KeyValue.pair("kafka", 1L), KeyValue.pair("streams", 1L)), counts.readKeyValuesToList());
+            KeyValueStore<String, ValueAndTimestamp<Long>> store = driver.getTimestampedKeyValueStore("counts");
             assertEquals(2L, store.get("hello").value());
+            // The store's database: <state dir>/<application id>/<task>/rocksffm/<store name>
             assertEquals(true, Files.isDirectory(dir.resolve("wordcount/0_0/rocksffm/counts")));
         }
+        // --- guide:test end
     }
 }
