@@ -90,6 +90,8 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     private final Map<Object, java.lang.foreign.MemorySegment> encodedKeys = new java.util.HashMap<>();
 
     private volatile boolean open;
+    /** Closed while iterators of other threads were open: the database closes with the last. */
+    private boolean closeDeferred;
     private StateStoreContext context;
     private Path dir;
     private Options options;
@@ -304,7 +306,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         return get(key, true);
     }
 
-    byte[] get(Bytes key, boolean uncommitted) {
+    synchronized byte[] get(Bytes key, boolean uncommitted) {
         java.util.Objects.requireNonNull(key, "key cannot be null");
         validateOpen();
         if (uncommitted) {
@@ -377,7 +379,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         return null;
     }
 
-    private KeyValueIterator<Bytes, byte[]> iterator(Bytes lower, Bytes upper, boolean upperInclusive, boolean reverse,
+    private synchronized KeyValueIterator<Bytes, byte[]> iterator(Bytes lower, Bytes upper, boolean upperInclusive, boolean reverse,
                                                      boolean uncommitted, boolean empty) {
         validateOpen();
         if (empty) {
@@ -388,7 +390,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         try {
             result = new StoreIterator(name, it,
                     uncommitted ? pending.range(lower, upper, upperInclusive, reverse) : Collections.emptyIterator(),
-                    lower, upper, upperInclusive, reverse, openIterators::remove);
+                    lower, upper, upperInclusive, reverse, this::iteratorClosed);
         } catch (RuntimeException e) {
             it.close();
             throw e;
@@ -398,7 +400,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
 
     @Override
-    public long approximateNumEntries() {
+    public synchronized long approximateNumEntries() {
         validateOpen();
         long n = db.getLongProperty(data, "rocksdb.estimate-num-keys").orElse(0) + pending.size();
         return n < 0 ? Long.MAX_VALUE : n;
@@ -478,7 +480,12 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     // ---- close ----------------------------------------------------------------------------------
 
-    /** Closes the open iterators and the database; uncommitted writes are dropped. Idempotent. */
+    /**
+     * Closes the open iterators and the database; uncommitted writes are dropped. Idempotent. An
+     * iterator confined to another thread (an interactive query's, say) cannot be closed here: it
+     * is marked, throws {@link InvalidStateStoreException} at its next use, and the database
+     * closes when the last such iterator is closed on its own thread.
+     */
     @Override
     public synchronized void close() {
         if (!open) {
@@ -489,22 +496,36 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         for (StoreIterator it : List.copyOf(openIterators)) {
             try {
                 it.close();
+            } catch (WrongThreadException e) {
+                it.storeClosed();
             } catch (RuntimeException e) {
+                failure = e;
+                openIterators.remove(it);
+            }
+        }
+        pending.clear();
+        if (!openIterators.isEmpty()) {
+            closeDeferred = true;
+        } else {
+            try {
+                closeNative();
+            } catch (RuntimeException e) {
+                if (failure != null) {
+                    e.addSuppressed(failure);
+                }
                 failure = e;
             }
         }
-        openIterators.clear();
-        pending.clear();
-        try {
-            closeNative();
-        } catch (RuntimeException e) {
-            if (failure != null) {
-                e.addSuppressed(failure);
-            }
-            failure = e;
-        }
         if (failure != null) {
             throw new ProcessorStateException("Error closing rocksffm store " + name, failure);
+        }
+    }
+
+    /** An iterator closed: forgotten, and the database closed if it was the last after {@link #close()}. */
+    private synchronized void iteratorClosed(StoreIterator it) {
+        if (openIterators.remove(it) && closeDeferred && openIterators.isEmpty()) {
+            closeDeferred = false;
+            closeNative();
         }
     }
 

@@ -32,6 +32,8 @@ final class StoreIterator implements KeyValueIterator<Bytes, byte[]> {
     private Map.Entry<Bytes, byte[]> pendingEntry;
     private KeyValue<Bytes, byte[]> next;
     private boolean open = true;
+    /** Set by the store's close when this iterator belongs to another thread. */
+    private volatile boolean storeClosed;
 
     /**
      * @param db             a fresh iterator over the database; this one owns and positions it
@@ -133,7 +135,15 @@ final class StoreIterator implements KeyValueIterator<Bytes, byte[]> {
         return null;
     }
 
+    /** The store closed while this iterator was open on another thread: it closes at its next use. */
+    void storeClosed() {
+        storeClosed = true;
+    }
+
     private void checkOpen() {
+        if (open && storeClosed) {
+            close();
+        }
         if (!open) {
             throw new InvalidStateStoreException("The iterator of rocksffm store " + storeName + " has been closed");
         }
@@ -169,12 +179,9 @@ final class StoreIterator implements KeyValueIterator<Bytes, byte[]> {
     @Override
     public void close() {
         if (open) {
+            db.close(); // on another thread than the iterator's: WrongThreadException, and it stays open
             open = false;
-            try {
-                db.close();
-            } finally {
-                onClose.accept(this);
-            }
+            onClose.accept(this);
         }
     }
 }

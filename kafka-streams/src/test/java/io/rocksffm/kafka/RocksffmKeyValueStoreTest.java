@@ -225,6 +225,36 @@ class RocksffmKeyValueStoreTest {
     }
 
     @Test
+    void anIteratorOfAnotherThreadClosesAtItsNextUseAndTheDatabaseWithIt() throws Exception {
+        Opened o = open(true, "ours");
+        RocksffmKeyValueStore store = (RocksffmKeyValueStore) o.store();
+        store.put(b("a"), v("1"));
+        store.commit(Map.of());
+        var executor = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            KeyValueIterator<Bytes, byte[]> query = executor.submit(() -> {
+                KeyValueIterator<Bytes, byte[]> it = store.all();
+                assertTrue(it.hasNext());
+                return it;
+            }).get();
+            store.close();
+            assertFalse(store.isOpen());
+            assertEquals(1, store.openIterators());
+            assertThrows(java.util.concurrent.ExecutionException.class, () -> executor.submit(query::hasNext).get());
+            assertEquals(0, store.openIterators());
+        } finally {
+            executor.shutdown();
+        }
+        // The database closed with the iterator: its directory opens again.
+        Opened again = open(true, "ours");
+        try {
+            assertEquals(Map.of("a", "1"), contents(again.store()));
+        } finally {
+            again.store().close();
+        }
+    }
+
+    @Test
     void interactiveQueriesAnswerKeyAndRangeQueriesWithinPositionBounds() {
         Opened o = open(true, "ours");
         KeyValueStore<Bytes, byte[]> store = o.store();

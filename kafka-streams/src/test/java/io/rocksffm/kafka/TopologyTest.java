@@ -136,7 +136,8 @@ class TopologyTest {
             input(driver, records).forEach(Runnable::run);
             for (String name : STORES) {
                 StateStore inner = innermost(driver.getAllStateStores().get(name));
-                assertEquals(rocksffm, inner instanceof RocksffmKeyValueStore, name + " is " + inner.getClass());
+                // The DSL's stores are timestamped: the timestamped variant, not an adapter over the plain one.
+                assertEquals(rocksffm, inner instanceof RocksffmTimestampedKeyValueStore, name + " is " + inner.getClass());
             }
             return read(driver);
         }
