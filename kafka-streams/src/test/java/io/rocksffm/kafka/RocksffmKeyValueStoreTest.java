@@ -146,6 +146,38 @@ class RocksffmKeyValueStoreTest {
     }
 
     @Test
+    void restoreTakesThePositionFromTheChangelogHeadersAsKafkasStoreDoes() {
+        Map<String, Position> positions = new TreeMap<>();
+        for (boolean ours : new boolean[] {true, false}) {
+            TestContext context = new TestContext(dir.resolve(ours ? "ours" : "kafka").toFile(),
+                    Map.of("__iq.consistency.offset.vector.enabled__", true));
+            KeyValueStore<Bytes, byte[]> store = ours ? RocksffmStores.keyValueStore("store").get()
+                    : Stores.persistentKeyValueStore("store").get();
+            store.init(context, store);
+            try {
+                List<ConsumerRecord<byte[], byte[]>> changelog = new ArrayList<>();
+                for (int i = 0; i < 3; i++) {
+                    var headers = new org.apache.kafka.common.header.internals.RecordHeaders();
+                    headers.add(org.apache.kafka.streams.processor.internals.ChangelogRecordDeserializationHelper
+                            .CHANGELOG_VERSION_HEADER_RECORD_CONSISTENCY);
+                    headers.add("c", org.apache.kafka.streams.state.internals.PositionSerde.serialize(
+                            Position.emptyPosition().withComponent("input", 0, 100 + i)).array());
+                    changelog.add(new ConsumerRecord<>(CHANGELOG.topic(), 0, i, 0L,
+                            org.apache.kafka.common.record.TimestampType.CREATE_TIME, -1, -1, v("k" + i), v("v" + i), headers,
+                            java.util.Optional.empty()));
+                }
+                ((RecordBatchingStateRestoreCallback) context.restoreCallback("store")).restoreBatch(changelog);
+                positions.put(ours ? "rocksffm" : "kafka", store.getPosition().copy());
+                assertEquals(3, contents(store).size());
+            } finally {
+                store.close();
+            }
+        }
+        assertEquals(Position.emptyPosition().withComponent("input", 0, 102), positions.get("rocksffm"));
+        assertEquals(positions.get("kafka"), positions.get("rocksffm"));
+    }
+
+    @Test
     void readOnlyViewsSeeUncommittedWritesOnlyWhenReadUncommitted() {
         Map<String, List<Map<String, String>>> views = new TreeMap<>();
         for (boolean ours : new boolean[] {true, false}) {
