@@ -135,7 +135,11 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     @Override
     public synchronized void init(StateStoreContext context, StateStore root) {
+        if (open) {
+            throw new IllegalStateException("rocksffm store " + name + " is already open");
+        }
         this.context = context;
+        committed.clear();
         dir = context.stateDir().toPath().resolve("rocksffm").resolve(name);
         Map<String, Object> configs = context.appConfigs();
         try {
