@@ -13,6 +13,11 @@
 #      into the local repository. Every run goes to the end even when an earlier one fails.
 #   3. examples/run.sh: a stand-alone application that declares only io.rocksffm:rocksffm, built
 #      against the installed rocksffm and run on the class path and on the module path.
+#   4. kafka-streams/ (`mvn -f kafka-streams/pom.xml install`: verify, then the module into the
+#      local repository): the Kafka Streams stores on the installed rocksffm; their own tests on
+#      kafka-streams 4.4.0 (execution default-test) and Kafka's store conformance tests on
+#      kafka-streams 4.3.1 (execution kafka-conformance). Then examples/kafka-streams, a word
+#      count on those stores, run by its test with TopologyTestDriver.
 #
 # Extra arguments go to Maven (e.g. -Dtest=RocksDBTest). Environment: see scripts/setup.sh
 # (ROCKSFFM_INSTALL=no|dry-run, ROCKSFFM_PRETEND_MISSING).
@@ -49,20 +54,47 @@ if [ "$mvn_status" = 0 ]; then
   set -e
 fi
 
-# ---- closing lines: per engine, the examples, what was skipped, and the total -------------------
 skip_tests=0
 for a in "$@"; do
   case "$a" in -DskipTests|-DskipTests=true|-Dmaven.test.skip|-Dmaven.test.skip=true) skip_tests=1 ;; esac
 done
-# Per surefire execution: its summary line and the engine EngineTest reported.
-summary=$(awk '
+
+kafka_log=$(mktemp "${TMPDIR:-/tmp}/rocksffm-kafka.XXXXXX")
+trap 'rm -f "$log" "$kafka_log"' EXIT
+kafka_status=0
+if [ "$mvn_status" = 0 ]; then
+  say "Kafka Streams stores (mvn -f kafka-streams/pom.xml install: verify, then the module into the local repository)"
+  kafka_args=(-B -ntp -f kafka-streams/pom.xml install -Dmaven.test.failure.ignore=true)
+  [ "$skip_tests" = 0 ] || kafka_args+=(-DskipTests)
+  set +e
+  mvn "${kafka_args[@]}" 2>&1 | tee "$kafka_log"
+  kafka_status=${PIPESTATUS[0]}
+  set -e
+  if [ "$kafka_status" = 0 ] && [ "$skip_tests" = 0 ]; then
+    say "Kafka Streams example (examples/kafka-streams)"
+    if out=$(mvn -B -ntp -f examples/kafka-streams/pom.xml test 2>&1) \
+        && grep -qE 'Tests run: [1-9][0-9]*, Failures: 0, Errors: 0, Skipped: 0$' <<<"$out"; then
+      echo "example ok: Kafka Streams word count on rocksffm stores (examples/kafka-streams, TopologyTestDriver)" | tee -a "$log"
+    else
+      echo "$out"
+      echo "example FAILED: Kafka Streams word count on rocksffm stores (examples/kafka-streams)" | tee -a "$log"
+    fi
+  fi
+fi
+
+# ---- closing lines: per engine, the examples, what was skipped, and the total -------------------
+# Per surefire execution of a Maven log: its summary line and the engine EngineTest reported.
+surefire_summary() {
+  awk '
   /--- maven-surefire-plugin:.*:test \(/ { match($0, /\(([^)]*)\)/); exec = substr($0, RSTART + 1, RLENGTH - 2) }
   /\[rocksffm\] engine: / && exec != "" { sub(/.*\[rocksffm\] engine: /, ""); engine[exec] = $0 }
   /Tests run: [0-9]+, Failures: [0-9]+, Errors: [0-9]+, Skipped: [0-9]+$/ && exec != "" {
     s = $0; sub(/.*Tests run: /, "", s); gsub(/[^0-9]+/, " ", s); split(s, n, " ")
     result[exec] = n[1] " " n[2] + n[3] " " n[4]
   }
-  END { for (e in result) print e, result[e], (e in engine ? engine[e] : "-") }' "$log")
+  END { for (e in result) print e, result[e], (e in engine ? engine[e] : "-") }' "$1"
+}
+summary=$(surefire_summary "$log")
 passed=0; failed=0; skipped_tests=0
 echo
 say "---- summary ----"
@@ -98,6 +130,32 @@ else
   if [ "$examples_status" != 0 ] && [ "$ex_failed" = 0 ]; then ex_failed=1; fi
   passed=$(( passed + ex_ok )); failed=$(( failed + ex_failed ))
 fi
+if [ "$mvn_status" = 0 ]; then
+  kafka_summary=$(surefire_summary "$kafka_log")
+  for exec in default-test kafka-conformance; do
+    case "$exec" in
+      default-test) name="Kafka Streams stores, own tests on kafka-streams 4.4.0" ;;
+      kafka-conformance) name="Kafka Streams stores, Kafka's AbstractKeyValueStoreTest on kafka-streams 4.3.1" ;;
+    esac
+    line=$(grep "^$exec " <<<"$kafka_summary" || true)
+    if [ -n "$line" ]; then
+      read -r _ run fail skip _ <<<"$line"
+      passed=$(( passed + run - fail - skip )); failed=$(( failed + fail )); skipped_tests=$(( skipped_tests + skip ))
+      say "$name ($exec): $(( run - fail - skip )) passed, $fail failed, $skip skipped"
+    elif [ "$skip_tests" = 1 ]; then
+      say "$name: not run (tests skipped)"
+    else
+      say "$name ($exec): NO RESULT (see the Maven output above)"
+      failed=$(( failed + 1 ))
+    fi
+  done
+  if [ "$kafka_status" != 0 ]; then
+    say "Maven failed on kafka-streams/ (exit $kafka_status)"
+    failed=$(( failed + 1 ))
+  fi
+else
+  say "Kafka Streams stores: not run (Maven failed)"
+fi
 [ -n "$skipped" ] && say "$skipped"
 echo "tests: $passed passed, $failed failed, $skipped_tests skipped"
-[ "$failed" = 0 ] && [ "$mvn_status" = 0 ] && [ "$examples_status" = 0 ]
+[ "$failed" = 0 ] && [ "$mvn_status" = 0 ] && [ "$examples_status" = 0 ] && [ "$kafka_status" = 0 ]

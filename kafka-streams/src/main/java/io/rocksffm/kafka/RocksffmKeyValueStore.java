@@ -1,0 +1,553 @@
+package io.rocksffm.kafka;
+
+import io.rocksffm.ColumnFamilyDescriptor;
+import io.rocksffm.ColumnFamilyHandle;
+import io.rocksffm.Compression;
+import io.rocksffm.Options;
+import io.rocksffm.ReadOptions;
+import io.rocksffm.RocksDB;
+import io.rocksffm.RocksDBException;
+import io.rocksffm.RocksIterator;
+import io.rocksffm.WriteBatch;
+import io.rocksffm.WriteOptions;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.IsolationLevel;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.Serializer;
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.errors.ProcessorStateException;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.processor.internals.ChangelogRecordDeserializationHelper;
+import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback;
+import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.query.PositionBound;
+import org.apache.kafka.streams.query.Query;
+import org.apache.kafka.streams.query.QueryConfig;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A persistent Kafka Streams key-value store on rocksffm: the bytes store that
+ * {@link RocksffmStores#keyValueStore(String)} supplies and Kafka's store builders wrap (with
+ * logging, caching and metering).
+ *
+ * <p><b>Writes and commits.</b> Writes since the last {@link #commit(Map)} are held in an index
+ * in memory (readers see them: gets, iterators and queries read through it to the database); a
+ * commit writes them to RocksDB in one write batch together with the committed changelog offsets
+ * and the store's {@link Position}, in a column family of their own. The data and the offsets
+ * that cover it are therefore always on disk together: after a crash the store holds exactly what
+ * the last commit covered, {@link #committedOffset} says from where to replay the changelog, and
+ * restore (through the callback registered in {@link #init}) writes each batch of changelog
+ * records in one write batch. {@link #managesOffsets()} is true. Closing without a commit drops the
+ * uncommitted writes (Kafka commits before a clean close). {@link #approximateNumUncommittedBytes()}
+ * reports the size of the held writes; {@link #readOnly(IsolationLevel)} gives a view that reads
+ * them ({@code READ_UNCOMMITTED}) or only what is committed ({@code READ_COMMITTED}).
+ *
+ * <p><b>Iterators.</b> {@code range}, {@code reverseRange}, {@code all}, {@code reverseAll} and
+ * {@code prefixScan} return iterators that must be closed; the store tracks them and closes those
+ * still open when it closes. Each is confined to the thread that created it (rocksffm iterators
+ * are). An iterator sees the database as it was when it was created.
+ *
+ * <p><b>Durability.</b> As in Kafka's RocksDB stores, writes skip RocksDB's write-ahead log (the
+ * changelog topic is the log) and the column families are flushed atomically, so a crash leaves
+ * the store at a past commit, data and offsets together; RocksDB flushes the rest when the store
+ * closes.
+ *
+ * <p><b>Options.</b> The database lives in {@code <task state dir>/rocksffm/<store name>}, opened
+ * with Kafka's defaults (16 MiB write buffers, up to 3, 50 MiB block cache, Bloom filter optimised
+ * for hits, universal compaction, no compression)
+ * and then the {@link RocksffmConfigSetter} named by {@value RocksffmConfigSetter#CONFIG}, if any.
+ */
+public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
+    private static final Logger LOG = LoggerFactory.getLogger(RocksffmKeyValueStore.class);
+    private static final String CONSISTENCY_CONFIG = "__iq.consistency.offset.vector.enabled__";
+
+    private final String name;
+    private final UncommittedWrites pending = new UncommittedWrites();
+    private final Set<StoreIterator> openIterators = ConcurrentHashMap.newKeySet();
+    private final Map<TopicPartition, Long> committed = new ConcurrentHashMap<>();
+    /** The encoded keys of the offsets family, by partition or position component. */
+    private final Map<Object, java.lang.foreign.MemorySegment> encodedKeys = new java.util.HashMap<>();
+
+    private volatile boolean open;
+    /** Closed while iterators of other threads were open: the database closes with the last. */
+    private boolean closeDeferred;
+    private StateStoreContext context;
+    private Path dir;
+    private Options options;
+    private RocksffmConfigSetter configSetter;
+    private RocksDB db;
+    private ColumnFamilyHandle data;
+    private ColumnFamilyHandle offsets;
+    private ReadOptions readOptions;
+    private WriteOptions writeOptions;
+    private boolean consistencyEnabled;
+    private Position position = Position.emptyPosition();
+
+    /**
+     * A store that opens its database in {@link #init}.
+     *
+     * @param name the store's name
+     */
+    public RocksffmKeyValueStore(String name) {
+        this.name = name;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public boolean persistent() {
+        return true;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    /** The directory of the store's database (set by {@link #init}). */
+    Path directory() {
+        return dir;
+    }
+
+    @Override
+    public synchronized void init(StateStoreContext context, StateStore root) {
+        if (open) {
+            throw new IllegalStateException("rocksffm store " + name + " is already open");
+        }
+        this.context = context;
+        committed.clear();
+        dir = context.stateDir().toPath().resolve("rocksffm").resolve(name);
+        Map<String, Object> configs = context.appConfigs();
+        try {
+            Files.createDirectories(dir);
+            try (Options base = new Options()) {
+                // Kafka's own stores' durability design: no write-ahead log (the changelog is the
+                // log), and flushes of all column families together, so that what is on disk
+                // after a crash is always a point in time with the offsets of its data.
+                // The rest as Kafka's RocksDBStore sets them.
+                options = Options.fromString(base, "atomic_flush=true;compaction_style=kCompactionStyleUniversal;"
+                        + "max_write_buffer_number=3;optimize_filters_for_hits=true;info_log_level=ERROR_LEVEL");
+            }
+            options.setParallelism(Math.max(Runtime.getRuntime().availableProcessors(), 2));
+            options.setCreateIfMissing(true)
+                    .setWriteBufferSize(16L << 20)
+                    .setBlockCacheSize(50L << 20)
+                    .setBloomFilter(10)
+                    .setCompression(Compression.NONE);
+            configSetter = configSetter(configs.get(RocksffmConfigSetter.CONFIG));
+            if (configSetter != null) {
+                configSetter.setConfig(name, options, configs);
+            }
+            db = openDatabase(dir, options);
+            data = db.defaultColumnFamily();
+            offsets = db.columnFamily(OffsetsFamily.NAME);
+            readOptions = new ReadOptions();
+            writeOptions = new WriteOptions().setDisableWAL(true);
+            position = OffsetsFamily.read(db, offsets, committed);
+        } catch (IOException | RuntimeException e) {
+            closeNative();
+            throw new ProcessorStateException("Error opening rocksffm store " + name + " at " + dir, e);
+        }
+        Object consistency = configs.get(CONSISTENCY_CONFIG);
+        consistencyEnabled = consistency instanceof Boolean b ? b : Boolean.parseBoolean(String.valueOf(consistency));
+        open = true;
+        context.register(root, (RecordBatchingStateRestoreCallback) this::restoreBatch);
+    }
+
+    private static RocksffmConfigSetter configSetter(Object setting) {
+        if (setting == null) {
+            return null;
+        }
+        try {
+            Class<?> type = setting instanceof Class<?> c ? c : Class.forName(setting.toString(), true,
+                    Thread.currentThread().getContextClassLoader());
+            return (RocksffmConfigSetter) type.getConstructor().newInstance();
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new IllegalArgumentException("Cannot create the " + RocksffmConfigSetter.CONFIG + " " + setting, e);
+        }
+    }
+
+    private static RocksDB openDatabase(Path dir, Options options) {
+        if (!Files.exists(dir.resolve("CURRENT"))) {
+            RocksDB db = RocksDB.open(dir, options);
+            try {
+                db.createColumnFamily(OffsetsFamily.NAME, options);
+                return db;
+            } catch (RuntimeException e) {
+                db.close();
+                throw e;
+            }
+        }
+        List<ColumnFamilyDescriptor> families = new ArrayList<>();
+        for (String family : RocksDB.listColumnFamilies(dir, options)) {
+            families.add(new ColumnFamilyDescriptor(family, options));
+        }
+        RocksDB db = RocksDB.open(dir, options, families);
+        if (families.stream().noneMatch(f -> f.name().equals(OffsetsFamily.NAME))) {
+            db.createColumnFamily(OffsetsFamily.NAME, options);
+        }
+        return db;
+    }
+
+    /** Restores a batch of changelog records in one write batch, updating the position from their headers. */
+    void restoreBatch(Collection<ConsumerRecord<byte[], byte[]>> records) {
+        validateOpen();
+        try (WriteBatch batch = new WriteBatch()) {
+            synchronized (this) {
+                for (ConsumerRecord<byte[], byte[]> record : records) {
+                    ChangelogRecordDeserializationHelper.applyChecksAndUpdatePosition(record, consistencyEnabled, position);
+                    if (record.value() == null) {
+                        batch.delete(data, wrap(record.key()));
+                    } else {
+                        batch.put(data, wrap(record.key()), wrap(record.value()));
+                    }
+                }
+                db.write(writeOptions, batch);
+            }
+        } catch (RocksDBException e) {
+            throw new ProcessorStateException("Error restoring a batch into rocksffm store " + name, e);
+        }
+    }
+
+    private static java.lang.foreign.MemorySegment wrap(byte[] bytes) {
+        return java.lang.foreign.MemorySegment.ofArray(bytes);
+    }
+
+    private void validateOpen() {
+        if (!open) {
+            throw new InvalidStateStoreException("rocksffm store " + name + " is not open");
+        }
+    }
+
+    private void updatePosition() {
+        if (context != null) {
+            context.recordMetadata().ifPresent(m -> {
+                if (m.offset() >= 0 && m.topic() != null) {
+                    position.withComponent(m.topic(), m.partition(), m.offset());
+                }
+            });
+        }
+    }
+
+    // ---- writes ---------------------------------------------------------------------------------
+
+    @Override
+    public synchronized void put(Bytes key, byte[] value) {
+        java.util.Objects.requireNonNull(key, "key cannot be null");
+        validateOpen();
+        write(key, value);
+        updatePosition();
+    }
+
+    private void write(Bytes key, byte[] value) {
+        if (value == null) {
+            pending.delete(key);
+        } else {
+            pending.put(key, value);
+        }
+    }
+
+    @Override
+    public synchronized byte[] putIfAbsent(Bytes key, byte[] value) {
+        java.util.Objects.requireNonNull(key, "key cannot be null");
+        byte[] existing = get(key);
+        if (existing == null) {
+            put(key, value);
+        }
+        return existing;
+    }
+
+    /** Puts every entry; they reach RocksDB together in the next commit's write batch. */
+    @Override
+    public synchronized void putAll(List<KeyValue<Bytes, byte[]>> entries) {
+        validateOpen();
+        for (KeyValue<Bytes, byte[]> entry : entries) {
+            java.util.Objects.requireNonNull(entry.key, "key cannot be null");
+        }
+        for (KeyValue<Bytes, byte[]> entry : entries) {
+            write(entry.key, entry.value);
+        }
+        updatePosition();
+    }
+
+    @Override
+    public synchronized byte[] delete(Bytes key) {
+        java.util.Objects.requireNonNull(key, "key cannot be null");
+        byte[] old = get(key);
+        pending.delete(key);
+        updatePosition();
+        return old;
+    }
+
+    // ---- reads ----------------------------------------------------------------------------------
+
+    @Override
+    public byte[] get(Bytes key) {
+        return get(key, true);
+    }
+
+    synchronized byte[] get(Bytes key, boolean uncommitted) {
+        java.util.Objects.requireNonNull(key, "key cannot be null");
+        validateOpen();
+        if (uncommitted) {
+            byte[] value = pending.get(key);
+            if (value != null) {
+                return value == UncommittedWrites.DELETED ? null : value;
+            }
+        }
+        try {
+            return db.get(data, readOptions, key.get());
+        } catch (RocksDBException e) {
+            throw new ProcessorStateException("Error reading from rocksffm store " + name, e);
+        }
+    }
+
+    @Override
+    public KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to) {
+        return range(from, to, false, true);
+    }
+
+    @Override
+    public KeyValueIterator<Bytes, byte[]> reverseRange(Bytes from, Bytes to) {
+        return range(from, to, true, true);
+    }
+
+    KeyValueIterator<Bytes, byte[]> range(Bytes from, Bytes to, boolean reverse, boolean uncommitted) {
+        if (from != null && to != null && from.compareTo(to) > 0) {
+            validateOpen();
+            // The warning Kafka's stores give (its conformance tests look for this text).
+            LOG.warn("Returning empty iterator for fetch with invalid key range: from > to. This may be due to range "
+                    + "arguments set in the wrong order, or serdes that don't preserve ordering when lexicographically "
+                    + "comparing the serialized bytes. Note that the built-in numerical serdes do not follow this for "
+                    + "negative numbers");
+            return iterator(null, null, true, reverse, uncommitted, true);
+        }
+        return iterator(from, to, true, reverse, uncommitted, false);
+    }
+
+    @Override
+    public KeyValueIterator<Bytes, byte[]> all() {
+        return iterator(null, null, true, false, true, false);
+    }
+
+    @Override
+    public KeyValueIterator<Bytes, byte[]> reverseAll() {
+        return iterator(null, null, true, true, true, false);
+    }
+
+    @Override
+    public <PS extends Serializer<P>, P> KeyValueIterator<Bytes, byte[]> prefixScan(P prefix, PS prefixKeySerializer) {
+        return prefixScan(prefix, prefixKeySerializer, true);
+    }
+
+    <PS extends Serializer<P>, P> KeyValueIterator<Bytes, byte[]> prefixScan(P prefix, PS serializer, boolean uncommitted) {
+        java.util.Objects.requireNonNull(prefix, "prefix cannot be null");
+        java.util.Objects.requireNonNull(serializer, "serializer cannot be null");
+        Bytes lower = Bytes.wrap(serializer.serialize(null, prefix));
+        return iterator(lower, increment(lower), false, false, uncommitted, false);
+    }
+
+    /** The smallest key above every key that starts with {@code prefix}, or null if there is none. */
+    static Bytes increment(Bytes prefix) {
+        byte[] bytes = prefix.get().clone();
+        for (int i = bytes.length - 1; i >= 0; i--) {
+            if (bytes[i] != (byte) 0xFF) {
+                bytes[i]++;
+                return Bytes.wrap(java.util.Arrays.copyOf(bytes, i + 1));
+            }
+        }
+        return null;
+    }
+
+    private synchronized KeyValueIterator<Bytes, byte[]> iterator(Bytes lower, Bytes upper, boolean upperInclusive, boolean reverse,
+                                                     boolean uncommitted, boolean empty) {
+        validateOpen();
+        if (empty) {
+            return new EmptyIterator();
+        }
+        RocksIterator it = db.newIterator(data, readOptions, 0);
+        StoreIterator result;
+        try {
+            result = new StoreIterator(name, it,
+                    uncommitted ? pending.range(lower, upper, upperInclusive, reverse) : Collections.emptyIterator(),
+                    lower, upper, upperInclusive, reverse, this::iteratorClosed);
+        } catch (RuntimeException e) {
+            it.close();
+            throw e;
+        }
+        openIterators.add(result);
+        return result;
+    }
+
+    @Override
+    public synchronized long approximateNumEntries() {
+        validateOpen();
+        long n = db.getLongProperty(data, "rocksdb.estimate-num-keys").orElse(0) + pending.size();
+        return n < 0 ? Long.MAX_VALUE : n;
+    }
+
+    // ---- Kafka 4.4's transactional store methods ------------------------------------------------
+
+    @Override
+    public ReadOnlyKeyValueStore<Bytes, byte[]> readOnly(IsolationLevel isolationLevel) {
+        validateOpen();
+        return new ReadOnlyView(this, isolationLevel == IsolationLevel.READ_UNCOMMITTED);
+    }
+
+    @Override
+    public long approximateNumUncommittedBytes() {
+        return pending.approximateBytes();
+    }
+
+    @Override
+    public boolean managesOffsets() {
+        return true;
+    }
+
+    @Override
+    public Long committedOffset(TopicPartition partition) {
+        validateOpen();
+        return committed.get(partition);
+    }
+
+    /**
+     * Writes the uncommitted writes, the given changelog offsets and the position to RocksDB in
+     * one write batch.
+     *
+     * @param changelogOffsets the offsets the data covers (a null offset forgets a partition's)
+     */
+    @Override
+    public synchronized void commit(Map<TopicPartition, Long> changelogOffsets) {
+        validateOpen();
+        // Writers hold this store's lock too: nothing is written between the batch and the clear.
+        try (WriteBatch batch = new WriteBatch(Math.max(WriteBatch.DEFAULT_CAPACITY, pending.approximateBytes() + 16L * pending.size()))) {
+            for (Map.Entry<Bytes, byte[]> e : pending.entries()) {
+                if (e.getValue() == UncommittedWrites.DELETED) {
+                    batch.delete(data, wrap(e.getKey().get()));
+                } else {
+                    batch.put(data, wrap(e.getKey().get()), wrap(e.getValue()));
+                }
+            }
+            OffsetsFamily.write(batch, offsets, changelogOffsets, position, encodedKeys);
+            db.write(writeOptions, batch);
+        } catch (RocksDBException e) {
+            throw new ProcessorStateException("Error committing rocksffm store " + name, e);
+        }
+        pending.clear();
+        for (Map.Entry<TopicPartition, Long> e : changelogOffsets.entrySet()) {
+            if (e.getValue() == null) {
+                committed.remove(e.getKey());
+            } else {
+                committed.put(e.getKey(), e.getValue());
+            }
+        }
+    }
+
+    /** Nothing to do: data reaches RocksDB at {@link #commit(Map)}, with its offsets. */
+    @Override
+    public void flush() {
+    }
+
+    @Override
+    public Position getPosition() {
+        return position;
+    }
+
+    @Override
+    public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
+        return StoreQueries.query(this, query, positionBound, config, context == null ? null : context.taskId().partition());
+    }
+
+    // ---- close ----------------------------------------------------------------------------------
+
+    /**
+     * Closes the open iterators and the database; uncommitted writes are dropped. Idempotent. An
+     * iterator confined to another thread (an interactive query's, say) cannot be closed here: it
+     * is marked, throws {@link InvalidStateStoreException} at its next use, and the database
+     * closes when the last such iterator is closed on its own thread.
+     */
+    @Override
+    public synchronized void close() {
+        if (!open) {
+            return;
+        }
+        open = false;
+        RuntimeException failure = null;
+        for (StoreIterator it : List.copyOf(openIterators)) {
+            try {
+                it.close();
+            } catch (WrongThreadException e) {
+                it.storeClosed();
+            } catch (RuntimeException e) {
+                failure = e;
+                openIterators.remove(it);
+            }
+        }
+        pending.clear();
+        if (!openIterators.isEmpty()) {
+            closeDeferred = true;
+        } else {
+            try {
+                closeNative();
+            } catch (RuntimeException e) {
+                if (failure != null) {
+                    e.addSuppressed(failure);
+                }
+                failure = e;
+            }
+        }
+        if (failure != null) {
+            throw new ProcessorStateException("Error closing rocksffm store " + name, failure);
+        }
+    }
+
+    /** An iterator closed: forgotten, and the database closed if it was the last after {@link #close()}. */
+    private synchronized void iteratorClosed(StoreIterator it) {
+        if (openIterators.remove(it) && closeDeferred && openIterators.isEmpty()) {
+            closeDeferred = false;
+            closeNative();
+        }
+    }
+
+    private void closeNative() {
+        try (Options o = options; ReadOptions r = readOptions; WriteOptions w = writeOptions; RocksDB d = db) {
+            if (configSetter != null && o != null) {
+                configSetter.close(name, o);
+            }
+        } finally {
+            options = null;
+            readOptions = null;
+            writeOptions = null;
+            db = null;
+        }
+    }
+
+    /** The number of iterators open on this store (for tests). */
+    int openIterators() {
+        return openIterators.size();
+    }
+}

@@ -1,0 +1,68 @@
+package io.rocksffm.kafka;
+
+import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.query.KeyQuery;
+import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.query.PositionBound;
+import org.apache.kafka.streams.query.Query;
+import org.apache.kafka.streams.query.QueryConfig;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.query.RangeQuery;
+import org.apache.kafka.streams.query.ResultOrder;
+
+import java.util.Map;
+
+/** Interactive queries (IQv2) on a {@link RocksffmKeyValueStore}: key and range queries with position bounds. */
+final class StoreQueries {
+    private StoreQueries() {
+    }
+
+    /** Whether {@code position} has reached {@code bound} for {@code partition}. */
+    static boolean isPermitted(Position position, PositionBound bound, Integer partition) {
+        if (bound.isUnbounded()) {
+            return true;
+        }
+        Position required = bound.position();
+        for (String topic : required.getTopics()) {
+            Map<Integer, Long> wanted = required.getPartitionPositions(topic);
+            if (partition == null || !wanted.containsKey(partition)) {
+                continue;
+            }
+            Long seen = position.getPartitionPositions(topic).get(partition);
+            if (seen == null || seen < wanted.get(partition)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @SuppressWarnings("unchecked")
+    static <R> QueryResult<R> query(RocksffmKeyValueStore store, Query<R> query, PositionBound bound, QueryConfig config,
+                                    Integer partition) {
+        long start = System.nanoTime();
+        Position position;
+        QueryResult<R> result;
+        synchronized (store) {
+            position = store.getPosition().copy();
+            if (!isPermitted(position, bound, partition)) {
+                return QueryResult.notUpToBound(position, bound, partition);
+            }
+            if (query instanceof KeyQuery<?, ?> key) {
+                result = QueryResult.forResult((R) store.get((Bytes) key.getKey()));
+            } else if (query instanceof RangeQuery<?, ?> range) {
+                Bytes lower = (Bytes) range.getLowerBound().orElse(null);
+                Bytes upper = (Bytes) range.getUpperBound().orElse(null);
+                result = QueryResult.forResult((R) (range.resultOrder() == ResultOrder.DESCENDING
+                        ? store.reverseRange(lower, upper) : store.range(lower, upper)));
+            } else {
+                result = QueryResult.forUnknownQueryType(query, store);
+            }
+        }
+        if (config.isCollectExecutionInfo()) {
+            result.addExecutionInfo("Handled in " + store.getClass() + " " + store.name() + " in "
+                    + (System.nanoTime() - start) + "ns");
+        }
+        result.setPosition(position);
+        return result;
+    }
+}
