@@ -29,6 +29,8 @@ final class ColumnFamilies {
     private final Map<Integer, Comparator> comparatorById = new ConcurrentHashMap<>();
     /** Comparators the database uses, released after it closes. */
     private final List<NativeComparator> comparators = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** The native comparator of each family opened or created with a Java one (by id). */
+    private final Map<Integer, NativeComparator> nativeComparatorById = new ConcurrentHashMap<>();
 
     /** Registers the handles {@code rocksdb_open*} returned for {@code names}. */
     ColumnFamilies(Database db, List<String> names, MemorySegment handles) {
@@ -77,6 +79,9 @@ final class ColumnFamilies {
         if (family == null) {
             return;
         }
+        if (options.callsJava()) {
+            family.db.lifecycle.guardCallbacks();
+        }
         if (options.mergeOperator() != null) {
             mergeIds.add(family.id());
         }
@@ -87,6 +92,7 @@ final class ColumnFamilies {
         if (c != null) {
             comparators.add(c);
             comparatorById.put(family.id(), c.comparator);
+            nativeComparatorById.put(family.id(), c);
         }
     }
 
@@ -97,6 +103,14 @@ final class ColumnFamilies {
     int compare(ColumnFamilyHandle family, MemorySegment a, MemorySegment b) {
         Comparator c = family == null ? null : comparatorById.get(family.id());
         return c == null ? io.rocksffm.internal.BatchFormat.compareBytewise(a, b) : c.compare(a.asReadOnly(), b.asReadOnly());
+    }
+
+    /**
+     * {@code family}'s Java comparator (for an object RocksDB lets point at it, like an indexed
+     * batch holding keys of the family, which retains it while the family is open), or null.
+     */
+    NativeComparator nativeComparator(ColumnFamilyHandle family) {
+        return nativeComparatorById.get(family.id());
     }
 
     /** Releases the comparators (the database is closed: RocksDB no longer calls them). */

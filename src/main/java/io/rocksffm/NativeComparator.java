@@ -3,9 +3,11 @@ package io.rocksffm;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
 import io.rocksffm.internal.BatchFormat;
+import io.rocksffm.internal.Callbacks;
 import io.rocksffm.internal.Upcalls;
 import io.rocksffm.internal.capi.rocksdb_comparator_create$compare;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -52,17 +54,22 @@ final class NativeComparator {
     }
 
     /**
-     * The compare callback. Its pointers arrive as numbers ({@link Upcalls#addressesAsLongs}): it
-     * runs for every key comparison, and each view is then one object, which the JIT removes when
-     * the comparator inlines (so the views given to it go nowhere else).
+     * The compare callback. Its pointers arrive as numbers ({@link Upcalls#addressesAsLongs}); the
+     * views belong to an arena of the call, closed when it returns (a view kept and read later
+     * throws IllegalStateException), and the thread is marked as inside a comparator
+     * ({@link Callbacks}) so that calls into the database from the comparator are refused.
      */
     private static int compare(long state, long a, long aLength, long b, long bLength) {
-        try {
-            return ((Comparator) Upcalls.entry(state).target()).compare(Upcalls.view(a, aLength), Upcalls.view(b, bLength));
+        int mark = Callbacks.enter(Callbacks.Kind.COMPARATOR);
+        try (Arena call = Arena.ofConfined()) {
+            return ((Comparator) Upcalls.entry(state).target()).compare(Upcalls.view(a, aLength, call),
+                    Upcalls.view(b, bLength, call));
         } catch (Throwable t) {
             Upcalls.failed(state, t);
             // views of their own: the user's views then reach no call the JIT may not inline
             return BatchFormat.compareBytewise(Upcalls.view(a, aLength), Upcalls.view(b, bLength));
+        } finally {
+            Callbacks.exit(mark);
         }
     }
 }

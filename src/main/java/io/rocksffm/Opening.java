@@ -135,6 +135,9 @@ final class Opening {
             for (ColumnFamilyDescriptor d : all) {
                 opened.families.configured(opened.families.get(d.name()), d.options());
             }
+            if (options.callsJava()) {
+                opened.lifecycle.guardCallbacks(); // listeners of the database's own options
+            }
             return opened;
         } finally {
             for (NativeObject o : entered) {

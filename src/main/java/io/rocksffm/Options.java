@@ -242,6 +242,7 @@ public final class Options extends NativeObject {
         try {
             rocksdb_options_set_merge_operator(ptr, NativeMergeOperator.create(operator));
             mergeOperator = operator;
+            javaCallbacks = true;
         } finally {
             lifecycle.exit();
         }
@@ -271,6 +272,7 @@ public final class Options extends NativeObject {
                 rocksdb_options_set_comparator(ptr, c.ptr);
                 releaseComparator();
                 this.comparator = c;
+                javaCallbacks = true;
             }
         } finally {
             lifecycle.exit();
@@ -282,6 +284,19 @@ public final class Options extends NativeObject {
     public synchronized Comparator comparator() {
         lifecycle.ensureOpen();
         return comparator == null ? null : comparator.comparator;
+    }
+
+    /**
+     * What a copy of {@code base} made by RocksDB ({@link #fromString}) points at: the Java objects
+     * (so reads know they call Java, and databases refuse re-entry) and a new user of its
+     * comparator (RocksDB copied the raw pointer: the comparator lives while these options do).
+     */
+    private synchronized void inherit(Options base) {
+        mergeOperator = base.mergeOperator;
+        javaPrefixExtractor = base.javaPrefixExtractor;
+        javaCallbacks = base.javaCallbacks;
+        releaseComparator();
+        comparator = base.retainComparator();
     }
 
     /** A new user of the comparator set here (for a database opened with these options), or null. */
@@ -320,6 +335,7 @@ public final class Options extends NativeObject {
         lifecycle.enter();
         try {
             rocksdb_options_set_compaction_filter_factory(ptr, NativeCompactionFilter.createFactory(factory));
+            javaCallbacks = true;
         } finally {
             lifecycle.exit();
         }
@@ -328,6 +344,13 @@ public final class Options extends NativeObject {
 
     /** Whether the prefix extractor set here is Java code (an upcall on seeks). */
     private volatile boolean javaPrefixExtractor;
+    /** Whether any Java object was set here (databases opened with these options then refuse re-entry). */
+    private volatile boolean javaCallbacks;
+
+    /** Whether RocksDB may call Java code for a database or family opened with these options. */
+    boolean callsJava() {
+        return javaCallbacks;
+    }
 
     /**
      * Whether reads of a family opened with these options may call Java code (a merge operator,
@@ -352,6 +375,7 @@ public final class Options extends NativeObject {
         try {
             rocksdb_options_set_prefix_extractor(ptr, NativeSliceTransform.create(extractor));
             javaPrefixExtractor = NativeSliceTransform.callsJava(extractor);
+            javaCallbacks |= javaPrefixExtractor;
         } finally {
             lifecycle.exit();
         }
@@ -439,6 +463,7 @@ public final class Options extends NativeObject {
         try {
             // the options take ownership of the native listener
             rocksdb_options_add_eventlistener(ptr, EventListeners.create(listener));
+            javaCallbacks = true;
         } finally {
             lifecycle.exit();
         }
@@ -557,6 +582,7 @@ public final class Options extends NativeObject {
             MemorySegment cText = arena.allocateFrom(text);
             out.use(o -> base.use(b -> rocksdb_get_options_from_string(b, cText, o, s.errptr)));
             io.rocksffm.internal.Native.check(s.errptr);
+            out.inherit(base);
             return out;
         } catch (RuntimeException | Error e) {
             out.close();

@@ -20,6 +20,8 @@ public final class ValueOutput {
     private MemorySegment block; // C heap: header + capacity
     private long length = -1;
     private boolean open;
+    /** The arena of the current call: segments handed out belong to it and die when it closes. */
+    private java.lang.foreign.Arena call;
 
     ValueOutput(int slot, long capacity) {
         this.slot = slot;
@@ -29,7 +31,9 @@ public final class ValueOutput {
 
     /**
      * A writable segment of exactly {@code size} bytes to fill with the result (its contents are
-     * undefined until written); valid until the call returns.
+     * undefined until written); valid until the call returns: using it afterwards (keeping it and
+     * writing from another thread, say) throws {@link IllegalStateException} or
+     * {@link WrongThreadException}, never reaches the buffer rocksffm reuses for later calls.
      *
      * @param size the result's length in bytes
      * @return the segment
@@ -50,7 +54,7 @@ public final class ValueOutput {
             block = bigger;
         }
         length = size;
-        return block.asSlice(HEADER, size);
+        return block.asSlice(HEADER, size).reinterpret(call, null);
     }
 
     /**
@@ -74,8 +78,9 @@ public final class ValueOutput {
         set(MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
     }
 
-    /** Starts a merge call. */
-    void begin() {
+    /** Starts a call whose segments belong to {@code call} (closed by the caller when the call ends). */
+    void begin(java.lang.foreign.Arena call) {
+        this.call = call;
         length = -1;
         open = true;
     }
@@ -83,6 +88,7 @@ public final class ValueOutput {
     /** Ends a merge call: the result's length, or -1 if none was set. */
     long end() {
         open = false;
+        call = null;
         return length;
     }
 

@@ -415,6 +415,21 @@ public final class Upcalls {
         return READ_ONLY_MEMORY.asSlice(address, length);
     }
 
+    /**
+     * A read-only view of the {@code length} bytes at {@code address} that belongs to {@code call},
+     * the arena of one callback invocation: once the callback returns and closes it, the view
+     * throws {@link IllegalStateException} (and {@link WrongThreadException} on another thread
+     * meanwhile), so a view the user kept never reads memory RocksDB has reused.
+     *
+     * @param address the address
+     * @param length  the number of bytes
+     * @param call    the arena of the call
+     * @return the view
+     */
+    public static MemorySegment view(long address, long length, Arena call) {
+        return READ_ONLY_MEMORY.asSlice(address, length).reinterpret(call, null);
+    }
+
     /** {@code void destructor(void* state)}: releases the state's entry. */
     public static final MemorySegment DESTRUCTOR = stub(MethodHandles.lookup(), Upcalls.class, "destructor",
             FunctionDescriptor.ofVoid(java.lang.foreign.ValueLayout.ADDRESS), null);

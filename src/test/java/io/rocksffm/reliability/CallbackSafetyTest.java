@@ -1,0 +1,107 @@
+package io.rocksffm.reliability;
+
+import static io.rocksffm.reliability.Reliability.javaCommand;
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 36: Java callbacks that call into their own database, and objects RocksDB points at that
+ * the caller closed first. Each scenario runs in a child JVM ({@link CallbackProbe}): before the
+ * fixes they crashed it (SIGSEGV) or hung it; now each must end in time, exit 0 and print what
+ * rocksffm did.
+ */
+class CallbackSafetyTest {
+    @TempDir
+    Path dir;
+
+    /** Runs {@code scenario} in a child JVM and returns its output, failing on a crash or hang. */
+    private String probe(String scenario) throws Exception {
+        Process p = new ProcessBuilder(javaCommand(CallbackProbe.class, scenario, dir.toString()))
+                .redirectErrorStream(true).start();
+        byte[][] out = new byte[1][];
+        Thread reader = Thread.ofPlatform().start(() -> {
+            try {
+                out[0] = p.getInputStream().readAllBytes();
+            } catch (java.io.IOException e) {
+                out[0] = new byte[0];
+            }
+        });
+        boolean ended = p.waitFor(90, TimeUnit.SECONDS);
+        if (!ended) {
+            p.destroyForcibly().waitFor();
+        }
+        reader.join(10_000);
+        String text = out[0] == null ? "" : new String(out[0], StandardCharsets.UTF_8);
+        assertTrue(ended, scenario + ": child hung: " + text);
+        assertEquals(0, p.exitValue(), scenario + ": child JVM died: " + text);
+        assertTrue(text.contains("DONE"), text);
+        return text;
+    }
+
+    @Test
+    void aMergeOperatorReadingItsOwnDatabaseIsRefusedNotACrash() throws Exception {
+        String out = probe("merge-reads-itself");
+        for (String how : new String[] {"get", "getPinned", "iterator", "put", "close"}) {
+            assertTrue(out.contains(how + " REENTRY-REFUSED"), how + ": " + out);
+            assertTrue(out.contains("get-" + how + " OK"), "the operator caught the refusal: " + out);
+        }
+    }
+
+    @Test
+    void aComparatorCallingItsDatabaseIsRefusedNotAHang() throws Exception {
+        String out = probe("comparator-reenters");
+        for (String how : new String[] {"put", "get", "close"}) {
+            assertTrue(out.contains(how + " REENTRY-REFUSED"), how + ": " + out);
+            assertTrue(out.contains("put-" + how + " OK"), how + ": " + out);
+        }
+    }
+
+    @Test
+    void aCompactionFilterClosingItsDatabaseIsRefusedNotAHang() throws Exception {
+        String out = probe("filter-closes");
+        assertTrue(out.contains("filter REENTRY-REFUSED"), out);
+        assertTrue(out.contains("compact OK") && out.contains("value 1"), out);
+    }
+
+    @Test
+    void aListenerFlushingAndWaitingIsRefusedNotAHang() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(io.rocksffm.RocksDB.engine().hasFunction("rocksdb_eventlistener_create"),
+                "no event listeners on this engine");
+        String out = probe("listener-flushes");
+        assertTrue(out.contains("listener REENTRY-REFUSED"), out);
+        assertTrue(out.contains("flush OK"), out);
+    }
+
+    @Test
+    void optionsFromStringKeepTheBasesComparatorAlive() throws Exception {
+        String out = probe("from-string-base-closed");
+        assertTrue(out.contains("first b"), "reverse order: " + out);
+        assertTrue(out.contains("open-put OK"), out);
+    }
+
+    @Test
+    void optionsFromStringKnowTheirReadsCallJavaWithAndWithoutPrefetch() throws Exception {
+        String out = probe("from-string-prefetch");
+        for (String kind : new String[] {"comparator", "merge"}) {
+            assertTrue(out.contains(kind + " prefetch 0 scanned 2000"), out);
+            assertTrue(out.contains(kind + " prefetch 16384 scanned 2000"), out);
+        }
+    }
+
+    @Test
+    void anSstFileWriterKeepsItsComparatorAfterTheOptionsClose() throws Exception {
+        assertTrue(probe("sst-options-closed").contains("sst OK"));
+    }
+
+    @Test
+    void anIndexedBatchKeepsItsFamiliesComparatorsAfterTheDatabaseCloses() throws Exception {
+        String out = probe("wbwi-outlives-db");
+        assertTrue(out.contains("wbwi v7"), out);
+        assertTrue(out.contains("wbwi count 51"), out);
+    }
+}
