@@ -1,6 +1,7 @@
 package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
+import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import io.rocksffm.internal.BatchFormat;
 import io.rocksffm.internal.Callbacks;
@@ -58,11 +59,22 @@ final class NativeComparator {
      * views belong to an arena of the call, closed when it returns (a view kept and read later
      * throws IllegalStateException), and the thread is marked as inside a comparator
      * ({@link Callbacks}) so that calls into the database from the comparator are refused.
+     *
+     * <p><b>Equal keys are equal.</b> A key compared with itself answers 0 without asking the
+     * comparator, and so do two keys of the same bytes the comparator calls different (recorded
+     * as a failure, {@link Upcalls#failureCount}): RocksDB's iterators step back until a key
+     * compares equal to the one they saved, and loop forever in native code on a comparator that
+     * never answers 0 (one that always answers "less"). That check costs a byte compare only when
+     * the answer is not 0, the lengths are equal and the last bytes are too.
      */
     private static int compare(long state, long a, long aLength, long b, long bLength) {
+        if (a == b && aLength == bLength) {
+            return 0; // a key compared with itself (RocksDB's skip list does when stepping back)
+        }
+        int r;
         int mark = Callbacks.enter(Callbacks.Kind.COMPARATOR);
         try (Arena call = Arena.ofConfined()) {
-            return ((Comparator) Upcalls.entry(state).target()).compare(Upcalls.view(a, aLength, call),
+            r = ((Comparator) Upcalls.entry(state).target()).compare(Upcalls.view(a, aLength, call),
                     Upcalls.view(b, bLength, call));
         } catch (Throwable t) {
             Upcalls.failed(state, t);
@@ -71,5 +83,17 @@ final class NativeComparator {
         } finally {
             Callbacks.exit(mark);
         }
+        if (r != 0 && aLength == bLength && sameBytes(a, b, aLength)) {
+            Upcalls.failed(state, new IllegalStateException(
+                    "comparator " + Upcalls.entry(state).name() + " called two equal keys different"));
+            return 0;
+        }
+        return r;
+    }
+
+    /** Whether the {@code length} bytes at {@code a} and {@code b} are the same (last byte first). */
+    private static boolean sameBytes(long a, long b, long length) {
+        return length == 0 || Upcalls.view(a + length - 1, 1).get(JAVA_BYTE, 0) == Upcalls.view(b + length - 1, 1)
+                .get(JAVA_BYTE, 0) && Upcalls.view(a, length).mismatch(Upcalls.view(b, length)) < 0;
     }
 }

@@ -124,6 +124,11 @@ public final class Upcalls {
             this.onRelease = onRelease;
         }
 
+        /** {@return the name given at registration} */
+        public String name() {
+            return name.getString(0);
+        }
+
         /** {@return the Java object} */
         public Object target() {
             return target;

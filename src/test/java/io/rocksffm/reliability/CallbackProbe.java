@@ -227,12 +227,13 @@ public final class CallbackProbe {
                 }
             }
             case "from-string-prefetch" -> {
-                for (String kind : List.of("comparator", "merge")) {
+                for (String kind : List.of("comparator", "merge", "prefix")) {
                     try (Options base = new Options().setCreateIfMissing(true)) {
-                        if (kind.equals("comparator")) {
-                            base.setComparator(new Reverse(a -> { }));
-                        } else {
-                            base.setMergeOperator(new StringAppendOperator(","));
+                        switch (kind) {
+                            case "comparator" -> base.setComparator(new Reverse(a -> { }));
+                            case "merge" -> base.setMergeOperator(new StringAppendOperator(","));
+                            default -> base.setPrefixExtractor(io.rocksffm.PrefixExtractor.capped(2))
+                                    .setMemtablePrefixBloomRatio(0.1);
                         }
                         try (Options derived = Options.fromString(base, "write_buffer_size=1048576");
                              RocksDB db = RocksDB.open(dir.resolve("prefetch-" + kind), derived)) {
@@ -283,6 +284,49 @@ public final class CallbackProbe {
                     batch.put(cf, MemorySegment.ofArray(bytes("k77")), MemorySegment.ofArray(bytes("x")));
                     say("wbwi count " + batch.count());
                 }
+            }
+            case "always-less" -> {
+                Comparator less = new Comparator() {
+                    @Override
+                    public String name() {
+                        return "probe.AlwaysLess";
+                    }
+
+                    @Override
+                    public int compare(MemorySegment a, MemorySegment b) {
+                        return -1;
+                    }
+                };
+                try (Options o = new Options().setCreateIfMissing(true).setComparator(less);
+                     RocksDB db = RocksDB.open(dir.resolve("less"), o)) {
+                    for (int i = 0; i < 100; i++) {
+                        db.put(bytes("k" + i), bytes("v" + i));
+                    }
+                    say("written");
+                    for (String phase : List.of("memtable", "flushed")) {
+                        if (phase.equals("flushed")) {
+                            attempt("flush", () -> db.flush(true));
+                        }
+                        attempt(phase + " seekToLast", () -> {
+                            try (RocksIterator it = db.newIterator(RO)) {
+                                it.seekToLast();
+                                for (int n = 0; n < 1000 && it.isValid(); n++) {
+                                    it.prev();
+                                }
+                            }
+                        });
+                        attempt(phase + " scan", () -> {
+                            try (RocksIterator it = db.newIterator(RO)) {
+                                it.seekToFirst();
+                                for (int n = 0; n < 1000 && it.isValid(); n++) {
+                                    it.next();
+                                }
+                            }
+                        });
+                        attempt(phase + " get", () -> db.get(bytes("k5")));
+                    }
+                }
+                say("closed");
             }
             default -> throw new IllegalArgumentException(args[0]);
         }

@@ -87,7 +87,7 @@ class CallbackSafetyTest {
     @Test
     void optionsFromStringKnowTheirReadsCallJavaWithAndWithoutPrefetch() throws Exception {
         String out = probe("from-string-prefetch");
-        for (String kind : new String[] {"comparator", "merge"}) {
+        for (String kind : new String[] {"comparator", "merge", "prefix"}) {
             assertTrue(out.contains(kind + " prefetch 0 scanned 2000"), out);
             assertTrue(out.contains(kind + " prefetch 16384 scanned 2000"), out);
         }
@@ -103,5 +103,22 @@ class CallbackSafetyTest {
         String out = probe("wbwi-outlives-db");
         assertTrue(out.contains("wbwi v7"), out);
         assertTrue(out.contains("wbwi count 51"), out);
+    }
+
+    /**
+     * A comparator that always answers "less" made {@code seekToLast} loop forever in native code
+     * (RocksDB steps back until a key compares equal to the one it saved). rocksffm answers 0 for
+     * equal keys whatever the comparator says (recorded as a failure): iterators, reads, flush and
+     * close complete, with whatever order such a comparator gives.
+     */
+    @Test
+    void aComparatorThatAlwaysAnswersLessDoesNotHangIteratorsOrClose() throws Exception {
+        String out = probe("always-less");
+        for (String phase : new String[] {"memtable", "flushed"}) {
+            assertTrue(out.contains(phase + " seekToLast OK"), out);
+            assertTrue(out.contains(phase + " scan OK"), out);
+            assertTrue(out.contains(phase + " get OK"), out);
+        }
+        assertTrue(out.contains("closed"), out);
     }
 }
