@@ -69,6 +69,9 @@ public final class OptimisticTransactionDB extends Database implements KeyValueW
         rocksdb_optimistictransactiondb_close_base_db(db);
         rocksdb_optimistictransactiondb_close(p);
         OpenDatabases.remove(path(), this);
+        if (lifecycle.guardsCallbacks()) {
+            io.rocksffm.internal.Upcalls.recyclePoolThreads(); // no thread that ran Java code is left to block halt
+        }
     }
 
     /**

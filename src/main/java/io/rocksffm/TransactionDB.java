@@ -108,6 +108,9 @@ public final class TransactionDB extends Database implements KeyValueWrites {
         }
         rocksdb_transactiondb_close(p);
         OpenDatabases.remove(path(), this);
+        if (lifecycle.guardsCallbacks()) {
+            io.rocksffm.internal.Upcalls.recyclePoolThreads(); // no thread that ran Java code is left to block halt
+        }
     }
 
     /**

@@ -150,6 +150,11 @@ public final class Lifecycle {
         guarded = true;
     }
 
+    /** {@return whether {@link #guardCallbacks()} was called} */
+    public boolean guardsCallbacks() {
+        return guarded;
+    }
+
     /** Starts a call: throws IllegalStateException if closed. Pair with {@link #exit()} in finally. */
     public void enter() {
         if (guarded) {

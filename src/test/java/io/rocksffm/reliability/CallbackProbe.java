@@ -328,6 +328,27 @@ public final class CallbackProbe {
                 }
                 say("closed");
             }
+            case "halt-after-callbacks", "exit-after-callbacks" -> {
+                try (Options o = new Options().setCreateIfMissing(true).setMergeOperator(new StringAppendOperator(","))
+                        .setCompactionFilter((level, k, v, out) -> io.rocksffm.CompactionFilter.Decision.KEEP);
+                     RocksDB db = RocksDB.open(dir.resolve("exit"), o)) {
+                    for (int round = 0; round < 3; round++) {
+                        for (int i = 0; i < 100; i++) {
+                            db.put(bytes("k" + i), bytes("v"));
+                            db.merge(bytes("k" + i), bytes("w" + round));
+                        }
+                        db.flush(true);
+                    }
+                    db.compactRange(); // the filter and the merges run on RocksDB's compaction thread
+                    say("callbacks ran");
+                }
+                say("closed");
+                if (args[0].startsWith("halt")) {
+                    Runtime.getRuntime().halt(0);
+                } else {
+                    System.exit(0);
+                }
+            }
             default -> throw new IllegalArgumentException(args[0]);
         }
         say("DONE");
