@@ -12,18 +12,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  * comparator, or flushing it and waiting from inside its listener, deadlocks).
  *
  * <p><b>How.</b> Every upcall that runs user code brackets it with {@link #enter} and
- * {@link #exit}. The mark is the thread itself, stored in a slot of a fixed table chosen by the
- * thread's id (one slot per cache line, so threads on different cores write different lines):
- * {@link #enter} claims an empty slot with one compare-and-set, {@link #exit} empties it with a
- * plain release store. A thread finding its slot taken by another thread (ids that collide) is
- * marked in a map instead, which {@link #current} consults only while it is not empty. A nested
- * callback (a listener's read that runs a merge) replaces the kind and puts it back on exit.
- * No thread-local variable: nothing is kept per thread between callbacks, whatever the number of
- * (virtual) threads.
+ * {@link #exit}. The mark is a kind stored in a slot of a fixed table chosen by the thread's id
+ * (one slot per cache line, so threads on different cores write different lines), next to the
+ * thread that owns the slot. A thread claims a free slot once, with one compare-and-set, and
+ * keeps it while it lives (a slot whose owner has ended is claimed anew the same way): after
+ * that its marks are plain stores to its own slot, an enter and an exit cost a few nanoseconds
+ * (measured on the comparator, the hottest callback). A thread finding its slot owned by another
+ * live thread (ids that collide) is marked in a map instead, which {@link #current} consults only
+ * while it is not empty. A nested callback (a listener's read that runs a merge) replaces the
+ * kind and puts it back on exit. No thread-local variable: nothing is kept per thread but the
+ * table's bounded references, whatever the number of (virtual) threads.
  *
- * <p>{@link #current} is a few plain reads: the slot of the calling thread holds that thread only
- * if the thread put it there, so a stale or racing value of another thread is never mistaken for
- * a mark. Databases whose families run no Java code never even look ({@link Lifecycle#guardCallbacks}).
+ * <p>{@link #current} is a few plain reads: a slot names the calling thread only if that thread
+ * claimed it, and only its owner writes its kind, so a stale or racing value of another thread is
+ * never mistaken for a mark. Databases whose families run no Java code never even look
+ * ({@link Lifecycle#guardCallbacks}).
  */
 public final class Callbacks {
     private Callbacks() {}
@@ -58,7 +61,7 @@ public final class Callbacks {
     /** References per slot: 16 span a cache line (64 bytes) with compressed references, 8 without. */
     private static final int STRIDE = 16;
     private static final Thread[] THREADS = new Thread[(1 << SLOT_BITS) * STRIDE];
-    /** The kind of each slot's callback, written only by the thread holding the slot. */
+    /** The kind of each slot's callback, null outside callbacks; written only by the slot's owner. */
     private static final Kind[] SLOT_KINDS = new Kind[(1 << SLOT_BITS) * STRIDE];
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Thread[].class);
     private static final ConcurrentHashMap<Thread, Kind> OVERFLOW = new ConcurrentHashMap<>();
@@ -78,19 +81,23 @@ public final class Callbacks {
     public static int enter(Kind kind) {
         Thread t = Thread.currentThread();
         int i = slot(t);
-        Object held = THREADS[i];
-        if (held == t) { // nested: remember the outer kind
+        Thread owner = THREADS[i];
+        if (owner == t || claim(i, owner, t)) {
             Kind outer = SLOT_KINDS[i];
             SLOT_KINDS[i] = kind;
-            return Integer.MIN_VALUE | (i << 3) | outer.ordinal();
-        }
-        if (held == null && SLOT.compareAndSet(THREADS, i, (Thread) null, t)) {
-            SLOT_KINDS[i] = kind;
-            return i;
+            return (i << 3) | (outer == null ? NONE : outer.ordinal());
         }
         OVERFLOWING.incrementAndGet();
         Kind outer = OVERFLOW.put(t, kind);
         return -1 - (outer == null ? 0 : outer.ordinal() + 1);
+    }
+
+    /** The token code of "no outer callback". */
+    private static final int NONE = 7;
+
+    /** Claims slot {@code i}, free or owned by an ended thread, for {@code t}. */
+    private static boolean claim(int i, Thread owner, Thread t) {
+        return (owner == null || !owner.isAlive()) && SLOT.compareAndSet(THREADS, i, owner, t);
     }
 
     /**
@@ -100,10 +107,8 @@ public final class Callbacks {
      */
     public static void exit(int token) {
         if (token >= 0) {
-            SLOT_KINDS[token] = null;
-            SLOT.setRelease(THREADS, token, (Thread) null);
-        } else if (token < -(1 << 24)) {
-            SLOT_KINDS[(token & 0x00FF_FFFF) >>> 3] = KINDS[token & 7];
+            int code = token & 7;
+            SLOT_KINDS[token >>> 3] = code == NONE ? null : KINDS[code];
         } else {
             Thread t = Thread.currentThread();
             if (token == -1) {
