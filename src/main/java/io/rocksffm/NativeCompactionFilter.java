@@ -94,8 +94,8 @@ final class NativeCompactionFilter {
         CompactionFilter.Decision d;
         long length;
         int mark = Callbacks.enter(Callbacks.Kind.COMPACTION_FILTER);
-        try (Arena call = Arena.ofConfined()) {
-            in.out.begin(call);
+        try (Arena call = Arena.ofConfined()) { // the views' (the output makes its own if it must)
+            in.out.begin(null);
             try {
                 d = in.filter.filter(level, Upcalls.view(key, keyLength, call), Upcalls.view(value, valueLength, call),
                         in.out);

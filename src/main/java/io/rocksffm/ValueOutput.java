@@ -20,8 +20,15 @@ public final class ValueOutput {
     private MemorySegment block; // C heap: header + capacity
     private long length = -1;
     private boolean open;
-    /** The arena of the current call: segments handed out belong to it and die when it closes. */
+    /**
+     * The arena segments handed out belong to, which dies with the call: the caller's (a merge's,
+     * which it closes), or one made on the first {@link #allocate} of a call and closed by
+     * {@link #end} (a compaction filter's: most of its calls allocate nothing, and then no arena
+     * is made).
+     */
     private java.lang.foreign.Arena call;
+    /** Whether {@link #call} was made here (closed by {@link #end}). */
+    private boolean ownArena;
 
     ValueOutput(int slot, long capacity) {
         this.slot = slot;
@@ -54,6 +61,10 @@ public final class ValueOutput {
             block = bigger;
         }
         length = size;
+        if (call == null) {
+            call = java.lang.foreign.Arena.ofConfined();
+            ownArena = true;
+        }
         return block.asSlice(HEADER, size).reinterpret(call, null);
     }
 
@@ -78,7 +89,10 @@ public final class ValueOutput {
         set(MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
     }
 
-    /** Starts a call whose segments belong to {@code call} (closed by the caller when the call ends). */
+    /**
+     * Starts a call whose segments belong to {@code call} (closed by the caller when the call
+     * ends), or, if null, to an arena made when needed and closed by {@link #end}.
+     */
     void begin(java.lang.foreign.Arena call) {
         this.call = call;
         length = -1;
@@ -88,6 +102,10 @@ public final class ValueOutput {
     /** Ends a merge call: the result's length, or -1 if none was set. */
     long end() {
         open = false;
+        if (ownArena) {
+            ownArena = false;
+            call.close();
+        }
         call = null;
         return length;
     }

@@ -51,7 +51,11 @@ class CallbackViewsTest {
             if (kept.isEmpty()) {
                 kept.add(key);
                 kept.add(value);
-                out.set(value); // readable during the call
+                MemorySegment newValue = out.allocate(value.byteSize() + 1); // the views read during the call
+                newValue.copyFrom(value);
+                newValue.set(ValueLayout.JAVA_BYTE, value.byteSize(), (byte) '!');
+                kept.add(newValue);
+                return CompactionFilter.Decision.CHANGE_VALUE;
             }
             return CompactionFilter.Decision.KEEP;
         };
@@ -62,12 +66,14 @@ class CallbackViewsTest {
             db.put(bytes("b"), bytes("2"));
             db.flush(true);
             db.compactRange();
-            assertEquals(2, kept.size(), "the filter ran");
+            assertEquals(3, kept.size(), "the filter ran");
             // the filter ran on RocksDB's compaction thread: the views' arena was confined to it, so
             // another thread is told so first (a refusal either way, never a read)
             assertEquals("WrongThreadException", read(kept.get(0)), "key view after the call");
             assertEquals("WrongThreadException", read(kept.get(1)), "value view after the call");
-            assertEquals("1", string(db.get(bytes("a"))));
+            assertEquals("WrongThreadException", read(kept.get(2)), "output buffer after the call");
+            assertThrows(WrongThreadException.class, () -> kept.get(2).fill((byte) 'X'));
+            assertEquals("1!", string(db.get(bytes("a"))), "the first entry compacted, changed");
         }
     }
 
