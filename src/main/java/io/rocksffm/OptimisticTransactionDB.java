@@ -68,6 +68,7 @@ public final class OptimisticTransactionDB extends Database implements KeyValueW
         families.closeAll();
         rocksdb_optimistictransactiondb_close_base_db(db);
         rocksdb_optimistictransactiondb_close(p);
+        families.releaseComparators(); // RocksDB no longer calls them
         OpenDatabases.remove(path(), this);
         if (lifecycle.guardsCallbacks()) {
             io.rocksffm.internal.Upcalls.recyclePoolThreads(); // no thread that ran Java code is left to block halt

@@ -560,9 +560,10 @@ public final class Options extends NativeObject {
      * New options: {@code base} changed by the settings of an options string
      * ({@code GetOptionsFromString}), e.g. {@code "write_buffer_size=8388608;max_open_files=100"}
      * (names as in RocksDB's OPTIONS files; nested settings in braces, e.g.
-     * {@code "block_based_table_factory={block_size=8192}"}).
+     * {@code "block_based_table_factory={block_size=8192}"}). The new options share the Java
+     * objects set on {@code base} (comparator, merge operator, ...), which live while either does.
      *
-     * @param base the options to start from (unchanged)
+     * @param base the options to start from (unchanged; may be closed first)
      * @param text the settings
      * @return new options, owned by the caller
      * @throws IllegalArgumentException if {@code text} holds a NUL character
