@@ -78,7 +78,7 @@ class CallbackViewsTest {
     }
 
     @Test
-    void comparatorAndPrefixExtractorViewsDieWithTheCall() {
+    void prefixExtractorViewsDieWithTheCall() {
         AtomicReference<MemorySegment> cmpView = new AtomicReference<>();
         AtomicReference<MemorySegment> prefixView = new AtomicReference<>();
         Comparator cmp = new Comparator() {
@@ -119,7 +119,8 @@ class CallbackViewsTest {
             assertEquals("v7", string(db.get(bytes("k7"))));
             assertNotNull(cmpView.get(), "the comparator ran");
             assertNotNull(prefixView.get(), "the extractor ran");
-            assertEquals("IllegalStateException", read(cmpView.get()));
+            // comparator views are not confined (measured too costly on the hottest callback): the
+            // kept view still reads, which is why the comparator's documentation says never keep one
             assertEquals("IllegalStateException", read(prefixView.get()));
         }
     }
