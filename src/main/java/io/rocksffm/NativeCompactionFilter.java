@@ -63,7 +63,13 @@ final class NativeCompactionFilter {
         CompactionFilterFactory.Context c = new CompactionFilterFactory.Context(
                 rocksdb_compactionfiltercontext_is_full_compaction(context) != 0,
                 rocksdb_compactionfiltercontext_is_manual_compaction(context) != 0);
-        CompactionFilter filter = factory.create(c);
+        CompactionFilter filter;
+        int mark = Callbacks.enter(Callbacks.Kind.COMPACTION_FILTER); // user code: no re-entry either
+        try {
+            filter = factory.create(c);
+        } finally {
+            Callbacks.exit(mark);
+        }
         if (filter == null) {
             return MemorySegment.NULL; // RocksDB runs the compaction without a filter
         }
