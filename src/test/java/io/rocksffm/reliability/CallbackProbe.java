@@ -187,7 +187,10 @@ public final class CallbackProbe {
                 EventListener l = new EventListener() {
                     @Override
                     public void onFlushCompleted(EventListener.FlushJobInfo info) {
-                        seen.compareAndSet("REENTRY-NONE", outcome(() -> self.get().flush(true)));
+                        seen.compareAndSet("REENTRY-NONE", outcome(() -> {
+                            self.get().put(bytes("from-listener"), bytes("1")); // writes are allowed
+                            self.get().flush(true);
+                        }));
                     }
                 };
                 try (Options o = new Options().setCreateIfMissing(true).addEventListener(l);
@@ -270,17 +273,25 @@ public final class CallbackProbe {
             }
             case "wbwi-outlives-db" -> {
                 WriteBatchWithIndex batch = new WriteBatchWithIndex();
-                try (Options o = new Options().setCreateIfMissing(true).setComparator(new Reverse(a -> { }));
+                java.util.concurrent.atomic.AtomicBoolean dbClosed = new java.util.concurrent.atomic.AtomicBoolean();
+                java.util.concurrent.atomic.AtomicInteger oldCalls = new java.util.concurrent.atomic.AtomicInteger();
+                try (Options o = new Options().setCreateIfMissing(true).setComparator(new Reverse(a -> {
+                    if (dbClosed.get()) {
+                        oldCalls.incrementAndGet();
+                    }
+                }));
                      RocksDB db = RocksDB.open(dir.resolve("wbwi"), o)) {
                     ColumnFamilyHandle cf = db.createColumnFamily("cf", o);
-                    for (int i = 0; i < 50; i++) {
+                    for (int i = 0; i < 50; i++) { // the batch's index points at the comparator
                         batch.put(cf, MemorySegment.ofArray(bytes("k" + i)), MemorySegment.ofArray(bytes("v" + i)));
                     }
                 }
+                dbClosed.set(true);
                 try (batch; Options o = new Options().setComparator(new Reverse(a -> { }));
                      RocksDB db = RocksDB.open(dir.resolve("wbwi"), o, List.of(new ColumnFamilyDescriptor("cf", o)))) {
                     ColumnFamilyHandle cf = db.columnFamily("cf");
                     say("wbwi " + new String(batch.getFromBatch(o, cf, bytes("k7"))));
+                    say("wbwi the first comparator still ran: " + (oldCalls.get() > 0));
                     batch.put(cf, MemorySegment.ofArray(bytes("k77")), MemorySegment.ofArray(bytes("x")));
                     say("wbwi count " + batch.count());
                 }

@@ -80,6 +80,7 @@ class CallbackSafetyTest {
         String out = probe("listener-flushes");
         assertTrue(out.contains("listener REENTRY-REFUSED"), out);
         assertTrue(out.contains("flush OK"), out);
+        assertFalse(out.contains("REENTRY-RocksDBException"), out);
     }
 
     @Test
@@ -107,6 +108,7 @@ class CallbackSafetyTest {
     void anIndexedBatchKeepsItsFamiliesComparatorsAfterTheDatabaseCloses() throws Exception {
         String out = probe("wbwi-outlives-db");
         assertTrue(out.contains("wbwi v7"), out);
+        assertTrue(out.contains("wbwi the first comparator still ran: true"), "it was released with its database: " + out);
         assertTrue(out.contains("wbwi count 51"), out);
     }
 
