@@ -35,6 +35,8 @@ final class ColumnFamilies {
     final java.util.concurrent.locks.ReentrantReadWriteLock dropLock = new java.util.concurrent.locks.ReentrantReadWriteLock();
     /** Comparators the database uses, released after it closes. */
     private final List<NativeComparator> comparators = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** The native comparator of each family opened or created with a Java one (by id). */
+    private final Map<Integer, NativeComparator> nativeComparatorById = new ConcurrentHashMap<>();
 
     /** Registers the handles {@code rocksdb_open*} returned for {@code names}. */
     ColumnFamilies(Database db, List<String> names, MemorySegment handles) {
@@ -83,6 +85,9 @@ final class ColumnFamilies {
         if (family == null) {
             return;
         }
+        if (options.callsJava()) {
+            family.db.lifecycle.guardCallbacks();
+        }
         if (options.mergeOperator() != null) {
             mergeIds.add(family.id());
         }
@@ -92,6 +97,7 @@ final class ColumnFamilies {
         NativeComparator c = options.retainComparator();
         if (c != null) {
             comparators.add(c);
+            nativeComparatorById.put(family.id(), c);
         }
         KeyOrder order = options.keyOrder();
         if (order != KeyOrder.BYTEWISE) {
@@ -135,6 +141,14 @@ final class ColumnFamilies {
     /** {@link #compare(ColumnFamilyHandle, MemorySegment, MemorySegment)} by the family's id. */
     int compare(int familyId, MemorySegment a, MemorySegment b) {
         return orderById.getOrDefault(familyId, KeyOrder.BYTEWISE).compare(a, b);
+    }
+
+    /**
+     * {@code family}'s Java comparator (for an object RocksDB lets point at it, like an indexed
+     * batch holding keys of the family, which retains it while the family is open), or null.
+     */
+    NativeComparator nativeComparator(ColumnFamilyHandle family) {
+        return nativeComparatorById.get(family.id());
     }
 
     /** Releases the comparators (the database is closed: RocksDB no longer calls them). */

@@ -11,10 +11,19 @@ import java.lang.foreign.MemorySegment;
  * needs), and only when a compaction rewrites them: a filter is a way to drop data lazily, not a
  * read-time filter.
  *
- * <p><b>Memory.</b> The key and value are read-only zero-copy views valid only during the call.
+ * <p><b>Memory.</b> The key and value are read-only zero-copy views valid only during the call,
+ * and so is the segment of {@link ValueOutput#allocate}: a view kept and used later throws
+ * (compactions run on RocksDB's threads: on another thread, {@link WrongThreadException}; on the
+ * compaction's, {@link IllegalStateException}).
  * <b>Threads:</b> a filter set with {@link Options#setCompactionFilter} is called by concurrent
  * compactions at once and must be thread-safe; one made by a factory serves one compaction, on one
  * thread at a time.
+ *
+ * <p><b>Calling databases.</b> From inside the call, any call into a database that runs Java code
+ * (a merge operator, comparator, compaction filter, prefix extractor or event listener set on its
+ * options), this one's included, throws {@link IllegalStateException} naming the callback before
+ * it reaches RocksDB: closing the database from a filter deadlocked
+ * (the close waits for the compaction). Databases without Java code may be called.
  *
  * <p><b>Failures.</b> An exception thrown by {@link #filter} keeps the entry unchanged (nothing is
  * lost), and the failure is counted; the compaction goes on. The JVM never crashes.

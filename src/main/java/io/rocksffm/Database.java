@@ -3,6 +3,7 @@ package io.rocksffm;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import io.rocksffm.internal.Callbacks;
 import io.rocksffm.internal.Copies;
 import io.rocksffm.internal.KeyRanges;
 import io.rocksffm.internal.Lifecycle;
@@ -367,6 +368,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
     @Override
     public void flush(ColumnFamilyHandle family, FlushOptions options) {
         Objects.requireNonNull(options, "options");
+        Callbacks.refuseWaiting("flush");
         try (Scratch s = Scratch.acquire()) {
             guard.enter(options, family, s);
             try {
@@ -393,6 +395,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
 
     @Override
     public void compactRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
+        Callbacks.refuseWaiting("compactRange");
         guard.enterFamily(family);
         try (Scratch s = Scratch.acquire()) {
             MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);

@@ -66,6 +66,8 @@ public sealed interface DatabaseAdmin permits Database {
      * @param family  the column family
      * @param options the flush options (whether to wait)
      * @throws RocksDBException if the flush fails
+     * @throws IllegalStateException if called from inside a Java callback (an event listener, a
+     *         merge operator, ...), which may be part of the background work a flush waits for
      */
     void flush(ColumnFamilyHandle family, FlushOptions options);
 
@@ -109,6 +111,8 @@ public sealed interface DatabaseAdmin permits Database {
      * @param family the column family
      * @param begin  the first key, or {@code null}
      * @param end    the last key, or {@code null}
+     * @throws IllegalStateException if called from inside a Java callback (it would wait for
+     *         background work the callback may be part of)
      */
     void compactRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end);
 

@@ -10,9 +10,11 @@ import java.util.List;
  *
  * <p><b>Threads.</b> RocksDB calls the methods on its own background threads (flush and
  * compaction threads), possibly several at once: implementations must be thread-safe, should
- * return quickly (a slow listener holds up flushes and compactions) and must not call back into
- * the database that reports the event (close it in particular), as RocksDB documents for its
- * listeners.
+ * return quickly (a slow listener holds up flushes and compactions). A listener may read and
+ * write databases, but calls that wait for background work, which the listener may be part of,
+ * throw {@link IllegalStateException} from inside it: {@code flush} and {@code compactRange} of
+ * any database, and {@code close} of a database that runs Java code (before, a
+ * {@code flush(true)} from a listener deadlocked).
  *
  * <p><b>Information.</b> Each event's information is copied into an immutable record before the
  * method is called (the engine's structures are valid only during the call), so a listener may

@@ -88,6 +88,7 @@ final class EventListeners {
 
     /** Hands {@code event} to the listener behind {@code state}, catching and logging what it throws. */
     private static <T> void deliver(MemorySegment state, T event, Consumer<T> call) {
+        int mark = io.rocksffm.internal.Callbacks.enter(io.rocksffm.internal.Callbacks.Kind.EVENT_LISTENER);
         try {
             call.accept(event);
         } catch (Throwable t) {
@@ -97,6 +98,8 @@ final class EventListeners {
             } catch (Throwable ignored) {
                 // a failing logger must not unwind into RocksDB either
             }
+        } finally {
+            io.rocksffm.internal.Callbacks.exit(mark);
         }
     }
 

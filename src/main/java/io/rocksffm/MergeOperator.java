@@ -10,7 +10,14 @@ import java.lang.foreign.MemorySegment;
  * <p><b>Memory.</b> The key, the existing value and the operands are zero-copy views of RocksDB's
  * memory, read-only, valid only during the call (using one afterwards throws
  * {@link IllegalStateException}, never reads freed memory). The result is written into memory
- * rocksffm provides ({@link ValueOutput}); RocksDB copies it when the call returns.
+ * rocksffm provides ({@link ValueOutput}); RocksDB copies it when the call returns. A segment
+ * from {@link ValueOutput#allocate} dies with the call too: writing a kept one throws.
+ *
+ * <p><b>Calling databases.</b> From inside the call, any call into a database that runs Java code
+ * (a merge operator, comparator, compaction filter, prefix extractor or event listener set on its
+ * options), this one's included, throws {@link IllegalStateException} naming the callback before
+ * it reaches RocksDB: RocksDB keeps per-thread state during a read, and a read of the same family
+ * from inside its merge crashed it; closing the database deadlocked. Databases without Java code may be called.
  *
  * <p><b>Threads.</b> RocksDB calls an operator from many threads at once (readers, flush and
  * compaction threads): implementations must be thread-safe and should not block.

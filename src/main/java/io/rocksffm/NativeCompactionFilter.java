@@ -5,10 +5,12 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import io.rocksffm.internal.Callbacks;
 import io.rocksffm.internal.Upcalls;
 import io.rocksffm.internal.capi.rocksdb_compactionfilter_create$filter;
 import io.rocksffm.internal.capi.rocksdb_compactionfilterfactory_create$create_compaction_filter;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 
@@ -61,7 +63,13 @@ final class NativeCompactionFilter {
         CompactionFilterFactory.Context c = new CompactionFilterFactory.Context(
                 rocksdb_compactionfiltercontext_is_full_compaction(context) != 0,
                 rocksdb_compactionfiltercontext_is_manual_compaction(context) != 0);
-        CompactionFilter filter = factory.create(c);
+        CompactionFilter filter;
+        int mark = Callbacks.enter(Callbacks.Kind.COMPACTION_FILTER); // user code: no re-entry either
+        try {
+            filter = factory.create(c);
+        } finally {
+            Callbacks.exit(mark);
+        }
         if (filter == null) {
             return MemorySegment.NULL; // RocksDB runs the compaction without a filter
         }
@@ -82,22 +90,30 @@ final class NativeCompactionFilter {
 
     /**
      * The filter callback, once per entry a compaction reads. Its pointers arrive as numbers
-     * ({@link Upcalls#addressesAsLongs}): the key and value views are one object each, and the
-     * out-parameters are wrapped only when the value changes.
+     * ({@link Upcalls#addressesAsLongs}); the key and value views and the value output belong to
+     * an arena of the call, closed when it returns (a view or output kept and used later throws
+     * {@link IllegalStateException}); the out-parameters are wrapped only when the value changes.
      */
     private static byte filter(long state, int level, long key, long keyLength, long value, long valueLength,
                                long newValue, long newValueLength, long valueChanged) {
         Instance in = (Instance) Upcalls.entry(state).target();
         CompactionFilter.Decision d;
-        in.out.begin();
-        try {
-            d = in.filter.filter(level, Upcalls.view(key, keyLength), Upcalls.view(value, valueLength), in.out);
+        long length;
+        int mark = Callbacks.enter(Callbacks.Kind.COMPACTION_FILTER);
+        try (Arena call = Arena.ofConfined()) { // the views' (the output makes its own if it must)
+            in.out.begin(null);
+            try {
+                d = in.filter.filter(level, Upcalls.view(key, keyLength, call), Upcalls.view(value, valueLength, call),
+                        in.out);
+            } finally {
+                length = in.out.end();
+            }
         } catch (Throwable t) {
-            in.out.end();
             Upcalls.failed(state, t);
             return 0; // keep
+        } finally {
+            Callbacks.exit(mark);
         }
-        long length = in.out.end();
         if (d == CompactionFilter.Decision.REMOVE) {
             return 1;
         }

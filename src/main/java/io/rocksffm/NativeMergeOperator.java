@@ -4,6 +4,7 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import io.rocksffm.internal.Callbacks;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Upcalls;
 import io.rocksffm.internal.capi.rocksdb_mergeoperator_create$delete_value;
@@ -122,10 +123,11 @@ final class NativeMergeOperator {
         State state = (State) Upcalls.entry(st).target();
         ValueOutput result = state.acquire();
         boolean done = false;
+        int mark = Callbacks.enter(Callbacks.Kind.MERGE_OPERATOR);
         try (Arena call = Arena.ofConfined()) {
             MemorySegment k = key.reinterpret(keyLength, call, null).asReadOnly();
             MergeOperands ops = new MergeOperands(operands, lengths, n, call);
-            result.begin();
+            result.begin(call);
             if (full) {
                 MemorySegment e = existing == null ? null : existing.reinterpret(existingLength, call, null).asReadOnly();
                 state.operator.fullMerge(k, e, ops, result);
@@ -142,6 +144,8 @@ final class NativeMergeOperator {
                 Upcalls.failed(st, t);
             }
             return EMPTY.asSlice(8);
+        } finally {
+            Callbacks.exit(mark);
         }
         long length = result.end();
         if (!done || length < 0) {

@@ -3,12 +3,14 @@ package io.rocksffm;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import io.rocksffm.internal.Callbacks;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.OlderShapes;
 import io.rocksffm.internal.Upcalls;
 import io.rocksffm.internal.capi.rocksdb_slicetransform_create$in_domain;
 import io.rocksffm.internal.capi.rocksdb_slicetransform_create$transform;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.util.Objects;
@@ -135,21 +137,28 @@ final class NativeSliceTransform {
     }
 
     private static MemorySegment transform(MemorySegment state, MemorySegment key, long length, MemorySegment dstLength) {
-        MemorySegment k = key.reinterpret(length);
         long n;
-        try {
-            n = ((PrefixExtractor) Upcalls.entry(state).target()).prefixLength(k.asReadOnly());
+        int mark = Callbacks.enter(Callbacks.Kind.PREFIX_EXTRACTOR);
+        try (Arena call = Arena.ofConfined()) { // the view dies with the call
+            n = ((PrefixExtractor) Upcalls.entry(state).target()).prefixLength(Upcalls.view(key.address(), length, call));
         } catch (Throwable t) {
             Upcalls.failed(state, t);
             n = length;
+        } finally {
+            Callbacks.exit(mark);
         }
         dstLength.reinterpret(8).set(JAVA_LONG, 0, Math.max(0, Math.min(n, length)));
         return key;
     }
 
     private static byte inDomain(MemorySegment state, MemorySegment key, long length) {
-        return ((PrefixExtractor) Upcalls.entry(state).target()).inDomain(key.reinterpret(length).asReadOnly())
-                ? (byte) 1 : (byte) 0;
+        int mark = Callbacks.enter(Callbacks.Kind.PREFIX_EXTRACTOR);
+        try (Arena call = Arena.ofConfined()) { // the view dies with the call
+            return ((PrefixExtractor) Upcalls.entry(state).target()).inDomain(Upcalls.view(key.address(), length, call))
+                    ? (byte) 1 : (byte) 0;
+        } finally {
+            Callbacks.exit(mark);
+        }
     }
 
     private static byte inRange(MemorySegment state, MemorySegment key, long length) {

@@ -140,6 +140,9 @@ final class Opening {
             if (!readOnly) { // an open for writing wrote an OPTIONS file: what the engine runs with
                 opened.families.learn(opened.realPath);
             }
+            if (options.callsJava()) {
+                opened.lifecycle.guardCallbacks(); // listeners of the database's own options
+            }
             return opened;
         } finally {
             for (NativeObject o : entered) {

@@ -68,7 +68,11 @@ public final class OptimisticTransactionDB extends Database implements KeyValueW
         families.closeAll();
         rocksdb_optimistictransactiondb_close_base_db(db);
         rocksdb_optimistictransactiondb_close(p);
+        families.releaseComparators(); // RocksDB no longer calls them
         OpenDatabases.remove(this);
+        if (lifecycle.guardsCallbacks()) {
+            io.rocksffm.internal.Upcalls.recyclePoolThreads(); // no thread that ran Java code is left to block halt
+        }
     }
 
     /**

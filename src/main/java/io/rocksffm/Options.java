@@ -242,6 +242,7 @@ public final class Options extends NativeObject {
         try {
             rocksdb_options_set_merge_operator(ptr, NativeMergeOperator.create(operator));
             mergeOperator = operator;
+            javaCallbacks = true;
         } finally {
             lifecycle.exit();
         }
@@ -271,6 +272,8 @@ public final class Options extends NativeObject {
                 rocksdb_options_set_comparator(ptr, c.ptr);
                 releaseComparator();
                 this.comparator = c;
+                inheritedOrder = null;
+                javaCallbacks = true;
             }
         } finally {
             lifecycle.exit();
@@ -287,22 +290,35 @@ public final class Options extends NativeObject {
     /**
      * The order of a built-in or Java comparator these options carry without {@link #setComparator}
      * having set it here: from the text or base options of {@link #fromString}, or from an
-     * options file ({@link LatestOptions}); null for bytewise.
+     * options file ({@link LatestOptions}); null when none was inherited.
      */
-    private volatile KeyOrder inheritedOrder;
+    volatile KeyOrder inheritedOrder;
 
     /** The key order these options give a family: the comparator set here, else one inherited, else bytewise. */
     synchronized KeyOrder keyOrder() {
-        if (comparator != null) {
-            return KeyOrder.of(comparator.comparator);
-        }
         KeyOrder inherited = inheritedOrder;
-        return inherited == null ? KeyOrder.BYTEWISE : inherited;
+        if (inherited != null) {
+            return inherited;
+        }
+        return comparator == null ? KeyOrder.BYTEWISE : KeyOrder.of(comparator.comparator);
     }
 
     /** Records the name of the comparator an options file gave these options. */
     void inheritComparator(String name) {
         inheritedOrder = KeyOrder.named(name);
+    }
+
+    /**
+     * What a copy of {@code base} made by RocksDB ({@link #fromString}) points at: the Java objects
+     * (so reads know they call Java, and databases refuse re-entry) and a new user of its
+     * comparator (RocksDB copied the raw pointer: the comparator lives while these options do).
+     */
+    synchronized void inherit(Options base) {
+        mergeOperator = base.mergeOperator;
+        javaPrefixExtractor = base.javaPrefixExtractor;
+        javaCallbacks = base.javaCallbacks;
+        releaseComparator();
+        comparator = base.retainComparator();
     }
 
     /** A new user of the comparator set here (for a database opened with these options), or null. */
@@ -341,6 +357,7 @@ public final class Options extends NativeObject {
         lifecycle.enter();
         try {
             rocksdb_options_set_compaction_filter_factory(ptr, NativeCompactionFilter.createFactory(factory));
+            javaCallbacks = true;
         } finally {
             lifecycle.exit();
         }
@@ -349,6 +366,13 @@ public final class Options extends NativeObject {
 
     /** Whether the prefix extractor set here is Java code (an upcall on seeks). */
     private volatile boolean javaPrefixExtractor;
+    /** Whether any Java object was set here (databases opened with these options then refuse re-entry). */
+    private volatile boolean javaCallbacks;
+
+    /** Whether RocksDB may call Java code for a database or family opened with these options. */
+    boolean callsJava() {
+        return javaCallbacks;
+    }
 
     /**
      * Whether reads of a family opened with these options may call Java code (a merge operator,
@@ -373,6 +397,7 @@ public final class Options extends NativeObject {
         try {
             rocksdb_options_set_prefix_extractor(ptr, NativeSliceTransform.create(extractor));
             javaPrefixExtractor = NativeSliceTransform.callsJava(extractor);
+            javaCallbacks |= javaPrefixExtractor;
         } finally {
             lifecycle.exit();
         }
@@ -460,6 +485,7 @@ public final class Options extends NativeObject {
         try {
             // the options take ownership of the native listener
             rocksdb_options_add_eventlistener(ptr, EventListeners.create(listener));
+            javaCallbacks = true;
         } finally {
             lifecycle.exit();
         }
@@ -556,9 +582,10 @@ public final class Options extends NativeObject {
      * New options: {@code base} changed by the settings of an options string
      * ({@code GetOptionsFromString}), e.g. {@code "write_buffer_size=8388608;max_open_files=100"}
      * (names as in RocksDB's OPTIONS files; nested settings in braces, e.g.
-     * {@code "block_based_table_factory={block_size=8192}"}).
+     * {@code "block_based_table_factory={block_size=8192}"}). The new options share the Java
+     * objects set on {@code base} (comparator, merge operator, ...), which live while either does.
      *
-     * @param base the options to start from (unchanged)
+     * @param base the options to start from (unchanged; may be closed first)
      * @param text the settings
      * @return new options, owned by the caller
      * @throws IllegalArgumentException if {@code text} holds a NUL character
@@ -567,23 +594,6 @@ public final class Options extends NativeObject {
      *         option or a value that does not parse
      */
     public static Options fromString(Options base, String text) {
-        Objects.requireNonNull(base, "base");
-        Objects.requireNonNull(text, "text");
-        if (text.indexOf('\0') >= 0) {
-            throw new IllegalArgumentException("options text contains a NUL character");
-        }
-        Options out = new Options();
-        try (io.rocksffm.internal.Scratch s = io.rocksffm.internal.Scratch.acquire();
-             java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
-            MemorySegment cText = arena.allocateFrom(text);
-            out.use(o -> base.use(b -> rocksdb_get_options_from_string(b, cText, o, s.errptr)));
-            io.rocksffm.internal.Native.check(s.errptr);
-            String comparator = KeyOrder.comparatorIn(text);
-            out.inheritedOrder = comparator != null ? KeyOrder.named(comparator) : base.keyOrder();
-            return out;
-        } catch (RuntimeException | Error e) {
-            out.close();
-            throw e;
-        }
+        return DerivedOptions.fromString(base, text);
     }
 }

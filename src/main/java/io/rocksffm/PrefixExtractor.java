@@ -9,8 +9,14 @@ import java.lang.foreign.MemorySegment;
  * {@link #capped capped} and user implementations run as Java through upcalls.
  *
  * <p>A prefix is the first {@link #prefixLength} bytes of a key in the extractor's
- * {@link #inDomain domain}. <b>Memory:</b> keys are read-only views valid only during the call.
+ * {@link #inDomain domain}. <b>Memory:</b> keys are read-only views valid only during the call (a
+ * kept view throws {@link IllegalStateException} when read later).
  * <b>Threads:</b> called from many threads at once; must be thread-safe and fast.
+ *
+ * <p><b>Calling databases.</b> From inside the call, any call into a database that runs Java code
+ * (a merge operator, comparator, compaction filter, prefix extractor or event listener set on its
+ * options), this one's included, throws {@link IllegalStateException} naming the callback before
+ * it reaches RocksDB (extractors run inside RocksDB's writes and reads). Databases without Java code may be called.
  *
  * <p><b>Failures.</b> When {@link #inDomain} throws, the key counts as outside the domain (no
  * prefix filtering for it); when {@link #prefixLength} throws, the prefix is the whole key. Both

@@ -249,6 +249,9 @@ public final class RocksDB extends Database implements KeyValueWrites {
         rocksdb_close(db);
         families.releaseComparators();
         OpenDatabases.remove(this);
+        if (lifecycle.guardsCallbacks()) {
+            io.rocksffm.internal.Upcalls.recyclePoolThreads(); // no thread that ran Java code is left to block halt
+        }
     }
 
     /**

@@ -29,10 +29,13 @@ import java.util.Objects;
 public final class SstFileWriter extends NativeObject {
     /** The order of the keys, the options' comparator's (Java, or built-in from an options string or file). */
     private final KeyOrder order;
+    /** The Java comparator of the options, if any: RocksDB's copy keeps a raw pointer to it. */
+    private final NativeComparator comparator;
 
-    private SstFileWriter(MemorySegment writer, KeyOrder order) {
+    private SstFileWriter(MemorySegment writer, KeyOrder order, NativeComparator comparator) {
         super("SstFileWriter", writer);
         this.order = order;
+        this.comparator = comparator;
     }
 
     /**
@@ -40,7 +43,8 @@ public final class SstFileWriter extends NativeObject {
      * compression and filters follow {@code options} (use the options of the column family the
      * file is meant for).
      *
-     * @param options the table options (copied: may be closed once this returns)
+     * @param options the table options (copied: may be closed once this returns; a Java
+     *                comparator set on them lives until this writer is closed)
      * @param file    the file to write
      * @return the writer, owned by the caller
      * @throws IllegalStateException if {@code options} is closed
@@ -52,12 +56,18 @@ public final class SstFileWriter extends NativeObject {
         Objects.requireNonNull(options, "options");
         MemorySegment env = rocksdb_envoptions_create();
         MemorySegment writer;
+        NativeComparator comparator = options.retainComparator(); // the copy points at it
         try {
             writer = options.apply(o -> rocksdb_sstfilewriter_create(env, o)); // copies both
+        } catch (RuntimeException | Error e) {
+            if (comparator != null) {
+                comparator.release();
+            }
+            throw e;
         } finally {
             rocksdb_envoptions_destroy(env);
         }
-        SstFileWriter w = new SstFileWriter(writer, options.keyOrder());
+        SstFileWriter w = new SstFileWriter(writer, options.keyOrder(), comparator);
         try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             rocksdb_sstfilewriter_open(writer, arena.allocateFrom(name), s.errptr);
             Native.check(s.errptr);
@@ -71,6 +81,9 @@ public final class SstFileWriter extends NativeObject {
     @Override
     void destroy(MemorySegment writer) {
         rocksdb_sstfilewriter_destroy(writer);
+        if (comparator != null) {
+            comparator.release();
+        }
     }
 
     /** The shape of the writer's two-slice calls (put, merge, delete range). */

@@ -107,7 +107,11 @@ public final class TransactionDB extends Database implements KeyValueWrites {
             rocksdb_transactiondb_close_base_db(db);
         }
         rocksdb_transactiondb_close(p);
+        families.releaseComparators(); // RocksDB no longer calls them
         OpenDatabases.remove(this);
+        if (lifecycle.guardsCallbacks()) {
+            io.rocksffm.internal.Upcalls.recyclePoolThreads(); // no thread that ran Java code is left to block halt
+        }
     }
 
     /**

@@ -20,6 +20,15 @@ public final class ValueOutput {
     private MemorySegment block; // C heap: header + capacity
     private long length = -1;
     private boolean open;
+    /**
+     * The arena segments handed out belong to, which dies with the call: the caller's (a merge's,
+     * which it closes), or one made on the first {@link #allocate} of a call and closed by
+     * {@link #end} (a compaction filter's: most of its calls allocate nothing, and then no arena
+     * is made).
+     */
+    private java.lang.foreign.Arena call;
+    /** Whether {@link #call} was made here (closed by {@link #end}). */
+    private boolean ownArena;
 
     ValueOutput(int slot, long capacity) {
         this.slot = slot;
@@ -29,7 +38,9 @@ public final class ValueOutput {
 
     /**
      * A writable segment of exactly {@code size} bytes to fill with the result (its contents are
-     * undefined until written); valid until the call returns.
+     * undefined until written); valid until the call returns: using it afterwards (keeping it and
+     * writing from another thread, say) throws {@link IllegalStateException} or
+     * {@link WrongThreadException}, never reaches the buffer rocksffm reuses for later calls.
      *
      * @param size the result's length in bytes
      * @return the segment
@@ -50,7 +61,11 @@ public final class ValueOutput {
             block = bigger;
         }
         length = size;
-        return block.asSlice(HEADER, size);
+        if (call == null) {
+            call = java.lang.foreign.Arena.ofConfined();
+            ownArena = true;
+        }
+        return block.asSlice(HEADER, size).reinterpret(call, null);
     }
 
     /**
@@ -74,8 +89,12 @@ public final class ValueOutput {
         set(MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
     }
 
-    /** Starts a merge call. */
-    void begin() {
+    /**
+     * Starts a call whose segments belong to {@code call} (closed by the caller when the call
+     * ends), or, if null, to an arena made when needed and closed by {@link #end}.
+     */
+    void begin(java.lang.foreign.Arena call) {
+        this.call = call;
         length = -1;
         open = true;
     }
@@ -83,6 +102,11 @@ public final class ValueOutput {
     /** Ends a merge call: the result's length, or -1 if none was set. */
     long end() {
         open = false;
+        if (ownArena) {
+            ownArena = false;
+            call.close();
+        }
+        call = null;
         return length;
     }
 

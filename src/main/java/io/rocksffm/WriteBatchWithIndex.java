@@ -39,9 +39,29 @@ public final class WriteBatchWithIndex extends NativeObject {
                 rocksdb_writebatch_wi_create(0, flag(overwriteKey)));
     }
 
+    /**
+     * The Java comparators of the families this batch indexed keys of: RocksDB's
+     * index keeps a raw pointer to each, so they live until this batch is destroyed, whatever the
+     * caller closes first (the database, its options). Confined, like the batch.
+     */
+    private final java.util.Set<NativeComparator> comparators = java.util.Collections.newSetFromMap(
+            new java.util.IdentityHashMap<>(2));
+
     @Override
     void destroy(MemorySegment p) {
         rocksdb_writebatch_wi_destroy(p);
+        for (NativeComparator c : comparators) {
+            c.release();
+        }
+        comparators.clear();
+    }
+
+    /** Keeps {@code family}'s Java comparator alive while this batch may point at it. */
+    private void keepComparator(ColumnFamilyHandle family) {
+        NativeComparator c = family.db.families.nativeComparator(family);
+        if (c != null && comparators.add(c)) {
+            c.retain();
+        }
     }
 
     /**
@@ -119,6 +139,7 @@ public final class WriteBatchWithIndex extends NativeObject {
         Objects.requireNonNull(value, "value");
         noteFamily(family);
         checkWritable();
+        keepComparator(family);
         try (Scratch s = Scratch.acquire()) {
             rocksdb_writebatch_wi_put_cf(ptr, family.ptr, s.first(key), key.byteSize(), s.second(value),
                     value.byteSize());
@@ -156,6 +177,7 @@ public final class WriteBatchWithIndex extends NativeObject {
         Objects.requireNonNull(key, "key");
         noteFamily(family);
         checkWritable();
+        keepComparator(family);
         try (Scratch s = Scratch.acquire()) {
             rocksdb_writebatch_wi_delete_cf(ptr, family.ptr, s.first(key), key.byteSize());
         }
@@ -183,6 +205,7 @@ public final class WriteBatchWithIndex extends NativeObject {
         Objects.requireNonNull(value, "value");
         noteFamily(family);
         checkWritable();
+        keepComparator(family);
         try (Scratch s = Scratch.acquire()) {
             rocksdb_writebatch_wi_merge_cf(ptr, family.ptr, s.first(key), key.byteSize(), s.second(value),
                     value.byteSize());

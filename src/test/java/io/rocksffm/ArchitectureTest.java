@@ -34,7 +34,8 @@ class ArchitectureTest {
     private static final Map<String, List<String>> OWN = new LinkedHashMap<>();
 
     static {
-        OWN.put("Options", List.of("rocksdb_options_", "rocksdb_get_options_from_string"));
+        OWN.put("Options", List.of("rocksdb_options_"));
+        OWN.put("DerivedOptions", List.of("rocksdb_get_options_from_string"));
         OWN.put("ReadOptions", List.of("rocksdb_readoptions_"));
         OWN.put("WriteOptions", List.of("rocksdb_writeoptions_"));
         OWN.put("FlushOptions", List.of("rocksdb_flushoptions_"));

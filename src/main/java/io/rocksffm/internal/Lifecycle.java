@@ -50,6 +50,13 @@ public final class Lifecycle {
     private final Thread owner;
     /** Claimed at creation, released once when this closes or is abandoned. */
     private final Lifecycle[] parents;
+    /**
+     * Whether calls are refused from inside Java callbacks ({@link #guardCallbacks()}): a plain
+     * field, read first by every enter; set once, before the object is published to other threads
+     * or by the thread that configures it (a late setter's store may be seen late by other threads,
+     * which only ever run their own callbacks' checks later, never wrongly).
+     */
+    private boolean guarded;
     /** The calls in flight of a striped lifecycle, one cell per {@link #STRIDE} elements; else null. */
     private final AtomicLongArray calls;
 
@@ -134,8 +141,25 @@ public final class Lifecycle {
         return new Lifecycle(what, confined ? Thread.currentThread() : null, parents.clone());
     }
 
+    /**
+     * From now on, calls ({@link #enter()}, {@link #enter(Scratch)}) and {@link #close} made from
+     * inside a Java callback are refused with IllegalStateException ({@link Callbacks}): for a
+     * database whose families run Java code, which such calls would crash or deadlock.
+     */
+    public void guardCallbacks() {
+        guarded = true;
+    }
+
+    /** {@return whether {@link #guardCallbacks()} was called} */
+    public boolean guardsCallbacks() {
+        return guarded;
+    }
+
     /** Starts a call: throws IllegalStateException if closed. Pair with {@link #exit()} in finally. */
     public void enter() {
+        if (guarded) {
+            Callbacks.refuseReentry(what);
+        }
         AtomicLongArray c = calls;
         if (c != null) {
             int i = cell();
@@ -178,6 +202,9 @@ public final class Lifecycle {
      * @throws IllegalStateException if closed
      */
     public void enter(Scratch s) {
+        if (guarded) {
+            Callbacks.refuseReentry(what);
+        }
         int i = scratchCell(s);
         if (i < 0) {
             enter();
@@ -291,6 +318,9 @@ public final class Lifecycle {
      */
     public void close(Runnable destroy, String childNames) {
         long s = state.get();
+        if (guarded && s >= 0) {
+            Callbacks.refuseWaiting(what + ".close");
+        }
         if (owner != null && s >= 0 && Thread.currentThread() != owner && owner.isAlive()) {
             throw new WrongThreadException(what + " is confined to " + owner);
         }

@@ -89,6 +89,63 @@ public final class Upcalls {
         }
     }
 
+    /*
+     * Halt. Runtime.halt runs no shutdown hook: the engine's exit-time destructors join pool threads
+     * that ran upcalls, which block detaching from the exiting JVM (case 8 of issue 36). So, when a
+     * database whose families run Java code closes, its callbacks have all returned, and the pool
+     * threads that ran them are made to end while the JVM runs: the default environment's pools
+     * shrink to zero threads (idle threads end at once, and detach), rocksffm waits for them (at
+     * most RECYCLE_WAIT_MILLIS: a thread busy with another database's job ends after it), and the
+     * pools grow back to their sizes with fresh, unattached threads. Queued jobs of other open
+     * databases wait meanwhile (a few milliseconds). A database still open at halt, or a pool
+     * thread that stayed busy past the wait, can still hang halt: close databases first.
+     */
+    private static final long RECYCLE_WAIT_MILLIS = 2_000;
+    private static final Object RECYCLE_LOCK = new Object();
+
+    /**
+     * Replaces RocksDB's default pool threads with fresh ones that never ran Java code (see above);
+     * for after a database that ran Java callbacks closed. Never throws.
+     */
+    public static void recyclePoolThreads() {
+        synchronized (RECYCLE_LOCK) {
+            try {
+                if (!Capabilities.callable("rocksdb_env_get_background_threads")
+                        || !Capabilities.callable("rocksdb_env_get_high_priority_background_threads")) {
+                    return;
+                }
+                boolean bottom = Capabilities.callable("rocksdb_env_get_bottom_priority_background_threads")
+                        && Capabilities.callable("rocksdb_env_set_bottom_priority_background_threads");
+                MemorySegment env = RocksDBC.rocksdb_create_default_env();
+                try {
+                    int low = RocksDBC.rocksdb_env_get_background_threads(env);
+                    int high = RocksDBC.rocksdb_env_get_high_priority_background_threads(env);
+                    int bottomThreads = bottom ? RocksDBC.rocksdb_env_get_bottom_priority_background_threads(env) : 0;
+                    RocksDBC.rocksdb_env_set_background_threads(env, 0);
+                    RocksDBC.rocksdb_env_set_high_priority_background_threads(env, 0);
+                    if (bottom) {
+                        RocksDBC.rocksdb_env_set_bottom_priority_background_threads(env, 0);
+                    }
+                    long deadline = System.nanoTime() + RECYCLE_WAIT_MILLIS * 1_000_000;
+                    while (poolThreads() > 0 && System.nanoTime() < deadline) {
+                        Thread.sleep(1);
+                    }
+                    RocksDBC.rocksdb_env_set_background_threads(env, low);
+                    RocksDBC.rocksdb_env_set_high_priority_background_threads(env, high);
+                    if (bottom) {
+                        RocksDBC.rocksdb_env_set_bottom_priority_background_threads(env, bottomThreads);
+                    }
+                } finally {
+                    RocksDBC.rocksdb_env_destroy(env);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (Throwable t) {
+                // best effort: the pools keep their threads
+            }
+        }
+    }
+
     /** RocksDB's pool threads alive in this process ("rocksdb:low/high/bottom"), 0 if unknown. */
     static int poolThreads() {
         int n = 0;
@@ -122,6 +179,11 @@ public final class Upcalls {
             this.arena = Arena.ofShared();
             this.name = arena.allocateFrom(name);
             this.onRelease = onRelease;
+        }
+
+        /** {@return the name given at registration} */
+        public String name() {
+            return name.getString(0);
         }
 
         /** {@return the Java object} */
@@ -413,6 +475,21 @@ public final class Upcalls {
      */
     public static MemorySegment view(long address, long length) {
         return READ_ONLY_MEMORY.asSlice(address, length);
+    }
+
+    /**
+     * A read-only view of the {@code length} bytes at {@code address} that belongs to {@code call},
+     * the arena of one callback invocation: once the callback returns and closes it, the view
+     * throws {@link IllegalStateException} (and {@link WrongThreadException} on another thread
+     * meanwhile), so a view the user kept never reads memory RocksDB has reused.
+     *
+     * @param address the address
+     * @param length  the number of bytes
+     * @param call    the arena of the call
+     * @return the view
+     */
+    public static MemorySegment view(long address, long length, Arena call) {
+        return READ_ONLY_MEMORY.asSlice(address, length).reinterpret(call, null);
     }
 
     /** {@code void destructor(void* state)}: releases the state's entry. */
