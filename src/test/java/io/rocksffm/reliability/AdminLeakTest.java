@@ -11,7 +11,6 @@ import io.rocksffm.Compression;
 import io.rocksffm.CreateBackupOptions;
 import io.rocksffm.ReadOptions;
 import io.rocksffm.RocksDB;
-import io.rocksffm.RocksDBException;
 import io.rocksffm.Snapshot;
 import io.rocksffm.internal.Capabilities;
 
@@ -115,11 +114,11 @@ class AdminLeakTest {
                         engine.purgeOldBackups(1);
                     }),
                     NativeLeakTest.heavyWorkload("error: compactFiles of a missing file", 4_000,
-                            i -> expectError(() -> db.compactFiles(compaction, List.of(missing), 1))),
+                            i -> NativeLeakTest.expectError(() -> db.compactFiles(compaction, List.of(missing), 1))),
                     NativeLeakTest.heavyWorkload("error: setDBOptions with an unknown option", 4_000,
-                            i -> expectError(() -> db.setDBOptions(Map.of("no_such_option", "1")))),
+                            i -> NativeLeakTest.expectError(() -> db.setDBOptions(Map.of("no_such_option", "1")))),
                     new NativeLeakTest.Workload("error: continue background work not paused", 20_000 * x,
-                            i -> expectError(db::continueBackgroundWork))));
+                            i -> NativeLeakTest.expectError(db::continueBackgroundWork))));
             assertTrue(progress.get() > 0, "the progress callback ran");
         }
     }
@@ -128,14 +127,5 @@ class AdminLeakTest {
         try (Stream<Path> files = Files.list(dir)) {
             return files.filter(p -> p.toString().endsWith(".sst")).toList();
         }
-    }
-
-    private static void expectError(Runnable call) {
-        try {
-            call.run();
-        } catch (RocksDBException expected) {
-            return;
-        }
-        fail("expected a RocksDBException");
     }
 }

@@ -518,7 +518,8 @@ class NativeLeakTest {
         System.gc();
     }
 
-    private static void expectError(Runnable call) {
+    /** Runs {@code call}, which must fail with {@link RocksDBException} (the leak workloads' error paths). */
+    static void expectError(Runnable call) {
         try {
             call.run();
         } catch (RocksDBException expected) {

@@ -12,7 +12,6 @@ import io.rocksffm.LatestOptions;
 import io.rocksffm.Options;
 import io.rocksffm.RestoreOptions;
 import io.rocksffm.RocksDB;
-import io.rocksffm.RocksDBException;
 import io.rocksffm.SstFileWriter;
 import io.rocksffm.Statistics;
 import io.rocksffm.TickerType;
@@ -127,29 +126,20 @@ class OperationsLeakTest {
                     NativeLeakTest.heavyWorkload("error: unsorted key to SstFileWriter", 4_000, i -> {
                         try (SstFileWriter w = SstFileWriter.open(plain, sst)) {
                             w.put(bytes("b"), bytes("1"));
-                            expectError(() -> w.put(bytes("a"), bytes("2")));
+                            NativeLeakTest.expectError(() -> w.put(bytes("a"), bytes("2")));
                         }
                     }),
-                    new NativeLeakTest.Workload("error: verify an unknown backup", 100_000 * x, i -> expectError(() -> engine.verify(99))),
+                    new NativeLeakTest.Workload("error: verify an unknown backup", 100_000 * x, i -> NativeLeakTest.expectError(() -> engine.verify(99))),
                     NativeLeakTest.heavyWorkload("error: restore an unknown backup", 4_000,
-                            i -> expectError(() -> engine.restore(99, dir.resolve("r")))),
+                            i -> NativeLeakTest.expectError(() -> engine.restore(99, dir.resolve("r")))),
                     NativeLeakTest.heavyWorkload("error: unknown option in a string", 2_000,
-                            i -> expectError(() -> Options.fromString(plain, "no_such_option=1"))),
+                            i -> NativeLeakTest.expectError(() -> Options.fromString(plain, "no_such_option=1"))),
                     NativeLeakTest.heavyWorkload("error: setOptions with an unknown option", 2_000,
-                            i -> expectError(() -> db.setOptions(Map.of("no_such_option", "1")))),
+                            i -> NativeLeakTest.expectError(() -> db.setOptions(Map.of("no_such_option", "1")))),
                     NativeLeakTest.heavyWorkload("error: ingest a missing file", 1_000,
-                            i -> expectError(() -> db.ingestExternalFile(List.of(missing), ingest))),
+                            i -> NativeLeakTest.expectError(() -> db.ingestExternalFile(List.of(missing), ingest))),
                     NativeLeakTest.heavyWorkload("error: options of a missing database", 2_000,
-                            i -> expectError(() -> LatestOptions.load(missing)))));
+                            i -> NativeLeakTest.expectError(() -> LatestOptions.load(missing)))));
         }
-    }
-
-    private static void expectError(Runnable call) {
-        try {
-            call.run();
-        } catch (RocksDBException expected) {
-            return;
-        }
-        fail("expected a RocksDBException");
     }
 }
