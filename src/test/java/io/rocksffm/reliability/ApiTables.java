@@ -126,7 +126,7 @@ final class ApiTables {
     }
 
     static Table<Options> options() {
-        return new Table<>(Options.class)
+        return OptionsTables.issue32(new Table<>(Options.class))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setCreateIfMissing(boolean)", (o, c) -> o.setCreateIfMissing(true))
@@ -354,7 +354,7 @@ final class ApiTables {
     }
 
     static Table<BlockBasedTableConfig> blockBasedTableConfig() {
-        return new Table<>(BlockBasedTableConfig.class)
+        return OptionsTables.blockBasedIssue32(new Table<>(BlockBasedTableConfig.class))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setBlockCache(Cache)", (o, c) -> o.setBlockCache(c.cache))

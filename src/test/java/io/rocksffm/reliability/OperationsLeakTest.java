@@ -38,6 +38,58 @@ class OperationsLeakTest {
     @TempDir
     Path dir;
 
+    /**
+     * Issue 32's typed settings: options with every group set (the WAL directory and compression
+     * per level allocate C memory per call), universal and FIFO settings applied and closed, a
+     * block-based table configuration with every setter; and a database opened with them.
+     */
+    @Test
+    void typedSettingsLeakNothing() throws Exception {
+        int x = scale(1, 10);
+        Path wal = dir.resolve("wal");
+        NativeLeakTest.Workloads.run(List.of(
+                new NativeLeakTest.Workload("Options typed settings set/get/close", 50_000 * x, i -> {
+                    try (Options o = new Options().setMaxBackgroundJobs(4).setWalDir(wal).setWalTtlSeconds(60)
+                            .setInfoLogLevel(io.rocksffm.InfoLogLevel.WARN).setNumLevels(5)
+                            .setCompactionStyle(io.rocksffm.CompactionStyle.LEVEL).setMaxBytesForLevelMultiplier(8)
+                            .setCompressionPerLevel(List.of(io.rocksffm.Compression.NONE, io.rocksffm.Compression.LZ4))
+                            .setBottommostCompression(io.rocksffm.Compression.ZSTD).setEnableBlobFiles(true)
+                            .setBlobGcAgeCutoff(0.5)) {
+                        o.walDir();
+                        o.compressionPerLevel();
+                        o.blobGcAgeCutoff();
+                    }
+                }),
+                new NativeLeakTest.Workload("Universal and FIFO settings create/apply/close", 50_000 * x, i -> {
+                    try (io.rocksffm.UniversalCompactionOptions u = new io.rocksffm.UniversalCompactionOptions().setSizeRatio(5);
+                         io.rocksffm.FifoCompactionOptions f = new io.rocksffm.FifoCompactionOptions().setMaxTableFilesSize(1 << 20);
+                         Options o = new Options().setUniversalCompactionOptions(u).setFifoCompactionOptions(f)) {
+                        u.sizeRatio();
+                        f.maxTableFilesSize();
+                    }
+                }),
+                new NativeLeakTest.Workload("BlockBasedTableConfig every setter/apply/close", 50_000 * x, i -> {
+                    try (io.rocksffm.BlockBasedTableConfig t = new io.rocksffm.BlockBasedTableConfig()
+                            .setIndexType(io.rocksffm.BlockBasedTableConfig.IndexType.TWO_LEVEL_INDEX_SEARCH)
+                            .setPartitionFilters(true).setFormatVersion(5).setBlockRestartInterval(8)
+                            .setChecksum(io.rocksffm.BlockBasedTableConfig.ChecksumType.XXHASH64)
+                            .setDataBlockIndexType(io.rocksffm.BlockBasedTableConfig.DataBlockIndexType.BINARY_SEARCH_AND_HASH)
+                            .setMetadataBlockSize(8192).setPinL0FilterAndIndexBlocksInCache(true);
+                         Options o = new Options().setTableFormat(t)) {
+                        o.maxOpenFiles();
+                    }
+                }),
+                NativeLeakTest.heavyWorkload("open/close with typed settings", 100, 1 << 20, i -> {
+                    try (io.rocksffm.UniversalCompactionOptions u = new io.rocksffm.UniversalCompactionOptions().setSizeRatio(5);
+                         Options o = new Options().setCreateIfMissing(true).setWalDir(wal)
+                                 .setCompactionStyle(io.rocksffm.CompactionStyle.UNIVERSAL).setUniversalCompactionOptions(u)
+                                 .setEnableBlobFiles(true).setMinBlobSize(10);
+                         RocksDB db = RocksDB.open(dir.resolve("typed"), o)) {
+                        db.put(bytes("k"), bytes("a value long enough for a blob"));
+                    }
+                })));
+    }
+
     @Test
     void operationsLeakNothing() throws Exception {
         int x = scale(1, 10);
