@@ -475,34 +475,14 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
     }
 
     /**
-     * Throws the error in {@code errptr}, if any, of a write or flush: with a note when RocksDB
-     * reports background errors, since a database in its background-error state (after a failed
-     * flush or compaction, or a write that failed after it was logged) refuses every write until
-     * it is reopened. The engine's C API has no {@code rocksdb_resume}: rocksffm cannot offer one.
+     * Throws the error in {@code errptr}, if any, of a write or flush, with a note when the
+     * database is in RocksDB's background-error state ({@link BackgroundErrors}).
      */
     final void checkWrite(MemorySegment errptr) {
         RocksDBException e = Native.takeError(errptr, 0);
         if (e != null) {
-            throw explainWriteFailure(e);
+            throw BackgroundErrors.explain(this, e);
         }
-    }
-
-    /** {@code e} with a note on RocksDB's background-error state when it reports background errors. */
-    final RocksDBException explainWriteFailure(RocksDBException e) {
-        long errors;
-        try {
-            errors = getLongProperty(defaultFamily, "rocksdb.background-errors").orElse(0);
-        } catch (RuntimeException notAvailable) {
-            return e;
-        }
-        if (errors <= 0) {
-            return e;
-        }
-        RocksDBException explained = new RocksDBException(e.getMessage() + " [RocksDB reported " + errors
-                + " background error(s): the database is in its background-error state, in which it refuses "
-                + "every write until it is reopened (the C API offers no resume)]");
-        explained.initCause(e);
-        return explained;
     }
 
     // ---- RocksDB 11 administration (issue 30), in Maintenance ----------------------------------------
