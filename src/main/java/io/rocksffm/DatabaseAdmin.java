@@ -375,4 +375,32 @@ public sealed interface DatabaseAdmin permits Database {
      * @throws RocksDBException if it cannot be read
      */
     WalFile currentWalFile();
+
+    // ---- change capture (issue 32) -----------------------------------------------------------------
+
+    /**
+     * The sequence number of the database's latest write (every write advances it by its number
+     * of entries).
+     *
+     * @return the latest sequence number
+     * @throws IllegalStateException if the database is closed
+     */
+    long latestSequenceNumber();
+
+    /**
+     * The write batches in the write-ahead log from {@code sequence} on, oldest first, up to
+     * {@code maxBatches} of them ({@code GetUpdatesSince}): for change capture, call again from
+     * the last batch's sequence number plus its {@link WriteBatch#count()}. The first batch may
+     * start before {@code sequence} (the batch containing it). Only what the log files still hold
+     * is there: keep them with {@link Options#setWalTtlSeconds} or {@link Options#setWalSizeLimitMb}.
+     *
+     * @param sequence   the first sequence number wanted, at least 0
+     * @param maxBatches the most batches returned, at least 1
+     * @return the updates, each batch owned by the caller (close them)
+     * @throws IllegalArgumentException if {@code sequence < 0} or {@code maxBatches < 1}
+     * @throws IllegalStateException if the database is closed
+     * @throws RocksDBException {@link RocksDBException.Code#NOT_FOUND} when the log no longer
+     *         holds {@code sequence} (or the database has no log, e.g. read-only)
+     */
+    List<WalUpdate> getUpdatesSince(long sequence, int maxBatches);
 }

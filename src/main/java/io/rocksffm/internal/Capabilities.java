@@ -228,7 +228,8 @@ public final class Capabilities {
             "rocksdb_options_get_wal_dir",
             "rocksdb_fifo_compaction_options_set_allow_compaction",
             "rocksdb_fifo_compaction_options_get_allow_compaction",
-            "rocksdb_block_based_options_set_optimize_filters_for_memory");
+            "rocksdb_block_based_options_set_optimize_filters_for_memory",
+            "rocksdb_snapshot_get_sequence_number");
 
     private static final Map<String, Boolean> EXPORTED = new ConcurrentHashMap<>();
 

@@ -42,7 +42,10 @@ final class AdminTables {
                 })
                 .guarded("continueBackgroundWork()", (db, c) -> db.continueBackgroundWork())
                 .guarded("sortedWalFiles()", (db, c) -> db.sortedWalFiles())
-                .guarded("currentWalFile()", (db, c) -> db.currentWalFile());
+                .guarded("currentWalFile()", (db, c) -> db.currentWalFile())
+                // change capture (issue 32)
+                .guarded("latestSequenceNumber()", (db, c) -> db.latestSequenceNumber())
+                .guarded("getUpdatesSince(long,int)", (db, c) -> db.getUpdatesSince(1, 1).forEach(u -> u.batch().close()));
     }
 
     /** New compaction options, or null on engines without them. */

@@ -292,7 +292,8 @@ final class ApiTables {
         return new Table<>(Snapshot.class)
                 .plain("close()", (s, c) -> s.close())
                 .plain("isClosed()", (s, c) -> assertTrue(s.isClosed()))
-                .plain("database()", (s, c) -> assertNotNull(s.database()));
+                .plain("database()", (s, c) -> assertNotNull(s.database()))
+                .guarded("sequenceNumber()", (s, c) -> s.sequenceNumber());
     }
 
     static Table<PinnedValue> pinnedValue() {

@@ -90,6 +90,34 @@ class OperationsLeakTest {
                 })));
     }
 
+    /** Change capture (issue 32): the log iterator and the native batches it returns are freed in every call, and on errors. */
+    @Test
+    void changeCaptureLeaksNothing() throws Exception {
+        int x = scale(1, 10);
+        try (RocksDB db = open(dir.resolve("cdc"))) {
+            for (int i = 0; i < 20; i++) {
+                db.put(bytes("k" + i), bytes("value " + i));
+            }
+            long latest = db.latestSequenceNumber();
+            NativeLeakTest.Workloads.run(List.of(
+                    new NativeLeakTest.Workload("getUpdatesSince (10 batches)/close", 20_000 * x, i -> {
+                        for (io.rocksffm.WalUpdate u : db.getUpdatesSince(latest - 9, 10)) {
+                            u.batch().close();
+                        }
+                    }),
+                    new NativeLeakTest.Workload("latestSequenceNumber, snapshot sequence", 100_000 * x, i -> {
+                        db.latestSequenceNumber();
+                        try (io.rocksffm.Snapshot s = db.getSnapshot()) {
+                            if (io.rocksffm.internal.Capabilities.callable("rocksdb_snapshot_get_sequence_number")) {
+                                s.sequenceNumber();
+                            }
+                        }
+                    }),
+                    new NativeLeakTest.Workload("getUpdatesSince past the end", 20_000 * x,
+                            i -> db.getUpdatesSince(latest + 1000, 10))));
+        }
+    }
+
     @Test
     void operationsLeakNothing() throws Exception {
         int x = scale(1, 10);
