@@ -157,6 +157,38 @@ public sealed interface DatabaseAdmin permits Database {
     }
 
     /**
+     * An integer property summed over every column family ({@code rocksdb_property_int_cf} of
+     * each; what RocksDB's {@code GetAggregatedIntProperty} computes), e.g.
+     * {@code rocksdb.estimate-num-keys} or {@code rocksdb.cur-size-all-mem-tables} for the whole
+     * database. Families dropped meanwhile are skipped.
+     *
+     * @param property the property's name
+     * @return the sum, or empty if no family has the property as an integer
+     * @throws IllegalStateException if the database is closed
+     */
+    default OptionalLong getAggregatedLongProperty(String property) {
+        java.util.Objects.requireNonNull(property, "property");
+        long sum = 0;
+        boolean any = false;
+        for (ColumnFamilyHandle family : columnFamilies()) {
+            OptionalLong v;
+            try {
+                v = getLongProperty(family, property);
+            } catch (IllegalStateException e) {
+                if (family.isClosed()) {
+                    continue; // dropped (its handle closed) since the list was taken
+                }
+                throw e;
+            }
+            if (v.isPresent()) {
+                sum += v.getAsLong();
+                any = true;
+            }
+        }
+        return any ? OptionalLong.of(sum) : OptionalLong.empty();
+    }
+
+    /**
      * Approximate on-disk sizes, in bytes, of the key ranges {@code [starts[i], limits[i])} of
      * {@code family} (table files only: flush first to count recent writes).
      *

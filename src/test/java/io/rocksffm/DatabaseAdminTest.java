@@ -196,4 +196,27 @@ class DatabaseAdminTest {
     private static long number(Path optionsFile) {
         return Long.parseLong(optionsFile.getFileName().toString().substring("OPTIONS-".length()));
     }
+
+    /** Issue 32: an integer property summed over the families equals the sum of each family's value. */
+    @Test
+    void aggregatedIntegerPropertySumsTheFamilies() {
+        try (RocksDB db = open(dir.resolve("aggregated")); Options o = new Options()) {
+            ColumnFamilyHandle other = db.createColumnFamily("other", o);
+            for (int i = 0; i < 10; i++) {
+                db.put(bytes("d" + i), bytes("v"));
+            }
+            for (int i = 0; i < 5; i++) {
+                db.put(other, bytes("o" + i), bytes("v"));
+            }
+            String keys = "rocksdb.estimate-num-keys";
+            long each = db.getLongProperty(keys).getAsLong() + db.getLongProperty(other, keys).getAsLong();
+            assertEquals(15, each);
+            assertEquals(each, db.getAggregatedLongProperty(keys).getAsLong());
+            long memtables = db.getLongProperty("rocksdb.cur-size-all-mem-tables").getAsLong()
+                    + db.getLongProperty(other, "rocksdb.cur-size-all-mem-tables").getAsLong();
+            assertEquals(memtables, db.getAggregatedLongProperty("rocksdb.cur-size-all-mem-tables").getAsLong());
+            assertTrue(db.getAggregatedLongProperty("rocksdb.no-such-property").isEmpty());
+            assertThrows(NullPointerException.class, () -> db.getAggregatedLongProperty(null));
+        }
+    }
 }

@@ -229,7 +229,9 @@ public final class Capabilities {
             "rocksdb_fifo_compaction_options_set_allow_compaction",
             "rocksdb_fifo_compaction_options_get_allow_compaction",
             "rocksdb_block_based_options_set_optimize_filters_for_memory",
-            "rocksdb_snapshot_get_sequence_number");
+            "rocksdb_snapshot_get_sequence_number",
+            "rocksdb_readoptions_set_async_io",
+            "rocksdb_readoptions_get_async_io");
 
     private static final Map<String, Boolean> EXPORTED = new ConcurrentHashMap<>();
 

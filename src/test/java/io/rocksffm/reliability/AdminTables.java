@@ -45,6 +45,7 @@ final class AdminTables {
                 .guarded("currentWalFile()", (db, c) -> db.currentWalFile())
                 // change capture (issue 32)
                 .guarded("latestSequenceNumber()", (db, c) -> db.latestSequenceNumber())
+                .guarded("getAggregatedLongProperty(String)", (db, c) -> db.getAggregatedLongProperty("rocksdb.estimate-num-keys"))
                 .guarded("getUpdatesSince(long,int)", (db, c) -> db.getUpdatesSince(1, 1).forEach(u -> u.batch().close()));
     }
 

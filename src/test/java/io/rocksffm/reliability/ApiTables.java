@@ -193,7 +193,7 @@ final class ApiTables {
     }
 
     static Table<ReadOptions> readOptions() {
-        return new Table<>(ReadOptions.class)
+        return OptionsTables.readIssue32(new Table<>(ReadOptions.class))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setVerifyChecksums(boolean)", (o, c) -> o.setVerifyChecksums(true))
@@ -220,7 +220,7 @@ final class ApiTables {
     }
 
     static Table<WriteOptions> writeOptions() {
-        return new Table<>(WriteOptions.class)
+        return OptionsTables.writeIssue32(new Table<>(WriteOptions.class))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setSync(boolean)", (o, c) -> o.setSync(true))

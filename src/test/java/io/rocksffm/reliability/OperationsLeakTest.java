@@ -79,6 +79,15 @@ class OperationsLeakTest {
                         o.maxOpenFiles();
                     }
                 }),
+                new NativeLeakTest.Workload("Read/WriteOptions issue 32 settings", 50_000 * x, i -> {
+                    try (io.rocksffm.ReadOptions ro = new io.rocksffm.ReadOptions()
+                            .setReadTier(io.rocksffm.ReadOptions.ReadTier.BLOCK_CACHE).setIgnoreRangeDeletions(true)
+                            .setPinData(true).setDeadlineMicros(1).setIoTimeoutMicros(1);
+                         io.rocksffm.WriteOptions wo = new io.rocksffm.WriteOptions().setNoSlowdown(true).setLowPri(true)) {
+                        ro.readTier();
+                        wo.memtableInsertHintPerBatch();
+                    }
+                }),
                 NativeLeakTest.heavyWorkload("open/close with typed settings", 100, 1 << 20, i -> {
                     try (io.rocksffm.UniversalCompactionOptions u = new io.rocksffm.UniversalCompactionOptions().setSizeRatio(5);
                          Options o = new Options().setCreateIfMissing(true).setWalDir(wal)

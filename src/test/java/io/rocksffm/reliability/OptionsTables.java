@@ -176,4 +176,32 @@ final class OptionsTables {
                 .guarded("setAllowCompaction(boolean)", (o, c) -> o.setAllowCompaction(true))
                 .guarded("allowCompaction()", (o, c) -> o.allowCompaction());
     }
+
+    /** Adds the issue 32 methods of {@link io.rocksffm.ReadOptions} to its table. */
+    static Table<io.rocksffm.ReadOptions> readIssue32(Table<io.rocksffm.ReadOptions> table) {
+        return table
+                .guarded("setReadTier(ReadTier)", (o, c) -> o.setReadTier(io.rocksffm.ReadOptions.ReadTier.READ_ALL))
+                .guarded("readTier()", (o, c) -> o.readTier())
+                .guarded("setIgnoreRangeDeletions(boolean)", (o, c) -> o.setIgnoreRangeDeletions(true))
+                .guarded("ignoreRangeDeletions()", (o, c) -> o.ignoreRangeDeletions())
+                .guarded("setPinData(boolean)", (o, c) -> o.setPinData(true))
+                .guarded("pinData()", (o, c) -> o.pinData())
+                .guarded("setDeadlineMicros(long)", (o, c) -> o.setDeadlineMicros(1))
+                .guarded("deadlineMicros()", (o, c) -> o.deadlineMicros())
+                .guarded("setIoTimeoutMicros(long)", (o, c) -> o.setIoTimeoutMicros(1))
+                .guarded("ioTimeoutMicros()", (o, c) -> o.ioTimeoutMicros())
+                .guarded("setAsyncIo(boolean)", (o, c) -> o.setAsyncIo(true))
+                .guarded("asyncIo()", (o, c) -> o.asyncIo());
+    }
+
+    /** Adds the issue 32 methods of {@link io.rocksffm.WriteOptions} to its table. */
+    static Table<io.rocksffm.WriteOptions> writeIssue32(Table<io.rocksffm.WriteOptions> table) {
+        return table
+                .guarded("setNoSlowdown(boolean)", (o, c) -> o.setNoSlowdown(true))
+                .guarded("noSlowdown()", (o, c) -> o.noSlowdown())
+                .guarded("setLowPri(boolean)", (o, c) -> o.setLowPri(true))
+                .guarded("lowPri()", (o, c) -> o.lowPri())
+                .guarded("setMemtableInsertHintPerBatch(boolean)", (o, c) -> o.setMemtableInsertHintPerBatch(true))
+                .guarded("memtableInsertHintPerBatch()", (o, c) -> o.memtableInsertHintPerBatch());
+    }
 }
