@@ -118,6 +118,32 @@ public sealed interface DatabaseAdmin permits Database {
     }
 
     /**
+     * Compacts the keys in {@code [begin, end)} of {@code family} with {@code options} (e.g. moving
+     * the output to a chosen level, or forcing the last level to be rewritten); waits for it.
+     *
+     * @param family  the column family
+     * @param options the compaction's settings
+     * @param begin   the first key, or null for the start
+     * @param end     the key after the last, or null for the end
+     * @throws IllegalStateException if the database, family or options are closed
+     */
+    default void compactRange(ColumnFamilyHandle family, CompactRangeOptions options, MemorySegment begin,
+                              MemorySegment end) {
+        FileAdmin.compactRange((Database) this, family, options, begin, end);
+    }
+
+    /**
+     * The database's live table files with their family, level, size, key range and entry counts
+     * ({@code GetLiveFilesMetaData}).
+     *
+     * @return the files, an unmodifiable list
+     * @throws IllegalStateException if the database is closed
+     */
+    default List<LiveFile> liveFiles() {
+        return FileAdmin.liveFiles((Database) this);
+    }
+
+    /**
      * A database property of {@code family} as text (e.g. {@code "rocksdb.stats"},
      * {@code "rocksdb.estimate-num-keys"}).
      *

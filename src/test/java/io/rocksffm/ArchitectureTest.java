@@ -81,6 +81,7 @@ class ArchitectureTest {
         // typed options and table settings (issue 32)
         OWN.put("UniversalCompactionOptions", List.of("rocksdb_universal_compaction_options_"));
         OWN.put("FifoCompactionOptions", List.of("rocksdb_fifo_compaction_options_"));
+        OWN.put("CompactRangeOptions", List.of("rocksdb_compactoptions_"));
     }
 
     /** The package-private classes that are parts of {@code Options} (its superclasses, one per group of settings). */
@@ -88,7 +89,7 @@ class ArchitectureTest {
 
     /** The package-private classes that are parts of the database object. */
     private static final Set<String> DATABASE = Set.of("RocksDB", "Database", "BaseWrites", "Opening", "ColumnFamilies", "Ingestion",
-            "MutableOptions", "OptimisticTransactionDB", "Maintenance", "ChangeCapture");
+            "MutableOptions", "OptimisticTransactionDB", "Maintenance", "ChangeCapture", "FileAdmin");
 
     private static Set<String> generatedFunctions() throws IOException {
         Pattern p = Pattern.compile("public static MemorySegment (rocksdb_\\w+)\\$address\\(\\)");

@@ -231,7 +231,9 @@ public final class Capabilities {
             "rocksdb_block_based_options_set_optimize_filters_for_memory",
             "rocksdb_snapshot_get_sequence_number",
             "rocksdb_readoptions_set_async_io",
-            "rocksdb_readoptions_get_async_io");
+            "rocksdb_readoptions_get_async_io",
+            "rocksdb_compactoptions_set_max_subcompactions",
+            "rocksdb_compactoptions_get_max_subcompactions");
 
     private static final Map<String, Boolean> EXPORTED = new ConcurrentHashMap<>();
 

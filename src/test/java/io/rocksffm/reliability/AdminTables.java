@@ -45,6 +45,17 @@ final class AdminTables {
                 .guarded("currentWalFile()", (db, c) -> db.currentWalFile())
                 // change capture (issue 32)
                 .guarded("latestSequenceNumber()", (db, c) -> db.latestSequenceNumber())
+                .guarded("compactRange(ColumnFamilyHandle,CompactRangeOptions,MemorySegment,MemorySegment)",
+                        (db, c) -> {
+                            if (c.compactRange != null) {
+                                db.compactRange(c.cf, c.compactRange, null, null);
+                            } else {
+                                try (io.rocksffm.CompactRangeOptions o = new io.rocksffm.CompactRangeOptions()) {
+                                    db.compactRange(c.cf, o, null, null);
+                                }
+                            }
+                        })
+                .guarded("liveFiles()", (db, c) -> db.liveFiles())
                 .guarded("getAggregatedLongProperty(String)", (db, c) -> db.getAggregatedLongProperty("rocksdb.estimate-num-keys"))
                 .guarded("getUpdatesSince(long,int)", (db, c) -> db.getUpdatesSince(1, 1).forEach(u -> u.batch().close()));
     }

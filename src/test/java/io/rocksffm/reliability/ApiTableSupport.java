@@ -65,6 +65,7 @@ final class ApiTableSupport {
         io.rocksffm.CreateBackupOptions createBackup;
         io.rocksffm.UniversalCompactionOptions universal;
         io.rocksffm.FifoCompactionOptions fifo;
+        io.rocksffm.CompactRangeOptions compactRange;
         final MemorySegment key;
         final MemorySegment value;
         final MemorySegment out;
@@ -97,6 +98,7 @@ final class ApiTableSupport {
             c.createBackup = createBackup;
             c.universal = universal;
             c.fifo = fifo;
+            c.compactRange = compactRange;
             return c;
         }
 
@@ -138,6 +140,8 @@ final class ApiTableSupport {
                 c.universal = (io.rocksffm.UniversalCompactionOptions) closed;
             } else if (type == io.rocksffm.FifoCompactionOptions.class) {
                 c.fifo = (io.rocksffm.FifoCompactionOptions) closed;
+            } else if (type == io.rocksffm.CompactRangeOptions.class) {
+                c.compactRange = (io.rocksffm.CompactRangeOptions) closed;
             } else {
                 throw new IllegalArgumentException(type.getName());
             }
@@ -151,7 +155,7 @@ final class ApiTableSupport {
             Cache.class, io.rocksffm.RateLimiter.class, io.rocksffm.WriteBufferManager.class,
             IngestExternalFileOptions.class, RestoreOptions.class, io.rocksffm.CompactionOptions.class,
             io.rocksffm.CreateBackupOptions.class, io.rocksffm.UniversalCompactionOptions.class,
-            io.rocksffm.FifoCompactionOptions.class);
+            io.rocksffm.FifoCompactionOptions.class, io.rocksffm.CompactRangeOptions.class);
 
     /** A method's signature as the tables spell it: {@code name(SimpleType,...)}. */
     static String signature(Method m) {

@@ -103,10 +103,12 @@ class OperationsLeakTest {
     @Test
     void changeCaptureLeaksNothing() throws Exception {
         int x = scale(1, 10);
-        try (RocksDB db = open(dir.resolve("cdc"))) {
+        try (RocksDB db = open(dir.resolve("cdc")); RocksDB files = open(dir.resolve("files"))) {
             for (int i = 0; i < 20; i++) {
                 db.put(bytes("k" + i), bytes("value " + i));
+                files.put(bytes("k" + i), bytes("value " + i));
             }
+            files.flush(true); // table files for liveFiles
             long latest = db.latestSequenceNumber();
             NativeLeakTest.Workloads.run(List.of(
                     new NativeLeakTest.Workload("getUpdatesSince (10 batches)/close", 20_000 * x, i -> {
@@ -123,7 +125,14 @@ class OperationsLeakTest {
                         }
                     }),
                     new NativeLeakTest.Workload("getUpdatesSince past the end", 20_000 * x,
-                            i -> db.getUpdatesSince(latest + 1000, 10))));
+                            i -> db.getUpdatesSince(latest + 1000, 10)),
+                    new NativeLeakTest.Workload("CompactRangeOptions create/set/close", 50_000 * x, i -> {
+                        try (io.rocksffm.CompactRangeOptions o = new io.rocksffm.CompactRangeOptions().setChangeLevel(true)
+                                .setTargetLevel(1)) {
+                            o.bottommostLevelCompaction();
+                        }
+                    }),
+                    new NativeLeakTest.Workload("liveFiles", 20_000 * x, i -> assertFalse(files.liveFiles().isEmpty()))));
         }
     }
 

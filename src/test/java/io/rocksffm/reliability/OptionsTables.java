@@ -204,4 +204,21 @@ final class OptionsTables {
                 .guarded("setMemtableInsertHintPerBatch(boolean)", (o, c) -> o.setMemtableInsertHintPerBatch(true))
                 .guarded("memtableInsertHintPerBatch()", (o, c) -> o.memtableInsertHintPerBatch());
     }
+
+    static Table<io.rocksffm.CompactRangeOptions> compactRange() {
+        return new Table<>(io.rocksffm.CompactRangeOptions.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("setExclusiveManualCompaction(boolean)", (o, c) -> o.setExclusiveManualCompaction(true))
+                .guarded("exclusiveManualCompaction()", (o, c) -> o.exclusiveManualCompaction())
+                .guarded("setChangeLevel(boolean)", (o, c) -> o.setChangeLevel(true))
+                .guarded("changeLevel()", (o, c) -> o.changeLevel())
+                .guarded("setTargetLevel(int)", (o, c) -> o.setTargetLevel(1))
+                .guarded("targetLevel()", (o, c) -> o.targetLevel())
+                .guarded("setBottommostLevelCompaction(BottommostLevelCompaction)", (o, c) -> o.setBottommostLevelCompaction(
+                        io.rocksffm.CompactRangeOptions.BottommostLevelCompaction.SKIP))
+                .guarded("bottommostLevelCompaction()", (o, c) -> o.bottommostLevelCompaction())
+                .guarded("setMaxSubcompactions(int)", (o, c) -> o.setMaxSubcompactions(1))
+                .guarded("maxSubcompactions()", (o, c) -> o.maxSubcompactions());
+    }
 }

@@ -74,6 +74,7 @@ class UseAfterCloseTest {
         ctx.createBackup = createBackupIfSupported();
         ctx.universal = new io.rocksffm.UniversalCompactionOptions();
         ctx.fifo = new io.rocksffm.FifoCompactionOptions();
+        ctx.compactRange = new io.rocksffm.CompactRangeOptions();
     }
 
     /** Compaction options, or null on engines without them (before RocksDB 11). */
@@ -107,7 +108,7 @@ class UseAfterCloseTest {
         ctx.cache.close();
         ctx.table.close();
         ctx.limiter.close();
-        for (AutoCloseable c : new AutoCloseable[] {ctx.wbm, ctx.compaction, ctx.createBackup, ctx.universal, ctx.fifo}) {
+        for (AutoCloseable c : new AutoCloseable[] {ctx.wbm, ctx.compaction, ctx.createBackup, ctx.universal, ctx.fifo, ctx.compactRange}) {
             ApiTableSupport.closeQuietly(c);
         }
         ctx.arena.close();
@@ -121,7 +122,7 @@ class UseAfterCloseTest {
             "BlockBasedTableConfig", "Checkpoint", "RateLimiter", "WriteBufferManager",
             "BackupEngineOptions", "RestoreOptions", "BackupEngine", "SstFileWriter",
             "IngestExternalFileOptions", "LatestOptions", "CompactionOptions", "CreateBackupOptions",
-            "UniversalCompactionOptions", "FifoCompactionOptions"})
+            "UniversalCompactionOptions", "FifoCompactionOptions", "CompactRangeOptions"})
     void everyPublicMethodOfAClosedObjectThrowsIllegalState(String type) {
         switch (type) {
             case "RocksDB" -> {
@@ -194,6 +195,7 @@ class UseAfterCloseTest {
             case "UniversalCompactionOptions" -> check(OptionsTables.universal(),
                     closed(new io.rocksffm.UniversalCompactionOptions()), ctx);
             case "FifoCompactionOptions" -> check(OptionsTables.fifo(), closed(new io.rocksffm.FifoCompactionOptions()), ctx);
+            case "CompactRangeOptions" -> check(OptionsTables.compactRange(), closed(new io.rocksffm.CompactRangeOptions()), ctx);
             case "CompactionOptions" -> {
                 if (ctx.compaction == null) {
                     report("use after close: CompactionOptions: not on this engine");
@@ -286,6 +288,7 @@ class UseAfterCloseTest {
         closedArgs.createBackup = ctx.createBackup == null ? null : closed(createBackupIfSupported());
         closedArgs.universal = closed(new io.rocksffm.UniversalCompactionOptions());
         closedArgs.fifo = closed(new io.rocksffm.FifoCompactionOptions());
+        closedArgs.compactRange = closed(new io.rocksffm.CompactRangeOptions());
         int calls = 0;
         for (Map.Entry<String, BiConsumer<T, Ctx>> e : table.guarded.entrySet()) {
             for (Class<?> p : table.closeableParameters(e.getKey())) {
@@ -307,6 +310,7 @@ class UseAfterCloseTest {
                     case "CreateBackupOptions" -> closedArgs.createBackup;
                     case "UniversalCompactionOptions" -> closedArgs.universal;
                     case "FifoCompactionOptions" -> closedArgs.fifo;
+                    case "CompactRangeOptions" -> closedArgs.compactRange;
                     default -> throw new AssertionError(p);
                 };
                 Ctx c = ctx.with(p, closedArg);
