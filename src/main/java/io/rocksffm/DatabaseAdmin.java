@@ -144,6 +144,21 @@ public sealed interface DatabaseAdmin permits Database {
     }
 
     /**
+     * Whether {@code key} may be in {@code family} ({@code KeyMayExist}): false means it certainly
+     * is not; true means it may be (a get tells). Answers from memory only (memtables, the block
+     * cache, filters), without reading table files, so it is cheaper than a get.
+     *
+     * @param family  the column family
+     * @param options the read options (a snapshot in them is honoured)
+     * @param key     the key
+     * @return false if the key is certainly absent
+     * @throws IllegalStateException if the database, family or options are closed
+     */
+    default boolean keyMayExist(ColumnFamilyHandle family, ReadOptions options, byte[] key) {
+        return FileAdmin.keyMayExist((Database) this, family, options, key);
+    }
+
+    /**
      * A database property of {@code family} as text (e.g. {@code "rocksdb.stats"},
      * {@code "rocksdb.estimate-num-keys"}).
      *

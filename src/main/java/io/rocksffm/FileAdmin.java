@@ -68,4 +68,18 @@ final class FileAdmin {
         long n = size.get(ValueLayout.JAVA_LONG, 0);
         return n == 0 ? new byte[0] : k.reinterpret(n).toArray(ValueLayout.JAVA_BYTE);
     }
+
+    static boolean keyMayExist(Database db, ColumnFamilyHandle family, ReadOptions options, byte[] key) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(key, "key");
+        db.guard.enterRead(options, family);
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment k = arena.allocateFrom(ValueLayout.JAVA_BYTE, key);
+            // no value wanted: RocksDB allocates nothing (value_found NULL)
+            return rocksdb_key_may_exist_cf(db.adminDb(), options.ptr, family.ptr, k, key.length, MemorySegment.NULL,
+                    MemorySegment.NULL, MemorySegment.NULL, 0, MemorySegment.NULL) != 0;
+        } finally {
+            db.guard.exit(options, family);
+        }
+    }
 }

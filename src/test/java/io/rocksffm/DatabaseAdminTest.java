@@ -219,4 +219,31 @@ class DatabaseAdminTest {
             assertThrows(NullPointerException.class, () -> db.getAggregatedLongProperty(null));
         }
     }
+
+    /** Issue 32: keyMayExist never says no for a key that is there, and with a bloom filter says no for most absent ones. */
+    @Test
+    void keyMayExistHasNoFalseNegatives() {
+        try (Options o = new Options().setCreateIfMissing(true).setBloomFilter(10);
+             RocksDB db = RocksDB.open(dir.resolve("may-exist"), o);
+             ReadOptions ro = new ReadOptions()) {
+            for (int i = 0; i < 1000; i += 2) {
+                db.put(bytes("key" + i), bytes("v"));
+            }
+            db.flush(true);
+            db.put(bytes("memtable"), bytes("v"));
+            int saidNo = 0;
+            for (int i = 0; i < 1000; i++) {
+                boolean may = db.keyMayExist(db.defaultColumnFamily(), ro, bytes("key" + i));
+                if (db.get(bytes("key" + i)) != null) {
+                    assertTrue(may, "key" + i + " is there");
+                } else if (!may) {
+                    saidNo++;
+                }
+            }
+            assertTrue(saidNo > 450, "the filter ruled out " + saidNo + " of 500 absent keys");
+            assertTrue(db.keyMayExist(db.defaultColumnFamily(), ro, bytes("memtable")));
+            assertThrows(NullPointerException.class, () -> db.keyMayExist(db.defaultColumnFamily(), ro, null));
+            assertThrows(NullPointerException.class, () -> db.keyMayExist(db.defaultColumnFamily(), null, bytes("k")));
+        }
+    }
 }

@@ -233,7 +233,8 @@ public final class Capabilities {
             "rocksdb_readoptions_set_async_io",
             "rocksdb_readoptions_get_async_io",
             "rocksdb_compactoptions_set_max_subcompactions",
-            "rocksdb_compactoptions_get_max_subcompactions");
+            "rocksdb_compactoptions_get_max_subcompactions",
+            "rocksdb_cache_create_hyper_clock");
 
     private static final Map<String, Boolean> EXPORTED = new ConcurrentHashMap<>();
 

@@ -132,7 +132,18 @@ class OperationsLeakTest {
                             o.bottommostLevelCompaction();
                         }
                     }),
-                    new NativeLeakTest.Workload("liveFiles", 20_000 * x, i -> assertFalse(files.liveFiles().isEmpty()))));
+                    new NativeLeakTest.Workload("liveFiles", 20_000 * x, i -> assertFalse(files.liveFiles().isEmpty())),
+                    new NativeLeakTest.Workload("keyMayExist (present, absent)", 100_000 * x, i -> {
+                        try (io.rocksffm.ReadOptions ro = new io.rocksffm.ReadOptions()) {
+                            files.keyMayExist(files.defaultColumnFamily(), ro, bytes("k1"));
+                            files.keyMayExist(files.defaultColumnFamily(), ro, bytes("absent"));
+                        }
+                    }),
+                    new NativeLeakTest.Workload("HyperClockCache create/close (where the engine has it)", 20_000 * x, i -> {
+                        if (io.rocksffm.internal.Capabilities.callable("rocksdb_cache_create_hyper_clock")) {
+                            io.rocksffm.Cache.newHyperClockCache(1 << 20, 4096).close();
+                        }
+                    })));
         }
     }
 
