@@ -159,6 +159,22 @@ public sealed interface DatabaseAdmin permits Database {
     }
 
     /**
+     * Deletes the table files of {@code family} whose keys all lie in {@code [begin, end]}
+     * ({@code DeleteFilesInRange}): a fast way to drop a large range, without tombstones. Keys of
+     * the range in memtables or in files that also hold other keys stay (follow with
+     * {@code deleteRange} to remove them too); files of level 0 are kept.
+     *
+     * @param family the column family
+     * @param begin  the first key, or null for the start
+     * @param end    the last key (inclusive), or null for the end
+     * @throws IllegalStateException if the database or family is closed
+     * @throws RocksDBException if RocksDB fails
+     */
+    default void deleteFilesInRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
+        FileAdmin.deleteFilesInRange((Database) this, family, begin, end);
+    }
+
+    /**
      * A database property of {@code family} as text (e.g. {@code "rocksdb.stats"},
      * {@code "rocksdb.estimate-num-keys"}).
      *

@@ -82,4 +82,17 @@ final class FileAdmin {
             db.guard.exit(options, family);
         }
     }
+
+    static void deleteFilesInRange(Database db, ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
+        db.guard.enterFamily(family);
+        try (Scratch s = Scratch.acquire()) {
+            MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
+            MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
+            rocksdb_delete_file_in_range_cf(db.adminDb(), family.ptr, b, begin == null ? 0 : begin.byteSize(), e,
+                    end == null ? 0 : end.byteSize(), s.errptr);
+            io.rocksffm.internal.Native.check(s.errptr);
+        } finally {
+            db.guard.exitFamily(family);
+        }
+    }
 }

@@ -111,4 +111,33 @@ class CompactRangeOptionsTest {
             assertThrows(IllegalStateException.class, db::liveFiles);
         }
     }
+
+    /** deleteFilesInRange drops the files wholly inside the range, and only those: their keys are gone, the others stay. */
+    @Test
+    void deleteFilesInRangeDropsWholeFiles() {
+        try (Options options = new Options().setCreateIfMissing(true).setLevelCompactionDynamicLevelBytes(false)
+                     .setDisableAutoCompactions(true);
+             RocksDB db = RocksDB.open(dir, options);
+             CompactRangeOptions toLevel1 = new CompactRangeOptions().setChangeLevel(true).setTargetLevel(1)) {
+            for (int file = 0; file < 3; file++) { // three files: a*, b*, c*
+                for (int i = 0; i < 10; i++) {
+                    db.put(bytes((char) ('a' + file) + "" + i), bytes("v"));
+                }
+                db.flush(true);
+            }
+            // out of level 0 (which deleteFilesInRange leaves alone), keeping the three files apart
+            db.compactRange(db.defaultColumnFamily(), toLevel1, null, null);
+            int before = db.liveFiles().size();
+            db.deleteFilesInRange(db.defaultColumnFamily(), java.lang.foreign.MemorySegment.ofArray(bytes("b")),
+                    java.lang.foreign.MemorySegment.ofArray(bytes("bz")));
+            List<LiveFile> after = db.liveFiles();
+            assertEquals(before - 1, after.size(), after.toString());
+            for (LiveFile f : after) {
+                assertNotEquals('b', (char) f.smallestKey()[0]);
+            }
+            assertNull(db.get(bytes("b5")));
+            assertEquals("v", string(db.get(bytes("a5"))));
+            assertEquals("v", string(db.get(bytes("c5"))));
+        }
+    }
 }

@@ -88,6 +88,8 @@ class BadInputTest extends BadInputFixture {
             "compactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#2",
             "compactRange(ColumnFamilyHandle,CompactRangeOptions,MemorySegment,MemorySegment)#2",
             "compactRange(ColumnFamilyHandle,CompactRangeOptions,MemorySegment,MemorySegment)#3",
+            "deleteFilesInRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#1",
+            "deleteFilesInRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#2",
             "setProgressCallback(Runnable)#0", // null removes the callback
             "equals(Object)#0"); // Object's contract: false for null
 

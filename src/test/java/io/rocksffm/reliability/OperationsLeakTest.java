@@ -133,6 +133,10 @@ class OperationsLeakTest {
                         }
                     }),
                     new NativeLeakTest.Workload("liveFiles", 20_000 * x, i -> assertFalse(files.liveFiles().isEmpty())),
+                    new NativeLeakTest.Workload("deleteFilesInRange (no file inside)", 20_000 * x,
+                            i -> files.deleteFilesInRange(files.defaultColumnFamily(),
+                                    java.lang.foreign.MemorySegment.ofArray(bytes("zz")),
+                                    java.lang.foreign.MemorySegment.ofArray(bytes("zzz")))),
                     new NativeLeakTest.Workload("keyMayExist (present, absent)", 100_000 * x, i -> {
                         try (io.rocksffm.ReadOptions ro = new io.rocksffm.ReadOptions()) {
                             files.keyMayExist(files.defaultColumnFamily(), ro, bytes("k1"));

@@ -59,6 +59,8 @@ class TransactionBadInputTest {
             "compactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#2",
             "compactRange(ColumnFamilyHandle,CompactRangeOptions,MemorySegment,MemorySegment)#2",
             "compactRange(ColumnFamilyHandle,CompactRangeOptions,MemorySegment,MemorySegment)#3",
+            "deleteFilesInRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#1",
+            "deleteFilesInRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#2",
             "equals(Object)#0");
 
     @Test
