@@ -12,7 +12,8 @@ import java.util.Objects;
  *
  * <p>The caller owns and closes it. Setters are synchronized, so it is safe to share across
  * threads; any call after close throws {@link IllegalStateException}. The C API has no getters
- * for these settings, so neither has this class.
+ * for these settings, so neither has this class: RocksDB's OPTIONS file of a database opened with
+ * them records them ({@link LatestOptions} reads it).
  */
 public final class BlockBasedTableConfig extends NativeObject {
     /** RocksDB's defaults (its own LRU block cache, no filter). */
@@ -105,5 +106,272 @@ public final class BlockBasedTableConfig extends NativeObject {
     public synchronized BlockBasedTableConfig setWholeKeyFiltering(boolean value) {
         use(p -> rocksdb_block_based_options_set_whole_key_filtering(p, flag(value)));
         return this;
+    }
+
+    /** The index of a table file's data blocks ({@link #setIndexType}); ids as RocksDB's {@code IndexType}. */
+    public enum IndexType {
+        /** A binary-searched index of the blocks' last keys (the default). */
+        BINARY_SEARCH(0),
+        /** A hash index over prefixes (needs a prefix extractor). */
+        HASH_SEARCH(1),
+        /** A partitioned, two-level index: only its top level need stay in memory. */
+        TWO_LEVEL_INDEX_SEARCH(2);
+
+        final int id;
+
+        IndexType(int id) {
+            this.id = id;
+        }
+    }
+
+    /** The index inside a data block ({@link #setDataBlockIndexType}); ids as RocksDB's {@code DataBlockIndexType}. */
+    public enum DataBlockIndexType {
+        /** Binary search over the restart points (the default). */
+        BINARY_SEARCH(0),
+        /** Binary search plus a hash map of the block's keys, for faster point reads. */
+        BINARY_SEARCH_AND_HASH(1);
+
+        final int id;
+
+        DataBlockIndexType(int id) {
+            this.id = id;
+        }
+    }
+
+    /** The checksum of each block ({@link #setChecksum}); ids as RocksDB's {@code ChecksumType}. */
+    public enum ChecksumType {
+        /** No checksum. */
+        NONE(0),
+        /** CRC32c. */
+        CRC32C(1),
+        /** xxHash (32 bits). */
+        XXHASH(2),
+        /** xxHash64. */
+        XXHASH64(3),
+        /** XXH3 (RocksDB's default since 7.x with format version 5 or later is CRC32c or XXH3 by version). */
+        XXH3(4);
+
+        final int id;
+
+        ChecksumType(int id) {
+            this.id = id;
+        }
+    }
+
+    /**
+     * The kind of index of a table file's data blocks.
+     *
+     * @param type the index type
+     * @return this configuration
+     * @throws IllegalStateException if closed
+     */
+    public synchronized BlockBasedTableConfig setIndexType(IndexType type) {
+        Objects.requireNonNull(type, "type");
+        use(p -> rocksdb_block_based_options_set_index_type(p, type.id));
+        return this;
+    }
+
+    /**
+     * The kind of index inside each data block.
+     *
+     * @param type the data block index type
+     * @return this configuration
+     * @throws IllegalStateException if closed
+     */
+    public synchronized BlockBasedTableConfig setDataBlockIndexType(DataBlockIndexType type) {
+        Objects.requireNonNull(type, "type");
+        use(p -> rocksdb_block_based_options_set_data_block_index_type(p, type.id));
+        return this;
+    }
+
+    /**
+     * The hash index's utilisation ratio for {@link DataBlockIndexType#BINARY_SEARCH_AND_HASH}
+     * (RocksDB's default: 0.75).
+     *
+     * @param ratio above 0 and at most 1
+     * @return this configuration
+     * @throws IllegalArgumentException if {@code ratio} is not in {@code (0, 1]}
+     * @throws IllegalStateException if closed
+     */
+    public synchronized BlockBasedTableConfig setDataBlockHashRatio(double ratio) {
+        if (!(ratio > 0 && ratio <= 1)) {
+            throw new IllegalArgumentException("data block hash ratio must be in (0, 1]: " + ratio);
+        }
+        use(p -> rocksdb_block_based_options_set_data_block_hash_ratio(p, ratio));
+        return this;
+    }
+
+    /**
+     * The block checksum.
+     *
+     * @param type the checksum type
+     * @return this configuration
+     * @throws IllegalStateException if closed
+     */
+    public synchronized BlockBasedTableConfig setChecksum(ChecksumType type) {
+        Objects.requireNonNull(type, "type");
+        use(p -> rocksdb_block_based_options_set_checksum(p, (byte) type.id));
+        return this;
+    }
+
+    /**
+     * The table file format version (RocksDB's default depends on the engine: 5 on 7.x and 8.x, 6
+     * on 9.x and later).
+     *
+     * @param version the format version, 2 or later
+     * @return this configuration
+     * @throws IllegalArgumentException if {@code version < 2}
+     * @throws IllegalStateException if closed
+     */
+    public synchronized BlockBasedTableConfig setFormatVersion(int version) {
+        if (version < 2) {
+            throw new IllegalArgumentException("format version must be >= 2: " + version);
+        }
+        use(p -> rocksdb_block_based_options_set_format_version(p, version));
+        return this;
+    }
+
+    /**
+     * The number of keys between restart points of delta encoding in data blocks (RocksDB's default: 16).
+     *
+     * @param keys the interval, at least 1
+     * @return this configuration
+     * @throws IllegalArgumentException if {@code keys < 1}
+     * @throws IllegalStateException if closed
+     */
+    public synchronized BlockBasedTableConfig setBlockRestartInterval(int keys) {
+        positive("block restart interval", keys);
+        use(p -> rocksdb_block_based_options_set_block_restart_interval(p, keys));
+        return this;
+    }
+
+    /**
+     * The number of keys between restart points in index blocks (RocksDB's default: 1).
+     *
+     * @param keys the interval, at least 1
+     * @return this configuration
+     * @throws IllegalArgumentException if {@code keys < 1}
+     * @throws IllegalStateException if closed
+     */
+    public synchronized BlockBasedTableConfig setIndexBlockRestartInterval(int keys) {
+        positive("index block restart interval", keys);
+        use(p -> rocksdb_block_based_options_set_index_block_restart_interval(p, keys));
+        return this;
+    }
+
+    /**
+     * The block size of partitioned index and filter blocks (RocksDB's default: 4096).
+     *
+     * @param bytes the size, above 0
+     * @return this configuration
+     * @throws IllegalArgumentException if {@code bytes < 1}
+     * @throws IllegalStateException if closed
+     */
+    public synchronized BlockBasedTableConfig setMetadataBlockSize(long bytes) {
+        if (bytes < 1) {
+            throw new IllegalArgumentException("metadata block size must be > 0: " + bytes);
+        }
+        use(p -> rocksdb_block_based_options_set_metadata_block_size(p, bytes));
+        return this;
+    }
+
+    /**
+     * How far below the block size (in percent) a block may be closed early when the next entry
+     * would overflow it (RocksDB's default: 10).
+     *
+     * @param percent from 0 to 100
+     * @return this configuration
+     * @throws IllegalArgumentException if {@code percent} is not in {@code [0, 100]}
+     * @throws IllegalStateException if closed
+     */
+    public synchronized BlockBasedTableConfig setBlockSizeDeviation(int percent) {
+        if (percent < 0 || percent > 100) {
+            throw new IllegalArgumentException("block size deviation must be in [0, 100]: " + percent);
+        }
+        use(p -> rocksdb_block_based_options_set_block_size_deviation(p, percent));
+        return this;
+    }
+
+    /**
+     * Partitions the filter like the index (with {@link IndexType#TWO_LEVEL_INDEX_SEARCH}).
+     *
+     * @param value whether filters are partitioned
+     * @return this configuration
+     * @throws IllegalStateException if closed
+     */
+    public synchronized BlockBasedTableConfig setPartitionFilters(boolean value) {
+        use(p -> rocksdb_block_based_options_set_partition_filters(p, flag(value)));
+        return this;
+    }
+
+    /**
+     * Keeps level-0 files' index and filter blocks pinned in the block cache (with
+     * {@link #setCacheIndexAndFilterBlocks}).
+     *
+     * @param value whether they are pinned
+     * @return this configuration
+     * @throws IllegalStateException if closed
+     */
+    public synchronized BlockBasedTableConfig setPinL0FilterAndIndexBlocksInCache(boolean value) {
+        use(p -> rocksdb_block_based_options_set_pin_l0_filter_and_index_blocks_in_cache(p, flag(value)));
+        return this;
+    }
+
+    /**
+     * Keeps the top level of partitioned indexes and filters pinned in the block cache.
+     *
+     * @param value whether it is pinned
+     * @return this configuration
+     * @throws IllegalStateException if closed
+     */
+    public synchronized BlockBasedTableConfig setPinTopLevelIndexAndFilter(boolean value) {
+        use(p -> rocksdb_block_based_options_set_pin_top_level_index_and_filter(p, flag(value)));
+        return this;
+    }
+
+    /**
+     * Caches index and filter blocks with high priority (kept longer than data blocks).
+     *
+     * @param value whether they have high priority
+     * @return this configuration
+     * @throws IllegalStateException if closed
+     */
+    public synchronized BlockBasedTableConfig setCacheIndexAndFilterBlocksWithHighPriority(boolean value) {
+        use(p -> rocksdb_block_based_options_set_cache_index_and_filter_blocks_with_high_priority(p, flag(value)));
+        return this;
+    }
+
+    /**
+     * Delta-encodes the keys in data blocks (true by default).
+     *
+     * @param value whether keys are delta-encoded
+     * @return this configuration
+     * @throws IllegalStateException if closed
+     */
+    public synchronized BlockBasedTableConfig setUseDeltaEncoding(boolean value) {
+        use(p -> rocksdb_block_based_options_set_use_delta_encoding(p, flag(value)));
+        return this;
+    }
+
+    /**
+     * Sizes filters to the allocator's memory blocks, saving memory (RocksDB 8.0 or later).
+     *
+     * @param value whether filters are sized for memory
+     * @return this configuration
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks
+     *         {@code rocksdb_block_based_options_set_optimize_filters_for_memory} (7.8.3)
+     */
+    public synchronized BlockBasedTableConfig setOptimizeFiltersForMemory(boolean value) {
+        lifecycle.ensureOpen();
+        io.rocksffm.internal.Capabilities.require("rocksdb_block_based_options_set_optimize_filters_for_memory");
+        use(p -> rocksdb_block_based_options_set_optimize_filters_for_memory(p, flag(value)));
+        return this;
+    }
+
+    private static void positive(String what, int value) {
+        if (value < 1) {
+            throw new IllegalArgumentException(what + " must be >= 1: " + value);
+        }
     }
 }

@@ -31,6 +31,27 @@ public final class Cache extends NativeObject {
         return new Cache(rocksdb_cache_create_lru(capacityBytes));
     }
 
+    /**
+     * A HyperClockCache of {@code capacityBytes} bytes ({@code rocksdb_cache_create_hyper_clock}):
+     * lock-free lookups, for block caches under many concurrent readers (RocksDB 8 or later).
+     *
+     * @param capacityBytes        the capacity in bytes
+     * @param estimatedEntryCharge the expected size of an entry (about the block size), or 0 for
+     *                             RocksDB to size its table automatically
+     * @return a new cache, owned by the caller
+     * @throws IllegalArgumentException if either argument is negative
+     * @throws UnsupportedOperationException if the engine lacks
+     *         {@code rocksdb_cache_create_hyper_clock} (7.8.3)
+     */
+    public static Cache newHyperClockCache(long capacityBytes, long estimatedEntryCharge) {
+        checkCapacity(capacityBytes);
+        if (estimatedEntryCharge < 0) {
+            throw new IllegalArgumentException("estimated entry charge must be >= 0: " + estimatedEntryCharge);
+        }
+        io.rocksffm.internal.Capabilities.require("rocksdb_cache_create_hyper_clock");
+        return new Cache(rocksdb_cache_create_hyper_clock(capacityBytes, estimatedEntryCharge));
+    }
+
     private static void checkCapacity(long bytes) {
         if (bytes < 0) {
             throw new IllegalArgumentException("cache capacity must be >= 0: " + bytes);

@@ -537,6 +537,16 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
         return Maintenance.currentWalFile(this);
     }
 
+    @Override
+    public long latestSequenceNumber() {
+        return ChangeCapture.latestSequenceNumber(this);
+    }
+
+    @Override
+    public List<WalUpdate> getUpdatesSince(long sequence, int maxBatches) {
+        return ChangeCapture.updatesSince(this, sequence, maxBatches);
+    }
+
     /** Refuses a merge into a family opened without a merge operator (RocksDB would fail later, on reads). */
     final void requireMergeOperator(ColumnFamilyHandle family) {
         if (!families.mergeIds().contains(family.id())) {

@@ -122,6 +122,63 @@ public sealed interface DatabaseAdmin permits Database {
     }
 
     /**
+     * Compacts the keys in {@code [begin, end)} of {@code family} with {@code options} (e.g. moving
+     * the output to a chosen level, or forcing the last level to be rewritten); waits for it.
+     *
+     * @param family  the column family
+     * @param options the compaction's settings
+     * @param begin   the first key, or null for the start
+     * @param end     the key after the last, or null for the end
+     * @throws IllegalStateException if the database, family or options are closed
+     */
+    default void compactRange(ColumnFamilyHandle family, CompactRangeOptions options, MemorySegment begin,
+                              MemorySegment end) {
+        FileAdmin.compactRange((Database) this, family, options, begin, end);
+    }
+
+    /**
+     * The database's live table files with their family, level, size, key range and entry counts
+     * ({@code GetLiveFilesMetaData}).
+     *
+     * @return the files, an unmodifiable list
+     * @throws IllegalStateException if the database is closed
+     */
+    default List<LiveFile> liveFiles() {
+        return FileAdmin.liveFiles((Database) this);
+    }
+
+    /**
+     * Whether {@code key} may be in {@code family} ({@code KeyMayExist}): false means it certainly
+     * is not; true means it may be (a get tells). Answers from memory only (memtables, the block
+     * cache, filters), without reading table files, so it is cheaper than a get.
+     *
+     * @param family  the column family
+     * @param options the read options (a snapshot in them is honoured)
+     * @param key     the key
+     * @return false if the key is certainly absent
+     * @throws IllegalStateException if the database, family or options are closed
+     */
+    default boolean keyMayExist(ColumnFamilyHandle family, ReadOptions options, byte[] key) {
+        return FileAdmin.keyMayExist((Database) this, family, options, key);
+    }
+
+    /**
+     * Deletes the table files of {@code family} whose keys all lie in {@code [begin, end]}
+     * ({@code DeleteFilesInRange}): a fast way to drop a large range, without tombstones. Keys of
+     * the range in memtables or in files that also hold other keys stay (follow with
+     * {@code deleteRange} to remove them too); files of level 0 are kept.
+     *
+     * @param family the column family
+     * @param begin  the first key, or null for the start
+     * @param end    the last key (inclusive), or null for the end
+     * @throws IllegalStateException if the database or family is closed
+     * @throws RocksDBException if RocksDB fails
+     */
+    default void deleteFilesInRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
+        FileAdmin.deleteFilesInRange((Database) this, family, begin, end);
+    }
+
+    /**
      * A database property of {@code family} as text (e.g. {@code "rocksdb.stats"},
      * {@code "rocksdb.estimate-num-keys"}).
      *
@@ -158,6 +215,38 @@ public sealed interface DatabaseAdmin permits Database {
      */
     default OptionalLong getLongProperty(String property) {
         return getLongProperty(defaultColumnFamily(), property);
+    }
+
+    /**
+     * An integer property summed over every column family ({@code rocksdb_property_int_cf} of
+     * each; what RocksDB's {@code GetAggregatedIntProperty} computes), e.g.
+     * {@code rocksdb.estimate-num-keys} or {@code rocksdb.cur-size-all-mem-tables} for the whole
+     * database. Families dropped meanwhile are skipped.
+     *
+     * @param property the property's name
+     * @return the sum, or empty if no family has the property as an integer
+     * @throws IllegalStateException if the database is closed
+     */
+    default OptionalLong getAggregatedLongProperty(String property) {
+        java.util.Objects.requireNonNull(property, "property");
+        long sum = 0;
+        boolean any = false;
+        for (ColumnFamilyHandle family : columnFamilies()) {
+            OptionalLong v;
+            try {
+                v = getLongProperty(family, property);
+            } catch (IllegalStateException e) {
+                if (family.isClosed()) {
+                    continue; // dropped (its handle closed) since the list was taken
+                }
+                throw e;
+            }
+            if (v.isPresent()) {
+                sum += v.getAsLong();
+                any = true;
+            }
+        }
+        return any ? OptionalLong.of(sum) : OptionalLong.empty();
     }
 
     /**
@@ -379,4 +468,32 @@ public sealed interface DatabaseAdmin permits Database {
      * @throws RocksDBException if it cannot be read
      */
     WalFile currentWalFile();
+
+    // ---- change capture (issue 32) -----------------------------------------------------------------
+
+    /**
+     * The sequence number of the database's latest write (every write advances it by its number
+     * of entries).
+     *
+     * @return the latest sequence number
+     * @throws IllegalStateException if the database is closed
+     */
+    long latestSequenceNumber();
+
+    /**
+     * The write batches in the write-ahead log from {@code sequence} on, oldest first, up to
+     * {@code maxBatches} of them ({@code GetUpdatesSince}): for change capture, call again from
+     * the last batch's sequence number plus its {@link WriteBatch#count()}. The first batch may
+     * start before {@code sequence} (the batch containing it). Only what the log files still hold
+     * is there: keep them with {@link Options#setWalTtlSeconds} or {@link Options#setWalSizeLimitMb}.
+     *
+     * @param sequence   the first sequence number wanted, at least 0
+     * @param maxBatches the most batches returned, at least 1
+     * @return the updates, each batch owned by the caller (close them)
+     * @throws IllegalArgumentException if {@code sequence < 0} or {@code maxBatches < 1}
+     * @throws IllegalStateException if the database is closed
+     * @throws RocksDBException {@link RocksDBException.Code#NOT_FOUND} when the log no longer
+     *         holds {@code sequence} (or the database has no log, e.g. read-only)
+     */
+    List<WalUpdate> getUpdatesSince(long sequence, int maxBatches);
 }

@@ -13,7 +13,7 @@ import java.util.Objects;
  * Safe to share across threads (calls are serialised by RocksDB only where it does so); using a
  * closed instance throws {@link IllegalStateException}.
  */
-public final class Options extends NativeObject {
+public final class Options extends CompressionTuning {
     private long blockCacheSize = -1;
     private double bloomBitsPerKey;
 

@@ -335,4 +335,159 @@ public final class ReadOptions extends NativeObject {
         Snapshot s = snapshot;
         return s == null ? null : s.db;
     }
+
+    // ---- issue 32: where reads may go, range deletions, pinning, time limits -----------------------
+
+    /** Where a read may look ({@link #setReadTier}); ids as RocksDB's {@code ReadTier}. */
+    public enum ReadTier {
+        /** Everywhere, reading table files as needed (the default). */
+        READ_ALL(0),
+        /** Only memtables and the block cache: a read that needs a file fails with
+         *  {@link RocksDBException.Code#INCOMPLETE}. */
+        BLOCK_CACHE(1),
+        /** Only persisted data: memtables are skipped when the write-ahead log is off. */
+        PERSISTED(2),
+        /** Only memtables (iterators only). */
+        MEMTABLE(3);
+
+        final int id;
+
+        ReadTier(int id) {
+            this.id = id;
+        }
+
+        static ReadTier of(int id) {
+            for (ReadTier t : values()) {
+                if (t.id == id) {
+                    return t;
+                }
+            }
+            throw new IllegalArgumentException("unknown read tier " + id);
+        }
+    }
+
+    /**
+     * Where reads may look (RocksDB's default: {@link ReadTier#READ_ALL}).
+     *
+     * @param tier the tier
+     * @return these options
+     */
+    public ReadOptions setReadTier(ReadTier tier) {
+        java.util.Objects.requireNonNull(tier, "tier");
+        use(p -> rocksdb_readoptions_set_read_tier(p, tier.id));
+        return this;
+    }
+
+    /** {@return where reads may look} */
+    public ReadTier readTier() {
+        return ReadTier.of((int) read(p -> rocksdb_readoptions_get_read_tier(p)));
+    }
+
+    /**
+     * Skips range deletions when reading (faster when there are none; with some, deleted keys
+     * show); false by default.
+     *
+     * @param value whether range deletions are ignored
+     * @return these options
+     */
+    public ReadOptions setIgnoreRangeDeletions(boolean value) {
+        use(p -> rocksdb_readoptions_set_ignore_range_deletions(p, flag(value)));
+        return this;
+    }
+
+    /** {@return whether range deletions are ignored} */
+    public boolean ignoreRangeDeletions() {
+        return read(p -> rocksdb_readoptions_get_ignore_range_deletions(p)) != 0;
+    }
+
+    /**
+     * Keeps the blocks an iterator's keys and values live in pinned while it is open (false by default).
+     *
+     * @param value whether iterator data is pinned
+     * @return these options
+     */
+    public ReadOptions setPinData(boolean value) {
+        use(p -> rocksdb_readoptions_set_pin_data(p, flag(value)));
+        return this;
+    }
+
+    /** {@return whether iterator data is pinned} */
+    public boolean pinData() {
+        return read(p -> rocksdb_readoptions_get_pin_data(p)) != 0;
+    }
+
+    /**
+     * A deadline for gets and multi-gets, in microseconds of RocksDB's clock (the time since the
+     * epoch): a read still running then fails with {@link RocksDBException.Code#TIMED_OUT}; 0
+     * (the default) for none.
+     *
+     * @param epochMicros the deadline, 0 for none
+     * @return these options
+     * @throws IllegalArgumentException if {@code epochMicros < 0}
+     */
+    public ReadOptions setDeadlineMicros(long epochMicros) {
+        if (epochMicros < 0) {
+            throw new IllegalArgumentException("deadline must be >= 0: " + epochMicros);
+        }
+        use(p -> rocksdb_readoptions_set_deadline(p, epochMicros));
+        return this;
+    }
+
+    /** {@return the reads' deadline in microseconds since the epoch, 0 for none} */
+    public long deadlineMicros() {
+        return read(p -> rocksdb_readoptions_get_deadline(p));
+    }
+
+    /**
+     * A time limit for each file read of a get or multi-get, in microseconds; 0 (the default) for none.
+     *
+     * @param micros the limit, 0 for none
+     * @return these options
+     * @throws IllegalArgumentException if {@code micros < 0}
+     */
+    public ReadOptions setIoTimeoutMicros(long micros) {
+        if (micros < 0) {
+            throw new IllegalArgumentException("io timeout must be >= 0: " + micros);
+        }
+        use(p -> rocksdb_readoptions_set_io_timeout(p, micros));
+        return this;
+    }
+
+    /** {@return the time limit of each file read in microseconds, 0 for none} */
+    public long ioTimeoutMicros() {
+        return read(p -> rocksdb_readoptions_get_io_timeout(p));
+    }
+
+    /**
+     * Lets iterators prefetch the next blocks asynchronously ({@code async_io}; false by default;
+     * RocksDB 8 or later, and io_uring in the engine's build for an effect).
+     *
+     * @param value whether iterators read ahead asynchronously
+     * @return these options
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks
+     *         {@code rocksdb_readoptions_set_async_io} (7.8.3)
+     */
+    public ReadOptions setAsyncIo(boolean value) {
+        use(p -> {
+            Capabilities.require("rocksdb_readoptions_set_async_io");
+            rocksdb_readoptions_set_async_io(p, flag(value));
+        });
+        return this;
+    }
+
+    /**
+     * Whether iterators read ahead asynchronously.
+     *
+     * @return the setting
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks
+     *         {@code rocksdb_readoptions_get_async_io} (7.8.3)
+     */
+    public boolean asyncIo() {
+        return read(p -> {
+            Capabilities.require("rocksdb_readoptions_get_async_io");
+            return rocksdb_readoptions_get_async_io(p);
+        }) != 0;
+    }
 }

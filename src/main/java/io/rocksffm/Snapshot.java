@@ -71,6 +71,21 @@ public final class Snapshot extends NativeObject {
         lifecycle.close(() -> destroy(ptr), "read options or iterators using it");
     }
 
+    /**
+     * The sequence number the snapshot sees up to: writes with a higher one are invisible to it
+     * (compare with {@link DatabaseAdmin#latestSequenceNumber}).
+     *
+     * @return the snapshot's sequence number
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks
+     *         {@code rocksdb_snapshot_get_sequence_number} (7.8.3)
+     */
+    public long sequenceNumber() {
+        lifecycle.ensureOpen();
+        io.rocksffm.internal.Capabilities.require("rocksdb_snapshot_get_sequence_number");
+        return read(p -> rocksdb_snapshot_get_sequence_number(p));
+    }
+
     /** {@return the database this snapshot belongs to} */
     public DatabaseAdmin database() {
         return db;

@@ -59,4 +59,55 @@ public final class WriteOptions extends NativeObject {
     public boolean disableWAL() {
         return read(p -> rocksdb_writeoptions_get_disable_WAL(p)) != 0;
     }
+
+    /**
+     * Fails a write with {@link RocksDBException.Code#INCOMPLETE} instead of waiting when RocksDB
+     * would slow it down or stop it (a write stall); false by default.
+     *
+     * @param value whether stalled writes fail at once
+     * @return these options
+     */
+    public WriteOptions setNoSlowdown(boolean value) {
+        use(p -> rocksdb_writeoptions_set_no_slowdown(p, flag(value)));
+        return this;
+    }
+
+    /** {@return whether stalled writes fail at once} */
+    public boolean noSlowdown() {
+        return read(p -> rocksdb_writeoptions_get_no_slowdown(p)) != 0;
+    }
+
+    /**
+     * Marks writes as low priority: RocksDB slows them down first when compaction falls behind
+     * (false by default).
+     *
+     * @param value whether writes are low priority
+     * @return these options
+     */
+    public WriteOptions setLowPri(boolean value) {
+        use(p -> rocksdb_writeoptions_set_low_pri(p, flag(value)));
+        return this;
+    }
+
+    /** {@return whether writes are low priority} */
+    public boolean lowPri() {
+        return read(p -> rocksdb_writeoptions_get_low_pri(p)) != 0;
+    }
+
+    /**
+     * Keeps memtable insertion hints across the keys of one batch (faster inserts of batches of
+     * sequential keys; false by default; not with concurrent memtable writes).
+     *
+     * @param value whether insertion hints are kept per batch
+     * @return these options
+     */
+    public WriteOptions setMemtableInsertHintPerBatch(boolean value) {
+        use(p -> rocksdb_writeoptions_set_memtable_insert_hint_per_batch(p, flag(value)));
+        return this;
+    }
+
+    /** {@return whether insertion hints are kept per batch} */
+    public boolean memtableInsertHintPerBatch() {
+        return read(p -> rocksdb_writeoptions_get_memtable_insert_hint_per_batch(p)) != 0;
+    }
 }

@@ -79,11 +79,18 @@ class ArchitectureTest {
         // RocksDB 11 administration (issue 30)
         OWN.put("CompactionOptions", List.of("rocksdb_compaction_options_"));
         OWN.put("CreateBackupOptions", List.of("rocksdb_create_backup_options_"));
+        // typed options and table settings (issue 32)
+        OWN.put("UniversalCompactionOptions", List.of("rocksdb_universal_compaction_options_"));
+        OWN.put("FifoCompactionOptions", List.of("rocksdb_fifo_compaction_options_"));
+        OWN.put("CompactRangeOptions", List.of("rocksdb_compactoptions_"));
     }
+
+    /** The package-private classes that are parts of {@code Options} (its superclasses, one per group of settings). */
+    private static final Set<String> OPTIONS_PARTS = Set.of("DatabaseTuning", "CompactionTuning", "CompressionTuning");
 
     /** The package-private classes that are parts of the database object. */
     private static final Set<String> DATABASE = Set.of("RocksDB", "Database", "BaseWrites", "Opening", "ColumnFamilies", "Ingestion",
-            "MutableOptions", "OptimisticTransactionDB", "Maintenance");
+            "MutableOptions", "OptimisticTransactionDB", "Maintenance", "ChangeCapture", "FileAdmin");
 
     private static Set<String> generatedFunctions() throws IOException {
         Pattern p = Pattern.compile("public static MemorySegment (rocksdb_\\w+)\\$address\\(\\)");
@@ -136,6 +143,7 @@ class ArchitectureTest {
                         String owner = owner(m.group());
                         boolean ok = owner.equals(cls) || (owner.equals("RocksDB") && DATABASE.contains(cls))
                                 || (cls.equals("NativeWriteBatch") && owner.equals("WriteBatch"))
+                                || (OPTIONS_PARTS.contains(cls) && owner.equals("Options"))
                                 || ((cls.equals("Transactions") || cls.equals("TransactionWrites"))
                                         && owner.equals("Transaction"));
                         if (!ok) {

@@ -59,4 +59,28 @@ class CacheTest {
             assertEquals(String.valueOf(16 << 20), a.getProperty("rocksdb.block-cache-capacity"));
         }
     }
+
+    /** Issue 32: a HyperClockCache serves as a block cache and reports its capacity and usage (not on 7.8.3). */
+    @Test
+    void hyperClockCacheServesAsBlockCache(@org.junit.jupiter.api.io.TempDir java.nio.file.Path hcc) {
+        if (!Gated.supported("rocksdb_cache_create_hyper_clock", () -> Cache.newHyperClockCache(1 << 20, 4096).close())) {
+            return;
+        }
+        assertThrows(IllegalArgumentException.class, () -> Cache.newHyperClockCache(-1, 0));
+        assertThrows(IllegalArgumentException.class, () -> Cache.newHyperClockCache(1 << 20, -1));
+        try (Cache cache = Cache.newHyperClockCache(8 << 20, 4096);
+             BlockBasedTableConfig table = new BlockBasedTableConfig().setBlockCache(cache);
+             Options o = new Options().setCreateIfMissing(true).setTableFormat(table);
+             RocksDB db = RocksDB.open(hcc, o)) {
+            assertEquals(8 << 20, cache.capacity());
+            for (int i = 0; i < 2000; i++) {
+                db.put(TestSupport.bytes("k" + i), new byte[100]);
+            }
+            db.flush(true);
+            for (int i = 0; i < 2000; i += 100) {
+                assertEquals(100, db.get(TestSupport.bytes("k" + i)).length);
+            }
+            assertTrue(cache.usage() > 0, "the database's blocks are in this cache");
+        }
+    }
 }

@@ -196,4 +196,54 @@ class DatabaseAdminTest {
     private static long number(Path optionsFile) {
         return Long.parseLong(optionsFile.getFileName().toString().substring("OPTIONS-".length()));
     }
+
+    /** Issue 32: an integer property summed over the families equals the sum of each family's value. */
+    @Test
+    void aggregatedIntegerPropertySumsTheFamilies() {
+        try (RocksDB db = open(dir.resolve("aggregated")); Options o = new Options()) {
+            ColumnFamilyHandle other = db.createColumnFamily("other", o);
+            for (int i = 0; i < 10; i++) {
+                db.put(bytes("d" + i), bytes("v"));
+            }
+            for (int i = 0; i < 5; i++) {
+                db.put(other, bytes("o" + i), bytes("v"));
+            }
+            String keys = "rocksdb.estimate-num-keys";
+            long each = db.getLongProperty(keys).getAsLong() + db.getLongProperty(other, keys).getAsLong();
+            assertEquals(15, each);
+            assertEquals(each, db.getAggregatedLongProperty(keys).getAsLong());
+            long memtables = db.getLongProperty("rocksdb.cur-size-all-mem-tables").getAsLong()
+                    + db.getLongProperty(other, "rocksdb.cur-size-all-mem-tables").getAsLong();
+            assertEquals(memtables, db.getAggregatedLongProperty("rocksdb.cur-size-all-mem-tables").getAsLong());
+            assertTrue(db.getAggregatedLongProperty("rocksdb.no-such-property").isEmpty());
+            assertThrows(NullPointerException.class, () -> db.getAggregatedLongProperty(null));
+        }
+    }
+
+    /** Issue 32: keyMayExist never says no for a key that is there, and with a bloom filter says no for most absent ones. */
+    @Test
+    void keyMayExistHasNoFalseNegatives() {
+        try (Options o = new Options().setCreateIfMissing(true).setBloomFilter(10);
+             RocksDB db = RocksDB.open(dir.resolve("may-exist"), o);
+             ReadOptions ro = new ReadOptions()) {
+            for (int i = 0; i < 1000; i += 2) {
+                db.put(bytes("key" + i), bytes("v"));
+            }
+            db.flush(true);
+            db.put(bytes("memtable"), bytes("v"));
+            int saidNo = 0;
+            for (int i = 0; i < 1000; i++) {
+                boolean may = db.keyMayExist(db.defaultColumnFamily(), ro, bytes("key" + i));
+                if (db.get(bytes("key" + i)) != null) {
+                    assertTrue(may, "key" + i + " is there");
+                } else if (!may) {
+                    saidNo++;
+                }
+            }
+            assertTrue(saidNo > 450, "the filter ruled out " + saidNo + " of 500 absent keys");
+            assertTrue(db.keyMayExist(db.defaultColumnFamily(), ro, bytes("memtable")));
+            assertThrows(NullPointerException.class, () -> db.keyMayExist(db.defaultColumnFamily(), ro, null));
+            assertThrows(NullPointerException.class, () -> db.keyMayExist(db.defaultColumnFamily(), null, bytes("k")));
+        }
+    }
 }

@@ -158,4 +158,47 @@ class ReadOptionsTest {
             }
         }
     }
+
+    /** Issue 32: a block-cache-only read of a key in a table file not yet cached is INCOMPLETE; once cached, it is found. */
+    @Test
+    void readTierBlockCacheNeedsTheBlockInCache() {
+        Path db = dir.resolve("tier");
+        try (RocksDB d = open(db)) {
+            d.put(bytes("k"), bytes("v"));
+            d.flush(true);
+        }
+        try (RocksDB d = open(db); ReadOptions cacheOnly = new ReadOptions().setReadTier(ReadOptions.ReadTier.BLOCK_CACHE)) {
+            assertEquals(ReadOptions.ReadTier.BLOCK_CACHE, cacheOnly.readTier());
+            RocksDBException e = assertThrows(RocksDBException.class, () -> d.get(cacheOnly, bytes("k")));
+            assertEquals(RocksDBException.Code.INCOMPLETE, e.code());
+            assertEquals("v", string(d.get(bytes("k")))); // a normal read fills the cache
+            assertEquals("v", string(d.get(cacheOnly, bytes("k"))));
+        }
+    }
+
+    /** Issue 32: ignoring range deletions shows keys a range deletion hid; the other settings read back. */
+    @Test
+    void rangeDeletionsPinningAndTimeLimits() {
+        try (RocksDB d = open(dir.resolve("ranges")); ReadOptions ro = new ReadOptions()) {
+            d.put(bytes("b"), bytes("1"));
+            d.deleteRange(bytes("a"), bytes("c"));
+            assertNull(d.get(ro, bytes("b")));
+            assertFalse(ro.ignoreRangeDeletions());
+            assertTrue(ro.setIgnoreRangeDeletions(true).ignoreRangeDeletions());
+            assertEquals("1", string(d.get(ro, bytes("b"))));
+            assertTrue(ro.setPinData(true).pinData());
+            assertEquals(0, ro.deadlineMicros());
+            assertEquals(123_456_789L, ro.setDeadlineMicros(123_456_789L).deadlineMicros());
+            assertEquals(5_000, ro.setIoTimeoutMicros(5_000).ioTimeoutMicros());
+            assertThrows(IllegalArgumentException.class, () -> ro.setDeadlineMicros(-1));
+            assertThrows(IllegalArgumentException.class, () -> ro.setIoTimeoutMicros(-1));
+            assertThrows(NullPointerException.class, () -> ro.setReadTier(null));
+            if (Gated.supported("rocksdb_readoptions_set_async_io", () -> ro.setAsyncIo(true))) {
+                assertTrue(ro.setAsyncIo(true).asyncIo());
+                assertFalse(ro.setAsyncIo(false).asyncIo());
+            } else {
+                Gated.supported("rocksdb_readoptions_get_async_io", ro::asyncIo);
+            }
+        }
+    }
 }

@@ -219,7 +219,22 @@ public final class Capabilities {
             "rocksdb_readoptions_set_auto_refresh_iterator_with_snapshot",
             "rocksdb_readoptions_get_auto_refresh_iterator_with_snapshot",
             "rocksdb_readoptions_set_optimize_multiget_for_io",
-            "rocksdb_readoptions_get_optimize_multiget_for_io");
+            "rocksdb_readoptions_get_optimize_multiget_for_io",
+            // typed options (issue 32): absent from 7.8.3, or (the WAL directory's getter) before 11
+            "rocksdb_options_set_ttl",
+            "rocksdb_options_get_ttl",
+            "rocksdb_options_set_periodic_compaction_seconds",
+            "rocksdb_options_get_periodic_compaction_seconds",
+            "rocksdb_options_get_wal_dir",
+            "rocksdb_fifo_compaction_options_set_allow_compaction",
+            "rocksdb_fifo_compaction_options_get_allow_compaction",
+            "rocksdb_block_based_options_set_optimize_filters_for_memory",
+            "rocksdb_snapshot_get_sequence_number",
+            "rocksdb_readoptions_set_async_io",
+            "rocksdb_readoptions_get_async_io",
+            "rocksdb_compactoptions_set_max_subcompactions",
+            "rocksdb_compactoptions_get_max_subcompactions",
+            "rocksdb_cache_create_hyper_clock");
 
     private static final Map<String, Boolean> EXPORTED = new ConcurrentHashMap<>();
 

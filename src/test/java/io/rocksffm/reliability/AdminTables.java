@@ -42,7 +42,25 @@ final class AdminTables {
                 })
                 .guarded("continueBackgroundWork()", (db, c) -> db.continueBackgroundWork())
                 .guarded("sortedWalFiles()", (db, c) -> db.sortedWalFiles())
-                .guarded("currentWalFile()", (db, c) -> db.currentWalFile());
+                .guarded("currentWalFile()", (db, c) -> db.currentWalFile())
+                // change capture (issue 32)
+                .guarded("latestSequenceNumber()", (db, c) -> db.latestSequenceNumber())
+                .guarded("compactRange(ColumnFamilyHandle,CompactRangeOptions,MemorySegment,MemorySegment)",
+                        (db, c) -> {
+                            if (c.compactRange != null) {
+                                db.compactRange(c.cf, c.compactRange, null, null);
+                            } else {
+                                try (io.rocksffm.CompactRangeOptions o = new io.rocksffm.CompactRangeOptions()) {
+                                    db.compactRange(c.cf, o, null, null);
+                                }
+                            }
+                        })
+                .guarded("liveFiles()", (db, c) -> db.liveFiles())
+                .guarded("deleteFilesInRange(ColumnFamilyHandle,MemorySegment,MemorySegment)",
+                        (db, c) -> db.deleteFilesInRange(c.cf, c.key, c.value))
+                .guarded("keyMayExist(ColumnFamilyHandle,ReadOptions,byte[])", (db, c) -> db.keyMayExist(c.cf, c.ro, new byte[] {1}))
+                .guarded("getAggregatedLongProperty(String)", (db, c) -> db.getAggregatedLongProperty("rocksdb.estimate-num-keys"))
+                .guarded("getUpdatesSince(long,int)", (db, c) -> db.getUpdatesSince(1, 1).forEach(u -> u.batch().close()));
     }
 
     /** New compaction options, or null on engines without them. */

@@ -63,6 +63,9 @@ final class ApiTableSupport {
         io.rocksffm.CompactionOptions compaction;
         /** Null on engines without them (before RocksDB 11). */
         io.rocksffm.CreateBackupOptions createBackup;
+        io.rocksffm.UniversalCompactionOptions universal;
+        io.rocksffm.FifoCompactionOptions fifo;
+        io.rocksffm.CompactRangeOptions compactRange;
         final MemorySegment key;
         final MemorySegment value;
         final MemorySegment out;
@@ -93,6 +96,9 @@ final class ApiTableSupport {
             c.restore = restore;
             c.compaction = compaction;
             c.createBackup = createBackup;
+            c.universal = universal;
+            c.fifo = fifo;
+            c.compactRange = compactRange;
             return c;
         }
 
@@ -130,6 +136,12 @@ final class ApiTableSupport {
                 c.compaction = (io.rocksffm.CompactionOptions) closed;
             } else if (type == io.rocksffm.CreateBackupOptions.class) {
                 c.createBackup = (io.rocksffm.CreateBackupOptions) closed;
+            } else if (type == io.rocksffm.UniversalCompactionOptions.class) {
+                c.universal = (io.rocksffm.UniversalCompactionOptions) closed;
+            } else if (type == io.rocksffm.FifoCompactionOptions.class) {
+                c.fifo = (io.rocksffm.FifoCompactionOptions) closed;
+            } else if (type == io.rocksffm.CompactRangeOptions.class) {
+                c.compactRange = (io.rocksffm.CompactRangeOptions) closed;
             } else {
                 throw new IllegalArgumentException(type.getName());
             }
@@ -142,7 +154,8 @@ final class ApiTableSupport {
             Options.class, Snapshot.class, ColumnFamilyHandle.class, FlushOptions.class, BlockBasedTableConfig.class,
             Cache.class, io.rocksffm.RateLimiter.class, io.rocksffm.WriteBufferManager.class,
             IngestExternalFileOptions.class, RestoreOptions.class, io.rocksffm.CompactionOptions.class,
-            io.rocksffm.CreateBackupOptions.class);
+            io.rocksffm.CreateBackupOptions.class, io.rocksffm.UniversalCompactionOptions.class,
+            io.rocksffm.FifoCompactionOptions.class, io.rocksffm.CompactRangeOptions.class);
 
     /** A method's signature as the tables spell it: {@code name(SimpleType,...)}. */
     static String signature(Method m) {

@@ -126,7 +126,7 @@ final class ApiTables {
     }
 
     static Table<Options> options() {
-        return new Table<>(Options.class)
+        return OptionsTables.issue32(new Table<>(Options.class))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setCreateIfMissing(boolean)", (o, c) -> o.setCreateIfMissing(true))
@@ -193,7 +193,7 @@ final class ApiTables {
     }
 
     static Table<ReadOptions> readOptions() {
-        return new Table<>(ReadOptions.class)
+        return OptionsTables.readIssue32(new Table<>(ReadOptions.class))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setVerifyChecksums(boolean)", (o, c) -> o.setVerifyChecksums(true))
@@ -220,7 +220,7 @@ final class ApiTables {
     }
 
     static Table<WriteOptions> writeOptions() {
-        return new Table<>(WriteOptions.class)
+        return OptionsTables.writeIssue32(new Table<>(WriteOptions.class))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setSync(boolean)", (o, c) -> o.setSync(true))
@@ -292,7 +292,8 @@ final class ApiTables {
         return new Table<>(Snapshot.class)
                 .plain("close()", (s, c) -> s.close())
                 .plain("isClosed()", (s, c) -> assertTrue(s.isClosed()))
-                .plain("database()", (s, c) -> assertNotNull(s.database()));
+                .plain("database()", (s, c) -> assertNotNull(s.database()))
+                .guarded("sequenceNumber()", (s, c) -> s.sequenceNumber());
     }
 
     static Table<PinnedValue> pinnedValue() {
@@ -354,7 +355,7 @@ final class ApiTables {
     }
 
     static Table<BlockBasedTableConfig> blockBasedTableConfig() {
-        return new Table<>(BlockBasedTableConfig.class)
+        return OptionsTables.blockBasedIssue32(new Table<>(BlockBasedTableConfig.class))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setBlockCache(Cache)", (o, c) -> o.setBlockCache(c.cache))

@@ -63,6 +63,9 @@ import org.junit.jupiter.api.function.Executable;
  * they share is in {@link BadInputFixture}.
  */
 class BadInputTest extends BadInputFixture {
+    /** The compaction settings the null probes pass (never closed: the probed calls refuse before using them). */
+    private static final io.rocksffm.CompactRangeOptions COMPACT_RANGE = new io.rocksffm.CompactRangeOptions();
+
     /** The batch-with-index argument of the null probes (transactions' suite). */
     private io.rocksffm.WriteBatchWithIndex wbwi;
 
@@ -83,6 +86,10 @@ class BadInputTest extends BadInputFixture {
             "setIterateUpperBound(MemorySegment)#0", "setSnapshot(Snapshot)#0",
             "compactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#1",
             "compactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#2",
+            "compactRange(ColumnFamilyHandle,CompactRangeOptions,MemorySegment,MemorySegment)#2",
+            "compactRange(ColumnFamilyHandle,CompactRangeOptions,MemorySegment,MemorySegment)#3",
+            "deleteFilesInRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#1",
+            "deleteFilesInRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#2",
             "setProgressCallback(Runnable)#0", // null removes the callback
             "equals(Object)#0"); // Object's contract: false for null
 
@@ -301,6 +308,9 @@ class BadInputTest extends BadInputFixture {
             return 0L;
         } else if (t == double.class) {
             return 1.0;
+        }
+        if (t == io.rocksffm.CompactRangeOptions.class) {
+            return COMPACT_RANGE;
         }
         throw new AssertionError("no dummy for " + t + " in " + m);
     }

@@ -37,6 +37,119 @@ class OperationsLeakTest {
     @TempDir
     Path dir;
 
+    /**
+     * Issue 32's typed settings: options with every group set (the WAL directory and compression
+     * per level allocate C memory per call), universal and FIFO settings applied and closed, a
+     * block-based table configuration with every setter; and a database opened with them.
+     */
+    @Test
+    void typedSettingsLeakNothing() throws Exception {
+        int x = scale(1, 10);
+        Path wal = dir.resolve("wal");
+        NativeLeakTest.Workloads.run(List.of(
+                new NativeLeakTest.Workload("Options typed settings set/get/close", 50_000 * x, i -> {
+                    try (Options o = new Options().setMaxBackgroundJobs(4).setWalDir(wal).setWalTtlSeconds(60)
+                            .setInfoLogLevel(io.rocksffm.InfoLogLevel.WARN).setNumLevels(5)
+                            .setCompactionStyle(io.rocksffm.CompactionStyle.LEVEL).setMaxBytesForLevelMultiplier(8)
+                            .setCompressionPerLevel(List.of(io.rocksffm.Compression.NONE, io.rocksffm.Compression.LZ4))
+                            .setBottommostCompression(io.rocksffm.Compression.ZSTD).setEnableBlobFiles(true)
+                            .setBlobGcAgeCutoff(0.5)) {
+                        o.walDir();
+                        o.compressionPerLevel();
+                        o.blobGcAgeCutoff();
+                    }
+                }),
+                new NativeLeakTest.Workload("Universal and FIFO settings create/apply/close", 50_000 * x, i -> {
+                    try (io.rocksffm.UniversalCompactionOptions u = new io.rocksffm.UniversalCompactionOptions().setSizeRatio(5);
+                         io.rocksffm.FifoCompactionOptions f = new io.rocksffm.FifoCompactionOptions().setMaxTableFilesSize(1 << 20);
+                         Options o = new Options().setUniversalCompactionOptions(u).setFifoCompactionOptions(f)) {
+                        u.sizeRatio();
+                        f.maxTableFilesSize();
+                    }
+                }),
+                new NativeLeakTest.Workload("BlockBasedTableConfig every setter/apply/close", 50_000 * x, i -> {
+                    try (io.rocksffm.BlockBasedTableConfig t = new io.rocksffm.BlockBasedTableConfig()
+                            .setIndexType(io.rocksffm.BlockBasedTableConfig.IndexType.TWO_LEVEL_INDEX_SEARCH)
+                            .setPartitionFilters(true).setFormatVersion(5).setBlockRestartInterval(8)
+                            .setChecksum(io.rocksffm.BlockBasedTableConfig.ChecksumType.XXHASH64)
+                            .setDataBlockIndexType(io.rocksffm.BlockBasedTableConfig.DataBlockIndexType.BINARY_SEARCH_AND_HASH)
+                            .setMetadataBlockSize(8192).setPinL0FilterAndIndexBlocksInCache(true);
+                         Options o = new Options().setTableFormat(t)) {
+                        o.maxOpenFiles();
+                    }
+                }),
+                new NativeLeakTest.Workload("Read/WriteOptions issue 32 settings", 50_000 * x, i -> {
+                    try (io.rocksffm.ReadOptions ro = new io.rocksffm.ReadOptions()
+                            .setReadTier(io.rocksffm.ReadOptions.ReadTier.BLOCK_CACHE).setIgnoreRangeDeletions(true)
+                            .setPinData(true).setDeadlineMicros(1).setIoTimeoutMicros(1);
+                         io.rocksffm.WriteOptions wo = new io.rocksffm.WriteOptions().setNoSlowdown(true).setLowPri(true)) {
+                        ro.readTier();
+                        wo.memtableInsertHintPerBatch();
+                    }
+                }),
+                NativeLeakTest.heavyWorkload("open/close with typed settings", 100, 1 << 20, i -> {
+                    try (io.rocksffm.UniversalCompactionOptions u = new io.rocksffm.UniversalCompactionOptions().setSizeRatio(5);
+                         Options o = new Options().setCreateIfMissing(true).setWalDir(wal)
+                                 .setCompactionStyle(io.rocksffm.CompactionStyle.UNIVERSAL).setUniversalCompactionOptions(u)
+                                 .setEnableBlobFiles(true).setMinBlobSize(10);
+                         RocksDB db = RocksDB.open(dir.resolve("typed"), o)) {
+                        db.put(bytes("k"), bytes("a value long enough for a blob"));
+                    }
+                })));
+    }
+
+    /** Change capture (issue 32): the log iterator and the native batches it returns are freed in every call, and on errors. */
+    @Test
+    void changeCaptureLeaksNothing() throws Exception {
+        int x = scale(1, 10);
+        try (RocksDB db = open(dir.resolve("cdc")); RocksDB files = open(dir.resolve("files"))) {
+            for (int i = 0; i < 20; i++) {
+                db.put(bytes("k" + i), bytes("value " + i));
+                files.put(bytes("k" + i), bytes("value " + i));
+            }
+            files.flush(true); // table files for liveFiles
+            long latest = db.latestSequenceNumber();
+            NativeLeakTest.Workloads.run(List.of(
+                    new NativeLeakTest.Workload("getUpdatesSince (10 batches)/close", 20_000 * x, i -> {
+                        for (io.rocksffm.WalUpdate u : db.getUpdatesSince(latest - 9, 10)) {
+                            u.batch().close();
+                        }
+                    }),
+                    new NativeLeakTest.Workload("latestSequenceNumber, snapshot sequence", 100_000 * x, i -> {
+                        db.latestSequenceNumber();
+                        try (io.rocksffm.Snapshot s = db.getSnapshot()) {
+                            if (io.rocksffm.internal.Capabilities.callable("rocksdb_snapshot_get_sequence_number")) {
+                                s.sequenceNumber();
+                            }
+                        }
+                    }),
+                    new NativeLeakTest.Workload("getUpdatesSince past the end", 20_000 * x,
+                            i -> db.getUpdatesSince(latest + 1000, 10)),
+                    new NativeLeakTest.Workload("CompactRangeOptions create/set/close", 50_000 * x, i -> {
+                        try (io.rocksffm.CompactRangeOptions o = new io.rocksffm.CompactRangeOptions().setChangeLevel(true)
+                                .setTargetLevel(1)) {
+                            o.bottommostLevelCompaction();
+                        }
+                    }),
+                    new NativeLeakTest.Workload("liveFiles", 20_000 * x, i -> assertFalse(files.liveFiles().isEmpty())),
+                    new NativeLeakTest.Workload("deleteFilesInRange (no file inside)", 20_000 * x,
+                            i -> files.deleteFilesInRange(files.defaultColumnFamily(),
+                                    java.lang.foreign.MemorySegment.ofArray(bytes("zz")),
+                                    java.lang.foreign.MemorySegment.ofArray(bytes("zzz")))),
+                    new NativeLeakTest.Workload("keyMayExist (present, absent)", 100_000 * x, i -> {
+                        try (io.rocksffm.ReadOptions ro = new io.rocksffm.ReadOptions()) {
+                            files.keyMayExist(files.defaultColumnFamily(), ro, bytes("k1"));
+                            files.keyMayExist(files.defaultColumnFamily(), ro, bytes("absent"));
+                        }
+                    }),
+                    new NativeLeakTest.Workload("HyperClockCache create/close (where the engine has it)", 20_000 * x, i -> {
+                        if (io.rocksffm.internal.Capabilities.callable("rocksdb_cache_create_hyper_clock")) {
+                            io.rocksffm.Cache.newHyperClockCache(1 << 20, 4096).close();
+                        }
+                    })));
+        }
+    }
+
     @Test
     void operationsLeakNothing() throws Exception {
         int x = scale(1, 10);

@@ -42,6 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
  * and the objects stay usable.
  */
 class TransactionBadInputTest {
+    /** The compaction settings the null probes pass (never closed: the probed calls refuse before using them). */
+    private static final io.rocksffm.CompactRangeOptions COMPACT_RANGE = new io.rocksffm.CompactRangeOptions();
+
     @TempDir
     Path dir;
 
@@ -54,6 +57,10 @@ class TransactionBadInputTest {
             "beginTransaction(WriteOptions,OptimisticTransactionOptions,Transaction)#2",
             "compactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#1",
             "compactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#2",
+            "compactRange(ColumnFamilyHandle,CompactRangeOptions,MemorySegment,MemorySegment)#2",
+            "compactRange(ColumnFamilyHandle,CompactRangeOptions,MemorySegment,MemorySegment)#3",
+            "deleteFilesInRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#1",
+            "deleteFilesInRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#2",
             "equals(Object)#0");
 
     @Test
@@ -191,6 +198,9 @@ class TransactionBadInputTest {
             return 1;
         } else if (t == long.class) {
             return 1L;
+        }
+        if (t == io.rocksffm.CompactRangeOptions.class) {
+            return COMPACT_RANGE;
         }
         throw new AssertionError("no dummy for " + t + " in " + m);
     }

@@ -72,6 +72,9 @@ class UseAfterCloseTest {
         ctx.wbm = wbmIfSupported();
         ctx.compaction = compactionIfSupported();
         ctx.createBackup = createBackupIfSupported();
+        ctx.universal = new io.rocksffm.UniversalCompactionOptions();
+        ctx.fifo = new io.rocksffm.FifoCompactionOptions();
+        ctx.compactRange = new io.rocksffm.CompactRangeOptions();
     }
 
     /** Compaction options, or null on engines without them (before RocksDB 11). */
@@ -105,7 +108,7 @@ class UseAfterCloseTest {
         ctx.cache.close();
         ctx.table.close();
         ctx.limiter.close();
-        for (AutoCloseable c : new AutoCloseable[] {ctx.wbm, ctx.compaction, ctx.createBackup}) {
+        for (AutoCloseable c : new AutoCloseable[] {ctx.wbm, ctx.compaction, ctx.createBackup, ctx.universal, ctx.fifo, ctx.compactRange}) {
             ApiTableSupport.closeQuietly(c);
         }
         ctx.arena.close();
@@ -118,7 +121,8 @@ class UseAfterCloseTest {
             "RocksIterator", "Snapshot", "PinnedValue", "ColumnFamilyHandle", "FlushOptions", "Cache",
             "BlockBasedTableConfig", "Checkpoint", "RateLimiter", "WriteBufferManager",
             "BackupEngineOptions", "RestoreOptions", "BackupEngine", "SstFileWriter",
-            "IngestExternalFileOptions", "LatestOptions", "CompactionOptions", "CreateBackupOptions"})
+            "IngestExternalFileOptions", "LatestOptions", "CompactionOptions", "CreateBackupOptions",
+            "UniversalCompactionOptions", "FifoCompactionOptions", "CompactRangeOptions"})
     void everyPublicMethodOfAClosedObjectThrowsIllegalState(String type) {
         switch (type) {
             case "RocksDB" -> {
@@ -188,6 +192,10 @@ class UseAfterCloseTest {
             case "IngestExternalFileOptions" -> check(ApiTables.ingestExternalFileOptions(),
                     closed(new IngestExternalFileOptions()), ctx);
             case "LatestOptions" -> check(ApiTables.latestOptions(), closed(LatestOptions.load(live.path())), ctx);
+            case "UniversalCompactionOptions" -> check(OptionsTables.universal(),
+                    closed(new io.rocksffm.UniversalCompactionOptions()), ctx);
+            case "FifoCompactionOptions" -> check(OptionsTables.fifo(), closed(new io.rocksffm.FifoCompactionOptions()), ctx);
+            case "CompactRangeOptions" -> check(OptionsTables.compactRange(), closed(new io.rocksffm.CompactRangeOptions()), ctx);
             case "CompactionOptions" -> {
                 if (ctx.compaction == null) {
                     report("use after close: CompactionOptions: not on this engine");
@@ -278,6 +286,9 @@ class UseAfterCloseTest {
         closedArgs.restore = closed(new RestoreOptions());
         closedArgs.compaction = ctx.compaction == null ? null : closed(compactionIfSupported());
         closedArgs.createBackup = ctx.createBackup == null ? null : closed(createBackupIfSupported());
+        closedArgs.universal = closed(new io.rocksffm.UniversalCompactionOptions());
+        closedArgs.fifo = closed(new io.rocksffm.FifoCompactionOptions());
+        closedArgs.compactRange = closed(new io.rocksffm.CompactRangeOptions());
         int calls = 0;
         for (Map.Entry<String, BiConsumer<T, Ctx>> e : table.guarded.entrySet()) {
             for (Class<?> p : table.closeableParameters(e.getKey())) {
@@ -297,6 +308,9 @@ class UseAfterCloseTest {
                     case "RestoreOptions" -> closedArgs.restore;
                     case "CompactionOptions" -> closedArgs.compaction;
                     case "CreateBackupOptions" -> closedArgs.createBackup;
+                    case "UniversalCompactionOptions" -> closedArgs.universal;
+                    case "FifoCompactionOptions" -> closedArgs.fifo;
+                    case "CompactRangeOptions" -> closedArgs.compactRange;
                     default -> throw new AssertionError(p);
                 };
                 Ctx c = ctx.with(p, closedArg);

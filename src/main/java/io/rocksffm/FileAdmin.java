@@ -1,0 +1,98 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+
+import io.rocksffm.internal.Scratch;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Compactions with options and the live file list (issue 32), a part of the database object
+ * reached through {@link DatabaseAdmin}'s default methods.
+ */
+final class FileAdmin {
+    private FileAdmin() {}
+
+    static void compactRange(Database db, ColumnFamilyHandle family, CompactRangeOptions options, MemorySegment begin,
+                             MemorySegment end) {
+        Objects.requireNonNull(options, "options");
+        db.guard.enterFamily(family);
+        try (Scratch s = Scratch.acquire()) {
+            options.use(o -> {
+                MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
+                MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
+                rocksdb_compact_range_cf_opt(db.adminDb(), family.ptr, o, b, begin == null ? 0 : begin.byteSize(), e,
+                        end == null ? 0 : end.byteSize());
+            });
+        } finally {
+            db.guard.exitFamily(family);
+        }
+    }
+
+    static List<LiveFile> liveFiles(Database db) {
+        db.lifecycle.enter();
+        try (Scratch s = Scratch.acquire()) {
+            MemorySegment files = rocksdb_livefiles(db.adminDb());
+            if (files.address() == 0) {
+                throw new IllegalStateException("RocksDB returned NULL listing the live files");
+            }
+            try {
+                int n = rocksdb_livefiles_count(files);
+                List<LiveFile> out = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    byte[] smallest = key(rocksdb_livefiles_smallestkey(files, i, s.size), s.size);
+                    byte[] largest = key(rocksdb_livefiles_largestkey(files, i, s.size), s.size);
+                    out.add(new LiveFile(string(rocksdb_livefiles_name(files, i)),
+                            string(rocksdb_livefiles_column_family_name(files, i)), rocksdb_livefiles_level(files, i),
+                            rocksdb_livefiles_size(files, i), smallest, largest, rocksdb_livefiles_entries(files, i),
+                            rocksdb_livefiles_deletions(files, i)));
+                }
+                return List.copyOf(out);
+            } finally {
+                rocksdb_livefiles_destroy(files);
+            }
+        } finally {
+            db.lifecycle.exit();
+        }
+    }
+
+    private static String string(MemorySegment s) {
+        return s.reinterpret(Long.MAX_VALUE).getString(0);
+    }
+
+    private static byte[] key(MemorySegment k, MemorySegment size) {
+        long n = size.get(ValueLayout.JAVA_LONG, 0);
+        return n == 0 ? new byte[0] : k.reinterpret(n).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    static boolean keyMayExist(Database db, ColumnFamilyHandle family, ReadOptions options, byte[] key) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(key, "key");
+        db.guard.enterRead(options, family);
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment k = arena.allocateFrom(ValueLayout.JAVA_BYTE, key);
+            // no value wanted: RocksDB allocates nothing (value_found NULL)
+            return rocksdb_key_may_exist_cf(db.adminDb(), options.ptr, family.ptr, k, key.length, MemorySegment.NULL,
+                    MemorySegment.NULL, MemorySegment.NULL, 0, MemorySegment.NULL) != 0;
+        } finally {
+            db.guard.exit(options, family);
+        }
+    }
+
+    static void deleteFilesInRange(Database db, ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
+        db.guard.enterFamily(family);
+        try (Scratch s = Scratch.acquire()) {
+            MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
+            MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
+            rocksdb_delete_file_in_range_cf(db.adminDb(), family.ptr, b, begin == null ? 0 : begin.byteSize(), e,
+                    end == null ? 0 : end.byteSize(), s.errptr);
+            io.rocksffm.internal.Native.check(s.errptr);
+        } finally {
+            db.guard.exitFamily(family);
+        }
+    }
+}

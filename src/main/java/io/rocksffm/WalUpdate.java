@@ -1,0 +1,25 @@
+package io.rocksffm;
+
+import java.util.Objects;
+
+/**
+ * One write batch read back from the write-ahead log by {@link DatabaseAdmin#getUpdatesSince}:
+ * the sequence number RocksDB gave its first entry, and the batch's contents as a
+ * {@link WriteBatch} in Java memory (its entries in RocksDB's batch format through
+ * {@link WriteBatch#data()}, or applied to another database with {@code write}; the caller closes it).
+ *
+ * @param sequence the sequence number of the batch's first entry (each later entry of the batch
+ *                 has the next number)
+ * @param batch    the batch, owned by the caller
+ */
+public record WalUpdate(long sequence, WriteBatch batch) {
+    /**
+     * An update.
+     *
+     * @param sequence the sequence number of the batch's first entry
+     * @param batch    the batch
+     */
+    public WalUpdate {
+        Objects.requireNonNull(batch, "batch");
+    }
+}

@@ -1,0 +1,316 @@
+package io.rocksffm;
+
+import static io.rocksffm.TestSupport.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The typed settings of {@link Options} (issue 32: {@code DatabaseTuning}, {@code CompactionTuning},
+ * {@code CompressionTuning}) and the block-based table settings, checked against RocksDB itself:
+ * each is set alone on new options, read back through its getter, and a database opened with the
+ * options must record the value in its OPTIONS file, where a database opened with default options
+ * records another one (so that no check passes by default).
+ */
+class OptionsTuningTest {
+    @TempDir
+    Path dir;
+
+    /** One setting: applies it to fresh options, checks the getter, and returns the OPTIONS file's key and value pattern. */
+    private record Setting(String key, Function<Options, String> apply) {}
+
+    private static Setting s(String key, Function<Options, String> apply) {
+        return new Setting(key, apply);
+    }
+
+    private List<Setting> settings() {
+        List<Setting> out = new ArrayList<>(List.of(
+                s("max_background_jobs", o -> eq(5, o.setMaxBackgroundJobs(5).maxBackgroundJobs(), "5")),
+                s("max_subcompactions", o -> eq(3, o.setMaxSubcompactions(3).maxSubcompactions(), "3")),
+                s("create_missing_column_families", o -> eq(true, o.setCreateMissingColumnFamilies(true).createMissingColumnFamilies(), "true")),
+                s("bytes_per_sync", o -> eq(1L << 20, o.setBytesPerSync(1 << 20).bytesPerSync(), "1048576")),
+                s("wal_bytes_per_sync", o -> eq(1L << 19, o.setWalBytesPerSync(1 << 19).walBytesPerSync(), "524288")),
+                s("use_fsync", o -> eq(true, o.setUseFsync(true).useFsync(), "true")),
+                s("paranoid_checks", o -> eq(false, o.setParanoidChecks(false).paranoidChecks(), "false")),
+                s("allow_concurrent_memtable_write", o -> eq(false, o.setAllowConcurrentMemtableWrite(false).allowConcurrentMemtableWrite(), "false")),
+                s("enable_pipelined_write", o -> eq(true, o.setEnablePipelinedWrite(true).enablePipelinedWrite(), "true")),
+                s("unordered_write", o -> eq(true, o.setUnorderedWrite(true).unorderedWrite(), "true")),
+                s("atomic_flush", o -> eq(true, o.setAtomicFlush(true).atomicFlush(), "true")),
+                s("avoid_unnecessary_blocking_io", o -> eq(true, o.setAvoidUnnecessaryBlockingIo(true).avoidUnnecessaryBlockingIo(), "true")),
+                s("WAL_ttl_seconds", o -> eq(3600L, o.setWalTtlSeconds(3600).walTtlSeconds(), "3600")),
+                s("WAL_size_limit_MB", o -> eq(64L, o.setWalSizeLimitMb(64).walSizeLimitMb(), "64")),
+                s("max_total_wal_size", o -> eq(128L << 20, o.setMaxTotalWalSize(128L << 20).maxTotalWalSize(), "134217728")),
+                s("wal_dir", o -> {
+                    Path wal = dir.resolve("wal").toAbsolutePath();
+                    return eq(wal, o.setWalDir(wal).walDir(), java.util.regex.Pattern.quote(wal.toString()));
+                }),
+                s("info_log_level", o -> eq(InfoLogLevel.WARN, o.setInfoLogLevel(InfoLogLevel.WARN).infoLogLevel(), "WARN_LEVEL")),
+                s("keep_log_file_num", o -> eq(7L, o.setKeepLogFileNum(7).keepLogFileNum(), "7")),
+                s("stats_dump_period_sec", o -> eq(60, o.setStatsDumpPeriodSec(60).statsDumpPeriodSec(), "60")),
+                s("db_write_buffer_size", o -> eq(32L << 20, o.setDbWriteBufferSize(32L << 20).dbWriteBufferSize(), "33554432")),
+                // compaction
+                s("compaction_style", o -> eq(CompactionStyle.UNIVERSAL, o.setCompactionStyle(CompactionStyle.UNIVERSAL).compactionStyle(),
+                        "kCompactionStyleUniversal")),
+                s("num_levels", o -> eq(5, o.setNumLevels(5).numLevels(), "5")),
+                s("max_bytes_for_level_base", o -> eq(128L << 20, o.setMaxBytesForLevelBase(128L << 20).maxBytesForLevelBase(), "134217728")),
+                s("max_bytes_for_level_multiplier", o -> eq(8.0, o.setMaxBytesForLevelMultiplier(8).maxBytesForLevelMultiplier(), "8(\\.0+)?")),
+                s("level_compaction_dynamic_level_bytes", o -> {
+                    boolean v = !o.levelCompactionDynamicLevelBytes(); // the default changed in RocksDB 8.4
+                    return eq(v, o.setLevelCompactionDynamicLevelBytes(v).levelCompactionDynamicLevelBytes(), String.valueOf(v));
+                }),
+                s("target_file_size_base", o -> eq(32L << 20, o.setTargetFileSizeBase(32L << 20).targetFileSizeBase(), "33554432")),
+                s("target_file_size_multiplier", o -> eq(2, o.setTargetFileSizeMultiplier(2).targetFileSizeMultiplier(), "2")),
+                s("max_compaction_bytes", o -> eq(1L << 30, o.setMaxCompactionBytes(1L << 30).maxCompactionBytes(), "1073741824")),
+                s("level0_file_num_compaction_trigger", o -> eq(6, o.setLevel0FileNumCompactionTrigger(6).level0FileNumCompactionTrigger(), "6")),
+                s("level0_slowdown_writes_trigger", o -> eq(30, o.setLevel0SlowdownWritesTrigger(30).level0SlowdownWritesTrigger(), "30")),
+                s("level0_stop_writes_trigger", o -> eq(50, o.setLevel0StopWritesTrigger(50).level0StopWritesTrigger(), "50")),
+                s("soft_pending_compaction_bytes_limit", o -> eq(1L << 33, o.setSoftPendingCompactionBytesLimit(1L << 33)
+                        .softPendingCompactionBytesLimit(), "8589934592")),
+                s("hard_pending_compaction_bytes_limit", o -> eq(1L << 34, o.setHardPendingCompactionBytesLimit(1L << 34)
+                        .hardPendingCompactionBytesLimit(), "17179869184")),
+                s("disable_auto_compactions", o -> eq(true, o.setDisableAutoCompactions(true).disableAutoCompactions(), "true")),
+                s("max_write_buffer_number", o -> eq(4, o.setMaxWriteBufferNumber(4).maxWriteBufferNumber(), "4")),
+                s("min_write_buffer_number_to_merge", o -> eq(2, o.setMaxWriteBufferNumber(4) // RocksDB keeps it below the memtable count
+                        .setMinWriteBufferNumberToMerge(2).minWriteBufferNumberToMerge(), "2")),
+                s("optimize_filters_for_hits", o -> eq(true, o.setOptimizeFiltersForHits(true).optimizeFiltersForHits(), "true")),
+                // compression and blobs
+                s("compression_per_level", o -> eq(List.of(Compression.NONE, Compression.LZ4), o.setCompressionPerLevel(
+                        List.of(Compression.NONE, Compression.LZ4)).compressionPerLevel(), "kNoCompression:kLZ4Compression")),
+                s("bottommost_compression", o -> eq(Compression.ZSTD, o.setBottommostCompression(Compression.ZSTD).bottommostCompression(), "kZSTD")),
+                s("compression_opts", o -> {
+                    o.setCompressionOptions(-14, 5, 0, 16384);
+                    return "(?=.*[{;]level=5;)(?=.*max_dict_bytes=16384;).*";
+                }),
+                s("compression_opts", o -> eq(65536, o.setCompressionOptions(-14, 32767, 0, 16384) // a dictionary to train
+                        .setZstdMaxTrainBytes(65536).zstdMaxTrainBytes(), "(?=.*zstd_max_train_bytes=65536;).*")),
+                s("compression_opts", o -> eq(2, o.setCompressionParallelThreads(2).compressionParallelThreads(), "(?=.*parallel_threads=2;).*")),
+                s("bottommost_compression_opts", o -> {
+                    o.setBottommostCompressionOptions(-14, 3, 0, 0, true);
+                    return "(?=.*[{;]level=3;)(?=.*enabled=true;).*";
+                }),
+                s("enable_blob_files", o -> eq(true, o.setEnableBlobFiles(true).enableBlobFiles(), "true")),
+                s("min_blob_size", o -> eq(4096L, o.setMinBlobSize(4096).minBlobSize(), "4096")),
+                s("blob_file_size", o -> eq(64L << 20, o.setBlobFileSize(64L << 20).blobFileSize(), "67108864")),
+                s("blob_compression_type", o -> eq(Compression.LZ4, o.setBlobCompression(Compression.LZ4).blobCompression(), "kLZ4Compression")),
+                s("enable_blob_garbage_collection", o -> eq(true, o.setEnableBlobGc(true).enableBlobGc(), "true")),
+                s("blob_garbage_collection_age_cutoff", o -> eq(0.5, o.setBlobGcAgeCutoff(0.5).blobGcAgeCutoff(), "0\\.50*")),
+                s("blob_garbage_collection_force_threshold", o -> eq(0.75, o.setBlobGcForceThreshold(0.75).blobGcForceThreshold(), "0\\.750*")),
+                s("blob_file_starting_level", o -> eq(1, o.setBlobFileStartingLevel(1).blobFileStartingLevel(), "1")),
+                // universal and FIFO settings
+                s("compaction_options_universal", o -> {
+                    try (UniversalCompactionOptions u = new UniversalCompactionOptions().setSizeRatio(5).setMinMergeWidth(3)
+                            .setMaxMergeWidth(9).setMaxSizeAmplificationPercent(150).setCompressionSizePercent(80)
+                            .setStopStyleTotalSize(false)) {
+                        o.setCompactionStyle(CompactionStyle.UNIVERSAL).setUniversalCompactionOptions(u);
+                    }
+                    return "(?=.*size_ratio=5;)(?=.*min_merge_width=3;)(?=.*max_merge_width=9;)"
+                            + "(?=.*max_size_amplification_percent=150;)(?=.*compression_size_percent=80;)"
+                            + "(?=.*stop_style=kCompactionStopStyleSimilarSize;).*";
+                }),
+                s("compaction_options_fifo", o -> {
+                    try (FifoCompactionOptions f = new FifoCompactionOptions().setMaxTableFilesSize(1L << 26)) {
+                        o.setCompactionStyle(CompactionStyle.FIFO).setFifoCompactionOptions(f);
+                    }
+                    return "(?=.*max_table_files_size=67108864;).*";
+                })));
+        if (io.rocksffm.internal.Capabilities.callable("rocksdb_options_set_ttl")) {
+            out.add(s("ttl", o -> eq(86400L, o.setTtl(86400).ttl(), "86400")));
+            out.add(s("periodic_compaction_seconds", o -> eq(172800L, o.setPeriodicCompactionSeconds(172800)
+                    .periodicCompactionSeconds(), "172800")));
+        }
+        // block-based table settings (no getters in the C API: the OPTIONS file is the check)
+        out.addAll(List.of(
+                table("index_type", t -> t.setIndexType(BlockBasedTableConfig.IndexType.TWO_LEVEL_INDEX_SEARCH), "kTwoLevelIndexSearch"),
+                table("data_block_index_type", t -> t.setDataBlockIndexType(BlockBasedTableConfig.DataBlockIndexType.BINARY_SEARCH_AND_HASH),
+                        "kDataBlockBinaryAndHash"),
+                table("data_block_hash_table_util_ratio", t -> t.setDataBlockHashRatio(0.5), "0\\.50*"),
+                table("checksum", t -> t.setChecksum(BlockBasedTableConfig.ChecksumType.XXHASH64), "kxxHash64"),
+                table("format_version", t -> t.setFormatVersion(4), "4"),
+                table("block_restart_interval", t -> t.setBlockRestartInterval(8), "8"),
+                table("index_block_restart_interval", t -> t.setIndexBlockRestartInterval(2), "2"),
+                table("metadata_block_size", t -> t.setMetadataBlockSize(8192), "8192"),
+                table("block_size_deviation", t -> t.setBlockSizeDeviation(5), "5"),
+                table("partition_filters", t -> t.setIndexType(BlockBasedTableConfig.IndexType.TWO_LEVEL_INDEX_SEARCH)
+                        .setPartitionFilters(true), "true"),
+                table("pin_l0_filter_and_index_blocks_in_cache", t -> t.setPinL0FilterAndIndexBlocksInCache(true), "true"),
+                table("pin_top_level_index_and_filter", t -> t.setPinTopLevelIndexAndFilter(false), "false"),
+                table("cache_index_and_filter_blocks_with_high_priority", t -> t.setCacheIndexAndFilterBlocksWithHighPriority(false), "false")));
+        return out;
+    }
+
+    private static Setting table(String key, Function<BlockBasedTableConfig, BlockBasedTableConfig> apply, String value) {
+        return s(key, o -> {
+            try (BlockBasedTableConfig t = apply.apply(new BlockBasedTableConfig())) {
+                o.setTableFormat(t);
+            }
+            return value;
+        });
+    }
+
+    private static <T> String eq(T expected, T actual, String valuePattern) {
+        assertEquals(expected, actual);
+        return valuePattern;
+    }
+
+    /** key to value of the lines of the latest OPTIONS file (first occurrence: the DB options, then the default family's). */
+    static Map<String, String> optionsFileValues(Path db) throws IOException {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String line : FilterPolicyTest.optionsFile(db).lines().toList()) {
+            String t = line.trim();
+            int eq = t.indexOf('=');
+            if (eq > 0 && !t.startsWith("#") && !t.startsWith("[")) {
+                out.putIfAbsent(t.substring(0, eq), t.substring(eq + 1));
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void eachSettingReachesTheOptionsFileAndItsGetter() throws IOException {
+        Path defaults = dir.resolve("defaults");
+        try (Options o = new Options().setCreateIfMissing(true); RocksDB db = RocksDB.open(defaults, o)) {
+            db.put(bytes("k"), bytes("v"));
+        }
+        Map<String, String> byDefault = optionsFileValues(defaults);
+        List<Setting> settings = settings();
+        int i = 0;
+        for (Setting setting : settings) {
+            Path db = dir.resolve("db" + i++);
+            String pattern;
+            try (Options o = new Options().setCreateIfMissing(true)) {
+                pattern = setting.apply().apply(o);
+                try (RocksDB opened = RocksDB.open(db, o)) {
+                    opened.put(bytes("k"), bytes("v"));
+                    assertEquals("v", string(opened.get(bytes("k"))));
+                }
+            }
+            String written = optionsFileValues(db).get(setting.key());
+            assertNotNull(written, setting.key() + " is in the OPTIONS file");
+            assertTrue(written.matches(pattern), setting.key() + "=" + written + " should match " + pattern);
+            String old = byDefault.get(setting.key());
+            assertFalse(old != null && old.matches(pattern), setting.key() + " is not " + old + " by default");
+        }
+        System.out.println("[rocksffm] engine " + RocksDB.engine().version() + ": " + settings.size()
+                + " typed settings checked against the OPTIONS file");
+    }
+
+    @Test
+    void gatedSettingsNameTheirFunction() {
+        try (Options o = new Options()) {
+            if (Gated.supported("rocksdb_options_set_ttl", () -> o.setTtl(60))) {
+                assertEquals(60, o.setTtl(60).ttl());
+                assertEquals(120, o.setPeriodicCompactionSeconds(120).periodicCompactionSeconds());
+            } else {
+                Gated.supported("rocksdb_options_get_ttl", o::ttl);
+                Gated.supported("rocksdb_options_set_periodic_compaction_seconds", () -> o.setPeriodicCompactionSeconds(1));
+                Gated.supported("rocksdb_options_get_periodic_compaction_seconds", o::periodicCompactionSeconds);
+            }
+            try (BlockBasedTableConfig t = new BlockBasedTableConfig()) {
+                if (Gated.supported("rocksdb_block_based_options_set_optimize_filters_for_memory",
+                        () -> t.setOptimizeFiltersForMemory(true))) {
+                    assertSame(t, t.setOptimizeFiltersForMemory(true));
+                }
+            }
+            // the WAL directory reads back from RocksDB (11) or from what was set here
+            assertNull(o.walDir());
+            assertEquals(dir.toAbsolutePath(), o.setWalDir(dir).walDir());
+        }
+    }
+
+    @Test
+    void outOfRangeValuesAreRefused() {
+        try (Options o = new Options()) {
+            assertThrows(IllegalArgumentException.class, () -> o.setMaxBackgroundJobs(0));
+            assertThrows(IllegalArgumentException.class, () -> o.setMaxSubcompactions(0));
+            assertThrows(IllegalArgumentException.class, () -> o.setBytesPerSync(-1));
+            assertThrows(IllegalArgumentException.class, () -> o.setWalTtlSeconds(-1));
+            assertThrows(IllegalArgumentException.class, () -> o.setNumLevels(0));
+            assertThrows(IllegalArgumentException.class, () -> o.setMaxBytesForLevelMultiplier(0));
+            assertThrows(IllegalArgumentException.class, () -> o.setMaxBytesForLevelMultiplier(Double.NaN));
+            assertThrows(IllegalArgumentException.class, () -> o.setMaxBytesForLevelMultiplier(Double.POSITIVE_INFINITY));
+            assertThrows(IllegalArgumentException.class, () -> o.setTargetFileSizeBase(0));
+            assertThrows(IllegalArgumentException.class, () -> o.setLevel0FileNumCompactionTrigger(0));
+            assertThrows(IllegalArgumentException.class, () -> o.setLevel0StopWritesTrigger(-1));
+            assertThrows(IllegalArgumentException.class, () -> o.setMaxWriteBufferNumber(0));
+            assertThrows(IllegalArgumentException.class, () -> o.setBlobGcAgeCutoff(1.5));
+            assertThrows(IllegalArgumentException.class, () -> o.setBlobGcForceThreshold(Double.NaN));
+            assertThrows(IllegalArgumentException.class, () -> o.setMinBlobSize(-1));
+            assertThrows(IllegalArgumentException.class, () -> o.setCompressionOptions(-14, 1, 0, -1));
+            assertThrows(IllegalArgumentException.class, () -> o.setTtl(-1));
+            assertThrows(NullPointerException.class, () -> o.setCompactionStyle(null));
+            assertThrows(NullPointerException.class, () -> o.setInfoLogLevel(null));
+            assertThrows(NullPointerException.class, () -> o.setCompressionPerLevel(null));
+            assertThrows(NullPointerException.class, () -> o.setCompressionPerLevel(java.util.Arrays.asList(Compression.NONE, null)));
+            assertThrows(NullPointerException.class, () -> o.setWalDir(null));
+            assertThrows(IllegalArgumentException.class, () -> o.setWalDir(Path.of("a\0b")));
+            UniversalCompactionOptions closed = new UniversalCompactionOptions();
+            closed.close();
+            assertThrows(IllegalStateException.class, () -> o.setUniversalCompactionOptions(closed));
+            // nothing refused reached the options
+            assertEquals(CompactionStyle.LEVEL, o.compactionStyle());
+            assertTrue(o.maxBackgroundJobs() >= 1);
+        }
+        try (BlockBasedTableConfig t = new BlockBasedTableConfig()) {
+            assertThrows(IllegalArgumentException.class, () -> t.setFormatVersion(1));
+            assertThrows(IllegalArgumentException.class, () -> t.setBlockRestartInterval(0));
+            assertThrows(IllegalArgumentException.class, () -> t.setDataBlockHashRatio(0));
+            assertThrows(IllegalArgumentException.class, () -> t.setBlockSizeDeviation(101));
+            assertThrows(IllegalArgumentException.class, () -> t.setMetadataBlockSize(0));
+            assertThrows(NullPointerException.class, () -> t.setIndexType(null));
+            assertThrows(NullPointerException.class, () -> t.setChecksum(null));
+        }
+    }
+
+    /** Delta encoding is not in the OPTIONS file of every engine: its effect is, larger table files without it. */
+    @Test
+    void deltaEncodingShrinksTableFiles() throws IOException {
+        long with = tableBytes("delta", true);
+        long without = tableBytes("plain", false);
+        assertTrue(without > with * 3 / 2, "without delta encoding " + without + " bytes, with " + with);
+    }
+
+    private long tableBytes(String name, boolean delta) throws IOException {
+        try (BlockBasedTableConfig t = new BlockBasedTableConfig().setUseDeltaEncoding(delta);
+             Options o = new Options().setCreateIfMissing(true).setCompression(Compression.NONE).setTableFormat(t);
+             RocksDB db = RocksDB.open(dir.resolve(name), o)) {
+            for (int i = 0; i < 5000; i++) {
+                db.put(bytes("a-rather-long-common-key-prefix-" + i), bytes("v"));
+            }
+            db.flush(true);
+            try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(db.path())) {
+                long sum = 0;
+                for (Path f : files.filter(f -> f.toString().endsWith(".sst")).toList()) {
+                    sum += java.nio.file.Files.size(f);
+                }
+                return sum;
+            }
+        }
+    }
+
+    /** The settings keep a database working: a universal-compaction family with blob files reads back what it wrote. */
+    @Test
+    void tunedDatabaseWorks() {
+        try (Options o = new Options().setCreateIfMissing(true).setCompactionStyle(CompactionStyle.UNIVERSAL)
+                .setEnableBlobFiles(true).setMinBlobSize(100).setWriteBufferSize(256 << 10).setMaxBackgroundJobs(2);
+             RocksDB db = RocksDB.open(dir.resolve("tuned"), o)) {
+            for (int i = 0; i < 2000; i++) {
+                db.put(bytes("key" + i), new byte[500 + i % 7]);
+            }
+            db.flush(true);
+            assertEquals(500 + 1999 % 7, db.get(bytes("key1999")).length);
+            try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(db.path())) {
+                assertTrue(files.anyMatch(f -> f.toString().endsWith(".blob")), "values went to blob files");
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,224 @@
+package io.rocksffm.reliability;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import io.rocksffm.BlockBasedTableConfig;
+import io.rocksffm.FifoCompactionOptions;
+import io.rocksffm.Options;
+import io.rocksffm.UniversalCompactionOptions;
+import io.rocksffm.reliability.ApiTableSupport.Table;
+
+/**
+ * The use-after-close rows and tables of issue 32's typed settings: the {@link Options} methods of
+ * its setting groups, the new {@link BlockBasedTableConfig} setters, and the tables of
+ * {@link UniversalCompactionOptions} and {@link FifoCompactionOptions}. Gated methods check that
+ * the object is open before they check the engine, so on every engine a closed receiver refuses
+ * with {@link IllegalStateException}.
+ */
+final class OptionsTables {
+    private OptionsTables() {}
+
+    /** Adds the issue 32 methods of {@link Options} to its table. */
+    static Table<Options> issue32(Table<Options> table) {
+        return table
+                .guarded("setMaxBackgroundJobs(int)", (o, c) -> o.setMaxBackgroundJobs(2))
+                .guarded("maxBackgroundJobs()", (o, c) -> o.maxBackgroundJobs())
+                .guarded("setMaxSubcompactions(int)", (o, c) -> o.setMaxSubcompactions(2))
+                .guarded("maxSubcompactions()", (o, c) -> o.maxSubcompactions())
+                .guarded("setCreateMissingColumnFamilies(boolean)", (o, c) -> o.setCreateMissingColumnFamilies(true))
+                .guarded("createMissingColumnFamilies()", (o, c) -> o.createMissingColumnFamilies())
+                .guarded("setBytesPerSync(long)", (o, c) -> o.setBytesPerSync(2))
+                .guarded("bytesPerSync()", (o, c) -> o.bytesPerSync())
+                .guarded("setWalBytesPerSync(long)", (o, c) -> o.setWalBytesPerSync(2))
+                .guarded("walBytesPerSync()", (o, c) -> o.walBytesPerSync())
+                .guarded("setUseFsync(boolean)", (o, c) -> o.setUseFsync(true))
+                .guarded("useFsync()", (o, c) -> o.useFsync())
+                .guarded("setParanoidChecks(boolean)", (o, c) -> o.setParanoidChecks(true))
+                .guarded("paranoidChecks()", (o, c) -> o.paranoidChecks())
+                .guarded("setAllowConcurrentMemtableWrite(boolean)", (o, c) -> o.setAllowConcurrentMemtableWrite(true))
+                .guarded("allowConcurrentMemtableWrite()", (o, c) -> o.allowConcurrentMemtableWrite())
+                .guarded("setEnablePipelinedWrite(boolean)", (o, c) -> o.setEnablePipelinedWrite(true))
+                .guarded("enablePipelinedWrite()", (o, c) -> o.enablePipelinedWrite())
+                .guarded("setUnorderedWrite(boolean)", (o, c) -> o.setUnorderedWrite(true))
+                .guarded("unorderedWrite()", (o, c) -> o.unorderedWrite())
+                .guarded("setAtomicFlush(boolean)", (o, c) -> o.setAtomicFlush(true))
+                .guarded("atomicFlush()", (o, c) -> o.atomicFlush())
+                .guarded("setAvoidUnnecessaryBlockingIo(boolean)", (o, c) -> o.setAvoidUnnecessaryBlockingIo(true))
+                .guarded("avoidUnnecessaryBlockingIo()", (o, c) -> o.avoidUnnecessaryBlockingIo())
+                .guarded("setWalTtlSeconds(long)", (o, c) -> o.setWalTtlSeconds(2))
+                .guarded("walTtlSeconds()", (o, c) -> o.walTtlSeconds())
+                .guarded("setWalSizeLimitMb(long)", (o, c) -> o.setWalSizeLimitMb(2))
+                .guarded("walSizeLimitMb()", (o, c) -> o.walSizeLimitMb())
+                .guarded("setMaxTotalWalSize(long)", (o, c) -> o.setMaxTotalWalSize(2))
+                .guarded("maxTotalWalSize()", (o, c) -> o.maxTotalWalSize())
+                .guarded("setWalDir(Path)", (o, c) -> o.setWalDir(c.dir))
+                .guarded("walDir()", (o, c) -> o.walDir())
+                .guarded("setInfoLogLevel(InfoLogLevel)", (o, c) -> o.setInfoLogLevel(io.rocksffm.InfoLogLevel.INFO))
+                .guarded("infoLogLevel()", (o, c) -> o.infoLogLevel())
+                .guarded("setKeepLogFileNum(long)", (o, c) -> o.setKeepLogFileNum(2))
+                .guarded("keepLogFileNum()", (o, c) -> o.keepLogFileNum())
+                .guarded("setStatsDumpPeriodSec(int)", (o, c) -> o.setStatsDumpPeriodSec(2))
+                .guarded("statsDumpPeriodSec()", (o, c) -> o.statsDumpPeriodSec())
+                .guarded("setDbWriteBufferSize(long)", (o, c) -> o.setDbWriteBufferSize(2))
+                .guarded("dbWriteBufferSize()", (o, c) -> o.dbWriteBufferSize())
+                .guarded("setCompactionStyle(CompactionStyle)", (o, c) -> o.setCompactionStyle(io.rocksffm.CompactionStyle.LEVEL))
+                .guarded("compactionStyle()", (o, c) -> o.compactionStyle())
+                .guarded("setUniversalCompactionOptions(UniversalCompactionOptions)", (o, c) -> o.setUniversalCompactionOptions(c.universal))
+                .guarded("setFifoCompactionOptions(FifoCompactionOptions)", (o, c) -> o.setFifoCompactionOptions(c.fifo))
+                .guarded("setNumLevels(int)", (o, c) -> o.setNumLevels(2))
+                .guarded("numLevels()", (o, c) -> o.numLevels())
+                .guarded("setMaxBytesForLevelBase(long)", (o, c) -> o.setMaxBytesForLevelBase(2))
+                .guarded("maxBytesForLevelBase()", (o, c) -> o.maxBytesForLevelBase())
+                .guarded("setMaxBytesForLevelMultiplier(double)", (o, c) -> o.setMaxBytesForLevelMultiplier(0.5))
+                .guarded("maxBytesForLevelMultiplier()", (o, c) -> o.maxBytesForLevelMultiplier())
+                .guarded("setLevelCompactionDynamicLevelBytes(boolean)", (o, c) -> o.setLevelCompactionDynamicLevelBytes(true))
+                .guarded("levelCompactionDynamicLevelBytes()", (o, c) -> o.levelCompactionDynamicLevelBytes())
+                .guarded("setTargetFileSizeBase(long)", (o, c) -> o.setTargetFileSizeBase(2))
+                .guarded("targetFileSizeBase()", (o, c) -> o.targetFileSizeBase())
+                .guarded("setTargetFileSizeMultiplier(int)", (o, c) -> o.setTargetFileSizeMultiplier(2))
+                .guarded("targetFileSizeMultiplier()", (o, c) -> o.targetFileSizeMultiplier())
+                .guarded("setMaxCompactionBytes(long)", (o, c) -> o.setMaxCompactionBytes(2))
+                .guarded("maxCompactionBytes()", (o, c) -> o.maxCompactionBytes())
+                .guarded("setLevel0FileNumCompactionTrigger(int)", (o, c) -> o.setLevel0FileNumCompactionTrigger(2))
+                .guarded("level0FileNumCompactionTrigger()", (o, c) -> o.level0FileNumCompactionTrigger())
+                .guarded("setLevel0SlowdownWritesTrigger(int)", (o, c) -> o.setLevel0SlowdownWritesTrigger(2))
+                .guarded("level0SlowdownWritesTrigger()", (o, c) -> o.level0SlowdownWritesTrigger())
+                .guarded("setLevel0StopWritesTrigger(int)", (o, c) -> o.setLevel0StopWritesTrigger(2))
+                .guarded("level0StopWritesTrigger()", (o, c) -> o.level0StopWritesTrigger())
+                .guarded("setSoftPendingCompactionBytesLimit(long)", (o, c) -> o.setSoftPendingCompactionBytesLimit(2))
+                .guarded("softPendingCompactionBytesLimit()", (o, c) -> o.softPendingCompactionBytesLimit())
+                .guarded("setHardPendingCompactionBytesLimit(long)", (o, c) -> o.setHardPendingCompactionBytesLimit(2))
+                .guarded("hardPendingCompactionBytesLimit()", (o, c) -> o.hardPendingCompactionBytesLimit())
+                .guarded("setDisableAutoCompactions(boolean)", (o, c) -> o.setDisableAutoCompactions(true))
+                .guarded("disableAutoCompactions()", (o, c) -> o.disableAutoCompactions())
+                .guarded("setMaxWriteBufferNumber(int)", (o, c) -> o.setMaxWriteBufferNumber(2))
+                .guarded("maxWriteBufferNumber()", (o, c) -> o.maxWriteBufferNumber())
+                .guarded("setMinWriteBufferNumberToMerge(int)", (o, c) -> o.setMinWriteBufferNumberToMerge(2))
+                .guarded("minWriteBufferNumberToMerge()", (o, c) -> o.minWriteBufferNumberToMerge())
+                .guarded("setOptimizeFiltersForHits(boolean)", (o, c) -> o.setOptimizeFiltersForHits(true))
+                .guarded("optimizeFiltersForHits()", (o, c) -> o.optimizeFiltersForHits())
+                .guarded("setTtl(long)", (o, c) -> o.setTtl(2))
+                .guarded("ttl()", (o, c) -> o.ttl())
+                .guarded("setPeriodicCompactionSeconds(long)", (o, c) -> o.setPeriodicCompactionSeconds(2))
+                .guarded("periodicCompactionSeconds()", (o, c) -> o.periodicCompactionSeconds())
+                .guarded("setCompressionPerLevel(List)", (o, c) -> o.setCompressionPerLevel(java.util.List.of()))
+                .guarded("compressionPerLevel()", (o, c) -> o.compressionPerLevel())
+                .guarded("setBottommostCompression(Compression)", (o, c) -> o.setBottommostCompression(io.rocksffm.Compression.NONE))
+                .guarded("bottommostCompression()", (o, c) -> o.bottommostCompression())
+                .guarded("setCompressionOptions(int,int,int,int)", (o, c) -> o.setCompressionOptions(2, 2, 2, 2))
+                .guarded("setBottommostCompressionOptions(int,int,int,int,boolean)", (o, c) -> o.setBottommostCompressionOptions(2, 2, 2, 2, true))
+                .guarded("setZstdMaxTrainBytes(int)", (o, c) -> o.setZstdMaxTrainBytes(2))
+                .guarded("zstdMaxTrainBytes()", (o, c) -> o.zstdMaxTrainBytes())
+                .guarded("setCompressionParallelThreads(int)", (o, c) -> o.setCompressionParallelThreads(2))
+                .guarded("compressionParallelThreads()", (o, c) -> o.compressionParallelThreads())
+                .guarded("setEnableBlobFiles(boolean)", (o, c) -> o.setEnableBlobFiles(true))
+                .guarded("enableBlobFiles()", (o, c) -> o.enableBlobFiles())
+                .guarded("setMinBlobSize(long)", (o, c) -> o.setMinBlobSize(2))
+                .guarded("minBlobSize()", (o, c) -> o.minBlobSize())
+                .guarded("setBlobFileSize(long)", (o, c) -> o.setBlobFileSize(2))
+                .guarded("blobFileSize()", (o, c) -> o.blobFileSize())
+                .guarded("setBlobCompression(Compression)", (o, c) -> o.setBlobCompression(io.rocksffm.Compression.NONE))
+                .guarded("blobCompression()", (o, c) -> o.blobCompression())
+                .guarded("setEnableBlobGc(boolean)", (o, c) -> o.setEnableBlobGc(true))
+                .guarded("enableBlobGc()", (o, c) -> o.enableBlobGc())
+                .guarded("setBlobGcAgeCutoff(double)", (o, c) -> o.setBlobGcAgeCutoff(0.5))
+                .guarded("blobGcAgeCutoff()", (o, c) -> o.blobGcAgeCutoff())
+                .guarded("setBlobGcForceThreshold(double)", (o, c) -> o.setBlobGcForceThreshold(0.5))
+                .guarded("blobGcForceThreshold()", (o, c) -> o.blobGcForceThreshold())
+                .guarded("setBlobFileStartingLevel(int)", (o, c) -> o.setBlobFileStartingLevel(2))
+                .guarded("blobFileStartingLevel()", (o, c) -> o.blobFileStartingLevel());
+    }
+
+    /** Adds the issue 32 setters of {@link BlockBasedTableConfig} to its table. */
+    static Table<BlockBasedTableConfig> blockBasedIssue32(Table<BlockBasedTableConfig> table) {
+        return table
+                .guarded("setIndexType(IndexType)", (o, c) -> o.setIndexType(io.rocksffm.BlockBasedTableConfig.IndexType.BINARY_SEARCH))
+                .guarded("setDataBlockIndexType(DataBlockIndexType)", (o, c) -> o.setDataBlockIndexType(io.rocksffm.BlockBasedTableConfig.DataBlockIndexType.BINARY_SEARCH))
+                .guarded("setDataBlockHashRatio(double)", (o, c) -> o.setDataBlockHashRatio(0.5))
+                .guarded("setChecksum(ChecksumType)", (o, c) -> o.setChecksum(io.rocksffm.BlockBasedTableConfig.ChecksumType.CRC32C))
+                .guarded("setFormatVersion(int)", (o, c) -> o.setFormatVersion(2))
+                .guarded("setBlockRestartInterval(int)", (o, c) -> o.setBlockRestartInterval(2))
+                .guarded("setIndexBlockRestartInterval(int)", (o, c) -> o.setIndexBlockRestartInterval(2))
+                .guarded("setMetadataBlockSize(long)", (o, c) -> o.setMetadataBlockSize(2))
+                .guarded("setBlockSizeDeviation(int)", (o, c) -> o.setBlockSizeDeviation(2))
+                .guarded("setPartitionFilters(boolean)", (o, c) -> o.setPartitionFilters(true))
+                .guarded("setPinL0FilterAndIndexBlocksInCache(boolean)", (o, c) -> o.setPinL0FilterAndIndexBlocksInCache(true))
+                .guarded("setPinTopLevelIndexAndFilter(boolean)", (o, c) -> o.setPinTopLevelIndexAndFilter(true))
+                .guarded("setCacheIndexAndFilterBlocksWithHighPriority(boolean)", (o, c) -> o.setCacheIndexAndFilterBlocksWithHighPriority(true))
+                .guarded("setUseDeltaEncoding(boolean)", (o, c) -> o.setUseDeltaEncoding(true))
+                .guarded("setOptimizeFiltersForMemory(boolean)", (o, c) -> o.setOptimizeFiltersForMemory(true));
+    }
+
+    static Table<UniversalCompactionOptions> universal() {
+        return new Table<>(UniversalCompactionOptions.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("setSizeRatio(int)", (o, c) -> o.setSizeRatio(2))
+                .guarded("sizeRatio()", (o, c) -> o.sizeRatio())
+                .guarded("setMinMergeWidth(int)", (o, c) -> o.setMinMergeWidth(2))
+                .guarded("minMergeWidth()", (o, c) -> o.minMergeWidth())
+                .guarded("setMaxMergeWidth(int)", (o, c) -> o.setMaxMergeWidth(2))
+                .guarded("maxMergeWidth()", (o, c) -> o.maxMergeWidth())
+                .guarded("setMaxSizeAmplificationPercent(int)", (o, c) -> o.setMaxSizeAmplificationPercent(2))
+                .guarded("maxSizeAmplificationPercent()", (o, c) -> o.maxSizeAmplificationPercent())
+                .guarded("setCompressionSizePercent(int)", (o, c) -> o.setCompressionSizePercent(2))
+                .guarded("compressionSizePercent()", (o, c) -> o.compressionSizePercent())
+                .guarded("setStopStyleTotalSize(boolean)", (o, c) -> o.setStopStyleTotalSize(true))
+                .guarded("stopStyleTotalSize()", (o, c) -> o.stopStyleTotalSize());
+    }
+
+    static Table<FifoCompactionOptions> fifo() {
+        return new Table<>(FifoCompactionOptions.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("setMaxTableFilesSize(long)", (o, c) -> o.setMaxTableFilesSize(2))
+                .guarded("maxTableFilesSize()", (o, c) -> o.maxTableFilesSize())
+                .guarded("setAllowCompaction(boolean)", (o, c) -> o.setAllowCompaction(true))
+                .guarded("allowCompaction()", (o, c) -> o.allowCompaction());
+    }
+
+    /** Adds the issue 32 methods of {@link io.rocksffm.ReadOptions} to its table. */
+    static Table<io.rocksffm.ReadOptions> readIssue32(Table<io.rocksffm.ReadOptions> table) {
+        return table
+                .guarded("setReadTier(ReadTier)", (o, c) -> o.setReadTier(io.rocksffm.ReadOptions.ReadTier.READ_ALL))
+                .guarded("readTier()", (o, c) -> o.readTier())
+                .guarded("setIgnoreRangeDeletions(boolean)", (o, c) -> o.setIgnoreRangeDeletions(true))
+                .guarded("ignoreRangeDeletions()", (o, c) -> o.ignoreRangeDeletions())
+                .guarded("setPinData(boolean)", (o, c) -> o.setPinData(true))
+                .guarded("pinData()", (o, c) -> o.pinData())
+                .guarded("setDeadlineMicros(long)", (o, c) -> o.setDeadlineMicros(1))
+                .guarded("deadlineMicros()", (o, c) -> o.deadlineMicros())
+                .guarded("setIoTimeoutMicros(long)", (o, c) -> o.setIoTimeoutMicros(1))
+                .guarded("ioTimeoutMicros()", (o, c) -> o.ioTimeoutMicros())
+                .guarded("setAsyncIo(boolean)", (o, c) -> o.setAsyncIo(true))
+                .guarded("asyncIo()", (o, c) -> o.asyncIo());
+    }
+
+    /** Adds the issue 32 methods of {@link io.rocksffm.WriteOptions} to its table. */
+    static Table<io.rocksffm.WriteOptions> writeIssue32(Table<io.rocksffm.WriteOptions> table) {
+        return table
+                .guarded("setNoSlowdown(boolean)", (o, c) -> o.setNoSlowdown(true))
+                .guarded("noSlowdown()", (o, c) -> o.noSlowdown())
+                .guarded("setLowPri(boolean)", (o, c) -> o.setLowPri(true))
+                .guarded("lowPri()", (o, c) -> o.lowPri())
+                .guarded("setMemtableInsertHintPerBatch(boolean)", (o, c) -> o.setMemtableInsertHintPerBatch(true))
+                .guarded("memtableInsertHintPerBatch()", (o, c) -> o.memtableInsertHintPerBatch());
+    }
+
+    static Table<io.rocksffm.CompactRangeOptions> compactRange() {
+        return new Table<>(io.rocksffm.CompactRangeOptions.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("setExclusiveManualCompaction(boolean)", (o, c) -> o.setExclusiveManualCompaction(true))
+                .guarded("exclusiveManualCompaction()", (o, c) -> o.exclusiveManualCompaction())
+                .guarded("setChangeLevel(boolean)", (o, c) -> o.setChangeLevel(true))
+                .guarded("changeLevel()", (o, c) -> o.changeLevel())
+                .guarded("setTargetLevel(int)", (o, c) -> o.setTargetLevel(1))
+                .guarded("targetLevel()", (o, c) -> o.targetLevel())
+                .guarded("setBottommostLevelCompaction(BottommostLevelCompaction)", (o, c) -> o.setBottommostLevelCompaction(
+                        io.rocksffm.CompactRangeOptions.BottommostLevelCompaction.SKIP))
+                .guarded("bottommostLevelCompaction()", (o, c) -> o.bottommostLevelCompaction())
+                .guarded("setMaxSubcompactions(int)", (o, c) -> o.setMaxSubcompactions(1))
+                .guarded("maxSubcompactions()", (o, c) -> o.maxSubcompactions());
+    }
+}
