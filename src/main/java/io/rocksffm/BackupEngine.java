@@ -62,7 +62,7 @@ public final class BackupEngine extends NativeObject {
      * @throws IllegalStateException if this engine or {@code db} is closed
      * @throws RocksDBException if the backup fails
      */
-    public void createBackup(DatabaseAdmin db) {
+    public void createBackup(Database db) {
         createBackup(db, true);
     }
 
@@ -75,8 +75,8 @@ public final class BackupEngine extends NativeObject {
      * @throws IllegalStateException if this engine or {@code db} is closed
      * @throws RocksDBException if the backup fails
      */
-    public synchronized void createBackup(DatabaseAdmin db, boolean flushFirst) {
-        Database d = (Database) Objects.requireNonNull(db, "db");
+    public synchronized void createBackup(Database db, boolean flushFirst) {
+        Database d = Objects.requireNonNull(db, "db");
         use(be -> {
             d.lifecycle.enter();
             try (Scratch s = Scratch.acquire()) {
@@ -102,8 +102,8 @@ public final class BackupEngine extends NativeObject {
      * @throws RocksDBException {@link RocksDBException.Code#INCOMPLETE} ("Backup stopped") after
      *         {@link #stopBackup()}, or another failure
      */
-    public synchronized int createBackup(DatabaseAdmin db, CreateBackupOptions options) {
-        Database d = (Database) Objects.requireNonNull(db, "db");
+    public synchronized int createBackup(Database db, CreateBackupOptions options) {
+        Database d = Objects.requireNonNull(db, "db");
         Objects.requireNonNull(options, "options");
         return apply(be -> {
             d.lifecycle.enter();

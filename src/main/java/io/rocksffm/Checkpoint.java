@@ -31,7 +31,7 @@ public final class Checkpoint extends NativeObject {
      * @throws IllegalStateException if {@code db} is closed
      * @throws RocksDBException if RocksDB cannot make one
      */
-    public static Checkpoint create(RocksDB db) {
+    public static Checkpoint create(Database db) {
         return of(java.util.Objects.requireNonNull(db, "db"));
     }
 

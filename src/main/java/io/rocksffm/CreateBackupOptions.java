@@ -13,7 +13,7 @@ import java.util.Objects;
 
 /**
  * Options of one backup ({@code rocksdb_create_backup_options_t}) for
- * {@link BackupEngine#createBackup(DatabaseAdmin, CreateBackupOptions)}: whether to flush
+ * {@link BackupEngine#createBackup(Database, CreateBackupOptions)}: whether to flush
  * first, and a progress callback.
  *
  * <p>The C functions {@code rocksdb_create_backup_options_*} are in RocksDB 11 and later

@@ -21,13 +21,19 @@ import java.util.Objects;
 import java.util.OptionalLong;
 
 /**
- * What every open database shares, whatever kind it is: its column families, the reads of
- * {@link KeyValueReads}, iterators, snapshots and the administration of {@link DatabaseAdmin}, all
- * through the engine's {@code rocksdb_t} ({@link #db}). Kinds that wrap a {@code rocksdb_t} (a
- * transaction database) pass their own handle as {@link #ptr} and the wrapped one as {@link #db};
- * writes, whose C functions differ by kind, stay with each kind.
+ * An open database, whatever its kind: {@link RocksDB}, {@link TransactionDB} or
+ * {@link OptimisticTransactionDB}. This is the type the API takes and returns wherever "a database"
+ * is meant ({@link Transaction#database()}, {@link BackupEngine#createBackup(Database)},
+ * {@link Checkpoint#create(Database)}, {@link WriteBatchWithIndex#getFromBatchAndDB}, ...). It offers
+ * the reads of {@link KeyValueReads}, the writes of {@link KeyValueWrites}, iterators, snapshots and
+ * the administration of {@link DatabaseAdmin}. Only the kinds above extend it (no public
+ * constructor); each opens with its own static methods. Thread-safe; closing waits for the calls
+ * in flight, and a closed database throws {@link IllegalStateException}.
  */
-abstract sealed class Database extends NativeObject implements KeyValueReads, DatabaseAdmin
+// How: everything goes through the engine's rocksdb_t (db). Kinds that wrap a rocksdb_t (a
+// transaction database) pass their own handle as ptr and the wrapped one as db; writes, whose C
+// functions differ by kind, stay with each kind.
+public abstract sealed class Database extends NativeObject implements KeyValueReads, KeyValueWrites, DatabaseAdmin
         permits RocksDB, TransactionDB, OptimisticTransactionDB {
     /** The engine's {@code rocksdb_t} that reads, iterators, snapshots and administration go to. */
     final MemorySegment db;

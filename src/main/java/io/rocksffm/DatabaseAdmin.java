@@ -6,11 +6,13 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * The operations on a database as a whole, declared once for every kind of database that offers
- * them ({@link RocksDB} today; transactional databases later): column families, flushes,
- * compaction, properties, sizes and checkpoints. Core methods take a {@link ColumnFamilyHandle};
- * the default-family forms are written here once. Thread-safe; a closed database, family or
- * options object throws {@link IllegalStateException}, a failure {@link RocksDBException}.
+ * The administration of a database: the operations on a database as a whole (column families,
+ * flushes, compaction, properties, sizes, checkpoints, options, background work, log files),
+ * declared apart from the reads of {@link KeyValueReads} and the writes of {@link KeyValueWrites}.
+ * Every {@link Database} offers them, and {@link Database} is the type to hold a database by. Core
+ * methods take a {@link ColumnFamilyHandle}; the default-family forms are written here once.
+ * Thread-safe; a closed database, family or options object throws {@link IllegalStateException},
+ * a failure {@link RocksDBException}.
  */
 public sealed interface DatabaseAdmin permits Database {
 

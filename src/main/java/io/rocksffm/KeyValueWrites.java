@@ -14,7 +14,7 @@ import java.util.Objects;
  * a method returns. Failures throw {@link RocksDBException}; a closed surface, family or options
  * throws {@link IllegalStateException}.
  */
-public sealed interface KeyValueWrites permits RocksDB, TransactionDB, OptimisticTransactionDB {
+public sealed interface KeyValueWrites permits Database {
 
     /**
      * The family the forms without a handle write.

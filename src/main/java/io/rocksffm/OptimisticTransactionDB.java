@@ -25,7 +25,7 @@ import java.util.Objects;
  * threads; {@link #close()} refuses ({@link IllegalStateException}) while transactions, pinned
  * values, iterators or snapshots made from it are open.
  */
-public final class OptimisticTransactionDB extends Database implements KeyValueWrites {
+public final class OptimisticTransactionDB extends Database {
     private OptimisticTransactionDB(MemorySegment handle, MemorySegment base, Path path, List<String> names,
                                     MemorySegment handles) {
         super("OptimisticTransactionDB", handle, base, path, false, names, handles);

@@ -42,7 +42,7 @@ import java.util.OptionalLong;
  * <p><b>Errors.</b> RocksDB failures throw {@link RocksDBException}; an absent key is a value
  * ({@code -1} or {@code null}), not an exception.
  */
-public final class RocksDB extends Database implements KeyValueWrites {
+public final class RocksDB extends Database {
     private RocksDB(MemorySegment db, Path path, boolean readOnly, List<String> names, MemorySegment handles) {
         super("RocksDB", db, db, path, readOnly, names, handles);
     }

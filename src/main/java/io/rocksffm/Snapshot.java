@@ -72,7 +72,7 @@ public final class Snapshot extends NativeObject {
     }
 
     /** {@return the database this snapshot belongs to} */
-    public DatabaseAdmin database() {
+    public Database database() {
         return db;
     }
 }

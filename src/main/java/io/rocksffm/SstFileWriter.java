@@ -14,7 +14,7 @@ import java.util.Objects;
 
 /**
  * Writes a table file ({@code rocksdb_sstfilewriter_t}) outside any database, to be ingested with
- * {@link DatabaseAdmin#ingestExternalFile}: bulk loading without the write path (no log, no
+ * {@link Database#ingestExternalFile}: bulk loading without the write path (no log, no
  * memtable, no compaction of the loaded data).
  *
  * <p>Entries must be added in strictly ascending key order (bytewise); RocksDB refuses any other

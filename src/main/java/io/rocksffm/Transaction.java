@@ -181,7 +181,7 @@ public final class Transaction extends NativeObject implements KeyValueReads {
     }
 
     /** {@return the database this transaction belongs to} */
-    public DatabaseAdmin database() {
+    public Database database() {
         return db;
     }
 

@@ -42,7 +42,7 @@ import java.util.Objects;
  * threads; {@link #close()} refuses ({@link IllegalStateException}) while transactions, pinned
  * values, iterators or snapshots made from it are open.
  */
-public final class TransactionDB extends Database implements KeyValueWrites {
+public final class TransactionDB extends Database {
     /** Whether the engine has rocksdb_transactiondb_get_base_db (RocksDB 10.x). */
     static final boolean BASE_DB = Capabilities.callable("rocksdb_transactiondb_get_base_db");
 

@@ -308,8 +308,8 @@ public final class WriteBatchWithIndex extends NativeObject {
      * @throws UnsupportedOperationException for a {@link TransactionDB} on RocksDB 7.x
      * @throws IllegalStateException if anything is closed
      */
-    public byte[] getFromBatchAndDB(DatabaseAdmin db, ReadOptions options, ColumnFamilyHandle family, byte[] key) {
-        Database d = (Database) Objects.requireNonNull(db, "db");
+    public byte[] getFromBatchAndDB(Database db, ReadOptions options, ColumnFamilyHandle family, byte[] key) {
+        Database d = Objects.requireNonNull(db, "db");
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         lifecycle.check();
@@ -333,8 +333,8 @@ public final class WriteBatchWithIndex extends NativeObject {
      * @return the iterator, confined to this thread, owned by the caller
      * @throws IllegalStateException if anything is closed
      */
-    public RocksIterator newIteratorWithBase(DatabaseAdmin db, ReadOptions options, ColumnFamilyHandle family) {
-        Database d = (Database) Objects.requireNonNull(db, "db");
+    public RocksIterator newIteratorWithBase(Database db, ReadOptions options, ColumnFamilyHandle family) {
+        Database d = Objects.requireNonNull(db, "db");
         Objects.requireNonNull(options, "options");
         lifecycle.check();
         d.guard.enterRead(options, family);

@@ -154,7 +154,7 @@ class DatabaseAdminTest {
                 Gated.supported("rocksdb_get_sorted_wal_files", odb::sortedWalFiles);
                 return;
             }
-            for (DatabaseAdmin db : List.of(tdb, odb)) {
+            for (Database db : List.<Database>of(tdb, odb)) {
                 KeyValueWrites writes = (KeyValueWrites) db;
                 writes.put(bytes("a"), bytes("1"));
                 db.flush(true);

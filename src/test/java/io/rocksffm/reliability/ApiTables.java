@@ -411,8 +411,8 @@ final class ApiTables {
         return new Table<>(BackupEngine.class)
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("createBackup(DatabaseAdmin)", (o, c) -> o.createBackup(db))
-                .guarded("createBackup(DatabaseAdmin,boolean)", (o, c) -> o.createBackup(db, false))
+                .guarded("createBackup(Database)", (o, c) -> o.createBackup(db))
+                .guarded("createBackup(Database,boolean)", (o, c) -> o.createBackup(db, false))
                 .guarded("backups()", (o, c) -> o.backups())
                 .guarded("verify(int)", (o, c) -> o.verify(1))
                 .guarded("restoreLatest(Path)", (o, c) -> o.restoreLatest(c.dir.resolve("r-" + System.nanoTime())))
@@ -427,7 +427,7 @@ final class ApiTables {
                 })
                 .guarded("purgeOldBackups(int)", (o, c) -> o.purgeOldBackups(5))
                 // issue 30
-                .guarded("createBackup(DatabaseAdmin,CreateBackupOptions)",
+                .guarded("createBackup(Database,CreateBackupOptions)",
                         (o, c) -> AdminTables.withCreateBackupOptions(c, b -> o.createBackup(db, b)))
                 .guarded("stopBackup()", (o, c) -> o.stopBackup());
     }

@@ -8,7 +8,7 @@ import io.rocksffm.ColumnFamilyDescriptor;
 import io.rocksffm.BackupEngine;
 import io.rocksffm.BackupEngineOptions;
 import io.rocksffm.BlockBasedTableConfig;
-import io.rocksffm.DatabaseAdmin;
+import io.rocksffm.Database;
 import io.rocksffm.HistogramType;
 import io.rocksffm.IngestExternalFileOptions;
 import io.rocksffm.LatestOptions;
@@ -214,7 +214,7 @@ class BadInputTest extends BadInputFixture {
             return io.rocksffm.CreateBackupOptions.CpuPriority.LOW;
         } else if (t == Runnable.class) {
             return (Runnable) () -> {};
-        } else if (t == DatabaseAdmin.class) {
+        } else if (t == Database.class || t == RocksDB.class) {
             return db;
         } else if (t == Map.class) {
             return Map.of("write_buffer_size", "4194304");

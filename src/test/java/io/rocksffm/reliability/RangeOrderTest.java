@@ -6,9 +6,8 @@ import static org.junit.jupiter.api.Assertions.*;
 import io.rocksffm.ColumnFamilyDescriptor;
 import io.rocksffm.ColumnFamilyHandle;
 import io.rocksffm.Comparator;
-import io.rocksffm.DatabaseAdmin;
+import io.rocksffm.Database;
 import io.rocksffm.KeyValueReads;
-import io.rocksffm.KeyValueWrites;
 import io.rocksffm.LatestOptions;
 import io.rocksffm.OptimisticTransactionDB;
 import io.rocksffm.Options;
@@ -90,7 +89,7 @@ class RangeOrderTest {
         }
     }
 
-    private static <D extends KeyValueWrites & KeyValueReads & DatabaseAdmin> void check(D db, ColumnFamilyHandle cf,
+    private static void check(Database db, ColumnFamilyHandle cf,
                                                                                          String what) {
         try (WriteOptions wo = new WriteOptions()) {
             for (String k : List.of("a", "b", "c", "d", "e")) {
@@ -133,11 +132,10 @@ class RangeOrderTest {
         }
     }
 
-    private static void assertWritable(DatabaseAdmin admin, ColumnFamilyHandle cf, String what) {
-        KeyValueWrites db = (KeyValueWrites) admin;
+    private static void assertWritable(Database db, ColumnFamilyHandle cf, String what) {
         db.put(cf, bytes("w"), bytes("w"));
-        admin.flush(cf, true);
-        assertEquals("w", string(((KeyValueReads) admin).get(cf, bytes("w"))), what + ": still writable");
+        db.flush(cf, true);
+        assertEquals("w", string(db.get(cf, bytes("w"))), what + ": still writable");
     }
 
     private static List<String> keys(KeyValueReads db, ColumnFamilyHandle cf) {

@@ -5,7 +5,7 @@ import static io.rocksffm.reliability.Reliability.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import io.rocksffm.ColumnFamilyHandle;
-import io.rocksffm.DatabaseAdmin;
+import io.rocksffm.Database;
 import io.rocksffm.FlushOptions;
 import io.rocksffm.OptimisticTransactionDB;
 import io.rocksffm.OptimisticTransactionOptions;
@@ -102,7 +102,7 @@ class TransactionBadInputTest {
                     Object target = t[1];
                     ColumnFamilyHandle cf = target == odb || target == otx ? odb.defaultColumnFamily()
                             : tdb.defaultColumnFamily();
-                    DatabaseAdmin db = target == odb || target == otx ? odb : tdb;
+                    Database db = target == odb || target == otx ? odb : tdb;
                     Object[] args = new Object[types.length];
                     for (int j = 0; j < types.length; j++) {
                         args[j] = j == i ? null : dummy(m, j, types[j], options, tdo, to, oo, wo, ro, flush, batch, cf,
@@ -134,7 +134,7 @@ class TransactionBadInputTest {
 
     private Object dummy(Method m, int i, Class<?> t, Options options, TransactionDBOptions tdo, TransactionOptions to,
                          OptimisticTransactionOptions oo, WriteOptions wo, ReadOptions ro, FlushOptions flush,
-                         WriteBatch batch, ColumnFamilyHandle cf, DatabaseAdmin db) {
+                         WriteBatch batch, ColumnFamilyHandle cf, Database db) {
         if (t == MemorySegment.class) {
             return MemorySegment.ofArray(bytes("k"));
         } else if (t == byte[].class) {
@@ -163,7 +163,7 @@ class TransactionBadInputTest {
             return flush;
         } else if (t == ColumnFamilyHandle.class) {
             return cf;
-        } else if (t == DatabaseAdmin.class) {
+        } else if (t == Database.class) {
             return db;
         } else if (t == Transaction.class) {
             return null;

@@ -273,9 +273,9 @@ final class TransactionTables {
                 .guarded("clear()", (b, c) -> b.clear())
                 .guarded("getFromBatch(Options,byte[])", (b, c) -> b.getFromBatch(c.options, bytes("k")))
                 .guarded("getFromBatch(Options,ColumnFamilyHandle,byte[])", (b, c) -> b.getFromBatch(c.options, c.cf, bytes("k")))
-                .guarded("getFromBatchAndDB(DatabaseAdmin,ReadOptions,ColumnFamilyHandle,byte[])",
+                .guarded("getFromBatchAndDB(Database,ReadOptions,ColumnFamilyHandle,byte[])",
                         (b, c) -> b.getFromBatchAndDB(db, c.ro, c.cf, bytes("k")))
-                .guarded("newIteratorWithBase(DatabaseAdmin,ReadOptions,ColumnFamilyHandle)",
+                .guarded("newIteratorWithBase(Database,ReadOptions,ColumnFamilyHandle)",
                         (b, c) -> b.newIteratorWithBase(db, c.ro, c.cf).close());
     }
 }

@@ -147,7 +147,7 @@ class WedgeTest {
              TransactionDB db = TransactionDB.open(dir.resolve("tx"), o, to);
              io.rocksffm.OptimisticTransactionDB odb = io.rocksffm.OptimisticTransactionDB.open(dir.resolve("otx"), o)) {
             int n = 0;
-            for (io.rocksffm.DatabaseAdmin admin : List.<io.rocksffm.DatabaseAdmin>of(db, odb)) {
+            for (io.rocksffm.Database admin : List.<io.rocksffm.Database>of(db, odb)) {
                 for (boolean prepare : new boolean[] {false, true}) {
                     if (prepare && admin == odb) {
                         continue; // optimistic transactions have no prepare
