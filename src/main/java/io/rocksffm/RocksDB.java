@@ -270,8 +270,9 @@ public final class RocksDB extends Database {
     // ---- writes ---------------------------------------------------------------------------------
 
     @Override
-    public void put(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
+    public Database put(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
         BaseWrites.put(this, family, options, key, value);
+        return this;
     }
 
     /**
@@ -281,7 +282,7 @@ public final class RocksDB extends Database {
      * @param value the value
      */
     @Override
-    public void put(byte[] key, byte[] value) {
+    public Database put(byte[] key, byte[] value) {
         // Overrides the interface's form to copy the arrays straight into scratch memory: wrapping
         // them in segments allocates whenever the JIT does not inline the whole path.
         Objects.requireNonNull(key, "key");
@@ -296,21 +297,31 @@ public final class RocksDB extends Database {
                 guard.exit(WriteOptions.DEFAULT, defaultFamily, s);
             }
         }
+        return this;
     }
 
     @Override
-    public void delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
+    public Database delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
         BaseWrites.delete(this, family, options, key);
+        return this;
     }
 
     @Override
-    public void deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
+    public Database deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
         BaseWrites.deleteRange(this, family, options, begin, end);
+        return this;
     }
 
     @Override
-    public void merge(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
+    public Database merge(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
         BaseWrites.merge(this, family, options, key, value);
+        return this;
+    }
+
+    @Override
+    public Database singleDelete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
+        BaseWrites.singleDelete(this, family, options, key);
+        return this;
     }
 
     @Override

@@ -16,7 +16,6 @@ import io.rocksffm.internal.capi.RocksDBC;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
@@ -56,7 +55,7 @@ import java.util.function.Function;
  * from it are open. Handles, options and snapshots of another database throw
  * {@link IllegalArgumentException}.
  */
-public final class Transaction extends NativeObject implements KeyValueReads {
+public final class Transaction extends NativeObject implements KeyValueReads, Writes<Transaction> {
     /** Where a transaction is in its life. */
     public enum State {
         /** Begun: reads and writes allowed. */
@@ -200,25 +199,22 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @param family the column family, of this transaction's database
      * @param key    the key
      * @param value  the value
+     * @return this transaction
      * @throws RocksDBException e.g. {@link RocksDBException.Code#TIMED_OUT} when the lock wait
      *         runs out, {@link RocksDBException.Code#BUSY} for a deadlock or a key changed since
      *         the transaction's snapshot, {@link RocksDBException.Code#EXPIRED}
      * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
      * @throws IllegalArgumentException if {@code family} belongs to another database
      */
-    public void put(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
+    @Override
+    public Transaction put(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
         TransactionWrites.write(this, family, key, value, RocksDBC::rocksdb_transaction_put_cf);
+        return this;
     }
 
-    /**
-     * {@link #put(ColumnFamilyHandle, MemorySegment, MemorySegment)} in the default family.
-     *
-     * @param key   the key
-     * @param value the value
-     */
-    public void put(byte[] key, byte[] value) {
-        put(db.defaultFamily, MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
-                MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
+    @Override
+    public Transaction put(MemorySegment key, MemorySegment value) {
+        return put(db.defaultFamily, key, value);
     }
 
     /**
@@ -227,12 +223,20 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @param family the column family, opened with a merge operator
      * @param key    the key
      * @param value  the merge operand
+     * @return this transaction
      * @throws IllegalArgumentException if the family has no merge operator or is of another database
      * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
      */
-    public void merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
+    @Override
+    public Transaction merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
         Transactions.checkMerge(this, db, family, key, value);
         TransactionWrites.write(this, family, key, value, RocksDBC::rocksdb_transaction_merge_cf);
+        return this;
+    }
+
+    @Override
+    public Transaction merge(MemorySegment key, MemorySegment value) {
+        return merge(db.defaultFamily, key, value);
     }
 
     /**
@@ -240,21 +244,64 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      *
      * @param family the column family
      * @param key    the key
+     * @return this transaction
      * @throws RocksDBException as {@link #put(ColumnFamilyHandle, MemorySegment, MemorySegment)}
      * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
      * @throws IllegalArgumentException if {@code family} belongs to another database
      */
-    public void delete(ColumnFamilyHandle family, MemorySegment key) {
+    @Override
+    public Transaction delete(ColumnFamilyHandle family, MemorySegment key) {
         TransactionWrites.delete(this, family, key);
+        return this;
+    }
+
+    @Override
+    public Transaction delete(MemorySegment key) {
+        return delete(db.defaultFamily, key);
     }
 
     /**
-     * {@link #delete(ColumnFamilyHandle, MemorySegment)} in the default family.
+     * {@link #delete(ColumnFamilyHandle, MemorySegment)}: RocksDB's C API has no single delete
+     * for a transaction, and a plain delete reads the same.
      *
-     * @param key the key
+     * @param family the column family
+     * @param key    the key
+     * @return this transaction
      */
-    public void delete(byte[] key) {
-        delete(db.defaultFamily, MemorySegment.ofArray(Objects.requireNonNull(key, "key")));
+    @Override
+    public Transaction singleDelete(ColumnFamilyHandle family, MemorySegment key) {
+        return delete(family, key);
+    }
+
+    @Override
+    public Transaction singleDelete(MemorySegment key) {
+        return delete(db.defaultFamily, key);
+    }
+
+    /**
+     * Refused: RocksDB's transactions lock keys, not ranges, and have no range deletion. Write it
+     * to the database or a {@link WriteBatch} instead.
+     *
+     * @param family the column family
+     * @param begin  the first key of the range
+     * @param end    the end of the range
+     * @return never
+     * @throws UnsupportedOperationException always (after the argument and state checks)
+     */
+    @Override
+    public Transaction deleteRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
+        Objects.requireNonNull(begin, "begin");
+        Objects.requireNonNull(end, "end");
+        db.guard.checkFamily(family);
+        enterWritable(); // closed, finished or prepared: IllegalStateException as for every write
+        exit();
+        throw new UnsupportedOperationException("a transaction cannot delete a range (RocksDB's transactions lock"
+                + " keys, not ranges): write the range deletion to the database or a WriteBatch");
+    }
+
+    @Override
+    public Transaction deleteRange(MemorySegment begin, MemorySegment end) {
+        return deleteRange(db.defaultFamily, begin, end);
     }
 
     // ---- reads ----------------------------------------------------------------------------------
@@ -490,18 +537,7 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
      */
     public void setName(String name) {
-        Objects.requireNonNull(name, "name");
-        if (name.isEmpty()) {
-            throw new IllegalArgumentException("name must not be empty");
-        }
-        byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
-        enterWritable();
-        try (Scratch s = Scratch.acquire()) {
-            rocksdb_transaction_set_name(ptr, s.copy(Scratch.FIRST, bytes), bytes.length, s.errptr);
-            Native.check(s.errptr);
-        } finally {
-            exit();
-        }
+        TransactionEnds.setName(this, name);
     }
 
     /**
@@ -523,19 +559,7 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @throws IllegalStateException if closed, finished, or in use by another thread
      */
     public void prepare() {
-        enterActive();
-        try (Scratch s = Scratch.acquire()) {
-            boolean held = TransactionWrites.holdFamilies(this);
-            try {
-                rocksdb_transaction_prepare(ptr, s.errptr);
-            } finally {
-                TransactionWrites.releaseFamilies(this, held);
-            }
-            Native.check(s.errptr);
-            state = State.PREPARED;
-        } finally {
-            exit();
-        }
+        TransactionEnds.prepare(this);
     }
 
     /**
@@ -548,20 +572,7 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @throws IllegalStateException if closed, finished, in use, or iterators or snapshots are open
      */
     public void commit() {
-        enterActive();
-        try (Scratch s = Scratch.acquire()) {
-            refuseWithChildren("committed");
-            boolean held = TransactionWrites.holdFamilies(this);
-            try {
-                rocksdb_transaction_commit(ptr, s.errptr);
-            } finally {
-                TransactionWrites.releaseFamilies(this, held);
-            }
-            db.checkWrite(s.errptr);
-            state = State.COMMITTED;
-        } finally {
-            exit();
-        }
+        TransactionEnds.commit(this);
     }
 
     /**
@@ -571,17 +582,7 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @throws IllegalStateException if closed, finished, in use, or iterators or snapshots are open
      */
     public void rollback() {
-        enterActive();
-        try (Scratch s = Scratch.acquire()) {
-            refuseWithChildren("rolled back");
-            rocksdb_transaction_rollback(ptr, s.errptr);
-            Native.check(s.errptr);
-            state = State.ROLLED_BACK;
-            written = null;
-            lastWritten = null;
-        } finally {
-            exit();
-        }
+        TransactionEnds.rollback(this);
     }
 
     /** {@return whether this is an optimistic transaction} */

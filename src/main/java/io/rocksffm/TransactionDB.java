@@ -212,7 +212,7 @@ public final class TransactionDB extends Database {
     // ---- writes (not transactional; they wait for the keys' locks) -----------------------------
 
     @Override
-    public void put(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
+    public Database put(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
@@ -224,10 +224,11 @@ public final class TransactionDB extends Database {
         } finally {
             guard.exit(options, family);
         }
+        return this;
     }
 
     @Override
-    public void delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
+    public Database delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         guard.enter(options, family);
@@ -237,10 +238,11 @@ public final class TransactionDB extends Database {
         } finally {
             guard.exit(options, family);
         }
+        return this;
     }
 
     @Override
-    public void merge(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
+    public Database merge(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
@@ -253,6 +255,7 @@ public final class TransactionDB extends Database {
         } finally {
             guard.exit(options, family);
         }
+        return this;
     }
 
     /**
@@ -262,7 +265,7 @@ public final class TransactionDB extends Database {
      * lock a range).
      */
     @Override
-    public void deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
+    public Database deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
         guard.checkFamily(family);
@@ -274,6 +277,20 @@ public final class TransactionDB extends Database {
             batch.deleteRange(family, begin, end);
             write(options, batch);
         }
+        return this;
+    }
+
+    /** Written as a batch with a single deletion (the C API has no transaction database form). */
+    @Override
+    public Database singleDelete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        guard.checkFamily(family);
+        Limits.checkKey(key);
+        try (WriteBatch batch = new WriteBatch()) {
+            batch.singleDelete(family, key);
+            write(options, batch);
+        }
+        return this;
     }
 
     @Override

@@ -21,7 +21,7 @@ import java.util.Objects;
  * refuses writes and close ({@link IllegalStateException}). Use after close throws
  * {@link IllegalStateException}. Keys and values are copied in; segments may be heap or native.
  */
-public final class WriteBatchWithIndex extends NativeObject {
+public final class WriteBatchWithIndex extends NativeObject implements Writes<WriteBatchWithIndex> {
     /** A batch whose later write of a key replaces an earlier one in the index (RocksDB's overwrite_key). */
     public WriteBatchWithIndex() {
         this(true);
@@ -199,8 +199,18 @@ public final class WriteBatchWithIndex extends NativeObject {
         return this;
     }
 
-    /** Adds a merge (package-private until merge operators are API). */
-    WriteBatchWithIndex merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
+    /**
+     * Adds a merge of the operand {@code value} into {@code key} of {@code family} (the family's
+     * merge operator is checked when the batch is written).
+     *
+     * @param family the column family
+     * @param key    the key
+     * @param value  the merge operand
+     * @return this batch
+     * @throws IllegalStateException if closed or iterated, or the family is closed
+     */
+    @Override
+    public WriteBatchWithIndex merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
         noteFamily(family);
@@ -211,6 +221,89 @@ public final class WriteBatchWithIndex extends NativeObject {
                     value.byteSize());
         }
         return this;
+    }
+
+    @Override
+    public WriteBatchWithIndex put(MemorySegment key, MemorySegment value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        checkWritable();
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_writebatch_wi_put(ptr, s.first(key), key.byteSize(), s.second(value), value.byteSize());
+        }
+        return this;
+    }
+
+    @Override
+    public WriteBatchWithIndex merge(MemorySegment key, MemorySegment value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        checkWritable();
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_writebatch_wi_merge(ptr, s.first(key), key.byteSize(), s.second(value), value.byteSize());
+        }
+        return this;
+    }
+
+    @Override
+    public WriteBatchWithIndex delete(MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        checkWritable();
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_writebatch_wi_delete(ptr, s.first(key), key.byteSize());
+        }
+        return this;
+    }
+
+    @Override
+    public WriteBatchWithIndex singleDelete(ColumnFamilyHandle family, MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        noteFamily(family);
+        checkWritable();
+        keepComparator(family);
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_writebatch_wi_singledelete_cf(ptr, family.ptr, s.first(key), key.byteSize());
+        }
+        return this;
+    }
+
+    @Override
+    public WriteBatchWithIndex singleDelete(MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        checkWritable();
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_writebatch_wi_singledelete(ptr, s.first(key), key.byteSize());
+        }
+        return this;
+    }
+
+    /**
+     * Refused: RocksDB's indexed batch has no range deletions (its C function drops them
+     * silently). Put the range deletion in a {@link WriteBatch} or write it to the database.
+     *
+     * @param family the column family
+     * @param begin  the first key of the range
+     * @param end    the end of the range
+     * @return never
+     * @throws UnsupportedOperationException always (after the argument and state checks)
+     */
+    @Override
+    public WriteBatchWithIndex deleteRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
+        Objects.requireNonNull(begin, "begin");
+        Objects.requireNonNull(end, "end");
+        checkFamily(family);
+        checkWritable();
+        throw new UnsupportedOperationException("an indexed batch cannot hold a range deletion (RocksDB's"
+                + " WriteBatchWithIndex does not support them): use a WriteBatch or the database's deleteRange");
+    }
+
+    @Override
+    public WriteBatchWithIndex deleteRange(MemorySegment begin, MemorySegment end) {
+        Objects.requireNonNull(begin, "begin");
+        Objects.requireNonNull(end, "end");
+        checkWritable();
+        throw new UnsupportedOperationException("an indexed batch cannot hold a range deletion (RocksDB's"
+                + " WriteBatchWithIndex does not support them): use a WriteBatch or the database's deleteRange");
     }
 
     /** {@return the number of writes in the batch} */

@@ -254,7 +254,7 @@ class RocksDBTest {
             MemorySegment k = MemorySegment.ofArray(bytes("k"));
             assertNpe("key", () -> db.put(null, bytes("v")));
             assertNpe("value", () -> db.put(bytes("k"), null));
-            assertNpe("options", () -> db.put(null, k, k));
+            assertNpe("options", () -> db.put((WriteOptions) null, k, k));
             assertNpe("key", () -> db.get((byte[]) null));
             assertNpe("value", () -> db.get(ro, k, null));
             assertNpe("options", () -> db.get(null, k, k));

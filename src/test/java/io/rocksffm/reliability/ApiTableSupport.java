@@ -218,6 +218,15 @@ final class ApiTableSupport {
         }
     }
 
+    /** Runs a range deletion a surface refuses ({@link UnsupportedOperationException}) once its checks pass. */
+    static void rangeRefused(Runnable deleteRange) {
+        try {
+            deleteRange.run();
+        } catch (UnsupportedOperationException e) {
+            assertTrue(e.getMessage().contains("range deletion"), e.getMessage());
+        }
+    }
+
     static void closeQuietly(AutoCloseable c) {
         if (c != null) {
             try {

@@ -48,7 +48,7 @@ final class ApiTables {
     private ApiTables() {}
 
     static Table<RocksDB> rocksDB() {
-        return AdminTables.issue30(new Table<>(RocksDB.class))
+        return WriteTables.issue31(AdminTables.issue30(new Table<>(RocksDB.class)))
                 .plain("close()", (db, c) -> db.close())
                 .plain("isClosed()", (db, c) -> assertTrue(db.isClosed()))
                 .plain("path()", (db, c) -> assertNotNull(db.path()))
@@ -248,6 +248,11 @@ final class ApiTables {
                 .guarded("merge(ColumnFamilyHandle,MemorySegment,MemorySegment)", (b, c) -> b.merge(c.cf, c.key, c.value))
                 .guarded("merge(MemorySegment,MemorySegment)", (b, c) -> b.merge(c.key, c.value))
                 .guarded("merge(byte[],byte[])", (b, c) -> b.merge(bytes("k"), bytes("v")))
+                .guarded("put(ColumnFamilyHandle,byte[],byte[])", (b, c) -> b.put(c.cf, bytes("k"), bytes("v")))
+                .guarded("delete(ColumnFamilyHandle,byte[])", (b, c) -> b.delete(c.cf, bytes("k")))
+                .guarded("singleDelete(ColumnFamilyHandle,byte[])", (b, c) -> b.singleDelete(c.cf, bytes("k")))
+                .guarded("deleteRange(ColumnFamilyHandle,byte[],byte[])", (b, c) -> b.deleteRange(c.cf, bytes("a"), bytes("b")))
+                .guarded("merge(ColumnFamilyHandle,byte[],byte[])", (b, c) -> b.merge(c.cf, bytes("k"), bytes("v")))
                 .guarded("count()", (b, c) -> b.count())
                 .guarded("dataSize()", (b, c) -> b.dataSize())
                 .guarded("capacity()", (b, c) -> b.capacity())
