@@ -2,15 +2,8 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Lifecycle;
-import io.rocksffm.internal.ListMultiGet;
-import io.rocksffm.internal.MultiGet;
-import io.rocksffm.internal.Native;
-import io.rocksffm.internal.PointReads;
-import io.rocksffm.internal.Scratch;
 import io.rocksffm.internal.capi.RocksDBC;
 
 import java.lang.foreign.MemorySegment;
@@ -18,7 +11,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Function;
 
 /**
  * A transaction ({@code rocksdb_transaction_t}) of a {@link TransactionDB} (pessimistic: keys are
@@ -260,14 +252,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
         return delete(db.defaultFamily, key);
     }
 
-    /**
-     * {@link #delete(ColumnFamilyHandle, MemorySegment)}: RocksDB's C API has no single delete
-     * for a transaction, and a plain delete reads the same.
-     *
-     * @param family the column family
-     * @param key    the key
-     * @return this transaction
-     */
+    // RocksDB's C API has no single delete for a transaction: a plain delete reads the same.
     @Override
     public Transaction singleDelete(ColumnFamilyHandle family, MemorySegment key) {
         return delete(family, key);
@@ -278,16 +263,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
         return delete(db.defaultFamily, key);
     }
 
-    /**
-     * Refused: RocksDB's transactions lock keys, not ranges, and have no range deletion. Write it
-     * to the database or a {@link WriteBatch} instead.
-     *
-     * @param family the column family
-     * @param begin  the first key of the range
-     * @param end    the end of the range
-     * @return never
-     * @throws UnsupportedOperationException always (after the argument and state checks)
-     */
+    // Refused (Writes documents it): RocksDB's transactions lock keys, not ranges.
     @Override
     public Transaction deleteRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
         Objects.requireNonNull(begin, "begin");
@@ -393,6 +369,42 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
     }
 
     /**
+     * An exclusive {@link #getForUpdate(ColumnFamilyHandle, ReadOptions, byte[], boolean)}.
+     *
+     * @param family  the column family
+     * @param options read options
+     * @param key     the key
+     * @return the value, or null if absent
+     */
+    public byte[] getForUpdate(ColumnFamilyHandle family, ReadOptions options, byte[] key) {
+        return Transactions.get(this, family, options, key, true, true);
+    }
+
+    /**
+     * An exclusive {@link #getForUpdate(ColumnFamilyHandle, ReadOptions, byte[], boolean)} with
+     * default read options.
+     *
+     * @param family the column family
+     * @param key    the key
+     * @return the value, or null if absent
+     */
+    public byte[] getForUpdate(ColumnFamilyHandle family, byte[] key) {
+        return Transactions.get(this, family, ReadOptions.DEFAULT, key, true, true);
+    }
+
+    /**
+     * An exclusive {@link #getForUpdate(ColumnFamilyHandle, ReadOptions, byte[], boolean)} in the
+     * default family.
+     *
+     * @param options read options
+     * @param key     the key
+     * @return the value, or null if absent
+     */
+    public byte[] getForUpdate(ReadOptions options, byte[] key) {
+        return Transactions.get(this, db.defaultFamily, options, key, true, true);
+    }
+
+    /**
      * An exclusive {@link #getForUpdate(ColumnFamilyHandle, ReadOptions, byte[], boolean)} in the
      * default family with default read options.
      *
@@ -410,14 +422,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      */
     @Override
     public PinnedValue getPinned(ColumnFamilyHandle family, ReadOptions options, MemorySegment key) {
-        Objects.requireNonNull(key, "key");
-        enterRead(options, family);
-        try (Scratch s = Scratch.acquire()) {
-            MemorySegment slice = Transactions.slice(this, options, family, s.first(key), key.byteSize(), false, false, s);
-            return slice.address() == 0 ? null : PinnedValue.of(db, slice, s.size);
-        } finally {
-            exitRead(options, family);
-        }
+        return Transactions.pinned(this, family, options, key);
     }
 
     /**
@@ -450,12 +455,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
      */
     public List<byte[]> multiGetForUpdateAsList(ColumnFamilyHandle family, ReadOptions options, List<byte[]> keys) {
-        Objects.requireNonNull(family, "family");
-        Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(keys, "keys");
-        lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_transaction_multi_get_for_update_cf");
-        return Transactions.multiGetAsList(this, family, options, keys, true);
+        return Transactions.multiGetForUpdateAsList(this, family, options, keys);
     }
 
     /**
@@ -466,18 +466,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      */
     @Override
     public RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
-        if (prefetchBytes < 0) {
-            throw new IllegalArgumentException("prefetch size must be >= 0: " + prefetchBytes);
-        }
-        enterRead(options, family);
-        try {
-            synchronized (options) {
-                return RocksIterator.create(lifecycle, family, options, prefetchBytes,
-                        (o, f) -> rocksdb_transaction_create_iterator_cf(ptr, o, f));
-            }
-        } finally {
-            exitRead(options, family);
-        }
+        return Transactions.iterator(this, family, options, prefetchBytes);
     }
 
     // ---- snapshot, savepoints, write batch ---------------------------------------------------------

@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.ListMultiGet;
 import io.rocksffm.internal.MultiGet;
@@ -240,5 +241,44 @@ final class Transactions {
         java.util.Objects.requireNonNull(value, "value");
         tx.lifecycle.ensureOpen();
         db.requireMergeOperator(family);
+    }
+
+    /** The body of {@link Transaction#getPinned(ColumnFamilyHandle, ReadOptions, MemorySegment)}. */
+    static PinnedValue pinned(Transaction tx, ColumnFamilyHandle family, ReadOptions options, MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        tx.enterRead(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            MemorySegment slice = slice(tx, options, family, s.first(key), key.byteSize(), false, false, s);
+            return slice.address() == 0 ? null : PinnedValue.of(tx.db, slice, s.size);
+        } finally {
+            tx.exitRead(options, family);
+        }
+    }
+
+    /** The body of {@link Transaction#multiGetForUpdateAsList}. */
+    static List<byte[]> multiGetForUpdateAsList(Transaction tx, ColumnFamilyHandle family, ReadOptions options,
+                                                List<byte[]> keys) {
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(keys, "keys");
+        tx.lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_transaction_multi_get_for_update_cf");
+        return multiGetAsList(tx, family, options, keys, true);
+    }
+
+    /** The body of {@link Transaction#newIterator(ColumnFamilyHandle, ReadOptions, long)}. */
+    static RocksIterator iterator(Transaction tx, ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
+        if (prefetchBytes < 0) {
+            throw new IllegalArgumentException("prefetch size must be >= 0: " + prefetchBytes);
+        }
+        tx.enterRead(options, family);
+        try {
+            synchronized (options) {
+                return RocksIterator.create(tx.lifecycle, family, options, prefetchBytes,
+                        (o, f) -> rocksdb_transaction_create_iterator_cf(tx.ptr, o, f));
+            }
+        } finally {
+            tx.exitRead(options, family);
+        }
     }
 }

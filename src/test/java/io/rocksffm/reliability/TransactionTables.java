@@ -216,6 +216,9 @@ final class TransactionTables {
                 .guarded("getForUpdate(ColumnFamilyHandle,ReadOptions,byte[],boolean)",
                         (t, c) -> t.getForUpdate(c.cf, c.ro, bytes("k"), true))
                 .guarded("getForUpdate(byte[])", (t, c) -> t.getForUpdate(bytes("k")))
+                .guarded("getForUpdate(ColumnFamilyHandle,ReadOptions,byte[])", (t, c) -> t.getForUpdate(c.cf, c.ro, bytes("k")))
+                .guarded("getForUpdate(ColumnFamilyHandle,byte[])", (t, c) -> t.getForUpdate(c.cf, bytes("k")))
+                .guarded("getForUpdate(ReadOptions,byte[])", (t, c) -> t.getForUpdate(c.ro, bytes("k")))
                 .guarded("getPinned(ColumnFamilyHandle,ReadOptions,MemorySegment)", (t, c) -> t.getPinned(c.cf, c.ro, c.key))
                 .guarded("getPinned(ReadOptions,MemorySegment)", (t, c) -> t.getPinned(c.ro, c.key))
                 .guarded("multiGet(ColumnFamilyHandle,ReadOptions,MemorySegment[],MemorySegment[],long[],RocksDBException[],boolean)",
