@@ -339,15 +339,12 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     // ---- iterators and snapshots ----------------------------------------------------------------
 
     @Override
-    public RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
+    public RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options) {
         Objects.requireNonNull(options, "options");
-        if (prefetchBytes < 0) {
-            throw new IllegalArgumentException("prefetch size must be >= 0: " + prefetchBytes);
-        }
         guard.enterRead(options, family);
         try {
-            synchronized (options) { // orders against bound and snapshot changes
-                return RocksIterator.create(this, family, options, prefetchBytes);
+            synchronized (options.lock) { // orders against bound, snapshot and prefetch changes
+                return RocksIterator.create(this, family, options, options.prefetchBytes);
             }
         } finally {
             guard.exit(options, family);

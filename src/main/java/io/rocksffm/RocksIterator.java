@@ -27,7 +27,8 @@ import java.util.Objects;
  * speed, with its risks). To keep an entry, copy it ({@link #key(MemorySegment)},
  * {@link #keyBytes()}, ...); the copying methods make no view.
  *
- * <p><b>Prefetch.</b> With a prefetch size above 0, forward iteration may copy runs of
+ * <p><b>Prefetch.</b> With a prefetch size above 0 ({@link ReadOptions#setPrefetchBytes}; off by
+ * default), forward iteration may copy runs of
  * consecutive entries into one reused buffer of that many bytes and serve {@code key()/value()/next()}
  * from it; the views then point into the buffer. A run makes the same C calls per entry as direct
  * serving (the C API has no call that returns several entries) and adds a copy of every entry, so

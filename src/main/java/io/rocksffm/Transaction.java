@@ -465,8 +465,8 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      * @throws IllegalStateException if closed, finished, or in use by another thread
      */
     @Override
-    public RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
-        return Transactions.iterator(this, family, options, prefetchBytes);
+    public RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options) {
+        return Transactions.iterator(this, family, options);
     }
 
     // ---- snapshot, savepoints, write batch ---------------------------------------------------------

@@ -375,18 +375,15 @@ public final class TransactionDB extends Database {
     }
 
     @Override
-    public RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
+    public RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options) {
         if (BASE_DB) {
-            return super.newIterator(family, options, prefetchBytes);
+            return super.newIterator(family, options);
         }
         Objects.requireNonNull(options, "options");
-        if (prefetchBytes < 0) {
-            throw new IllegalArgumentException("prefetch size must be >= 0: " + prefetchBytes);
-        }
         guard.enterRead(options, family);
         try {
-            synchronized (options) {
-                return RocksIterator.create(lifecycle, family, options, prefetchBytes,
+            synchronized (options.lock) {
+                return RocksIterator.create(lifecycle, family, options, options.prefetchBytes,
                         (o, f) -> rocksdb_transactiondb_create_iterator_cf(ptr, o, f));
             }
         } finally {

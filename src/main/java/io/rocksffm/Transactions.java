@@ -266,15 +266,12 @@ final class Transactions {
         return multiGetAsList(tx, family, options, keys, true);
     }
 
-    /** The body of {@link Transaction#newIterator(ColumnFamilyHandle, ReadOptions, long)}. */
-    static RocksIterator iterator(Transaction tx, ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
-        if (prefetchBytes < 0) {
-            throw new IllegalArgumentException("prefetch size must be >= 0: " + prefetchBytes);
-        }
+    /** The body of {@link Transaction#newIterator(ColumnFamilyHandle, ReadOptions)}. */
+    static RocksIterator iterator(Transaction tx, ColumnFamilyHandle family, ReadOptions options) {
         tx.enterRead(options, family);
         try {
-            synchronized (options) {
-                return RocksIterator.create(tx.lifecycle, family, options, prefetchBytes,
+            synchronized (options.lock) {
+                return RocksIterator.create(tx.lifecycle, family, options, options.prefetchBytes,
                         (o, f) -> rocksdb_transaction_create_iterator_cf(tx.ptr, o, f));
             }
         } finally {

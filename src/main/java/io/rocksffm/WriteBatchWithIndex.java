@@ -433,7 +433,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
         d.guard.enterRead(options, family);
         try {
             MemorySegment base = d.adminDb();
-            synchronized (options) {
+            synchronized (options.lock) { // the base iterator does not prefetch
                 return RocksIterator.create(new Lifecycle[] {d.lifecycle, lifecycle}, family, options, 0, (o, f) ->
                         rocksdb_writebatch_wi_create_iterator_with_base_cf(ptr, RocksIterator.nativeIterator(base, o, f),
                                 f));

@@ -56,7 +56,7 @@ class ColumnFamilyHandleTest {
                 assertNull(read(db, users, ro, "a"));
                 db.delete(users, wo, seg("b"));
                 assertNull(read(db, users, ro, "b"));
-                try (RocksIterator it = db.newIterator(users, ro, 0)) {
+                try (RocksIterator it = db.newIterator(users, ro)) {
                     StringBuilder keys = new StringBuilder();
                     for (it.seekToFirst(); it.isValid(); it.next()) {
                         keys.append(string(it.keyBytes())).append(' ');
@@ -138,7 +138,7 @@ class ColumnFamilyHandleTest {
             assertNull(db.columnFamily("temp"));
             assertThrows(IllegalStateException.class, () -> db.put(cf, wo, seg("k"), seg("v")));
             assertThrows(IllegalStateException.class, () -> db.get(cf, ro, seg("k"), MemorySegment.ofArray(new byte[1])));
-            assertThrows(IllegalStateException.class, () -> db.newIterator(cf, ro, 0));
+            assertThrows(IllegalStateException.class, () -> db.newIterator(cf, ro));
             assertThrows(IllegalStateException.class, () -> db.dropColumnFamily(cf));
             assertEquals(List.of("default"), RocksDB.listColumnFamilies(dir, o));
 

@@ -136,7 +136,7 @@ class ComparatorTest {
             ColumnFamilyHandle f = db.createColumnFamily("rev", o);
             db.put(f, bytes("x"), bytes("1"));
             db.put(f, bytes("y"), bytes("2"));
-            try (RocksIterator it = db.newIterator(f, ReadOptions.DEFAULT, 0)) {
+            try (RocksIterator it = db.newIterator(f, ReadOptions.DEFAULT)) {
                 it.seekToFirst();
                 assertEquals("y", string(it.keyBytes()));
             }
@@ -300,7 +300,7 @@ class ComparatorTest {
                         db.put(bytes("k" + i), bytes("v" + i));
                         model.put(MemorySegment.ofArray(bytes("k" + i)), "v" + i);
                     }
-                    try (ReadOptions read = new ReadOptions(); RocksIterator it = db.newIterator(read, 8 * 1024)) {
+                    try (ReadOptions read = new ReadOptions(); RocksIterator it = db.newIterator(read.setPrefetchBytes(8 * 1024))) {
                         assertEquals(e.getValue(), it.criticalMoves, "critical moves for option set " + (n - 1));
                         List<String> seen = new ArrayList<>();
                         for (it.seekToFirst(); it.isValid(); it.next()) {

@@ -127,7 +127,7 @@ class EventListenerTest {
                 assertEquals(200, c.inputRecords(), "100 entries in each input file");
                 assertEquals(50, c.outputRecords(), "a50..a99 survive");
                 long live = 0;
-                try (RocksIterator it = db.newIterator(cf, ReadOptions.DEFAULT, 0)) {
+                try (RocksIterator it = db.newIterator(cf, ReadOptions.DEFAULT)) {
                     for (it.seekToFirst(); it.isValid(); it.next()) {
                         live++;
                     }

@@ -16,7 +16,7 @@ class OpenModesTest {
 
     private static List<String> keys(RocksDB db, ColumnFamilyHandle family) {
         List<String> out = new ArrayList<>();
-        try (RocksIterator it = db.newIterator(family, ReadOptions.DEFAULT, 0)) {
+        try (RocksIterator it = db.newIterator(family, ReadOptions.DEFAULT)) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
                 out.add(string(it.keyBytes()));
             }

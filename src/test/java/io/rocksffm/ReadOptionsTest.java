@@ -16,6 +16,39 @@ class ReadOptionsTest {
     Path dir;
 
     @Test
+    void prefetchIsAnOptInOfTheReadOptions() {
+        try (RocksDB db = open(dir); ReadOptions ro = new ReadOptions()) {
+            for (int i = 0; i < 500; i++) {
+                db.put(bytes(String.format("k%04d", i)), bytes("v"));
+            }
+            assertEquals(0, ro.prefetchBytes(), "off by default");
+            assertThrows(IllegalArgumentException.class, () -> ro.setPrefetchBytes(-1));
+            assertEquals(0, ro.prefetchBytes(), "unchanged by a refused size");
+            try (RocksIterator plain = db.newIterator(ro)) {
+                assertSame(ro, ro.setPrefetchBytes(1 << 16));
+                assertEquals(1 << 16, ro.prefetchBytes());
+                try (RocksIterator prefetching = db.newIterator(ro)) {
+                    int plainRuns = 0;
+                    int prefetchRuns = 0;
+                    plain.seekToFirst();
+                    prefetching.seekToFirst();
+                    for (; prefetching.isValid(); prefetching.next(), plain.next()) {
+                        assertArrayEquals(plain.keyBytes(), prefetching.keyBytes());
+                        plainRuns += plain.servingFromRun() ? 1 : 0;
+                        prefetchRuns += prefetching.servingFromRun() ? 1 : 0;
+                    }
+                    assertFalse(plain.isValid());
+                    assertEquals(0, plainRuns, "made before the option was set: no prefetch");
+                    assertTrue(prefetchRuns > 0, "made after: served from runs");
+                }
+            }
+        }
+        ReadOptions closed = new ReadOptions();
+        closed.close();
+        assertThrows(IllegalStateException.class, () -> closed.setPrefetchBytes(1));
+    }
+
+    @Test
     void settersReachRocksDB() {
         try (ReadOptions ro = new ReadOptions()) {
             assertTrue(ro.verifyChecksums());
@@ -132,7 +165,7 @@ class ReadOptionsTest {
             db.flush(true);
             try (Snapshot snapshot = db.getSnapshot();
                  ReadOptions ro = new ReadOptions().setSnapshot(snapshot).setAutoRefreshIteratorWithSnapshot(autoRefresh);
-                 RocksIterator it = db.newIterator(db.defaultColumnFamily(), ro, 0)) {
+                 RocksIterator it = db.newIterator(db.defaultColumnFamily(), ro)) {
                 it.seekToFirst();
                 int seen = 0;
                 for (; seen < 10; seen++, it.next()) {

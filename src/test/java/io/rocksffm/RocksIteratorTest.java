@@ -104,7 +104,7 @@ class RocksIteratorTest {
                 try (ReadOptions ro = new ReadOptions()
                         .setIterateLowerBound(lower == null ? null : MemorySegment.ofArray(lower))
                         .setIterateUpperBound(upper == null ? null : MemorySegment.ofArray(upper));
-                     RocksIterator it = db.newIterator(ro, prefetch)) {
+                     RocksIterator it = db.newIterator(ro.setPrefetchBytes(prefetch))) {
                     walk(r, it, view, "seed " + seed + " round " + round);
                 }
             }
@@ -155,7 +155,7 @@ class RocksIteratorTest {
             }
             db.write(wo, b);
             for (long prefetch : new long[] {0, 1, 20, 4096, 16384, 1 << 20}) {
-                try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.newIterator(ro, prefetch)) {
+                try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.newIterator(ro.setPrefetchBytes(prefetch))) {
                     int n = 0;
                     int fromRuns = 0;
                     for (it.seekToFirst(); it.isValid(); it.next()) {
@@ -206,7 +206,7 @@ class RocksIteratorTest {
             }
             db.write(wo, b);
             db.flush(true);
-            try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.newIterator(ro, prefetch)) {
+            try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.newIterator(ro.setPrefetchBytes(prefetch))) {
                 for (int round = 0; round < 12; round++) {
                     byte[] target = bytes(String.format("k%05d", r.nextInt(3000)));
                     it.seek(target);
@@ -270,7 +270,7 @@ class RocksIteratorTest {
         RocksDB db = open(dir);
         db.put(bytes("k"), bytes("v"));
         ReadOptions ro = new ReadOptions();
-        RocksIterator it = db.newIterator(ro, 128);
+        RocksIterator it = db.newIterator(ro.setPrefetchBytes(128));
         it.seekToFirst();
         MemorySegment view = it.key();
         // other threads may not use or close it
@@ -309,7 +309,7 @@ class RocksIteratorTest {
             assertThrows(IllegalStateException.class, it::prev);
             assertThrows(IllegalStateException.class, it::key);
             assertThrows(IllegalStateException.class, it::value);
-            assertThrows(IllegalArgumentException.class, () -> db.newIterator(ro, -1));
+            assertThrows(IllegalArgumentException.class, () -> db.newIterator(ro.setPrefetchBytes(-1)));
             assertThrows(NullPointerException.class, () -> it.seek((byte[]) null));
         }
     }

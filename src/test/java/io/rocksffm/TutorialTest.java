@@ -93,7 +93,7 @@ class TutorialTest {
             try (ReadOptions read = new ReadOptions()   // bounds are copied: [key1, key2)
                          .setIterateLowerBound(MemorySegment.ofArray("key1".getBytes(StandardCharsets.UTF_8)))
                          .setIterateUpperBound(MemorySegment.ofArray("key2".getBytes(StandardCharsets.UTF_8)));
-                 RocksIterator it = db.newIterator(read, 16 * 1024)) {   // 16 KiB prefetch runs
+                 RocksIterator it = db.newIterator(read)) {
                 for (it.seekToFirst(); it.isValid(); it.next()) {
                     MemorySegment key = it.key();       // zero-copy views until the next move (then ISE)
                     MemorySegment value = it.value();

@@ -93,8 +93,7 @@ final class ApiTables {
                 .guarded("multiGetAsList(ColumnFamilyHandle,ReadOptions,List)",
                         (db, c) -> db.multiGetAsList(c.cf, c.ro, List.of(bytes("k"))))
                 .guarded("newIterator(ReadOptions)", (db, c) -> db.newIterator(c.ro).close())
-                .guarded("newIterator(ReadOptions,long)", (db, c) -> db.newIterator(c.ro, 1024).close())
-                .guarded("newIterator(ColumnFamilyHandle,ReadOptions,long)", (db, c) -> db.newIterator(c.cf, c.ro, 0).close())
+                .guarded("newIterator(ColumnFamilyHandle,ReadOptions)", (db, c) -> db.newIterator(c.cf, c.ro).close())
                 .guarded("getSnapshot()", (db, c) -> db.getSnapshot().close())
                 .guarded("forEach(ReadOptions,BiConsumer)", (db, c) -> db.forEach(c.ro, (k, v) -> {}))
                 .guarded("stream(ReadOptions)", (db, c) -> {
@@ -197,6 +196,8 @@ final class ApiTables {
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setVerifyChecksums(boolean)", (o, c) -> o.setVerifyChecksums(true))
+                .guarded("setPrefetchBytes(long)", (o, c) -> o.setPrefetchBytes(4096))
+                .guarded("prefetchBytes()", (o, c) -> o.prefetchBytes())
                 .guarded("verifyChecksums()", (o, c) -> o.verifyChecksums())
                 .guarded("setFillCache(boolean)", (o, c) -> o.setFillCache(false))
                 .guarded("fillCache()", (o, c) -> o.fillCache())

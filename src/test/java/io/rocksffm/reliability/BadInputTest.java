@@ -387,7 +387,7 @@ class BadInputTest extends BadInputFixture {
         try (PinnedValue pv = db.getPinned(ro, MemorySegment.ofArray(key))) {
             assertEquals(value.length, pv.byteSize());
         }
-        try (RocksIterator it = db.newIterator(ro, 4096)) { // larger than the prefetch buffer: served directly
+        try (RocksIterator it = db.newIterator(ro.setPrefetchBytes(4096))) { // larger than the prefetch buffer: served directly
             it.seek(key);
             assertArrayEquals(key, it.keyBytes());
             assertEquals(value.length, it.value().byteSize());
@@ -404,7 +404,7 @@ class BadInputTest extends BadInputFixture {
     @Test
     void outOfRangeNumbersAreRefused() {
         try (Options o = new Options()) {
-            List<Executable> calls = List.of(() -> new WriteBatch(-1), () -> db.newIterator(ro, -1),
+            List<Executable> calls = List.of(() -> new WriteBatch(-1), () -> db.newIterator(ro.setPrefetchBytes(-1)),
                     () -> o.setWriteBufferSize(0), () -> o.setWriteBufferSize(-1), () -> o.setParallelism(0),
                     () -> o.setMaxOpenFiles(-2), () -> o.setBlockCacheSize(-1), () -> o.setBloomFilter(-1),
                     () -> o.setBloomFilter(Double.NaN), () -> o.setBloomFilter(Double.POSITIVE_INFINITY),

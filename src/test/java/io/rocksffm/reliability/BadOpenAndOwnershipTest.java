@@ -181,7 +181,7 @@ class BadOpenAndOwnershipTest extends BadInputFixture {
     void closingOwnersWithOpenChildrenIsRefused() {
         try (Options o = new Options()) {
             ColumnFamilyHandle family = db.createColumnFamily("f", o);
-            RocksIterator onFamily = db.newIterator(family, ro, 0);
+            RocksIterator onFamily = db.newIterator(family, ro);
             assertThrows(IllegalStateException.class, family::close);
             assertThrows(IllegalStateException.class, () -> db.dropColumnFamily(family));
             onFamily.close();
@@ -223,7 +223,7 @@ class BadOpenAndOwnershipTest extends BadInputFixture {
                     () -> db.newIterator(at).close(), () -> db.multiGet(cf, at, new MemorySegment[] {heap("a")},
                             new MemorySegment[1], new long[1], new RocksDBException[1], false),
                     () -> db.put(otherCf, wo, heap("k"), heap("v")), () -> db.get(otherCf, ro, heap("a"), arena.allocate(8)),
-                    () -> db.newIterator(otherCf, ro, 0).close(), () -> db.flush(otherCf, true),
+                    () -> db.newIterator(otherCf, ro).close(), () -> db.flush(otherCf, true),
                     () -> db.dropColumnFamily(otherCf), () -> db.getProperty(otherCf, "rocksdb.stats"));
             for (Executable call : calls) {
                 assertThrows(IllegalArgumentException.class, call);

@@ -229,7 +229,7 @@ class BadSegmentInputTest extends BadInputFixture {
         for (long prefetch : new long[] {0, 64, 4096}) {
             for (int walk : new int[] {0, 1, inRun}) { // entries walked after the seek: direct, then in a run
                 for (Map.Entry<String, java.util.function.Consumer<RocksIterator>> move : moves.entrySet()) {
-                    try (RocksIterator it = db.newIterator(ro, prefetch)) {
+                    try (RocksIterator it = db.newIterator(ro.setPrefetchBytes(prefetch))) {
                         it.seek(bytes("m0000"));
                         for (int i = 0; i < walk; i++) {
                             it.next();
@@ -255,7 +255,7 @@ class BadSegmentInputTest extends BadInputFixture {
                 }
             }
         }
-        try (RocksIterator it = db.newIterator(ro, 4096)) { // walking off the end
+        try (RocksIterator it = db.newIterator(ro.setPrefetchBytes(4096))) { // walking off the end
             it.seekToLast();
             MemorySegment last = it.value();
             it.next();

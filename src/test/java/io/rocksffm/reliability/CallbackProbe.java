@@ -250,7 +250,7 @@ public final class CallbackProbe {
                             }
                             for (long prefetch : new long[] {0, 16 << 10}) {
                                 int n = 0;
-                                try (RocksIterator it = db.newIterator(RO, prefetch)) {
+                                try (RocksIterator it = db.newIterator(RO.setPrefetchBytes(prefetch))) {
                                     for (it.seekToFirst(); it.isValid(); it.next()) {
                                         n++;
                                     }

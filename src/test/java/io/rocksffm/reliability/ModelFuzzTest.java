@@ -348,7 +348,7 @@ class ModelFuzzTest {
                 ro.setSnapshot(snapshot);
                 String where = (snapshot == null ? "" : "at snapshot ") + "[" + hex(lower) + ", " + hex(upper)
                         + ") prefetch " + prefetch;
-                try (RocksIterator it = db.newIterator(ro, prefetch)) {
+                try (RocksIterator it = db.newIterator(ro.setPrefetchBytes(prefetch))) {
                     if (r.nextBoolean()) {
                         note("scan", where);
                         TreeMap<byte[], byte[]> seen = model();

@@ -129,7 +129,7 @@ class NativeLeakTest {
                         }
                     }),
                     new Workload("iterator open/seek/next/close", 100_000 * x, i -> {
-                        try (RocksIterator it = db.newIterator(ro, (i & 1) == 0 ? 0 : 256)) {
+                        try (RocksIterator it = db.newIterator(ro.setPrefetchBytes((i & 1) == 0 ? 0 : 256))) {
                             it.seek(key);
                             for (int n = 0; n < 3 && it.isValid(); n++) {
                                 it.key();

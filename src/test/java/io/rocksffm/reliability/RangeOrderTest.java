@@ -140,7 +140,7 @@ class RangeOrderTest {
 
     private static List<String> keys(KeyValueReads db, ColumnFamilyHandle cf) {
         List<String> out = new ArrayList<>();
-        try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.newIterator(cf, ro, 0)) {
+        try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.newIterator(cf, ro)) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
                 String k = string(it.keyBytes());
                 if (!k.equals("z")) {

@@ -64,8 +64,7 @@ final class TransactionTables {
                 .guarded("multiGetAsList(ColumnFamilyHandle,ReadOptions,List)",
                         (db, c) -> db.multiGetAsList(c.cf, c.ro, List.of(bytes("k"))))
                 .guarded("newIterator(ReadOptions)", (db, c) -> db.newIterator(c.ro).close())
-                .guarded("newIterator(ReadOptions,long)", (db, c) -> db.newIterator(c.ro, 1024).close())
-                .guarded("newIterator(ColumnFamilyHandle,ReadOptions,long)", (db, c) -> db.newIterator(c.cf, c.ro, 0).close())
+                .guarded("newIterator(ColumnFamilyHandle,ReadOptions)", (db, c) -> db.newIterator(c.cf, c.ro).close())
                 .guarded("getSnapshot()", (db, c) -> db.getSnapshot().close())
                 .guarded("forEach(ReadOptions,BiConsumer)", (db, c) -> db.forEach(c.ro, (k, v) -> {}))
                 .guarded("stream(ReadOptions)", (db, c) -> {
@@ -141,8 +140,7 @@ final class TransactionTables {
                 .guarded("multiGetAsList(ColumnFamilyHandle,ReadOptions,List)",
                         (db, c) -> db.multiGetAsList(c.cf, c.ro, List.of(bytes("k"))))
                 .guarded("newIterator(ReadOptions)", (db, c) -> db.newIterator(c.ro).close())
-                .guarded("newIterator(ReadOptions,long)", (db, c) -> db.newIterator(c.ro, 1024).close())
-                .guarded("newIterator(ColumnFamilyHandle,ReadOptions,long)", (db, c) -> db.newIterator(c.cf, c.ro, 0).close())
+                .guarded("newIterator(ColumnFamilyHandle,ReadOptions)", (db, c) -> db.newIterator(c.cf, c.ro).close())
                 .guarded("getSnapshot()", (db, c) -> db.getSnapshot().close())
                 .guarded("forEach(ReadOptions,BiConsumer)", (db, c) -> db.forEach(c.ro, (k, v) -> {}))
                 .guarded("stream(ReadOptions)", (db, c) -> {
@@ -230,8 +228,7 @@ final class TransactionTables {
                 .guarded("multiGetForUpdateAsList(ColumnFamilyHandle,ReadOptions,List)",
                         (t, c) -> t.multiGetForUpdateAsList(c.cf, c.ro, List.of(bytes("k"))))
                 .guarded("newIterator(ReadOptions)", (t, c) -> t.newIterator(c.ro).close())
-                .guarded("newIterator(ReadOptions,long)", (t, c) -> t.newIterator(c.ro, 1024).close())
-                .guarded("newIterator(ColumnFamilyHandle,ReadOptions,long)", (t, c) -> t.newIterator(c.cf, c.ro, 0).close())
+                .guarded("newIterator(ColumnFamilyHandle,ReadOptions)", (t, c) -> t.newIterator(c.cf, c.ro).close())
                 .guarded("forEach(ReadOptions,BiConsumer)", (t, c) -> t.forEach(c.ro, (k, v) -> {}))
                 .guarded("stream(ReadOptions)", (t, c) -> {
                     try (var s = t.stream(c.ro)) {

@@ -145,7 +145,7 @@ class UseAfterCloseTest {
                 }
             }
             case "RocksIterator" -> {
-                RocksIterator it = live.newIterator(ctx.ro, 4096);
+                RocksIterator it = live.newIterator(ctx.ro.setPrefetchBytes(4096));
                 it.seekToFirst();
                 assertTrue(it.isValid());
                 check(ApiTables.iterator(), closed(it), ctx);
