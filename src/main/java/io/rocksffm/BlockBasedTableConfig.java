@@ -10,11 +10,13 @@ import java.util.Objects;
  * cache, filter policy, block size. Applied with {@link Options#setTableFormat}, which copies
  * them, so one configuration can serve many options and be closed afterwards.
  *
- * <p>The caller owns and closes it. Setters are synchronized, so it is safe to share across
+ * <p>The caller owns and closes it. Setters are thread-safe (an internal lock), so it is safe to share across
  * threads; any call after close throws {@link IllegalStateException}. The C API has no getters
  * for these settings, so neither has this class.
  */
 public final class BlockBasedTableConfig extends NativeObject {
+    /** Guards this object's state (an internal object: never the caller's, who may lock this one). */
+    private final Object lock = new Object();
     /** RocksDB's defaults (its own LRU block cache, no filter). */
     public BlockBasedTableConfig() {
         super("BlockBasedTableConfig", rocksdb_block_based_options_create());
@@ -34,10 +36,12 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @return this configuration
      * @throws IllegalStateException if this or {@code cache} is closed
      */
-    public synchronized BlockBasedTableConfig setBlockCache(Cache cache) {
-        Objects.requireNonNull(cache, "cache");
-        use(p -> cache.use(c -> rocksdb_block_based_options_set_block_cache(p, c)));
-        return this;
+    public BlockBasedTableConfig setBlockCache(Cache cache) {
+        synchronized (lock) {
+            Objects.requireNonNull(cache, "cache");
+            use(p -> cache.use(c -> rocksdb_block_based_options_set_block_cache(p, c)));
+            return this;
+        }
     }
 
     /**
@@ -47,9 +51,11 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @return this configuration
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setNoBlockCache(boolean value) {
-        use(p -> rocksdb_block_based_options_set_no_block_cache(p, flag(value)));
-        return this;
+    public BlockBasedTableConfig setNoBlockCache(boolean value) {
+        synchronized (lock) {
+            use(p -> rocksdb_block_based_options_set_no_block_cache(p, flag(value)));
+            return this;
+        }
     }
 
     /**
@@ -59,11 +65,13 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @return this configuration
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setFilterPolicy(FilterPolicy policy) {
-        Objects.requireNonNull(policy, "policy");
-        // the table options take ownership of the native policy (and free one set before)
-        use(p -> rocksdb_block_based_options_set_filter_policy(p, policy.newNative()));
-        return this;
+    public BlockBasedTableConfig setFilterPolicy(FilterPolicy policy) {
+        synchronized (lock) {
+            Objects.requireNonNull(policy, "policy");
+            // the table options take ownership of the native policy (and free one set before)
+            use(p -> rocksdb_block_based_options_set_filter_policy(p, policy.newNative()));
+            return this;
+        }
     }
 
     /**
@@ -74,12 +82,14 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @throws IllegalArgumentException if {@code bytes <= 0}
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setBlockSize(long bytes) {
-        if (bytes <= 0) {
-            throw new IllegalArgumentException("block size must be > 0: " + bytes);
+    public BlockBasedTableConfig setBlockSize(long bytes) {
+        synchronized (lock) {
+            if (bytes <= 0) {
+                throw new IllegalArgumentException("block size must be > 0: " + bytes);
+            }
+            use(p -> rocksdb_block_based_options_set_block_size(p, bytes));
+            return this;
         }
-        use(p -> rocksdb_block_based_options_set_block_size(p, bytes));
-        return this;
     }
 
     /**
@@ -90,9 +100,11 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @return this configuration
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setCacheIndexAndFilterBlocks(boolean value) {
-        use(p -> rocksdb_block_based_options_set_cache_index_and_filter_blocks(p, flag(value)));
-        return this;
+    public BlockBasedTableConfig setCacheIndexAndFilterBlocks(boolean value) {
+        synchronized (lock) {
+            use(p -> rocksdb_block_based_options_set_cache_index_and_filter_blocks(p, flag(value)));
+            return this;
+        }
     }
 
     /**
@@ -102,8 +114,10 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @return this configuration
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setWholeKeyFiltering(boolean value) {
-        use(p -> rocksdb_block_based_options_set_whole_key_filtering(p, flag(value)));
-        return this;
+    public BlockBasedTableConfig setWholeKeyFiltering(boolean value) {
+        synchronized (lock) {
+            use(p -> rocksdb_block_based_options_set_whole_key_filtering(p, flag(value)));
+            return this;
+        }
     }
 }

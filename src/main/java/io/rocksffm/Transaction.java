@@ -1,7 +1,6 @@
 package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
-import static java.lang.foreign.ValueLayout.ADDRESS;
 
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.capi.RocksDBC;
@@ -80,27 +79,25 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
     java.util.Set<ColumnFamilyHandle> written;
     /** The family last added to {@link #written} (spares the set a lookup per write). */
     ColumnFamilyHandle lastWritten;
+    /**
+     * This transaction's name as registered in its {@link TransactionDB#heldNames} (set by
+     * {@link #setName} or recovered), or null; changed only by {@link Transactions#hold}.
+     */
+    String heldName;
 
     Transaction(Database db, Lifecycle lifecycle, MemorySegment txn, boolean optimistic, State state) {
         super(lifecycle, "Transaction", txn);
         this.db = db;
         this.optimistic = optimistic;
         this.state = state;
-        if (db instanceof TransactionDB t) {
-            t.owned.add(rep(txn));
+        if (state == State.PREPARED) { // recovered: named, as every prepared transaction is
+            Transactions.hold(this, Transactions.nameOf(txn));
         }
-    }
-
-    /** The C++ Transaction* inside a {@code rocksdb_transaction_t} (its only field). */
-    static long rep(MemorySegment txn) {
-        return txn.reinterpret(ADDRESS.byteSize()).get(ADDRESS, 0).address();
     }
 
     @Override
     void destroy(MemorySegment p) {
-        if (db instanceof TransactionDB t) {
-            t.owned.remove(rep(p));
-        }
+        Transactions.hold(this, null);
         rocksdb_transaction_destroy(p);
     }
 

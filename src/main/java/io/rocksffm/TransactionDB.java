@@ -47,11 +47,11 @@ public final class TransactionDB extends Database {
     static final boolean BASE_DB = Capabilities.callable("rocksdb_transactiondb_get_base_db");
 
     /**
-     * The C++ transactions (their {@code Transaction*}) open {@link Transaction} objects own:
-     * RocksDB lists a prepared transaction of ours among the prepared ones too, and wrapping it a
-     * second time would destroy it twice.
+     * The names of this database's transactions held by {@link Transaction} objects (names are
+     * unique among a database's live transactions), so {@link #getPreparedTransactions()} returns
+     * only the others: RocksDB lists every prepared transaction, held or not.
      */
-    final java.util.Set<Long> owned = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    final java.util.Set<String> heldNames = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private TransactionDB(MemorySegment handle, MemorySegment base, Path path, List<String> names,
                           MemorySegment handles) {
@@ -194,7 +194,7 @@ public final class TransactionDB extends Database {
                 MemorySegment entries = array.reinterpret(ADDRESS.byteSize() * n);
                 for (long i = 0; i < n; i++) {
                     MemorySegment txn = entries.getAtIndex(ADDRESS, i);
-                    if (!owned.contains(Transaction.rep(txn))) {
+                    if (!heldNames.contains(Transactions.nameOf(txn))) {
                         out.add(Transactions.recovered(this, txn));
                     }
                     // else: already a Transaction's; its 8-byte wrapper (C++ new) is left, as the

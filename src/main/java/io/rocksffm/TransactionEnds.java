@@ -22,6 +22,7 @@ final class TransactionEnds {
         try (Scratch s = Scratch.acquire()) {
             rocksdb_transaction_set_name(tx.ptr, s.copy(Scratch.FIRST, bytes), bytes.length, s.errptr);
             Native.check(s.errptr);
+            Transactions.hold(tx, name); // so getPreparedTransactions leaves it out once prepared
         } finally {
             tx.exit();
         }

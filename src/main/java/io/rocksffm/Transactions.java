@@ -63,16 +63,11 @@ final class Transactions {
                                     + "begun again; this one is " + reuse.state);
                         }
                         reuse.refuseWithChildren("begun again");
-                        if (db instanceof TransactionDB t) {
-                            t.owned.remove(Transaction.rep(reuse.ptr));
-                        }
                         MemorySegment again = begin.apply(reuse.ptr);
                         if (again.address() != reuse.ptr.address()) {
                             throw new AssertionError("the C API did not begin the old transaction again");
                         }
-                        if (db instanceof TransactionDB t) { // BeginTransaction may reinitialize or replace it
-                            t.owned.add(Transaction.rep(reuse.ptr));
-                        }
+                        hold(reuse, nameOf(reuse.ptr)); // whatever name BeginTransaction left it
                         reuse.state = Transaction.State.STARTED;
                         reuse.written = null;
                         reuse.lastWritten = null;
@@ -200,16 +195,39 @@ final class Transactions {
 
     static String name(Transaction tx) {
         tx.enter();
+        try {
+            return nameOf(tx.ptr);
+        } finally {
+            tx.exit();
+        }
+    }
+
+    /** The name of the transaction {@code txn} (public C API), the empty string if it has none. */
+    static String nameOf(MemorySegment txn) {
         try (Scratch s = Scratch.acquire()) {
-            MemorySegment name = rocksdb_transaction_get_name(tx.ptr, s.size);
+            MemorySegment name = rocksdb_transaction_get_name(txn, s.size);
             try {
                 return new String(name.reinterpret(s.size.get(JAVA_LONG, 0)).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
                         StandardCharsets.UTF_8);
             } finally {
                 Native.rocksdbFree(name);
             }
-        } finally {
-            tx.exit();
+        }
+    }
+
+    /**
+     * Registers {@code name} (null or empty: none) as {@code tx}'s in its database's held names,
+     * in place of the one it had (a transaction of a pessimistic database only).
+     */
+    static void hold(Transaction tx, String name) {
+        if (tx.db instanceof TransactionDB t) {
+            if (tx.heldName != null) {
+                t.heldNames.remove(tx.heldName);
+            }
+            tx.heldName = name == null || name.isEmpty() ? null : name;
+            if (tx.heldName != null) {
+                t.heldNames.add(tx.heldName);
+            }
         }
     }
 

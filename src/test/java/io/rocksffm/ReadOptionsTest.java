@@ -8,12 +8,45 @@ import io.rocksffm.internal.Capabilities;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ReadOptionsTest {
     @TempDir
     Path dir;
+
+    @Test
+    void aCallerLockingItsOptionsBlocksNoRead() throws Exception {
+        try (RocksDB db = open(dir); ReadOptions ro = new ReadOptions()) {
+            CountDownLatch held = new CountDownLatch(1);
+            CountDownLatch done = new CountDownLatch(1);
+            Thread locker = Thread.ofPlatform().start(() -> {
+                synchronized (ro) { // the caller's own use of its object's monitor
+                    held.countDown();
+                    try {
+                        done.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            });
+            held.await();
+            try {
+                assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+                    ro.setPrefetchBytes(4096).setIterateUpperBound(MemorySegment.ofArray(bytes("z")));
+                    try (RocksIterator it = db.newIterator(ro)) {
+                        it.seekToFirst();
+                    }
+                    ro.setSnapshot(null);
+                });
+            } finally {
+                done.countDown();
+                locker.join();
+            }
+        }
+    }
 
     @Test
     void prefetchIsAnOptInOfTheReadOptions() {
