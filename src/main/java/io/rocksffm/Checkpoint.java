@@ -9,6 +9,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
+import java.util.Objects;
 
 /**
  * Makes checkpoints of an open database ({@code rocksdb_checkpoint_t}): consistent copies, with
@@ -32,7 +33,7 @@ public final class Checkpoint extends NativeObject {
      * @throws RocksDBException if RocksDB cannot make one
      */
     public static Checkpoint create(Database db) {
-        return of(java.util.Objects.requireNonNull(db, "db"));
+        return of(Objects.requireNonNull(db, "db"));
     }
 
     /** A checkpoint maker for any kind of database (through its {@code rocksdb_t}). */

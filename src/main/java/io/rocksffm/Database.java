@@ -4,7 +4,6 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.rocksffm.internal.Callbacks;
-import io.rocksffm.internal.Copies;
 import io.rocksffm.internal.KeyRanges;
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.MultiGet;
@@ -19,6 +18,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.Map;
 
 /**
  * An open database, whatever its kind: {@link RocksDB}, {@link TransactionDB} or
@@ -471,12 +471,12 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     }
 
     @Override
-    public void setOptions(ColumnFamilyHandle family, java.util.Map<String, String> options) {
+    public void setOptions(ColumnFamilyHandle family, Map<String, String> options) {
         MutableOptions.set(this, Objects.requireNonNull(family, "family"), options);
     }
 
     @Override
-    public void setOptions(java.util.Map<String, String> options) {
+    public void setOptions(Map<String, String> options) {
         MutableOptions.set(this, null, options);
     }
 
@@ -506,7 +506,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     }
 
     @Override
-    public void setDBOptions(java.util.Map<String, String> options) {
+    public void setDBOptions(Map<String, String> options) {
         MutableOptions.setDb(this, options);
     }
 

@@ -4,6 +4,8 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Map;
+import java.util.Objects;
 
 /**
  * The administration of a database: the operations on a database as a whole (column families,
@@ -81,7 +83,7 @@ public sealed interface DatabaseAdmin permits Database {
      * @throws RocksDBException if the flush fails
      */
     default void flush(ColumnFamilyHandle family, boolean wait) {
-        java.util.Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(family, "family");
         try (FlushOptions options = new FlushOptions().setWait(wait)) {
             flush(family, options);
         }
@@ -226,7 +228,7 @@ public sealed interface DatabaseAdmin permits Database {
      * @throws RocksDBException {@link RocksDBException.Code#INVALID_ARGUMENT} for an unknown or
      *         immutable option, or a value that does not parse
      */
-    void setOptions(ColumnFamilyHandle family, java.util.Map<String, String> options);
+    void setOptions(ColumnFamilyHandle family, Map<String, String> options);
 
     /**
      * {@link #setOptions(ColumnFamilyHandle, java.util.Map)} for the default family.
@@ -234,7 +236,7 @@ public sealed interface DatabaseAdmin permits Database {
      * @param options option names and values, at least one
      * @throws RocksDBException for an unknown or immutable option, or a value that does not parse
      */
-    void setOptions(java.util.Map<String, String> options);
+    void setOptions(Map<String, String> options);
 
     // ---- RocksDB 11 administration (issue 30): on older engines these throw
     // UnsupportedOperationException naming the C function and the engine's version ---------------
@@ -312,7 +314,7 @@ public sealed interface DatabaseAdmin permits Database {
      *         change (unknown, immutable, or a column family's option),
      *         {@link RocksDBException.Code#INVALID_ARGUMENT} for a value that does not parse
      */
-    void setDBOptions(java.util.Map<String, String> options);
+    void setDBOptions(Map<String, String> options);
 
     /**
      * Reads every table file of every column family and checks its block checksums

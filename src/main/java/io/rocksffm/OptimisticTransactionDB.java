@@ -8,6 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import io.rocksffm.internal.Upcalls;
 
 /**
  * A database with optimistic transactions ({@code rocksdb_optimistictransactiondb_t}): a
@@ -71,7 +72,7 @@ public final class OptimisticTransactionDB extends Database {
         families.releaseComparators(); // RocksDB no longer calls them
         OpenDatabases.remove(this);
         if (lifecycle.guardsCallbacks()) {
-            io.rocksffm.internal.Upcalls.recyclePoolThreads(); // no thread that ran Java code is left to block halt
+            Upcalls.recyclePoolThreads(); // no thread that ran Java code is left to block halt
         }
     }
 

@@ -1,25 +1,18 @@
 package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import io.rocksffm.internal.BatchFormat;
 import io.rocksffm.internal.Capabilities;
-import io.rocksffm.internal.KeyRanges;
-import io.rocksffm.internal.MultiGet;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.NativeLibrary;
-import io.rocksffm.internal.PointReads;
 import io.rocksffm.internal.Scratch;
 import io.rocksffm.internal.capi.RocksDBC;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
-import java.util.OptionalLong;
+import io.rocksffm.internal.Upcalls;
 
 /**
  * An open RocksDB database ({@code rocksdb_t}).
@@ -250,7 +243,7 @@ public final class RocksDB extends Database {
         families.releaseComparators();
         OpenDatabases.remove(this);
         if (lifecycle.guardsCallbacks()) {
-            io.rocksffm.internal.Upcalls.recyclePoolThreads(); // no thread that ran Java code is left to block halt
+            Upcalls.recyclePoolThreads(); // no thread that ran Java code is left to block halt
         }
     }
 

@@ -12,8 +12,8 @@ import io.rocksffm.internal.Scratch;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.List;
 import java.util.Objects;
+import java.util.Arrays;
 
 /**
  * An iterator over a database's keys in order ({@code rocksdb_iterator_t}), from
@@ -128,7 +128,7 @@ public final class RocksIterator implements AutoCloseable {
     static RocksIterator create(Lifecycle[] owners, ColumnFamilyHandle family, ReadOptions options, long prefetchBytes,
                                 Source source) {
         Snapshot snapshot = options.snapshot();
-        Lifecycle[] parents = java.util.Arrays.copyOf(owners, owners.length + (snapshot == null ? 2 : 3));
+        Lifecycle[] parents = Arrays.copyOf(owners, owners.length + (snapshot == null ? 2 : 3));
         parents[owners.length] = options.lifecycle;
         parents[owners.length + 1] = family.lifecycle;
         if (snapshot != null) {

@@ -2,7 +2,6 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
-import io.rocksffm.internal.BatchFormat;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Scratch;
 

@@ -10,6 +10,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A transaction ({@code rocksdb_transaction_t}) of a {@link TransactionDB} (pessimistic: keys are
@@ -76,7 +77,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
     private volatile int busy;
     volatile State state = State.STARTED;
     /** The non-default families written since begin, null until one is (see {@link TransactionWrites#holdFamilies}). */
-    java.util.Set<ColumnFamilyHandle> written;
+    Set<ColumnFamilyHandle> written;
     /** The family last added to {@link #written} (spares the set a lookup per write). */
     ColumnFamilyHandle lastWritten;
     /**

@@ -4,7 +4,6 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import io.rocksffm.internal.BatchFormat;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.ListMultiGet;
@@ -17,6 +16,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import io.rocksffm.internal.MultiGet;
+import io.rocksffm.internal.Upcalls;
+import java.lang.foreign.Arena;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A database with pessimistic transactions ({@code rocksdb_transactiondb_t}): a
@@ -51,7 +56,7 @@ public final class TransactionDB extends Database {
      * unique among a database's live transactions), so {@link #getPreparedTransactions()} returns
      * only the others: RocksDB lists every prepared transaction, held or not.
      */
-    final java.util.Set<String> heldNames = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    final Set<String> heldNames = ConcurrentHashMap.newKeySet();
 
     private TransactionDB(MemorySegment handle, MemorySegment base, Path path, List<String> names,
                           MemorySegment handles) {
@@ -110,7 +115,7 @@ public final class TransactionDB extends Database {
         families.releaseComparators(); // RocksDB no longer calls them
         OpenDatabases.remove(this);
         if (lifecycle.guardsCallbacks()) {
-            io.rocksffm.internal.Upcalls.recyclePoolThreads(); // no thread that ran Java code is left to block halt
+            Upcalls.recyclePoolThreads(); // no thread that ran Java code is left to block halt
         }
     }
 
@@ -344,7 +349,7 @@ public final class TransactionDB extends Database {
         }
         Objects.requireNonNull(family, "family");
         Objects.requireNonNull(options, "options");
-        io.rocksffm.internal.MultiGet.checkArguments(keys, values, lengths, errors);
+        MultiGet.checkArguments(keys, values, lengths, errors);
         guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
             ListMultiGet.call(RocksDBC::rocksdb_transactiondb_multi_get_cf, ptr, options.ptr, family.ptr, keys, s);
@@ -363,7 +368,7 @@ public final class TransactionDB extends Database {
         Objects.requireNonNull(keys, "keys");
         MemorySegment[] segments = new MemorySegment[keys.size()];
         for (int i = 0; i < segments.length; i++) {
-            segments[i] = MemorySegment.ofArray(io.rocksffm.internal.MultiGet.element(keys.get(i), "keys", i));
+            segments[i] = MemorySegment.ofArray(MultiGet.element(keys.get(i), "keys", i));
         }
         guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
@@ -452,7 +457,7 @@ public final class TransactionDB extends Database {
         }
         Objects.requireNonNull(property, "property");
         lifecycle.enter();
-        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+        try (Arena arena = Arena.ofConfined()) {
             MemorySegment v = rocksdb_transactiondb_property_value(ptr, arena.allocateFrom(property));
             if (v.address() == 0) {
                 return null;
@@ -468,15 +473,15 @@ public final class TransactionDB extends Database {
     }
 
     @Override
-    public java.util.OptionalLong getLongProperty(ColumnFamilyHandle family, String property) {
+    public OptionalLong getLongProperty(ColumnFamilyHandle family, String property) {
         if (BASE_DB || family != defaultFamily) {
             return super.getLongProperty(family, property);
         }
         Objects.requireNonNull(property, "property");
         lifecycle.enter();
-        try (Scratch s = Scratch.acquire(); java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             int rc = rocksdb_transactiondb_property_int(ptr, arena.allocateFrom(property), s.size);
-            return rc == 0 ? java.util.OptionalLong.of(s.size.get(JAVA_LONG, 0)) : java.util.OptionalLong.empty();
+            return rc == 0 ? OptionalLong.of(s.size.get(JAVA_LONG, 0)) : OptionalLong.empty();
         } finally {
             lifecycle.exit();
         }

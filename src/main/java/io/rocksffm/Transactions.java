@@ -19,6 +19,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import io.rocksffm.internal.BatchFormat;
+import java.lang.foreign.ValueLayout;
 
 /** The parts of {@link Transaction} kept apart to keep it short: beginning, and the reads' bodies. */
 final class Transactions {
@@ -144,7 +146,7 @@ final class Transactions {
         MultiGet.checkArguments(keys, values, lengths, errors);
         if (sortedInput) {
             for (int i = 1; i < keys.length; i++) {
-                if (io.rocksffm.internal.BatchFormat.compareBytewise(MultiGet.element(keys[i - 1], "keys", i - 1),
+                if (BatchFormat.compareBytewise(MultiGet.element(keys[i - 1], "keys", i - 1),
                         MultiGet.element(keys[i], "keys", i)) > 0) {
                     throw new IllegalArgumentException("sortedInput, but keys[" + i + "] sorts before keys[" + (i - 1)
                             + "]");
@@ -207,7 +209,7 @@ final class Transactions {
         try (Scratch s = Scratch.acquire()) {
             MemorySegment name = rocksdb_transaction_get_name(txn, s.size);
             try {
-                return new String(name.reinterpret(s.size.get(JAVA_LONG, 0)).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
+                return new String(name.reinterpret(s.size.get(JAVA_LONG, 0)).toArray(ValueLayout.JAVA_BYTE),
                         StandardCharsets.UTF_8);
             } finally {
                 Native.rocksdbFree(name);
@@ -254,9 +256,9 @@ final class Transactions {
 
     /** Argument and state checks of {@link Transaction#merge}: nulls, closed, then the family's merge operator. */
     static void checkMerge(Transaction tx, Database db, ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
-        java.util.Objects.requireNonNull(family, "family");
-        java.util.Objects.requireNonNull(key, "key");
-        java.util.Objects.requireNonNull(value, "value");
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
         tx.lifecycle.ensureOpen();
         db.requireMergeOperator(family);
     }

@@ -13,6 +13,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.BitSet;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A batch of writes encoded by Java code straight into RocksDB's own write-batch byte layout, in
@@ -537,8 +538,8 @@ public final class WriteBatch implements Writes<WriteBatch>, AutoCloseable {
         if (familiesOf != null && familiesOf != db) {
             throw new IllegalArgumentException("the batch holds records made with family handles of another database");
         }
-        java.util.Set<Integer> familyIds = target.ids();
-        java.util.Set<Integer> mergeFamilyIds = target.mergeIds();
+        Set<Integer> familyIds = target.ids();
+        Set<Integer> mergeFamilyIds = target.mergeIds();
         if (mergeFamilies != null) {
             for (int id = mergeFamilies.nextSetBit(0); id >= 0; id = mergeFamilies.nextSetBit(id + 1)) {
                 if (familyIds.contains(id) && !mergeFamilyIds.contains(id)) {

@@ -8,6 +8,11 @@ import io.rocksffm.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
+import io.rocksffm.internal.Copies;
+import java.lang.foreign.ValueLayout;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 
 /**
  * A write batch you can read back ({@code rocksdb_writebatch_wi_t}): its writes are indexed by
@@ -44,8 +49,8 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
      * index keeps a raw pointer to each, so they live until this batch is destroyed, whatever the
      * caller closes first (the database, its options). Confined, like the batch.
      */
-    private final java.util.Set<NativeComparator> comparators = java.util.Collections.newSetFromMap(
-            new java.util.IdentityHashMap<>(2));
+    private final Set<NativeComparator> comparators = Collections.newSetFromMap(
+            new IdentityHashMap<>(2));
 
     @Override
     void destroy(MemorySegment p) {
@@ -87,8 +92,8 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
     }
 
     /** The non-default families the records name (checked when the batch is written). */
-    private final java.util.Set<ColumnFamilyHandle> families =
-            java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    private final Set<ColumnFamilyHandle> families =
+            Collections.newSetFromMap(new IdentityHashMap<>());
     /** The family of the last record (spares the set a lookup per record). */
     private ColumnFamilyHandle lastFamily;
 
@@ -333,7 +338,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
             return null;
         }
         try {
-            return io.rocksffm.internal.Copies.toArray(value.reinterpret(s.size.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0)));
+            return Copies.toArray(value.reinterpret(s.size.get(ValueLayout.JAVA_LONG, 0)));
         } finally {
             Native.rocksdbFree(value);
         }

@@ -136,7 +136,7 @@ class ArchitectureTest {
                         String owner = owner(m.group());
                         boolean ok = owner.equals(cls) || (owner.equals("RocksDB") && DATABASE.contains(cls))
                                 || (cls.equals("NativeWriteBatch") && owner.equals("WriteBatch"))
-                                || ((cls.equals("Transactions") || cls.equals("TransactionWrites"))
+                                || ((cls.equals("Transactions") || cls.equals("TransactionWrites") || cls.equals("TransactionEnds"))
                                         && owner.equals("Transaction"));
                         if (!ok) {
                             wrong.add(cls + " calls " + m.group() + " (" + owner + "'s)");

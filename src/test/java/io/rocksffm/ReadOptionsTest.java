@@ -12,6 +12,9 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.List;
 
 class ReadOptionsTest {
     @TempDir
@@ -119,7 +122,7 @@ class ReadOptionsTest {
             lower[0] = 'a'; // the options own a copy
             upper[0] = 'z';
             StringBuilder seen = new StringBuilder();
-            db.forEach(ro, (k, v) -> seen.append((char) k.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0)));
+            db.forEach(ro, (k, v) -> seen.append((char) k.get(ValueLayout.JAVA_BYTE, 0)));
             assertEquals("bc", seen.toString());
             // an empty upper bound admits nothing; null removes a bound
             ro.setIterateUpperBound(MemorySegment.ofArray(new byte[0]));
@@ -127,7 +130,7 @@ class ReadOptionsTest {
             db.forEach(ro, (k, v) -> seen.append('x'));
             assertEquals("", seen.toString());
             ro.setIterateUpperBound(null).setIterateLowerBound(null);
-            db.forEach(ro, (k, v) -> seen.append((char) k.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0)));
+            db.forEach(ro, (k, v) -> seen.append((char) k.get(ValueLayout.JAVA_BYTE, 0)));
             assertEquals("abcde", seen.toString());
         }
     }
@@ -170,8 +173,8 @@ class ReadOptionsTest {
             db.flush(true);
             db.put(bytes("b"), bytes("2"));
             ro.setOptimizeMultigetForIo(false);
-            assertEquals(java.util.Arrays.asList("1", "2", null),
-                    db.multiGetAsList(db.defaultColumnFamily(), ro, java.util.List.of(bytes("a"), bytes("b"), bytes("c")))
+            assertEquals(Arrays.asList("1", "2", null),
+                    db.multiGetAsList(db.defaultColumnFamily(), ro, List.of(bytes("a"), bytes("b"), bytes("c")))
                             .stream().map(TestSupport::string).toList());
         }
     }

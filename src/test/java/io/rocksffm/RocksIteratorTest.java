@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import io.rocksffm.internal.capi.RocksDBC;
 
 class RocksIteratorTest {
     @TempDir
@@ -255,7 +256,7 @@ class RocksIteratorTest {
         }
         // A block-cache-only read tier cannot read table files: RocksDB stops with "Incomplete".
         try (RocksDB db = open(dir); ReadOptions ro = new ReadOptions()) {
-            io.rocksffm.internal.capi.RocksDBC.rocksdb_readoptions_set_read_tier(ro.ptr, 1);
+            RocksDBC.rocksdb_readoptions_set_read_tier(ro.ptr, 1);
             try (RocksIterator it = db.newIterator(ro)) {
                 it.seekToFirst();
                 RocksDBException e = assertThrows(RocksDBException.class, it::isValid);

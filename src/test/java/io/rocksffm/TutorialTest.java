@@ -97,12 +97,13 @@ class TutorialTest {
                 for (it.seekToFirst(); it.isValid(); it.next()) {
                     MemorySegment key = it.key();       // zero-copy views until the next move (then ISE)
                     MemorySegment value = it.value();
-                    seen.add(new String(key.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8));
+                    seen.add(new String(key.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8) + "="
+                            + new String(value.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8));
                 }
             }
             // --- readme:iterate end
             assertEquals(111, seen.size(), "key1, key10..key19, key100..key199");
-            assertEquals("key1", seen.get(0));
+            assertEquals("key1=value1", seen.get(0));
             // --- readme:families begin
             ColumnFamilyHandle users = db.createColumnFamily("users", options);
             try (WriteOptions write = new WriteOptions(); ReadOptions read = new ReadOptions();

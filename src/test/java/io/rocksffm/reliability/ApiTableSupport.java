@@ -29,6 +29,10 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
+import io.rocksffm.CompactionOptions;
+import io.rocksffm.CreateBackupOptions;
+import io.rocksffm.RateLimiter;
+import io.rocksffm.WriteBufferManager;
 
 /**
  * What the use-after-close tables ({@link ApiTables}, {@link TransactionTables}) are made of: the
@@ -54,15 +58,15 @@ final class ApiTableSupport {
         FlushOptions flush;
         BlockBasedTableConfig table;
         Cache cache;
-        io.rocksffm.RateLimiter limiter;
+        RateLimiter limiter;
         /** Null on engines without write buffer managers (7.8.3). */
-        io.rocksffm.WriteBufferManager wbm;
+        WriteBufferManager wbm;
         IngestExternalFileOptions ingest;
         RestoreOptions restore;
         /** Null on engines without them (before RocksDB 11). */
-        io.rocksffm.CompactionOptions compaction;
+        CompactionOptions compaction;
         /** Null on engines without them (before RocksDB 11). */
-        io.rocksffm.CreateBackupOptions createBackup;
+        CreateBackupOptions createBackup;
         final MemorySegment key;
         final MemorySegment value;
         final MemorySegment out;
@@ -118,18 +122,18 @@ final class ApiTableSupport {
                 c.table = (BlockBasedTableConfig) closed;
             } else if (type == Cache.class) {
                 c.cache = (Cache) closed;
-            } else if (type == io.rocksffm.RateLimiter.class) {
-                c.limiter = (io.rocksffm.RateLimiter) closed;
-            } else if (type == io.rocksffm.WriteBufferManager.class) {
-                c.wbm = (io.rocksffm.WriteBufferManager) closed;
+            } else if (type == RateLimiter.class) {
+                c.limiter = (RateLimiter) closed;
+            } else if (type == WriteBufferManager.class) {
+                c.wbm = (WriteBufferManager) closed;
             } else if (type == IngestExternalFileOptions.class) {
                 c.ingest = (IngestExternalFileOptions) closed;
             } else if (type == RestoreOptions.class) {
                 c.restore = (RestoreOptions) closed;
-            } else if (type == io.rocksffm.CompactionOptions.class) {
-                c.compaction = (io.rocksffm.CompactionOptions) closed;
-            } else if (type == io.rocksffm.CreateBackupOptions.class) {
-                c.createBackup = (io.rocksffm.CreateBackupOptions) closed;
+            } else if (type == CompactionOptions.class) {
+                c.compaction = (CompactionOptions) closed;
+            } else if (type == CreateBackupOptions.class) {
+                c.createBackup = (CreateBackupOptions) closed;
             } else {
                 throw new IllegalArgumentException(type.getName());
             }
@@ -140,9 +144,9 @@ final class ApiTableSupport {
     /** The closeable types that appear as arguments of public methods. */
     static final List<Class<?>> CLOSEABLE_ARGUMENTS = List.of(ReadOptions.class, WriteOptions.class, WriteBatch.class,
             Options.class, Snapshot.class, ColumnFamilyHandle.class, FlushOptions.class, BlockBasedTableConfig.class,
-            Cache.class, io.rocksffm.RateLimiter.class, io.rocksffm.WriteBufferManager.class,
-            IngestExternalFileOptions.class, RestoreOptions.class, io.rocksffm.CompactionOptions.class,
-            io.rocksffm.CreateBackupOptions.class);
+            Cache.class, RateLimiter.class, WriteBufferManager.class,
+            IngestExternalFileOptions.class, RestoreOptions.class, CompactionOptions.class,
+            CreateBackupOptions.class);
 
     /** A method's signature as the tables spell it: {@code name(SimpleType,...)}. */
     static String signature(Method m) {

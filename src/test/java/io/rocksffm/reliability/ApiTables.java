@@ -35,6 +35,15 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import io.rocksffm.CompactionFilter;
+import io.rocksffm.CompactionFilterFactory;
+import io.rocksffm.Comparator;
+import io.rocksffm.EventListener;
+import io.rocksffm.PrefixExtractor;
+import io.rocksffm.RateLimiter;
+import io.rocksffm.UInt64AddOperator;
+import io.rocksffm.WriteBatchWithIndex;
+import io.rocksffm.WriteBufferManager;
 
 /**
  * One table per closeable type: every public instance method, with a call of it that is valid
@@ -74,7 +83,7 @@ final class ApiTables {
                 .guarded("merge(byte[],byte[])", (db, c) -> mergeOrRefused(() -> db.merge(bytes("k"), bytes("v"))))
                 .guarded("merge(ColumnFamilyHandle,byte[],byte[])", (db, c) -> mergeOrRefused(() -> db.merge(c.cf, bytes("k"), bytes("v"))))
                 .guarded("write(WriteOptions,WriteBatchWithIndex)", (db, c) -> {
-                    try (io.rocksffm.WriteBatchWithIndex b = new io.rocksffm.WriteBatchWithIndex()) {
+                    try (WriteBatchWithIndex b = new WriteBatchWithIndex()) {
                         db.write(c.wo, b);
                     }
                 })
@@ -144,9 +153,9 @@ final class ApiTables {
                 .guarded("setBloomFilter(double)", (o, c) -> o.setBloomFilter(10))
                 .guarded("bloomFilterBitsPerKey()", (o, c) -> o.bloomFilterBitsPerKey())
                 .guarded("setTableFormat(BlockBasedTableConfig)", (o, c) -> o.setTableFormat(c.table))
-                .guarded("setMergeOperator(MergeOperator)", (o, c) -> o.setMergeOperator(new io.rocksffm.UInt64AddOperator()))
+                .guarded("setMergeOperator(MergeOperator)", (o, c) -> o.setMergeOperator(new UInt64AddOperator()))
                 .guarded("mergeOperator()", (o, c) -> o.mergeOperator())
-                .guarded("setComparator(Comparator)", (o, c) -> o.setComparator(new io.rocksffm.Comparator() {
+                .guarded("setComparator(Comparator)", (o, c) -> o.setComparator(new Comparator() {
                     @Override
                     public String name() {
                         return "tables";
@@ -160,18 +169,18 @@ final class ApiTables {
                 .guarded("comparator()", (o, c) -> o.comparator())
                 .guarded("setCompactionFilter(CompactionFilter)", (o, c) -> o.setCompactionFilter((l, k, v, out) -> null))
                 .guarded("setCompactionFilterFactory(CompactionFilterFactory)", (o, c) -> o.setCompactionFilterFactory(
-                        new io.rocksffm.CompactionFilterFactory() {
+                        new CompactionFilterFactory() {
                             @Override
                             public String name() {
                                 return "tables";
                             }
 
                             @Override
-                            public io.rocksffm.CompactionFilter create(Context context) {
+                            public CompactionFilter create(Context context) {
                                 return null;
                             }
                         }))
-                .guarded("setPrefixExtractor(PrefixExtractor)", (o, c) -> o.setPrefixExtractor(io.rocksffm.PrefixExtractor.capped(2)))
+                .guarded("setPrefixExtractor(PrefixExtractor)", (o, c) -> o.setPrefixExtractor(PrefixExtractor.capped(2)))
                 .guarded("setMemtablePrefixBloomRatio(double)", (o, c) -> o.setMemtablePrefixBloomRatio(0.1))
                 .guarded("memtablePrefixBloomRatio()", (o, c) -> o.memtablePrefixBloomRatio())
                 .guarded("setRateLimiter(RateLimiter)", (o, c) -> o.setRateLimiter(c.limiter))
@@ -181,7 +190,7 @@ final class ApiTables {
                     }
                     o.setWriteBufferManager(c.wbm);
                 })
-                .guarded("addEventListener(EventListener)", (o, c) -> o.addEventListener(new io.rocksffm.EventListener() {}))
+                .guarded("addEventListener(EventListener)", (o, c) -> o.addEventListener(new EventListener() {}))
                 // issue 16
                 .guarded("enableStatistics()", (o, c) -> o.enableStatistics())
                 .guarded("statistics()", (o, c) -> o.statistics())
@@ -339,14 +348,14 @@ final class ApiTables {
                 .guarded("pinnedUsage()", (o, c) -> o.pinnedUsage());
     }
 
-    static Table<io.rocksffm.RateLimiter> rateLimiter() {
-        return new Table<>(io.rocksffm.RateLimiter.class)
+    static Table<RateLimiter> rateLimiter() {
+        return new Table<>(RateLimiter.class)
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()));
     }
 
-    static Table<io.rocksffm.WriteBufferManager> writeBufferManager() {
-        return new Table<>(io.rocksffm.WriteBufferManager.class)
+    static Table<WriteBufferManager> writeBufferManager() {
+        return new Table<>(WriteBufferManager.class)
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("enabled()", (o, c) -> o.enabled())

@@ -8,7 +8,6 @@ import io.rocksffm.Options;
 import io.rocksffm.PinnedValue;
 import io.rocksffm.ReadOptions;
 import io.rocksffm.RocksDB;
-import io.rocksffm.RocksDBException;
 import io.rocksffm.RocksIterator;
 import io.rocksffm.Snapshot;
 import io.rocksffm.WriteBatch;

@@ -24,10 +24,12 @@ import io.rocksffm.WriteOptions;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import java.lang.foreign.ValueLayout;
 
 /**
  * Range order follows the family's actual comparator on every surface (issue 37, case 3). A range
@@ -58,8 +60,8 @@ class RangeOrderTest {
             if (i == a.byteSize() || i == b.byteSize()) {
                 return -Long.compare(a.byteSize(), b.byteSize());
             }
-            return -Integer.compare(Byte.toUnsignedInt(a.getAtIndex(java.lang.foreign.ValueLayout.JAVA_BYTE, i)),
-                    Byte.toUnsignedInt(b.getAtIndex(java.lang.foreign.ValueLayout.JAVA_BYTE, i)));
+            return -Integer.compare(Byte.toUnsignedInt(a.getAtIndex(ValueLayout.JAVA_BYTE, i)),
+                    Byte.toUnsignedInt(b.getAtIndex(ValueLayout.JAVA_BYTE, i)));
         }
     }
 
@@ -128,7 +130,7 @@ class RangeOrderTest {
             assertWritable(db, cf, what);
             List<String> expected = pessimistic ? List.of("e", "d", "c", "b", "a", "w")
                     : transactional ? List.of("e", "b", "a", "w") : List.of("b", "a", "w");
-            assertEquals(expected.stream().sorted(java.util.Comparator.reverseOrder()).toList(), keys(db, cf), what);
+            assertEquals(expected.stream().sorted(Collections.reverseOrder()).toList(), keys(db, cf), what);
         }
     }
 

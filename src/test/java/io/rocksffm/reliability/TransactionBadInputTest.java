@@ -33,6 +33,9 @@ import java.util.Set;
 import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.rocksffm.CompactionOptions;
+import io.rocksffm.IngestExternalFileOptions;
+import java.util.Arrays;
 
 /**
  * {@link BadInputTest}'s null probe for the transaction types: every public method and factory of
@@ -45,9 +48,9 @@ class TransactionBadInputTest {
     @TempDir
     Path dir;
 
-    private io.rocksffm.IngestExternalFileOptions ingest;
+    private IngestExternalFileOptions ingest;
     /** Null on engines before RocksDB 11. */
-    private io.rocksffm.CompactionOptions compaction;
+    private CompactionOptions compaction;
 
     private static final Set<String> NULLABLE = Set.of(
             "beginTransaction(WriteOptions,TransactionOptions,Transaction)#2",
@@ -71,8 +74,8 @@ class TransactionBadInputTest {
              WriteBatchWithIndex wbwi = new WriteBatchWithIndex();
              Transaction tx = tdb.beginTransaction(wo, to);
              Transaction otx = odb.beginTransaction(wo, oo);
-             io.rocksffm.IngestExternalFileOptions ingestOptions = new io.rocksffm.IngestExternalFileOptions();
-             io.rocksffm.CompactionOptions compactionOptions = AdminTables.compactionOptionsIfSupported()) {
+             IngestExternalFileOptions ingestOptions = new IngestExternalFileOptions();
+             CompactionOptions compactionOptions = AdminTables.compactionOptionsIfSupported()) {
             ingest = ingestOptions;
             compaction = compactionOptions;
             Map<Class<?>, Object> receivers = Map.of(TransactionDB.class, tdb, OptimisticTransactionDB.class, odb,
@@ -118,7 +121,7 @@ class TransactionBadInputTest {
                     calls++;
                 }
             }
-            assertThrows(NullPointerException.class, () -> tx.multiGetAsList(java.util.Arrays.asList(bytes("a"), null)));
+            assertThrows(NullPointerException.class, () -> tx.multiGetAsList(Arrays.asList(bytes("a"), null)));
             assertThrows(NullPointerException.class, () -> tx.multiGet(tx.defaultColumnFamily(), ro,
                     new MemorySegment[] {null}, new MemorySegment[1], new long[1], new RocksDBException[1], false));
             // everything still works
@@ -171,9 +174,9 @@ class TransactionBadInputTest {
             return "rocksdb.stats";
         } else if (t == Path.class) {
             return dir.resolve("null-probe");
-        } else if (t == io.rocksffm.IngestExternalFileOptions.class) {
+        } else if (t == IngestExternalFileOptions.class) {
             return ingest;
-        } else if (t == io.rocksffm.CompactionOptions.class) {
+        } else if (t == CompactionOptions.class) {
             return compaction; // null before RocksDB 11: the call then refuses that null first, still an NPE
         } else if (t == Map.class) {
             return Map.of("write_buffer_size", "4194304");

@@ -14,6 +14,9 @@ import io.rocksffm.reliability.ApiTableSupport.Table;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
+import io.rocksffm.RocksDB;
+import io.rocksffm.WriteBatchWithIndex;
+import java.util.Map;
 
 /** The use-after-close tables ({@link ApiTables}) of the transaction types. */
 final class TransactionTables {
@@ -89,8 +92,8 @@ final class TransactionTables {
                         (db, c) -> db.ingestExternalFile(c.cf, List.of(c.dir.resolve("none.sst")), c.ingest))
                 .guarded("ingestExternalFile(List,IngestExternalFileOptions)",
                         (db, c) -> db.ingestExternalFile(List.of(c.dir.resolve("none.sst")), c.ingest))
-                .guarded("setOptions(ColumnFamilyHandle,Map)", (db, c) -> db.setOptions(c.cf, java.util.Map.of("write_buffer_size", "4194304")))
-                .guarded("setOptions(Map)", (db, c) -> db.setOptions(java.util.Map.of("write_buffer_size", "4194304")))
+                .guarded("setOptions(ColumnFamilyHandle,Map)", (db, c) -> db.setOptions(c.cf, Map.of("write_buffer_size", "4194304")))
+                .guarded("setOptions(Map)", (db, c) -> db.setOptions(Map.of("write_buffer_size", "4194304")))
                 .guarded("beginTransaction(WriteOptions)", (db, c) -> db.beginTransaction(c.wo).close())
                 .guarded("beginTransaction(WriteOptions,TransactionOptions)",
                         (db, c) -> db.beginTransaction(c.wo, TransactionTables.TX_OPTIONS).close())
@@ -165,8 +168,8 @@ final class TransactionTables {
                         (db, c) -> db.ingestExternalFile(c.cf, List.of(c.dir.resolve("none.sst")), c.ingest))
                 .guarded("ingestExternalFile(List,IngestExternalFileOptions)",
                         (db, c) -> db.ingestExternalFile(List.of(c.dir.resolve("none.sst")), c.ingest))
-                .guarded("setOptions(ColumnFamilyHandle,Map)", (db, c) -> db.setOptions(c.cf, java.util.Map.of("write_buffer_size", "4194304")))
-                .guarded("setOptions(Map)", (db, c) -> db.setOptions(java.util.Map.of("write_buffer_size", "4194304")))
+                .guarded("setOptions(ColumnFamilyHandle,Map)", (db, c) -> db.setOptions(c.cf, Map.of("write_buffer_size", "4194304")))
+                .guarded("setOptions(Map)", (db, c) -> db.setOptions(Map.of("write_buffer_size", "4194304")))
                 .guarded("beginTransaction(WriteOptions)", (db, c) -> db.beginTransaction(c.wo).close())
                 .guarded("beginTransaction(WriteOptions,OptimisticTransactionOptions)",
                         (db, c) -> db.beginTransaction(c.wo, TransactionTables.OPT_OPTIONS).close())
@@ -276,8 +279,8 @@ final class TransactionTables {
                 .guarded("setSetSnapshot(boolean)", (o, c) -> o.setSetSnapshot(true));
     }
 
-    static Table<io.rocksffm.WriteBatchWithIndex> writeBatchWithIndex(io.rocksffm.RocksDB db) {
-        return new Table<>(io.rocksffm.WriteBatchWithIndex.class)
+    static Table<WriteBatchWithIndex> writeBatchWithIndex(RocksDB db) {
+        return new Table<>(WriteBatchWithIndex.class)
                 .plain("close()", (b, c) -> b.close())
                 .plain("isClosed()", (b, c) -> assertTrue(b.isClosed()))
                 .guarded("put(ColumnFamilyHandle,MemorySegment,MemorySegment)", (b, c) -> b.put(c.cf, c.key, c.value))
