@@ -245,11 +245,13 @@ class TutorialTest {
 
     /**
      * Every block of the README and the guides marked {@code <!-- readme:NAME -->} is exactly the
-     * code between this file's markers, and every snippet of this file is quoted somewhere.
+     * code between the markers of this file or {@link MigrationTest}, and every snippet of both is
+     * quoted somewhere.
      */
     @Test
     void readmeQuotesThisTest() throws Exception {
-        List<String> lines = Files.readAllLines(Path.of("src/test/java/io/rocksffm/TutorialTest.java"));
+        List<String> lines = new ArrayList<>(Files.readAllLines(Path.of("src/test/java/io/rocksffm/TutorialTest.java")));
+        lines.addAll(Files.readAllLines(Path.of("src/test/java/io/rocksffm/MigrationTest.java")));
         Set<String> quoted = new TreeSet<>();
         for (Path page : DocumentationLinksTest.pages()) {
             Matcher m = Pattern.compile("<!-- readme:(\\w+) -->\\s*```java\\n(.*?)```", Pattern.DOTALL)
