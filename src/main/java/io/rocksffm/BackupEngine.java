@@ -26,6 +26,8 @@ import java.util.Objects;
  * duration of the call, so the database cannot close under it.
  */
 public final class BackupEngine extends NativeObject {
+    /** Guards this object's state (an internal object: never the caller's, who may lock this one). */
+    private final Object lock = new Object();
     /** The id restoreBackup reads as "the latest backup" (real ids start at 1). */
     private static final int LATEST = 0;
 
@@ -62,7 +64,7 @@ public final class BackupEngine extends NativeObject {
      * @throws IllegalStateException if this engine or {@code db} is closed
      * @throws RocksDBException if the backup fails
      */
-    public void createBackup(DatabaseAdmin db) {
+    public void createBackup(Database db) {
         createBackup(db, true);
     }
 
@@ -75,17 +77,19 @@ public final class BackupEngine extends NativeObject {
      * @throws IllegalStateException if this engine or {@code db} is closed
      * @throws RocksDBException if the backup fails
      */
-    public synchronized void createBackup(DatabaseAdmin db, boolean flushFirst) {
-        Database d = (Database) Objects.requireNonNull(db, "db");
-        use(be -> {
-            d.lifecycle.enter();
-            try (Scratch s = Scratch.acquire()) {
-                rocksdb_backup_engine_create_new_backup_flush(be, d.adminDb(), flag(flushFirst), s.errptr);
-                Native.check(s.errptr);
-            } finally {
-                d.lifecycle.exit();
-            }
-        });
+    public void createBackup(Database db, boolean flushFirst) {
+        synchronized (lock) {
+            Database d = Objects.requireNonNull(db, "db");
+            use(be -> {
+                d.lifecycle.enter();
+                try (Scratch s = Scratch.acquire()) {
+                    rocksdb_backup_engine_create_new_backup_flush(be, d.adminDb(), flag(flushFirst), s.errptr);
+                    Native.check(s.errptr);
+                } finally {
+                    d.lifecycle.exit();
+                }
+            });
+        }
     }
 
     /**
@@ -102,28 +106,30 @@ public final class BackupEngine extends NativeObject {
      * @throws RocksDBException {@link RocksDBException.Code#INCOMPLETE} ("Backup stopped") after
      *         {@link #stopBackup()}, or another failure
      */
-    public synchronized int createBackup(DatabaseAdmin db, CreateBackupOptions options) {
-        Database d = (Database) Objects.requireNonNull(db, "db");
-        Objects.requireNonNull(options, "options");
-        return apply(be -> {
-            d.lifecycle.enter();
-            try {
-                return options.apply(o -> {
-                    Capabilities.require("rocksdb_backup_engine_create_new_backup_with_options");
-                    options.backupStarted();
-                    try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
-                        MemorySegment id = arena.allocate(ValueLayout.JAVA_INT);
-                        rocksdb_backup_engine_create_new_backup_with_options(be, d.adminDb(), o, id, s.errptr);
-                        Native.check(s.errptr);
-                        return id.get(ValueLayout.JAVA_INT, 0);
-                    } finally {
-                        options.backupEnded();
-                    }
-                });
-            } finally {
-                d.lifecycle.exit();
-            }
-        });
+    public int createBackup(Database db, CreateBackupOptions options) {
+        synchronized (lock) {
+            Database d = Objects.requireNonNull(db, "db");
+            Objects.requireNonNull(options, "options");
+            return apply(be -> {
+                d.lifecycle.enter();
+                try {
+                    return options.apply(o -> {
+                        Capabilities.require("rocksdb_backup_engine_create_new_backup_with_options");
+                        options.backupStarted();
+                        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
+                            MemorySegment id = arena.allocate(ValueLayout.JAVA_INT);
+                            rocksdb_backup_engine_create_new_backup_with_options(be, d.adminDb(), o, id, s.errptr);
+                            Native.check(s.errptr);
+                            return id.get(ValueLayout.JAVA_INT, 0);
+                        } finally {
+                            options.backupEnded();
+                        }
+                    });
+                } finally {
+                    d.lifecycle.exit();
+                }
+            });
+        }
     }
 
     /**
@@ -151,22 +157,24 @@ public final class BackupEngine extends NativeObject {
      * @return the backups (a new list)
      * @throws IllegalStateException if closed
      */
-    public synchronized List<BackupInfo> backups() {
-        return apply(be -> {
-            MemorySegment info = rocksdb_backup_engine_get_backup_info(be);
-            try {
-                int n = rocksdb_backup_engine_info_count(info);
-                List<BackupInfo> out = new ArrayList<>(n);
-                for (int i = 0; i < n; i++) {
-                    out.add(new BackupInfo(rocksdb_backup_engine_info_backup_id(info, i),
-                            Instant.ofEpochSecond(rocksdb_backup_engine_info_timestamp(info, i)),
-                            rocksdb_backup_engine_info_size(info, i), rocksdb_backup_engine_info_number_files(info, i)));
+    public List<BackupInfo> backups() {
+        synchronized (lock) {
+            return apply(be -> {
+                MemorySegment info = rocksdb_backup_engine_get_backup_info(be);
+                try {
+                    int n = rocksdb_backup_engine_info_count(info);
+                    List<BackupInfo> out = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        out.add(new BackupInfo(rocksdb_backup_engine_info_backup_id(info, i),
+                                Instant.ofEpochSecond(rocksdb_backup_engine_info_timestamp(info, i)),
+                                rocksdb_backup_engine_info_size(info, i), rocksdb_backup_engine_info_number_files(info, i)));
+                    }
+                    return out;
+                } finally {
+                    rocksdb_backup_engine_info_destroy(info);
                 }
-                return out;
-            } finally {
-                rocksdb_backup_engine_info_destroy(info);
-            }
-        });
+            });
+        }
     }
 
     /**
@@ -178,13 +186,15 @@ public final class BackupEngine extends NativeObject {
      *         {@link RocksDBException.Code#CORRUPTION} for a damaged backup
      * @throws IllegalStateException if closed
      */
-    public synchronized void verify(int backupId) {
-        use(be -> {
-            try (Scratch s = Scratch.acquire()) {
-                rocksdb_backup_engine_verify_backup(be, backupId, s.errptr);
-                Native.check(s.errptr);
-            }
-        });
+    public void verify(int backupId) {
+        synchronized (lock) {
+            use(be -> {
+                try (Scratch s = Scratch.acquire()) {
+                    rocksdb_backup_engine_verify_backup(be, backupId, s.errptr);
+                    Native.check(s.errptr);
+                }
+            });
+        }
     }
 
     /**
@@ -251,29 +261,31 @@ public final class BackupEngine extends NativeObject {
         restoreBackup(backupId, dbDir, walDir, options);
     }
 
-    private synchronized void restoreBackup(int backupId, Path dbDir, Path walDir, RestoreOptions options) {
-        String db = Opening.cPath(dbDir);
-        String wal = Opening.cPath(walDir);
-        Objects.requireNonNull(options, "options");
-        lifecycle.ensureOpen();
-        for (Path dir : List.of(dbDir, walDir)) {
-            if (OpenDatabases.isOpen(dir)) {
-                throw new IllegalStateException("cannot restore into " + dir
-                        + ": a database is open there in this process (close it first; a restore deletes its files)");
-            }
-        }
-        use(be -> options.use(o -> {
-            try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
-                MemorySegment cDb = arena.allocateFrom(db);
-                MemorySegment cWal = arena.allocateFrom(wal);
-                if (backupId == LATEST) {
-                    rocksdb_backup_engine_restore_db_from_latest_backup(be, cDb, cWal, o, s.errptr);
-                } else {
-                    rocksdb_backup_engine_restore_db_from_backup(be, cDb, cWal, o, backupId, s.errptr);
+    private void restoreBackup(int backupId, Path dbDir, Path walDir, RestoreOptions options) {
+        synchronized (lock) {
+            String db = Opening.cPath(dbDir);
+            String wal = Opening.cPath(walDir);
+            Objects.requireNonNull(options, "options");
+            lifecycle.ensureOpen();
+            for (Path dir : List.of(dbDir, walDir)) {
+                if (OpenDatabases.isOpen(dir)) {
+                    throw new IllegalStateException("cannot restore into " + dir
+                            + ": a database is open there in this process (close it first; a restore deletes its files)");
                 }
-                Native.check(s.errptr);
             }
-        }));
+            use(be -> options.use(o -> {
+                try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
+                    MemorySegment cDb = arena.allocateFrom(db);
+                    MemorySegment cWal = arena.allocateFrom(wal);
+                    if (backupId == LATEST) {
+                        rocksdb_backup_engine_restore_db_from_latest_backup(be, cDb, cWal, o, s.errptr);
+                    } else {
+                        rocksdb_backup_engine_restore_db_from_backup(be, cDb, cWal, o, backupId, s.errptr);
+                    }
+                    Native.check(s.errptr);
+                }
+            }));
+        }
     }
 
     /**
@@ -284,15 +296,17 @@ public final class BackupEngine extends NativeObject {
      * @throws IllegalStateException if closed
      * @throws RocksDBException if deleting fails
      */
-    public synchronized void purgeOldBackups(int keep) {
-        if (keep < 0) {
-            throw new IllegalArgumentException("keep must be >= 0: " + keep);
-        }
-        use(be -> {
-            try (Scratch s = Scratch.acquire()) {
-                rocksdb_backup_engine_purge_old_backups(be, keep, s.errptr);
-                Native.check(s.errptr);
+    public void purgeOldBackups(int keep) {
+        synchronized (lock) {
+            if (keep < 0) {
+                throw new IllegalArgumentException("keep must be >= 0: " + keep);
             }
-        });
+            use(be -> {
+                try (Scratch s = Scratch.acquire()) {
+                    rocksdb_backup_engine_purge_old_backups(be, keep, s.errptr);
+                    Native.check(s.errptr);
+                }
+            });
+        }
     }
 }

@@ -2,7 +2,6 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
-import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Scratch;
 import io.rocksffm.internal.capi.RocksDBC;
 
@@ -55,15 +54,33 @@ final class BaseWrites {
         write(d, family, options, begin, end, false, RocksDBC::rocksdb_delete_range_cf);
     }
 
+    /** The shape of rocksdb_delete_cf and _singledelete_cf: a write of one slice. */
+    @FunctionalInterface
+    interface OneSliceWrite {
+        void call(MemorySegment db, MemorySegment options, MemorySegment family, MemorySegment key, long keyLength,
+                  MemorySegment errptr);
+    }
+
     /** {@code rocksdb_delete_cf}. */
     static void delete(Database d, ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
+        write(d, family, options, key, RocksDBC::rocksdb_delete_cf);
+    }
+
+    /** {@code rocksdb_singledelete_cf}. */
+    static void singleDelete(Database d, ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
+        write(d, family, options, key, RocksDBC::rocksdb_singledelete_cf);
+    }
+
+    /** Runs a one-slice write guarded against close ({@code write} is a constant method reference). */
+    private static void write(Database d, ColumnFamilyHandle family, WriteOptions options, MemorySegment key,
+                              OneSliceWrite write) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         Limits.checkKey(key);
         try (Scratch s = Scratch.acquire()) {
             d.guard.enter(options, family, s);
             try {
-                rocksdb_delete_cf(d.db, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
+                write.call(d.db, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
                 d.checkWrite(s.errptr);
             } finally {
                 d.guard.exit(options, family, s);

@@ -4,18 +4,21 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
+import io.rocksffm.internal.Capabilities;
 
 /**
  * The block-based table format's settings ({@code rocksdb_block_based_table_options_t}): block
  * cache, filter policy, block size. Applied with {@link Options#setTableFormat}, which copies
  * them, so one configuration can serve many options and be closed afterwards.
  *
- * <p>The caller owns and closes it. Setters are synchronized, so it is safe to share across
+ * <p>The caller owns and closes it. Setters are thread-safe (an internal lock), so it is safe to share across
  * threads; any call after close throws {@link IllegalStateException}. The C API has no getters
  * for these settings, so neither has this class: RocksDB's OPTIONS file of a database opened with
  * them records them ({@link LatestOptions} reads it).
  */
 public final class BlockBasedTableConfig extends NativeObject {
+    /** Guards this object's state (an internal object: never the caller's, who may lock this one). */
+    private final Object lock = new Object();
     /** RocksDB's defaults (its own LRU block cache, no filter). */
     public BlockBasedTableConfig() {
         super("BlockBasedTableConfig", rocksdb_block_based_options_create());
@@ -35,10 +38,12 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @return this configuration
      * @throws IllegalStateException if this or {@code cache} is closed
      */
-    public synchronized BlockBasedTableConfig setBlockCache(Cache cache) {
-        Objects.requireNonNull(cache, "cache");
-        use(p -> cache.use(c -> rocksdb_block_based_options_set_block_cache(p, c)));
-        return this;
+    public BlockBasedTableConfig setBlockCache(Cache cache) {
+        synchronized (lock) {
+            Objects.requireNonNull(cache, "cache");
+            use(p -> cache.use(c -> rocksdb_block_based_options_set_block_cache(p, c)));
+            return this;
+        }
     }
 
     /**
@@ -48,9 +53,11 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @return this configuration
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setNoBlockCache(boolean value) {
-        use(p -> rocksdb_block_based_options_set_no_block_cache(p, flag(value)));
-        return this;
+    public BlockBasedTableConfig setNoBlockCache(boolean value) {
+        synchronized (lock) {
+            use(p -> rocksdb_block_based_options_set_no_block_cache(p, flag(value)));
+            return this;
+        }
     }
 
     /**
@@ -60,11 +67,13 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @return this configuration
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setFilterPolicy(FilterPolicy policy) {
-        Objects.requireNonNull(policy, "policy");
-        // the table options take ownership of the native policy (and free one set before)
-        use(p -> rocksdb_block_based_options_set_filter_policy(p, policy.newNative()));
-        return this;
+    public BlockBasedTableConfig setFilterPolicy(FilterPolicy policy) {
+        synchronized (lock) {
+            Objects.requireNonNull(policy, "policy");
+            // the table options take ownership of the native policy (and free one set before)
+            use(p -> rocksdb_block_based_options_set_filter_policy(p, policy.newNative()));
+            return this;
+        }
     }
 
     /**
@@ -75,12 +84,14 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @throws IllegalArgumentException if {@code bytes <= 0}
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setBlockSize(long bytes) {
-        if (bytes <= 0) {
-            throw new IllegalArgumentException("block size must be > 0: " + bytes);
+    public BlockBasedTableConfig setBlockSize(long bytes) {
+        synchronized (lock) {
+            if (bytes <= 0) {
+                throw new IllegalArgumentException("block size must be > 0: " + bytes);
+            }
+            use(p -> rocksdb_block_based_options_set_block_size(p, bytes));
+            return this;
         }
-        use(p -> rocksdb_block_based_options_set_block_size(p, bytes));
-        return this;
     }
 
     /**
@@ -91,9 +102,11 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @return this configuration
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setCacheIndexAndFilterBlocks(boolean value) {
-        use(p -> rocksdb_block_based_options_set_cache_index_and_filter_blocks(p, flag(value)));
-        return this;
+    public BlockBasedTableConfig setCacheIndexAndFilterBlocks(boolean value) {
+        synchronized (lock) {
+            use(p -> rocksdb_block_based_options_set_cache_index_and_filter_blocks(p, flag(value)));
+            return this;
+        }
     }
 
     /**
@@ -103,9 +116,11 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @return this configuration
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setWholeKeyFiltering(boolean value) {
-        use(p -> rocksdb_block_based_options_set_whole_key_filtering(p, flag(value)));
-        return this;
+    public BlockBasedTableConfig setWholeKeyFiltering(boolean value) {
+        synchronized (lock) {
+            use(p -> rocksdb_block_based_options_set_whole_key_filtering(p, flag(value)));
+            return this;
+        }
     }
 
     /** The index of a table file's data blocks ({@link #setIndexType}); ids as RocksDB's {@code IndexType}. */
@@ -364,7 +379,7 @@ public final class BlockBasedTableConfig extends NativeObject {
      */
     public synchronized BlockBasedTableConfig setOptimizeFiltersForMemory(boolean value) {
         lifecycle.ensureOpen();
-        io.rocksffm.internal.Capabilities.require("rocksdb_block_based_options_set_optimize_filters_for_memory");
+        Capabilities.require("rocksdb_block_based_options_set_optimize_filters_for_memory");
         use(p -> rocksdb_block_based_options_set_optimize_filters_for_memory(p, flag(value)));
         return this;
     }

@@ -3,6 +3,7 @@ package io.rocksffm;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
 import java.lang.foreign.MemorySegment;
+import io.rocksffm.internal.Capabilities;
 
 /**
  * A block cache ({@code rocksdb_cache_t}): memory for uncompressed table blocks, shareable by
@@ -48,7 +49,7 @@ public final class Cache extends NativeObject {
         if (estimatedEntryCharge < 0) {
             throw new IllegalArgumentException("estimated entry charge must be >= 0: " + estimatedEntryCharge);
         }
-        io.rocksffm.internal.Capabilities.require("rocksdb_cache_create_hyper_clock");
+        Capabilities.require("rocksdb_cache_create_hyper_clock");
         return new Cache(rocksdb_cache_create_hyper_clock(capacityBytes, estimatedEntryCharge));
     }
 

@@ -9,6 +9,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
+import java.util.Objects;
 
 /**
  * Makes checkpoints of an open database ({@code rocksdb_checkpoint_t}): consistent copies, with
@@ -31,8 +32,8 @@ public final class Checkpoint extends NativeObject {
      * @throws IllegalStateException if {@code db} is closed
      * @throws RocksDBException if RocksDB cannot make one
      */
-    public static Checkpoint create(RocksDB db) {
-        return of(java.util.Objects.requireNonNull(db, "db"));
+    public static Checkpoint create(Database db) {
+        return of(Objects.requireNonNull(db, "db"));
     }
 
     /** A checkpoint maker for any kind of database (through its {@code rocksdb_t}). */

@@ -14,6 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import io.rocksffm.internal.OptionsFileText;
+import java.nio.file.Path;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * A database's column families: the open handles by name, the ids of every family it has (for
@@ -32,9 +36,9 @@ final class ColumnFamilies {
      * engine has applied them), for writing by a drop: a batch never reaches the engine naming a
      * family dropped after its check.
      */
-    final java.util.concurrent.locks.ReentrantReadWriteLock dropLock = new java.util.concurrent.locks.ReentrantReadWriteLock();
+    final ReentrantReadWriteLock dropLock = new ReentrantReadWriteLock();
     /** Comparators the database uses, released after it closes. */
-    private final List<NativeComparator> comparators = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<NativeComparator> comparators = new CopyOnWriteArrayList<>();
     /** The native comparator of each family opened or created with a Java one (by id). */
     private final Map<Integer, NativeComparator> nativeComparatorById = new ConcurrentHashMap<>();
 
@@ -110,13 +114,13 @@ final class ColumnFamilies {
      * {@code dir} (after an open for writing or a family's creation): a merge operator however it
      * was set (an options string, an options file), and a built-in comparator's order.
      */
-    void learn(java.nio.file.Path dir) {
-        for (Map.Entry<String, Map<String, String>> e : io.rocksffm.internal.OptionsFileText.latest(dir).entrySet()) {
+    void learn(Path dir) {
+        for (Map.Entry<String, Map<String, String>> e : OptionsFileText.latest(dir).entrySet()) {
             ColumnFamilyHandle h = open.get(e.getKey());
             if (h == null) {
                 continue;
             }
-            if (io.rocksffm.internal.OptionsFileText.names(e.getValue().get("merge_operator"))) {
+            if (OptionsFileText.names(e.getValue().get("merge_operator"))) {
                 mergeIds.add(h.id());
             }
             KeyOrder known = orderById.get(h.id());

@@ -59,7 +59,7 @@ public final class ColumnFamilyHandle extends NativeObject {
     }
 
     /** {@return the database this handle belongs to} */
-    public DatabaseAdmin database() {
+    public Database database() {
         return db;
     }
 

@@ -13,7 +13,7 @@ public interface CompactionFilterFactory {
      * What RocksDB says about the compaction a filter is made for.
      *
      * @param fullCompaction   whether the compaction includes every file of the family
-     * @param manualCompaction whether it was asked for ({@link DatabaseAdmin#compactRange}) rather
+     * @param manualCompaction whether it was asked for ({@link Database#compactRange}) rather
      *                         than started by RocksDB
      */
     record Context(boolean fullCompaction, boolean manualCompaction) {}

@@ -9,7 +9,7 @@ import java.util.Objects;
 
 /**
  * Options of a manual compaction of chosen table files ({@code rocksdb_compaction_options_t}),
- * for {@link DatabaseAdmin#compactFiles(ColumnFamilyHandle, CompactionOptions, java.util.List, int)}:
+ * for {@link Database#compactFiles(ColumnFamilyHandle, CompactionOptions, java.util.List, int)}:
  * the output's compression, the size of the output files, how many subcompactions may run in
  * parallel and whether files may simply be moved down when nothing overlaps them.
  *

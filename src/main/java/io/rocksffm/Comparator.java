@@ -38,7 +38,7 @@ import java.lang.foreign.MemorySegment;
  * sometimes thus makes an inconsistent order, under which RocksDB may not find keys it holds: a
  * comparator must not throw.
  */
-public interface Comparator extends java.util.Comparator<MemorySegment> {
+public interface Comparator extends java.util.Comparator<MemorySegment> { // fully qualified: this is io.rocksffm.Comparator
     /**
      * The comparator's name, which RocksDB stores with the database. Read once, when set on
      * options.

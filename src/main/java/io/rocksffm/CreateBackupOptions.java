@@ -13,7 +13,7 @@ import java.util.Objects;
 
 /**
  * Options of one backup ({@code rocksdb_create_backup_options_t}) for
- * {@link BackupEngine#createBackup(DatabaseAdmin, CreateBackupOptions)}: whether to flush
+ * {@link BackupEngine#createBackup(Database, CreateBackupOptions)}: whether to flush
  * first, and a progress callback.
  *
  * <p>The C functions {@code rocksdb_create_backup_options_*} are in RocksDB 11 and later
@@ -27,6 +27,8 @@ import java.util.Objects;
  * {@link IllegalStateException}.
  */
 public final class CreateBackupOptions extends NativeObject {
+    /** Guards this object's state (an internal object: never the caller's, who may lock this one). */
+    private final Object lock = new Object();
     /** CPU priorities of the backup's copying threads, as RocksDB's {@code CpuPriority} numbers them. */
     public enum CpuPriority {
         /** The idle scheduling class (Linux {@code SCHED_IDLE}). */
@@ -70,7 +72,7 @@ public final class CreateBackupOptions extends NativeObject {
     @Override
     void destroy(MemorySegment p) {
         rocksdb_create_backup_options_destroy(p);
-        synchronized (this) {
+        synchronized (lock) {
             releaseProgress();
         }
     }
@@ -82,12 +84,14 @@ public final class CreateBackupOptions extends NativeObject {
      * @return these options
      * @throws IllegalStateException if closed, or while a backup runs with these options
      */
-    public synchronized CreateBackupOptions setFlushBeforeBackup(boolean value) {
-        use(p -> {
-            checkIdle();
-            rocksdb_create_backup_options_set_flush_before_backup(p, flag(value));
-        });
-        return this;
+    public CreateBackupOptions setFlushBeforeBackup(boolean value) {
+        synchronized (lock) {
+            use(p -> {
+                checkIdle();
+                rocksdb_create_backup_options_set_flush_before_backup(p, flag(value));
+            });
+            return this;
+        }
     }
 
     /**
@@ -108,12 +112,14 @@ public final class CreateBackupOptions extends NativeObject {
      * @return these options
      * @throws IllegalStateException if closed, or while a backup runs with these options
      */
-    public synchronized CreateBackupOptions setAtomicFlush(boolean value) {
-        use(p -> {
-            checkIdle();
-            rocksdb_create_backup_options_set_atomic_flush(p, flag(value));
-        });
-        return this;
+    public CreateBackupOptions setAtomicFlush(boolean value) {
+        synchronized (lock) {
+            use(p -> {
+                checkIdle();
+                rocksdb_create_backup_options_set_atomic_flush(p, flag(value));
+            });
+            return this;
+        }
     }
 
     /**
@@ -135,12 +141,14 @@ public final class CreateBackupOptions extends NativeObject {
      * @return these options
      * @throws IllegalStateException if closed, or while a backup runs with these options
      */
-    public synchronized CreateBackupOptions setDecreaseBackgroundThreadCpuPriority(boolean value) {
-        use(p -> {
-            checkIdle();
-            rocksdb_create_backup_options_set_decrease_background_thread_cpu_priority(p, flag(value));
-        });
-        return this;
+    public CreateBackupOptions setDecreaseBackgroundThreadCpuPriority(boolean value) {
+        synchronized (lock) {
+            use(p -> {
+                checkIdle();
+                rocksdb_create_backup_options_set_decrease_background_thread_cpu_priority(p, flag(value));
+            });
+            return this;
+        }
     }
 
     /**
@@ -162,13 +170,15 @@ public final class CreateBackupOptions extends NativeObject {
      * @return these options
      * @throws IllegalStateException if closed, or while a backup runs with these options
      */
-    public synchronized CreateBackupOptions setBackgroundThreadCpuPriority(CpuPriority priority) {
-        Objects.requireNonNull(priority, "priority");
-        use(p -> {
-            checkIdle();
-            rocksdb_create_backup_options_set_background_thread_cpu_priority(p, priority.ordinal());
-        });
-        return this;
+    public CreateBackupOptions setBackgroundThreadCpuPriority(CpuPriority priority) {
+        synchronized (lock) {
+            Objects.requireNonNull(priority, "priority");
+            use(p -> {
+                checkIdle();
+                rocksdb_create_backup_options_set_background_thread_cpu_priority(p, priority.ordinal());
+            });
+            return this;
+        }
     }
 
     /**
@@ -196,26 +206,28 @@ public final class CreateBackupOptions extends NativeObject {
      * @throws UnsupportedOperationException if the engine lacks
      *         {@code rocksdb_create_backup_options_set_progress_callback}
      */
-    public synchronized CreateBackupOptions setProgressCallback(Runnable callback) {
-        use(p -> {
-            checkIdle();
-            Capabilities.require("rocksdb_create_backup_options_set_progress_callback");
-            if (callback == null) {
-                rocksdb_create_backup_options_set_progress_callback(p, MemorySegment.NULL, MemorySegment.NULL);
+    public CreateBackupOptions setProgressCallback(Runnable callback) {
+        synchronized (lock) {
+            use(p -> {
+                checkIdle();
+                Capabilities.require("rocksdb_create_backup_options_set_progress_callback");
+                if (callback == null) {
+                    rocksdb_create_backup_options_set_progress_callback(p, MemorySegment.NULL, MemorySegment.NULL);
+                    releaseProgress();
+                    return;
+                }
+                Upcalls.Entry entry = Upcalls.register(callback, "backup progress", null);
+                try {
+                    rocksdb_create_backup_options_set_progress_callback(p, entry.state(), Stub.PROGRESS);
+                } catch (RuntimeException | Error e) {
+                    Upcalls.release(entry.state().address());
+                    throw e;
+                }
                 releaseProgress();
-                return;
-            }
-            Upcalls.Entry entry = Upcalls.register(callback, "backup progress", null);
-            try {
-                rocksdb_create_backup_options_set_progress_callback(p, entry.state(), Stub.PROGRESS);
-            } catch (RuntimeException | Error e) {
-                Upcalls.release(entry.state().address());
-                throw e;
-            }
-            releaseProgress();
-            progress = entry;
-        });
-        return this;
+                progress = entry;
+            });
+            return this;
+        }
     }
 
     /**
@@ -224,9 +236,11 @@ public final class CreateBackupOptions extends NativeObject {
      * @return true if one is
      * @throws IllegalStateException if closed
      */
-    public synchronized boolean hasProgressCallback() {
-        lifecycle.ensureOpen();
-        return progress != null;
+    public boolean hasProgressCallback() {
+        synchronized (lock) {
+            lifecycle.ensureOpen();
+            return progress != null;
+        }
     }
 
     private void releaseProgress() {
@@ -243,12 +257,16 @@ public final class CreateBackupOptions extends NativeObject {
     }
 
     /** Marks a backup with these options as running (it has entered them); pair with {@link #backupEnded}. */
-    synchronized void backupStarted() {
-        backupsRunning++;
+    void backupStarted() {
+        synchronized (lock) {
+            backupsRunning++;
+        }
     }
 
-    synchronized void backupEnded() {
-        backupsRunning--;
+    void backupEnded() {
+        synchronized (lock) {
+            backupsRunning--;
+        }
     }
 
     /** The stub's target: runs the callback behind {@code state}, logging what it throws. */

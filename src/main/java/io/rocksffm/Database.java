@@ -4,7 +4,6 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.rocksffm.internal.Callbacks;
-import io.rocksffm.internal.Copies;
 import io.rocksffm.internal.KeyRanges;
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.MultiGet;
@@ -19,15 +18,22 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.Map;
 
 /**
- * What every open database shares, whatever kind it is: its column families, the reads of
- * {@link KeyValueReads}, iterators, snapshots and the administration of {@link DatabaseAdmin}, all
- * through the engine's {@code rocksdb_t} ({@link #db}). Kinds that wrap a {@code rocksdb_t} (a
- * transaction database) pass their own handle as {@link #ptr} and the wrapped one as {@link #db};
- * writes, whose C functions differ by kind, stay with each kind.
+ * An open database, whatever its kind: {@link RocksDB}, {@link TransactionDB} or
+ * {@link OptimisticTransactionDB}. This is the type the API takes and returns wherever "a database"
+ * is meant ({@link Transaction#database()}, {@link BackupEngine#createBackup(Database)},
+ * {@link Checkpoint#create(Database)}, {@link WriteBatchWithIndex#getFromBatchAndDB}, ...). It offers
+ * the reads of {@link KeyValueReads}, the writes of {@link KeyValueWrites}, iterators, snapshots and
+ * the administration of {@link DatabaseAdmin}. Only the kinds above extend it (no public
+ * constructor); each opens with its own static methods. Thread-safe; closing waits for the calls
+ * in flight, and a closed database throws {@link IllegalStateException}.
  */
-abstract sealed class Database extends NativeObject implements KeyValueReads, DatabaseAdmin
+// How: everything goes through the engine's rocksdb_t (db). Kinds that wrap a rocksdb_t (a
+// transaction database) pass their own handle as ptr and the wrapped one as db; writes, whose C
+// functions differ by kind, stay with each kind.
+public abstract sealed class Database extends NativeObject implements KeyValueReads, KeyValueWrites, DatabaseAdmin
         permits RocksDB, TransactionDB, OptimisticTransactionDB {
     /** The engine's {@code rocksdb_t} that reads, iterators, snapshots and administration go to. */
     final MemorySegment db;
@@ -333,15 +339,12 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
     // ---- iterators and snapshots ----------------------------------------------------------------
 
     @Override
-    public RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
+    public RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options) {
         Objects.requireNonNull(options, "options");
-        if (prefetchBytes < 0) {
-            throw new IllegalArgumentException("prefetch size must be >= 0: " + prefetchBytes);
-        }
         guard.enterRead(options, family);
         try {
-            synchronized (options) { // orders against bound and snapshot changes
-                return RocksIterator.create(this, family, options, prefetchBytes);
+            synchronized (options.lock) { // orders against bound, snapshot and prefetch changes
+                return RocksIterator.create(this, family, options, options.prefetchBytes);
             }
         } finally {
             guard.exit(options, family);
@@ -468,12 +471,12 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
     }
 
     @Override
-    public void setOptions(ColumnFamilyHandle family, java.util.Map<String, String> options) {
+    public void setOptions(ColumnFamilyHandle family, Map<String, String> options) {
         MutableOptions.set(this, Objects.requireNonNull(family, "family"), options);
     }
 
     @Override
-    public void setOptions(java.util.Map<String, String> options) {
+    public void setOptions(Map<String, String> options) {
         MutableOptions.set(this, null, options);
     }
 
@@ -503,7 +506,7 @@ abstract sealed class Database extends NativeObject implements KeyValueReads, Da
     }
 
     @Override
-    public void setDBOptions(java.util.Map<String, String> options) {
+    public void setDBOptions(Map<String, String> options) {
         MutableOptions.setDb(this, options);
     }
 

@@ -4,13 +4,17 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Map;
+import java.util.Objects;
 
 /**
- * The operations on a database as a whole, declared once for every kind of database that offers
- * them ({@link RocksDB} today; transactional databases later): column families, flushes,
- * compaction, properties, sizes and checkpoints. Core methods take a {@link ColumnFamilyHandle};
- * the default-family forms are written here once. Thread-safe; a closed database, family or
- * options object throws {@link IllegalStateException}, a failure {@link RocksDBException}.
+ * The administration of a database: the operations on a database as a whole (column families,
+ * flushes, compaction, properties, sizes, checkpoints, options, background work, log files),
+ * declared apart from the reads of {@link KeyValueReads} and the writes of {@link KeyValueWrites}.
+ * Every {@link Database} offers them, and {@link Database} is the type to hold a database by. Core
+ * methods take a {@link ColumnFamilyHandle}; the default-family forms are written here once.
+ * Thread-safe; a closed database, family or options object throws {@link IllegalStateException},
+ * a failure {@link RocksDBException}.
  */
 public sealed interface DatabaseAdmin permits Database {
 
@@ -79,7 +83,7 @@ public sealed interface DatabaseAdmin permits Database {
      * @throws RocksDBException if the flush fails
      */
     default void flush(ColumnFamilyHandle family, boolean wait) {
-        java.util.Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(family, "family");
         try (FlushOptions options = new FlushOptions().setWait(wait)) {
             flush(family, options);
         }
@@ -228,7 +232,7 @@ public sealed interface DatabaseAdmin permits Database {
      * @throws IllegalStateException if the database is closed
      */
     default OptionalLong getAggregatedLongProperty(String property) {
-        java.util.Objects.requireNonNull(property, "property");
+        Objects.requireNonNull(property, "property");
         long sum = 0;
         boolean any = false;
         for (ColumnFamilyHandle family : columnFamilies()) {
@@ -313,7 +317,7 @@ public sealed interface DatabaseAdmin permits Database {
      * @throws RocksDBException {@link RocksDBException.Code#INVALID_ARGUMENT} for an unknown or
      *         immutable option, or a value that does not parse
      */
-    void setOptions(ColumnFamilyHandle family, java.util.Map<String, String> options);
+    void setOptions(ColumnFamilyHandle family, Map<String, String> options);
 
     /**
      * {@link #setOptions(ColumnFamilyHandle, java.util.Map)} for the default family.
@@ -321,7 +325,7 @@ public sealed interface DatabaseAdmin permits Database {
      * @param options option names and values, at least one
      * @throws RocksDBException for an unknown or immutable option, or a value that does not parse
      */
-    void setOptions(java.util.Map<String, String> options);
+    void setOptions(Map<String, String> options);
 
     // ---- RocksDB 11 administration (issue 30): on older engines these throw
     // UnsupportedOperationException naming the C function and the engine's version ---------------
@@ -399,7 +403,7 @@ public sealed interface DatabaseAdmin permits Database {
      *         change (unknown, immutable, or a column family's option),
      *         {@link RocksDBException.Code#INVALID_ARGUMENT} for a value that does not parse
      */
-    void setDBOptions(java.util.Map<String, String> options);
+    void setDBOptions(Map<String, String> options);
 
     /**
      * Reads every table file of every column family and checks its block checksums

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.ToLongFunction;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The database-wide settings of {@link Options} (RocksDB's {@code DBOptions}): background jobs,
@@ -349,7 +350,7 @@ abstract class DatabaseTuning extends NativeObject {
             if (s.address() == 0 || n == 0) {
                 return null;
             }
-            return Path.of(new String(s.reinterpret(n).toArray(ValueLayout.JAVA_BYTE), java.nio.charset.StandardCharsets.UTF_8));
+            return Path.of(new String(s.reinterpret(n).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8));
         } finally {
             lifecycle.exit();
         }

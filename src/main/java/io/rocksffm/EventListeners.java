@@ -25,6 +25,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
+import io.rocksffm.internal.Callbacks;
+import java.lang.foreign.ValueLayout;
 
 /**
  * The native side of {@link EventListener}s: a {@code rocksdb_eventlistener_t} whose state is the
@@ -88,7 +90,7 @@ final class EventListeners {
 
     /** Hands {@code event} to the listener behind {@code state}, catching and logging what it throws. */
     private static <T> void deliver(MemorySegment state, T event, Consumer<T> call) {
-        int mark = io.rocksffm.internal.Callbacks.enter(io.rocksffm.internal.Callbacks.Kind.EVENT_LISTENER);
+        int mark = Callbacks.enter(Callbacks.Kind.EVENT_LISTENER);
         try {
             call.accept(event);
         } catch (Throwable t) {
@@ -99,7 +101,7 @@ final class EventListeners {
                 // a failing logger must not unwind into RocksDB either
             }
         } finally {
-            io.rocksffm.internal.Callbacks.exit(mark);
+            Callbacks.exit(mark);
         }
     }
 
@@ -179,7 +181,7 @@ final class EventListeners {
         if (chars.address() == 0 || length == 0) {
             return "";
         }
-        return new String(chars.reinterpret(length).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
+        return new String(chars.reinterpret(length).toArray(ValueLayout.JAVA_BYTE),
                 StandardCharsets.UTF_8);
     }
 

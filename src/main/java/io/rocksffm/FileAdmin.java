@@ -9,6 +9,8 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import io.rocksffm.internal.Native;
+import java.lang.foreign.Arena;
 
 /**
  * Compactions with options and the live file list (issue 32), a part of the database object
@@ -73,7 +75,7 @@ final class FileAdmin {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         db.guard.enterRead(options, family);
-        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+        try (Arena arena = Arena.ofConfined()) {
             MemorySegment k = arena.allocateFrom(ValueLayout.JAVA_BYTE, key);
             // no value wanted: RocksDB allocates nothing (value_found NULL)
             return rocksdb_key_may_exist_cf(db.adminDb(), options.ptr, family.ptr, k, key.length, MemorySegment.NULL,
@@ -90,7 +92,7 @@ final class FileAdmin {
             MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
             rocksdb_delete_file_in_range_cf(db.adminDb(), family.ptr, b, begin == null ? 0 : begin.byteSize(), e,
                     end == null ? 0 : end.byteSize(), s.errptr);
-            io.rocksffm.internal.Native.check(s.errptr);
+            Native.check(s.errptr);
         } finally {
             db.guard.exitFamily(family);
         }

@@ -3,6 +3,7 @@ package io.rocksffm;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 
 /**
  * A filter policy for table files ({@code rocksdb_filterpolicy_t}): a bloom or ribbon filter that
@@ -34,7 +35,7 @@ public record FilterPolicy(Kind kind, double bitsPerKey) {
      * @throws IllegalArgumentException if {@code bitsPerKey} is not finite and positive
      */
     public FilterPolicy {
-        java.util.Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(kind, "kind");
         if (!(bitsPerKey > 0) || Double.isInfinite(bitsPerKey)) {
             throw new IllegalArgumentException("bits per key must be finite and > 0: " + bitsPerKey);
         }

@@ -8,7 +8,7 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * Options of an ingestion of table files ({@code rocksdb_ingestexternalfileoptions_t}), for
- * {@link DatabaseAdmin#ingestExternalFile}.
+ * {@link Database#ingestExternalFile}.
  *
  * <p>The caller owns and closes it. Setters return {@code this}. Safe to share across threads;
  * any call after close throws {@link IllegalStateException}.

@@ -118,15 +118,14 @@ public sealed interface KeyValueReads permits Database, Transaction {
      * A new iterator over {@code family}, not yet positioned (call a seek first). The surface,
      * the family's handle, the options and their snapshot stay open at least as long as it does.
      *
-     * @param family        the column family
-     * @param options       read options (bounds, snapshot, ...)
-     * @param prefetchBytes size of the run buffer for forward scans, 0 for none (runs fill with
-     *                      critical moves: for data in memory, see {@link RocksIterator})
+     * Forward scans prefetch only if the options ask for it ({@link ReadOptions#setPrefetchBytes}).
+     *
+     * @param family  the column family
+     * @param options read options (bounds, snapshot, prefetch, ...)
      * @return the iterator, owned by the caller and confined to this thread
-     * @throws IllegalArgumentException if {@code prefetchBytes} is negative, or the options carry
-     *         a snapshot of another database
+     * @throws IllegalArgumentException if the options carry a snapshot of another database
      */
-    RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options, long prefetchBytes);
+    RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options);
 
     // ---- conveniences --------------------------------------------------------------------------
 
@@ -197,24 +196,13 @@ public sealed interface KeyValueReads permits Database, Transaction {
     }
 
     /**
-     * A new iterator over the default family, without prefetch.
+     * {@link #newIterator(ColumnFamilyHandle, ReadOptions)} over the default family.
      *
      * @param options read options
      * @return the iterator, owned by the caller
      */
     default RocksIterator newIterator(ReadOptions options) {
-        return newIterator(defaultColumnFamily(), options, 0);
-    }
-
-    /**
-     * A new iterator over the default family.
-     *
-     * @param options       read options
-     * @param prefetchBytes size of the run buffer for forward scans, 0 for none
-     * @return the iterator, owned by the caller
-     */
-    default RocksIterator newIterator(ReadOptions options, long prefetchBytes) {
-        return newIterator(defaultColumnFamily(), options, prefetchBytes);
+        return newIterator(defaultColumnFamily(), options);
     }
 
     /**

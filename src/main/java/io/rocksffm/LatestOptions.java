@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import io.rocksffm.internal.OptionsFileText;
 
 /**
  * The options of an existing database as its latest OPTIONS file records them
@@ -73,7 +74,7 @@ public final class LatestOptions implements AutoCloseable {
             owned.add(new Options(p));
         }
         // the comparators the file names (rocksffm checks range order in them)
-        var text = io.rocksffm.internal.OptionsFileText.latest(path);
+        var text = OptionsFileText.latest(path);
         for (int i = 0; i < owned.size(); i++) {
             var family = text.get(loaded.names().get(i));
             if (family != null) {

@@ -1,5 +1,7 @@
 package io.rocksffm;
 
+import java.util.Objects;
+
 /**
  * A table file of a live database, as {@link DatabaseAdmin#liveFiles()} reads it from RocksDB's
  * {@code GetLiveFilesMetaData}.
@@ -28,8 +30,8 @@ public record LiveFile(String name, String columnFamily, int level, long size, b
      * @param deletions    the number of deletions
      */
     public LiveFile {
-        java.util.Objects.requireNonNull(name, "name");
-        java.util.Objects.requireNonNull(columnFamily, "columnFamily");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(columnFamily, "columnFamily");
         smallestKey = smallestKey.clone();
         largestKey = largestKey.clone();
     }

@@ -4,6 +4,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 
 /**
  * The operands RocksDB passes to a {@link MergeOperator}, oldest first: zero-copy read-only views
@@ -36,7 +37,7 @@ public final class MergeOperands {
      * @throws IndexOutOfBoundsException if {@code index} is not in {@code [0, size())}
      */
     public MemorySegment get(int index) {
-        java.util.Objects.checkIndex(index, count);
+        Objects.checkIndex(index, count);
         return MemorySegment.ofAddress(pointers.getAtIndex(JAVA_LONG, index))
                 .reinterpret(lengths.getAtIndex(JAVA_LONG, index), scope, null).asReadOnly();
     }
@@ -49,7 +50,7 @@ public final class MergeOperands {
      * @throws IndexOutOfBoundsException if {@code index} is not in {@code [0, size())}
      */
     public long byteSize(int index) {
-        java.util.Objects.checkIndex(index, count);
+        Objects.checkIndex(index, count);
         return lengths.getAtIndex(JAVA_LONG, index);
     }
 }

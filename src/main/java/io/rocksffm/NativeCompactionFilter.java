@@ -13,6 +13,7 @@ import io.rocksffm.internal.capi.rocksdb_compactionfilterfactory_create$create_c
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
+import java.util.Objects;
 
 /**
  * The native side of compaction filters: a {@code rocksdb_compactionfilterfactory_t} whose
@@ -35,7 +36,7 @@ final class NativeCompactionFilter {
 
     /** A new native factory for {@code factory}; ownership passes to the caller (options). */
     static MemorySegment createFactory(CompactionFilterFactory factory) {
-        String name = java.util.Objects.requireNonNull(factory.name(), "compaction filter factory name");
+        String name = Objects.requireNonNull(factory.name(), "compaction filter factory name");
         Upcalls.Entry entry = Upcalls.register(factory, name, null);
         MemorySegment p = rocksdb_compactionfilterfactory_create(entry.state(), Upcalls.DESTRUCTOR, CREATE, Upcalls.NAME);
         if (p.address() == 0) {

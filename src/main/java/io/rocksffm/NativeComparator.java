@@ -11,6 +11,7 @@ import io.rocksffm.internal.capi.rocksdb_comparator_create$compare;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Objects;
 
 /**
  * The native side of a {@link Comparator}: a {@code rocksdb_comparator_t}. Unlike merge operators,
@@ -30,7 +31,7 @@ final class NativeComparator {
 
     NativeComparator(Comparator comparator) {
         this.comparator = comparator;
-        String name = java.util.Objects.requireNonNull(comparator.name(), "comparator name");
+        String name = Objects.requireNonNull(comparator.name(), "comparator name");
         Upcalls.Entry entry = Upcalls.register(comparator, name, null);
         MemorySegment p = rocksdb_comparator_create(entry.state(), Upcalls.DESTRUCTOR, COMPARE, Upcalls.NAME);
         if (p.address() == 0) {

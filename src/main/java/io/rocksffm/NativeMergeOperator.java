@@ -15,6 +15,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.Objects;
 
 /**
  * The native side of a {@link MergeOperator}: a {@code rocksdb_mergeoperator_t} whose callbacks
@@ -82,7 +83,7 @@ final class NativeMergeOperator {
      * destructor callback, when neither options nor any database use it).
      */
     static MemorySegment create(MergeOperator operator) {
-        String name = java.util.Objects.requireNonNull(operator.name(), "merge operator name");
+        String name = Objects.requireNonNull(operator.name(), "merge operator name");
         State state = new State(operator);
         Upcalls.Entry entry;
         try {

@@ -8,7 +8,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Scratch;
-import io.rocksffm.internal.capi.RocksDBC;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

@@ -8,6 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import io.rocksffm.internal.Upcalls;
 
 /**
  * A database with optimistic transactions ({@code rocksdb_optimistictransactiondb_t}): a
@@ -25,7 +26,7 @@ import java.util.Objects;
  * threads; {@link #close()} refuses ({@link IllegalStateException}) while transactions, pinned
  * values, iterators or snapshots made from it are open.
  */
-public final class OptimisticTransactionDB extends Database implements KeyValueWrites {
+public final class OptimisticTransactionDB extends Database {
     private OptimisticTransactionDB(MemorySegment handle, MemorySegment base, Path path, List<String> names,
                                     MemorySegment handles) {
         super("OptimisticTransactionDB", handle, base, path, false, names, handles);
@@ -71,7 +72,7 @@ public final class OptimisticTransactionDB extends Database implements KeyValueW
         families.releaseComparators(); // RocksDB no longer calls them
         OpenDatabases.remove(this);
         if (lifecycle.guardsCallbacks()) {
-            io.rocksffm.internal.Upcalls.recyclePoolThreads(); // no thread that ran Java code is left to block halt
+            Upcalls.recyclePoolThreads(); // no thread that ran Java code is left to block halt
         }
     }
 
@@ -133,23 +134,33 @@ public final class OptimisticTransactionDB extends Database implements KeyValueW
     // ---- writes (not transactional, through the base database) ---------------------------------
 
     @Override
-    public void put(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
+    public Database put(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
         BaseWrites.put(this, family, options, key, value);
+        return this;
     }
 
     @Override
-    public void merge(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
+    public Database merge(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
         BaseWrites.merge(this, family, options, key, value);
+        return this;
     }
 
     @Override
-    public void delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
+    public Database delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
         BaseWrites.delete(this, family, options, key);
+        return this;
     }
 
     @Override
-    public void deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
+    public Database deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
         BaseWrites.deleteRange(this, family, options, begin, end);
+        return this;
+    }
+
+    @Override
+    public Database singleDelete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
+        BaseWrites.singleDelete(this, family, options, key);
+        return this;
     }
 
     @Override

@@ -4,6 +4,7 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
+import io.rocksffm.internal.Capabilities;
 
 /**
  * Database options ({@code rocksdb_options_t}), with the settings people reach for first.
@@ -197,7 +198,7 @@ public final class Options extends CompressionTuning {
      * @throws IllegalStateException if these options or {@code config} are closed
      */
     public Options setTableFormat(BlockBasedTableConfig config) {
-        java.util.Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(config, "config");
         use(p -> config.use(t -> rocksdb_options_set_block_based_table_factory(p, t)));
         return this;
     }
@@ -237,7 +238,7 @@ public final class Options extends CompressionTuning {
      * @throws IllegalStateException if closed
      */
     public Options setMergeOperator(MergeOperator operator) {
-        java.util.Objects.requireNonNull(operator, "operator");
+        Objects.requireNonNull(operator, "operator");
         lifecycle.enter();
         try {
             rocksdb_options_set_merge_operator(ptr, NativeMergeOperator.create(operator));
@@ -264,7 +265,7 @@ public final class Options extends CompressionTuning {
      * @throws IllegalStateException if closed
      */
     public Options setComparator(Comparator comparator) {
-        java.util.Objects.requireNonNull(comparator, "comparator");
+        Objects.requireNonNull(comparator, "comparator");
         lifecycle.enter();
         try {
             NativeComparator c = new NativeComparator(comparator);
@@ -342,7 +343,7 @@ public final class Options extends CompressionTuning {
      * @throws IllegalStateException if closed
      */
     public Options setCompactionFilter(CompactionFilter filter) {
-        return setCompactionFilterFactory(new NativeCompactionFilter.Single(java.util.Objects.requireNonNull(filter, "filter")));
+        return setCompactionFilterFactory(new NativeCompactionFilter.Single(Objects.requireNonNull(filter, "filter")));
     }
 
     /**
@@ -353,7 +354,7 @@ public final class Options extends CompressionTuning {
      * @throws IllegalStateException if closed
      */
     public Options setCompactionFilterFactory(CompactionFilterFactory factory) {
-        java.util.Objects.requireNonNull(factory, "factory");
+        Objects.requireNonNull(factory, "factory");
         lifecycle.enter();
         try {
             rocksdb_options_set_compaction_filter_factory(ptr, NativeCompactionFilter.createFactory(factory));
@@ -392,7 +393,7 @@ public final class Options extends CompressionTuning {
      * @throws IllegalStateException if closed
      */
     public Options setPrefixExtractor(PrefixExtractor extractor) {
-        java.util.Objects.requireNonNull(extractor, "extractor");
+        Objects.requireNonNull(extractor, "extractor");
         lifecycle.enter();
         try {
             rocksdb_options_set_prefix_extractor(ptr, NativeSliceTransform.create(extractor));
@@ -460,7 +461,7 @@ public final class Options extends CompressionTuning {
      */
     public Options setWriteBufferManager(WriteBufferManager manager) {
         Objects.requireNonNull(manager, "manager");
-        io.rocksffm.internal.Capabilities.require("rocksdb_options_set_write_buffer_manager");
+        Capabilities.require("rocksdb_options_set_write_buffer_manager");
         use(p -> manager.use(w -> rocksdb_options_set_write_buffer_manager(p, w)));
         return this;
     }
@@ -533,7 +534,7 @@ public final class Options extends CompressionTuning {
     public Options setStatisticsLevel(StatisticsLevel level) {
         Objects.requireNonNull(level, "level");
         lifecycle.ensureOpen();
-        io.rocksffm.internal.Capabilities.require("rocksdb_options_set_statistics_level");
+        Capabilities.require("rocksdb_options_set_statistics_level");
         if (statistics() == null) {
             throw new IllegalStateException("enable statistics before setting their level");
         }
@@ -550,7 +551,7 @@ public final class Options extends CompressionTuning {
      */
     public StatisticsLevel statisticsLevel() {
         lifecycle.ensureOpen();
-        io.rocksffm.internal.Capabilities.require("rocksdb_options_get_statistics_level");
+        Capabilities.require("rocksdb_options_get_statistics_level");
         return StatisticsLevel.of((int) read(p -> rocksdb_options_get_statistics_level(p)));
     }
 

@@ -6,6 +6,7 @@ import io.rocksffm.internal.VectorState;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import io.rocksffm.internal.Copies;
 
 /**
  * A value read without copying: a read-only view of memory RocksDB keeps pinned (a memtable entry
@@ -85,7 +86,7 @@ public final class PinnedValue implements AutoCloseable {
      */
     public byte[] toByteArray() {
         lifecycle.check();
-        return io.rocksffm.internal.Copies.toArray(value);
+        return Copies.toArray(value);
     }
 
     /**

@@ -6,6 +6,7 @@ import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Native;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 
 /**
  * Options for reads and iterators ({@code rocksdb_readoptions_t}).
@@ -25,9 +26,16 @@ public final class ReadOptions extends NativeObject {
      */
     static final ReadOptions DEFAULT = new ReadOptions();
 
+    /**
+     * Orders changes of the bounds, snapshot and prefetch size against iterator creation and
+     * close (an internal object: never the caller's, who may lock these options for their own use).
+     */
+    final Object lock = new Object();
     private Bound lower;
     private Bound upper;
     private volatile Snapshot snapshot;
+    /** The prefetch run buffer of iterators made with these options, 0 for none (under {@link #lock}). */
+    long prefetchBytes;
 
     /** RocksDB's default read options (verify checksums and fill cache on, no bounds). */
     public ReadOptions() {
@@ -37,7 +45,7 @@ public final class ReadOptions extends NativeObject {
     @Override
     void destroy(MemorySegment p) {
         rocksdb_readoptions_destroy(p);
-        synchronized (this) {
+        synchronized (lock) {
             freeBounds();
             if (snapshot != null) {
                 snapshot.lifecycle.removeChild();
@@ -239,6 +247,36 @@ public final class ReadOptions extends NativeObject {
     }
 
     /**
+     * Lets forward scans of iterators made with these options copy runs of consecutive entries
+     * into one reused native buffer of {@code bytes} bytes and serve them from it (see
+     * {@link RocksIterator}: it pays for data in memory or the page cache, and each iterator
+     * turns it off where it loses). Off (0) by default; an iterator without it carries no prefetch
+     * state. Iterators already open keep the size they were made with.
+     *
+     * @param bytes the run buffer's size, 0 for no prefetch
+     * @return these options
+     * @throws IllegalArgumentException if {@code bytes} is negative
+     */
+    public ReadOptions setPrefetchBytes(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("prefetch size must be >= 0: " + bytes);
+        }
+        synchronized (lock) {
+            lifecycle.ensureOpen();
+            prefetchBytes = bytes;
+        }
+        return this;
+    }
+
+    /** {@return the prefetch run buffer size of iterators made with these options, 0 for none} */
+    public long prefetchBytes() {
+        synchronized (lock) {
+            lifecycle.ensureOpen();
+            return prefetchBytes;
+        }
+    }
+
+    /**
      * Iterators stop before keys below {@code bound} (inclusive lower bound); {@code null}
      * removes it. The bytes are copied.
      *
@@ -246,15 +284,17 @@ public final class ReadOptions extends NativeObject {
      * @return these options
      * @throws IllegalStateException while iterators created with these options are open
      */
-    public synchronized ReadOptions setIterateLowerBound(MemorySegment bound) {
-        Bound old = lower;
-        Bound b = copyBound(bound);
-        use(p -> rocksdb_readoptions_set_iterate_lower_bound(p, Bound.data(b), Bound.length(b)));
-        lower = b;
-        if (old != null) {
-            old.free();
+    public ReadOptions setIterateLowerBound(MemorySegment bound) {
+        synchronized (lock) {
+            Bound old = lower;
+            Bound b = copyBound(bound);
+            use(p -> rocksdb_readoptions_set_iterate_lower_bound(p, Bound.data(b), Bound.length(b)));
+            lower = b;
+            if (old != null) {
+                old.free();
+            }
+            return this;
         }
-        return this;
     }
 
     /**
@@ -265,15 +305,17 @@ public final class ReadOptions extends NativeObject {
      * @return these options
      * @throws IllegalStateException while iterators created with these options are open
      */
-    public synchronized ReadOptions setIterateUpperBound(MemorySegment bound) {
-        Bound old = upper;
-        Bound b = copyBound(bound);
-        use(p -> rocksdb_readoptions_set_iterate_upper_bound(p, Bound.data(b), Bound.length(b)));
-        upper = b;
-        if (old != null) {
-            old.free();
+    public ReadOptions setIterateUpperBound(MemorySegment bound) {
+        synchronized (lock) {
+            Bound old = upper;
+            Bound b = copyBound(bound);
+            use(p -> rocksdb_readoptions_set_iterate_upper_bound(p, Bound.data(b), Bound.length(b)));
+            upper = b;
+            if (old != null) {
+                old.free();
+            }
+            return this;
         }
-        return this;
     }
 
     /**
@@ -311,23 +353,27 @@ public final class ReadOptions extends NativeObject {
      * @return these options
      * @throws IllegalStateException if the snapshot is closed
      */
-    public synchronized ReadOptions setSnapshot(Snapshot snapshot) {
-        lifecycle.ensureOpen();
-        if (snapshot != null) {
-            snapshot.lifecycle.addChild();
+    public ReadOptions setSnapshot(Snapshot snapshot) {
+        synchronized (lock) {
+            lifecycle.ensureOpen();
+            if (snapshot != null) {
+                snapshot.lifecycle.addChild();
+            }
+            if (this.snapshot != null) {
+                this.snapshot.lifecycle.removeChild();
+            }
+            this.snapshot = snapshot;
+            use(p -> rocksdb_readoptions_set_snapshot(p, snapshot == null ? MemorySegment.NULL : snapshot.ptr));
+            return this;
         }
-        if (this.snapshot != null) {
-            this.snapshot.lifecycle.removeChild();
-        }
-        this.snapshot = snapshot;
-        use(p -> rocksdb_readoptions_set_snapshot(p, snapshot == null ? MemorySegment.NULL : snapshot.ptr));
-        return this;
     }
 
     /** {@return the snapshot reads see, or {@code null} for the latest state} */
-    public synchronized Snapshot snapshot() {
-        lifecycle.ensureOpen();
-        return snapshot;
+    public Snapshot snapshot() {
+        synchronized (lock) {
+            lifecycle.ensureOpen();
+            return snapshot;
+        }
     }
 
     /** The database of the snapshot set, or null; read on every read to refuse foreign snapshots. */
@@ -373,7 +419,7 @@ public final class ReadOptions extends NativeObject {
      * @return these options
      */
     public ReadOptions setReadTier(ReadTier tier) {
-        java.util.Objects.requireNonNull(tier, "tier");
+        Objects.requireNonNull(tier, "tier");
         use(p -> rocksdb_readoptions_set_read_tier(p, tier.id));
         return this;
     }

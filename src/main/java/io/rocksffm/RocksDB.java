@@ -1,25 +1,18 @@
 package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import io.rocksffm.internal.BatchFormat;
 import io.rocksffm.internal.Capabilities;
-import io.rocksffm.internal.KeyRanges;
-import io.rocksffm.internal.MultiGet;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.NativeLibrary;
-import io.rocksffm.internal.PointReads;
 import io.rocksffm.internal.Scratch;
 import io.rocksffm.internal.capi.RocksDBC;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
-import java.util.OptionalLong;
+import io.rocksffm.internal.Upcalls;
 
 /**
  * An open RocksDB database ({@code rocksdb_t}).
@@ -42,7 +35,7 @@ import java.util.OptionalLong;
  * <p><b>Errors.</b> RocksDB failures throw {@link RocksDBException}; an absent key is a value
  * ({@code -1} or {@code null}), not an exception.
  */
-public final class RocksDB extends Database implements KeyValueWrites {
+public final class RocksDB extends Database {
     private RocksDB(MemorySegment db, Path path, boolean readOnly, List<String> names, MemorySegment handles) {
         super("RocksDB", db, db, path, readOnly, names, handles);
     }
@@ -250,7 +243,7 @@ public final class RocksDB extends Database implements KeyValueWrites {
         families.releaseComparators();
         OpenDatabases.remove(this);
         if (lifecycle.guardsCallbacks()) {
-            io.rocksffm.internal.Upcalls.recyclePoolThreads(); // no thread that ran Java code is left to block halt
+            Upcalls.recyclePoolThreads(); // no thread that ran Java code is left to block halt
         }
     }
 
@@ -270,8 +263,9 @@ public final class RocksDB extends Database implements KeyValueWrites {
     // ---- writes ---------------------------------------------------------------------------------
 
     @Override
-    public void put(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
+    public Database put(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
         BaseWrites.put(this, family, options, key, value);
+        return this;
     }
 
     /**
@@ -281,7 +275,7 @@ public final class RocksDB extends Database implements KeyValueWrites {
      * @param value the value
      */
     @Override
-    public void put(byte[] key, byte[] value) {
+    public Database put(byte[] key, byte[] value) {
         // Overrides the interface's form to copy the arrays straight into scratch memory: wrapping
         // them in segments allocates whenever the JIT does not inline the whole path.
         Objects.requireNonNull(key, "key");
@@ -296,21 +290,31 @@ public final class RocksDB extends Database implements KeyValueWrites {
                 guard.exit(WriteOptions.DEFAULT, defaultFamily, s);
             }
         }
+        return this;
     }
 
     @Override
-    public void delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
+    public Database delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
         BaseWrites.delete(this, family, options, key);
+        return this;
     }
 
     @Override
-    public void deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
+    public Database deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
         BaseWrites.deleteRange(this, family, options, begin, end);
+        return this;
     }
 
     @Override
-    public void merge(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
+    public Database merge(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
         BaseWrites.merge(this, family, options, key, value);
+        return this;
+    }
+
+    @Override
+    public Database singleDelete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
+        BaseWrites.singleDelete(this, family, options, key);
+        return this;
     }
 
     @Override

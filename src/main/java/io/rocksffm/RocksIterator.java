@@ -12,8 +12,8 @@ import io.rocksffm.internal.Scratch;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.List;
 import java.util.Objects;
+import java.util.Arrays;
 
 /**
  * An iterator over a database's keys in order ({@code rocksdb_iterator_t}), from
@@ -27,7 +27,8 @@ import java.util.Objects;
  * speed, with its risks). To keep an entry, copy it ({@link #key(MemorySegment)},
  * {@link #keyBytes()}, ...); the copying methods make no view.
  *
- * <p><b>Prefetch.</b> With a prefetch size above 0, forward iteration may copy runs of
+ * <p><b>Prefetch.</b> With a prefetch size above 0 ({@link ReadOptions#setPrefetchBytes}; off by
+ * default), forward iteration may copy runs of
  * consecutive entries into one reused buffer of that many bytes and serve {@code key()/value()/next()}
  * from it; the views then point into the buffer. A run makes the same C calls per entry as direct
  * serving (the C API has no call that returns several entries) and adds a copy of every entry, so
@@ -127,7 +128,7 @@ public final class RocksIterator implements AutoCloseable {
     static RocksIterator create(Lifecycle[] owners, ColumnFamilyHandle family, ReadOptions options, long prefetchBytes,
                                 Source source) {
         Snapshot snapshot = options.snapshot();
-        Lifecycle[] parents = java.util.Arrays.copyOf(owners, owners.length + (snapshot == null ? 2 : 3));
+        Lifecycle[] parents = Arrays.copyOf(owners, owners.length + (snapshot == null ? 2 : 3));
         parents[owners.length] = options.lifecycle;
         parents[owners.length + 1] = family.lifecycle;
         if (snapshot != null) {

@@ -6,6 +6,7 @@ import io.rocksffm.internal.Lifecycle;
 
 import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
+import io.rocksffm.internal.Capabilities;
 
 /**
  * A consistent point-in-time view of a database ({@code rocksdb_snapshot_t}), from
@@ -82,12 +83,12 @@ public final class Snapshot extends NativeObject {
      */
     public long sequenceNumber() {
         lifecycle.ensureOpen();
-        io.rocksffm.internal.Capabilities.require("rocksdb_snapshot_get_sequence_number");
+        Capabilities.require("rocksdb_snapshot_get_sequence_number");
         return read(p -> rocksdb_snapshot_get_sequence_number(p));
     }
 
     /** {@return the database this snapshot belongs to} */
-    public DatabaseAdmin database() {
+    public Database database() {
         return db;
     }
 }

@@ -2,7 +2,6 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
-import io.rocksffm.internal.BatchFormat;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Scratch;
 
@@ -14,7 +13,7 @@ import java.util.Objects;
 
 /**
  * Writes a table file ({@code rocksdb_sstfilewriter_t}) outside any database, to be ingested with
- * {@link DatabaseAdmin#ingestExternalFile}: bulk loading without the write path (no log, no
+ * {@link Database#ingestExternalFile}: bulk loading without the write path (no log, no
  * memtable, no compaction of the loaded data).
  *
  * <p>Entries must be added in strictly ascending key order (bytewise); RocksDB refuses any other
@@ -27,6 +26,8 @@ import java.util.Objects;
  * segments may be reused at once.
  */
 public final class SstFileWriter extends NativeObject {
+    /** Guards this object's state (an internal object: never the caller's, who may lock this one). */
+    private final Object lock = new Object();
     /** The order of the keys, the options' comparator's (Java, or built-in from an options string or file). */
     private final KeyOrder order;
     /** The Java comparator of the options, if any: RocksDB's copy keeps a raw pointer to it. */
@@ -92,13 +93,15 @@ public final class SstFileWriter extends NativeObject {
         void call(MemorySegment writer, MemorySegment a, long aLength, MemorySegment b, long bLength, MemorySegment err);
     }
 
-    private synchronized void call(MemorySegment a, MemorySegment b, TwoSlices f) {
-        use(w -> {
-            try (Scratch s = Scratch.acquire()) {
-                f.call(w, s.first(a), a.byteSize(), s.second(b), b.byteSize(), s.errptr);
-                Native.check(s.errptr);
-            }
-        });
+    private void call(MemorySegment a, MemorySegment b, TwoSlices f) {
+        synchronized (lock) {
+            use(w -> {
+                try (Scratch s = Scratch.acquire()) {
+                    f.call(w, s.first(a), a.byteSize(), s.second(b), b.byteSize(), s.errptr);
+                    Native.check(s.errptr);
+                }
+            });
+        }
     }
 
     /**
@@ -142,7 +145,7 @@ public final class SstFileWriter extends NativeObject {
      */
     public SstFileWriter delete(MemorySegment key) {
         Objects.requireNonNull(key, "key");
-        synchronized (this) {
+        synchronized (lock) {
             use(w -> {
                 try (Scratch s = Scratch.acquire()) {
                     rocksdb_sstfilewriter_delete(w, s.first(key), key.byteSize(), s.errptr);
@@ -211,14 +214,16 @@ public final class SstFileWriter extends NativeObject {
      *         or the file was already finished; an I/O error if the file cannot be written
      * @throws IllegalStateException if closed
      */
-    public synchronized long finish() {
-        use(w -> {
-            try (Scratch s = Scratch.acquire()) {
-                rocksdb_sstfilewriter_finish(w, s.errptr);
-                Native.check(s.errptr);
-            }
-        });
-        return fileSize();
+    public long finish() {
+        synchronized (lock) {
+            use(w -> {
+                try (Scratch s = Scratch.acquire()) {
+                    rocksdb_sstfilewriter_finish(w, s.errptr);
+                    Native.check(s.errptr);
+                }
+            });
+            return fileSize();
+        }
     }
 
     /**
@@ -227,12 +232,14 @@ public final class SstFileWriter extends NativeObject {
      * @return the size in bytes
      * @throws IllegalStateException if closed
      */
-    public synchronized long fileSize() {
-        return apply(w -> {
-            try (Scratch s = Scratch.acquire()) {
-                rocksdb_sstfilewriter_file_size(w, s.size);
-                return s.size.get(ValueLayout.JAVA_LONG, 0);
-            }
-        });
+    public long fileSize() {
+        synchronized (lock) {
+            return apply(w -> {
+                try (Scratch s = Scratch.acquire()) {
+                    rocksdb_sstfilewriter_file_size(w, s.size);
+                    return s.size.get(ValueLayout.JAVA_LONG, 0);
+                }
+            });
+        }
     }
 }

@@ -1,25 +1,16 @@
 package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Lifecycle;
-import io.rocksffm.internal.ListMultiGet;
-import io.rocksffm.internal.MultiGet;
-import io.rocksffm.internal.Native;
-import io.rocksffm.internal.PointReads;
-import io.rocksffm.internal.Scratch;
 import io.rocksffm.internal.capi.RocksDBC;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Function;
+import java.util.Set;
 
 /**
  * A transaction ({@code rocksdb_transaction_t}) of a {@link TransactionDB} (pessimistic: keys are
@@ -56,7 +47,7 @@ import java.util.function.Function;
  * from it are open. Handles, options and snapshots of another database throw
  * {@link IllegalArgumentException}.
  */
-public final class Transaction extends NativeObject implements KeyValueReads {
+public final class Transaction extends NativeObject implements KeyValueReads, Writes<Transaction> {
     /** Where a transaction is in its life. */
     public enum State {
         /** Begun: reads and writes allowed. */
@@ -86,30 +77,28 @@ public final class Transaction extends NativeObject implements KeyValueReads {
     private volatile int busy;
     volatile State state = State.STARTED;
     /** The non-default families written since begin, null until one is (see {@link TransactionWrites#holdFamilies}). */
-    java.util.Set<ColumnFamilyHandle> written;
+    Set<ColumnFamilyHandle> written;
     /** The family last added to {@link #written} (spares the set a lookup per write). */
     ColumnFamilyHandle lastWritten;
+    /**
+     * This transaction's name as registered in its {@link TransactionDB#heldNames} (set by
+     * {@link #setName} or recovered), or null; changed only by {@link Transactions#hold}.
+     */
+    String heldName;
 
     Transaction(Database db, Lifecycle lifecycle, MemorySegment txn, boolean optimistic, State state) {
         super(lifecycle, "Transaction", txn);
         this.db = db;
         this.optimistic = optimistic;
         this.state = state;
-        if (db instanceof TransactionDB t) {
-            t.owned.add(rep(txn));
+        if (state == State.PREPARED) { // recovered: named, as every prepared transaction is
+            Transactions.hold(this, Transactions.nameOf(txn));
         }
-    }
-
-    /** The C++ Transaction* inside a {@code rocksdb_transaction_t} (its only field). */
-    static long rep(MemorySegment txn) {
-        return txn.reinterpret(ADDRESS.byteSize()).get(ADDRESS, 0).address();
     }
 
     @Override
     void destroy(MemorySegment p) {
-        if (db instanceof TransactionDB t) {
-            t.owned.remove(rep(p));
-        }
+        Transactions.hold(this, null);
         rocksdb_transaction_destroy(p);
     }
 
@@ -181,7 +170,7 @@ public final class Transaction extends NativeObject implements KeyValueReads {
     }
 
     /** {@return the database this transaction belongs to} */
-    public DatabaseAdmin database() {
+    public Database database() {
         return db;
     }
 
@@ -200,25 +189,22 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @param family the column family, of this transaction's database
      * @param key    the key
      * @param value  the value
+     * @return this transaction
      * @throws RocksDBException e.g. {@link RocksDBException.Code#TIMED_OUT} when the lock wait
      *         runs out, {@link RocksDBException.Code#BUSY} for a deadlock or a key changed since
      *         the transaction's snapshot, {@link RocksDBException.Code#EXPIRED}
      * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
      * @throws IllegalArgumentException if {@code family} belongs to another database
      */
-    public void put(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
+    @Override
+    public Transaction put(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
         TransactionWrites.write(this, family, key, value, RocksDBC::rocksdb_transaction_put_cf);
+        return this;
     }
 
-    /**
-     * {@link #put(ColumnFamilyHandle, MemorySegment, MemorySegment)} in the default family.
-     *
-     * @param key   the key
-     * @param value the value
-     */
-    public void put(byte[] key, byte[] value) {
-        put(db.defaultFamily, MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
-                MemorySegment.ofArray(Objects.requireNonNull(value, "value")));
+    @Override
+    public Transaction put(MemorySegment key, MemorySegment value) {
+        return put(db.defaultFamily, key, value);
     }
 
     /**
@@ -227,12 +213,20 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @param family the column family, opened with a merge operator
      * @param key    the key
      * @param value  the merge operand
+     * @return this transaction
      * @throws IllegalArgumentException if the family has no merge operator or is of another database
      * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
      */
-    public void merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
+    @Override
+    public Transaction merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
         Transactions.checkMerge(this, db, family, key, value);
         TransactionWrites.write(this, family, key, value, RocksDBC::rocksdb_transaction_merge_cf);
+        return this;
+    }
+
+    @Override
+    public Transaction merge(MemorySegment key, MemorySegment value) {
+        return merge(db.defaultFamily, key, value);
     }
 
     /**
@@ -240,21 +234,48 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      *
      * @param family the column family
      * @param key    the key
+     * @return this transaction
      * @throws RocksDBException as {@link #put(ColumnFamilyHandle, MemorySegment, MemorySegment)}
      * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
      * @throws IllegalArgumentException if {@code family} belongs to another database
      */
-    public void delete(ColumnFamilyHandle family, MemorySegment key) {
+    @Override
+    public Transaction delete(ColumnFamilyHandle family, MemorySegment key) {
         TransactionWrites.delete(this, family, key);
+        return this;
     }
 
-    /**
-     * {@link #delete(ColumnFamilyHandle, MemorySegment)} in the default family.
-     *
-     * @param key the key
-     */
-    public void delete(byte[] key) {
-        delete(db.defaultFamily, MemorySegment.ofArray(Objects.requireNonNull(key, "key")));
+    @Override
+    public Transaction delete(MemorySegment key) {
+        return delete(db.defaultFamily, key);
+    }
+
+    // RocksDB's C API has no single delete for a transaction: a plain delete reads the same.
+    @Override
+    public Transaction singleDelete(ColumnFamilyHandle family, MemorySegment key) {
+        return delete(family, key);
+    }
+
+    @Override
+    public Transaction singleDelete(MemorySegment key) {
+        return delete(db.defaultFamily, key);
+    }
+
+    // Refused (Writes documents it): RocksDB's transactions lock keys, not ranges.
+    @Override
+    public Transaction deleteRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
+        Objects.requireNonNull(begin, "begin");
+        Objects.requireNonNull(end, "end");
+        db.guard.checkFamily(family);
+        enterWritable(); // closed, finished or prepared: IllegalStateException as for every write
+        exit();
+        throw new UnsupportedOperationException("a transaction cannot delete a range (RocksDB's transactions lock"
+                + " keys, not ranges): write the range deletion to the database or a WriteBatch");
+    }
+
+    @Override
+    public Transaction deleteRange(MemorySegment begin, MemorySegment end) {
+        return deleteRange(db.defaultFamily, begin, end);
     }
 
     // ---- reads ----------------------------------------------------------------------------------
@@ -346,6 +367,42 @@ public final class Transaction extends NativeObject implements KeyValueReads {
     }
 
     /**
+     * An exclusive {@link #getForUpdate(ColumnFamilyHandle, ReadOptions, byte[], boolean)}.
+     *
+     * @param family  the column family
+     * @param options read options
+     * @param key     the key
+     * @return the value, or null if absent
+     */
+    public byte[] getForUpdate(ColumnFamilyHandle family, ReadOptions options, byte[] key) {
+        return Transactions.get(this, family, options, key, true, true);
+    }
+
+    /**
+     * An exclusive {@link #getForUpdate(ColumnFamilyHandle, ReadOptions, byte[], boolean)} with
+     * default read options.
+     *
+     * @param family the column family
+     * @param key    the key
+     * @return the value, or null if absent
+     */
+    public byte[] getForUpdate(ColumnFamilyHandle family, byte[] key) {
+        return Transactions.get(this, family, ReadOptions.DEFAULT, key, true, true);
+    }
+
+    /**
+     * An exclusive {@link #getForUpdate(ColumnFamilyHandle, ReadOptions, byte[], boolean)} in the
+     * default family.
+     *
+     * @param options read options
+     * @param key     the key
+     * @return the value, or null if absent
+     */
+    public byte[] getForUpdate(ReadOptions options, byte[] key) {
+        return Transactions.get(this, db.defaultFamily, options, key, true, true);
+    }
+
+    /**
      * An exclusive {@link #getForUpdate(ColumnFamilyHandle, ReadOptions, byte[], boolean)} in the
      * default family with default read options.
      *
@@ -363,14 +420,7 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      */
     @Override
     public PinnedValue getPinned(ColumnFamilyHandle family, ReadOptions options, MemorySegment key) {
-        Objects.requireNonNull(key, "key");
-        enterRead(options, family);
-        try (Scratch s = Scratch.acquire()) {
-            MemorySegment slice = Transactions.slice(this, options, family, s.first(key), key.byteSize(), false, false, s);
-            return slice.address() == 0 ? null : PinnedValue.of(db, slice, s.size);
-        } finally {
-            exitRead(options, family);
-        }
+        return Transactions.pinned(this, family, options, key);
     }
 
     /**
@@ -403,12 +453,7 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
      */
     public List<byte[]> multiGetForUpdateAsList(ColumnFamilyHandle family, ReadOptions options, List<byte[]> keys) {
-        Objects.requireNonNull(family, "family");
-        Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(keys, "keys");
-        lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_transaction_multi_get_for_update_cf");
-        return Transactions.multiGetAsList(this, family, options, keys, true);
+        return Transactions.multiGetForUpdateAsList(this, family, options, keys);
     }
 
     /**
@@ -418,19 +463,8 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @throws IllegalStateException if closed, finished, or in use by another thread
      */
     @Override
-    public RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
-        if (prefetchBytes < 0) {
-            throw new IllegalArgumentException("prefetch size must be >= 0: " + prefetchBytes);
-        }
-        enterRead(options, family);
-        try {
-            synchronized (options) {
-                return RocksIterator.create(lifecycle, family, options, prefetchBytes,
-                        (o, f) -> rocksdb_transaction_create_iterator_cf(ptr, o, f));
-            }
-        } finally {
-            exitRead(options, family);
-        }
+    public RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options) {
+        return Transactions.iterator(this, family, options);
     }
 
     // ---- snapshot, savepoints, write batch ---------------------------------------------------------
@@ -490,18 +524,7 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
      */
     public void setName(String name) {
-        Objects.requireNonNull(name, "name");
-        if (name.isEmpty()) {
-            throw new IllegalArgumentException("name must not be empty");
-        }
-        byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
-        enterWritable();
-        try (Scratch s = Scratch.acquire()) {
-            rocksdb_transaction_set_name(ptr, s.copy(Scratch.FIRST, bytes), bytes.length, s.errptr);
-            Native.check(s.errptr);
-        } finally {
-            exit();
-        }
+        TransactionEnds.setName(this, name);
     }
 
     /**
@@ -523,19 +546,7 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @throws IllegalStateException if closed, finished, or in use by another thread
      */
     public void prepare() {
-        enterActive();
-        try (Scratch s = Scratch.acquire()) {
-            boolean held = TransactionWrites.holdFamilies(this);
-            try {
-                rocksdb_transaction_prepare(ptr, s.errptr);
-            } finally {
-                TransactionWrites.releaseFamilies(this, held);
-            }
-            Native.check(s.errptr);
-            state = State.PREPARED;
-        } finally {
-            exit();
-        }
+        TransactionEnds.prepare(this);
     }
 
     /**
@@ -548,20 +559,7 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @throws IllegalStateException if closed, finished, in use, or iterators or snapshots are open
      */
     public void commit() {
-        enterActive();
-        try (Scratch s = Scratch.acquire()) {
-            refuseWithChildren("committed");
-            boolean held = TransactionWrites.holdFamilies(this);
-            try {
-                rocksdb_transaction_commit(ptr, s.errptr);
-            } finally {
-                TransactionWrites.releaseFamilies(this, held);
-            }
-            db.checkWrite(s.errptr);
-            state = State.COMMITTED;
-        } finally {
-            exit();
-        }
+        TransactionEnds.commit(this);
     }
 
     /**
@@ -571,17 +569,7 @@ public final class Transaction extends NativeObject implements KeyValueReads {
      * @throws IllegalStateException if closed, finished, in use, or iterators or snapshots are open
      */
     public void rollback() {
-        enterActive();
-        try (Scratch s = Scratch.acquire()) {
-            refuseWithChildren("rolled back");
-            rocksdb_transaction_rollback(ptr, s.errptr);
-            Native.check(s.errptr);
-            state = State.ROLLED_BACK;
-            written = null;
-            lastWritten = null;
-        } finally {
-            exit();
-        }
+        TransactionEnds.rollback(this);
     }
 
     /** {@return whether this is an optimistic transaction} */

@@ -4,7 +4,6 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
-import io.rocksffm.internal.BatchFormat;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.ListMultiGet;
@@ -17,6 +16,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import io.rocksffm.internal.MultiGet;
+import io.rocksffm.internal.Upcalls;
+import java.lang.foreign.Arena;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A database with pessimistic transactions ({@code rocksdb_transactiondb_t}): a
@@ -42,16 +47,16 @@ import java.util.Objects;
  * threads; {@link #close()} refuses ({@link IllegalStateException}) while transactions, pinned
  * values, iterators or snapshots made from it are open.
  */
-public final class TransactionDB extends Database implements KeyValueWrites {
+public final class TransactionDB extends Database {
     /** Whether the engine has rocksdb_transactiondb_get_base_db (RocksDB 10.x). */
     static final boolean BASE_DB = Capabilities.callable("rocksdb_transactiondb_get_base_db");
 
     /**
-     * The C++ transactions (their {@code Transaction*}) open {@link Transaction} objects own:
-     * RocksDB lists a prepared transaction of ours among the prepared ones too, and wrapping it a
-     * second time would destroy it twice.
+     * The names of this database's transactions held by {@link Transaction} objects (names are
+     * unique among a database's live transactions), so {@link #getPreparedTransactions()} returns
+     * only the others: RocksDB lists every prepared transaction, held or not.
      */
-    final java.util.Set<Long> owned = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    final Set<String> heldNames = ConcurrentHashMap.newKeySet();
 
     private TransactionDB(MemorySegment handle, MemorySegment base, Path path, List<String> names,
                           MemorySegment handles) {
@@ -110,7 +115,7 @@ public final class TransactionDB extends Database implements KeyValueWrites {
         families.releaseComparators(); // RocksDB no longer calls them
         OpenDatabases.remove(this);
         if (lifecycle.guardsCallbacks()) {
-            io.rocksffm.internal.Upcalls.recyclePoolThreads(); // no thread that ran Java code is left to block halt
+            Upcalls.recyclePoolThreads(); // no thread that ran Java code is left to block halt
         }
     }
 
@@ -194,7 +199,7 @@ public final class TransactionDB extends Database implements KeyValueWrites {
                 MemorySegment entries = array.reinterpret(ADDRESS.byteSize() * n);
                 for (long i = 0; i < n; i++) {
                     MemorySegment txn = entries.getAtIndex(ADDRESS, i);
-                    if (!owned.contains(Transaction.rep(txn))) {
+                    if (!heldNames.contains(Transactions.nameOf(txn))) {
                         out.add(Transactions.recovered(this, txn));
                     }
                     // else: already a Transaction's; its 8-byte wrapper (C++ new) is left, as the
@@ -212,7 +217,7 @@ public final class TransactionDB extends Database implements KeyValueWrites {
     // ---- writes (not transactional; they wait for the keys' locks) -----------------------------
 
     @Override
-    public void put(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
+    public Database put(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
@@ -224,10 +229,11 @@ public final class TransactionDB extends Database implements KeyValueWrites {
         } finally {
             guard.exit(options, family);
         }
+        return this;
     }
 
     @Override
-    public void delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
+    public Database delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         guard.enter(options, family);
@@ -237,10 +243,11 @@ public final class TransactionDB extends Database implements KeyValueWrites {
         } finally {
             guard.exit(options, family);
         }
+        return this;
     }
 
     @Override
-    public void merge(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
+    public Database merge(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
@@ -253,6 +260,7 @@ public final class TransactionDB extends Database implements KeyValueWrites {
         } finally {
             guard.exit(options, family);
         }
+        return this;
     }
 
     /**
@@ -262,7 +270,7 @@ public final class TransactionDB extends Database implements KeyValueWrites {
      * lock a range).
      */
     @Override
-    public void deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
+    public Database deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
         guard.checkFamily(family);
@@ -274,6 +282,20 @@ public final class TransactionDB extends Database implements KeyValueWrites {
             batch.deleteRange(family, begin, end);
             write(options, batch);
         }
+        return this;
+    }
+
+    /** Written as a batch with a single deletion (the C API has no transaction database form). */
+    @Override
+    public Database singleDelete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        guard.checkFamily(family);
+        Limits.checkKey(key);
+        try (WriteBatch batch = new WriteBatch()) {
+            batch.singleDelete(family, key);
+            write(options, batch);
+        }
+        return this;
     }
 
     @Override
@@ -327,7 +349,7 @@ public final class TransactionDB extends Database implements KeyValueWrites {
         }
         Objects.requireNonNull(family, "family");
         Objects.requireNonNull(options, "options");
-        io.rocksffm.internal.MultiGet.checkArguments(keys, values, lengths, errors);
+        MultiGet.checkArguments(keys, values, lengths, errors);
         guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
             ListMultiGet.call(RocksDBC::rocksdb_transactiondb_multi_get_cf, ptr, options.ptr, family.ptr, keys, s);
@@ -346,7 +368,7 @@ public final class TransactionDB extends Database implements KeyValueWrites {
         Objects.requireNonNull(keys, "keys");
         MemorySegment[] segments = new MemorySegment[keys.size()];
         for (int i = 0; i < segments.length; i++) {
-            segments[i] = MemorySegment.ofArray(io.rocksffm.internal.MultiGet.element(keys.get(i), "keys", i));
+            segments[i] = MemorySegment.ofArray(MultiGet.element(keys.get(i), "keys", i));
         }
         guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
@@ -358,18 +380,15 @@ public final class TransactionDB extends Database implements KeyValueWrites {
     }
 
     @Override
-    public RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
+    public RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options) {
         if (BASE_DB) {
-            return super.newIterator(family, options, prefetchBytes);
+            return super.newIterator(family, options);
         }
         Objects.requireNonNull(options, "options");
-        if (prefetchBytes < 0) {
-            throw new IllegalArgumentException("prefetch size must be >= 0: " + prefetchBytes);
-        }
         guard.enterRead(options, family);
         try {
-            synchronized (options) {
-                return RocksIterator.create(lifecycle, family, options, prefetchBytes,
+            synchronized (options.lock) {
+                return RocksIterator.create(lifecycle, family, options, options.prefetchBytes,
                         (o, f) -> rocksdb_transactiondb_create_iterator_cf(ptr, o, f));
             }
         } finally {
@@ -438,7 +457,7 @@ public final class TransactionDB extends Database implements KeyValueWrites {
         }
         Objects.requireNonNull(property, "property");
         lifecycle.enter();
-        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+        try (Arena arena = Arena.ofConfined()) {
             MemorySegment v = rocksdb_transactiondb_property_value(ptr, arena.allocateFrom(property));
             if (v.address() == 0) {
                 return null;
@@ -454,15 +473,15 @@ public final class TransactionDB extends Database implements KeyValueWrites {
     }
 
     @Override
-    public java.util.OptionalLong getLongProperty(ColumnFamilyHandle family, String property) {
+    public OptionalLong getLongProperty(ColumnFamilyHandle family, String property) {
         if (BASE_DB || family != defaultFamily) {
             return super.getLongProperty(family, property);
         }
         Objects.requireNonNull(property, "property");
         lifecycle.enter();
-        try (Scratch s = Scratch.acquire(); java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             int rc = rocksdb_transactiondb_property_int(ptr, arena.allocateFrom(property), s.size);
-            return rc == 0 ? java.util.OptionalLong.of(s.size.get(JAVA_LONG, 0)) : java.util.OptionalLong.empty();
+            return rc == 0 ? OptionalLong.of(s.size.get(JAVA_LONG, 0)) : OptionalLong.empty();
         } finally {
             lifecycle.exit();
         }

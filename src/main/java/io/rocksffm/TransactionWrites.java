@@ -7,6 +7,8 @@ import io.rocksffm.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 
 /**
  * The writes of a {@link Transaction} and what changes its write set (savepoints): allowed only
@@ -70,7 +72,7 @@ final class TransactionWrites {
     private static void noteFamily(Transaction tx, ColumnFamilyHandle family) {
         if (family != tx.lastWritten && !family.isDefault()) {
             if (tx.written == null) {
-                tx.written = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+                tx.written = Collections.newSetFromMap(new IdentityHashMap<>());
             }
             tx.written.add(family);
             tx.lastWritten = family;

@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.ListMultiGet;
 import io.rocksffm.internal.MultiGet;
@@ -18,6 +19,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import io.rocksffm.internal.BatchFormat;
+import java.lang.foreign.ValueLayout;
 
 /** The parts of {@link Transaction} kept apart to keep it short: beginning, and the reads' bodies. */
 final class Transactions {
@@ -62,16 +65,11 @@ final class Transactions {
                                     + "begun again; this one is " + reuse.state);
                         }
                         reuse.refuseWithChildren("begun again");
-                        if (db instanceof TransactionDB t) {
-                            t.owned.remove(Transaction.rep(reuse.ptr));
-                        }
                         MemorySegment again = begin.apply(reuse.ptr);
                         if (again.address() != reuse.ptr.address()) {
                             throw new AssertionError("the C API did not begin the old transaction again");
                         }
-                        if (db instanceof TransactionDB t) { // BeginTransaction may reinitialize or replace it
-                            t.owned.add(Transaction.rep(reuse.ptr));
-                        }
+                        hold(reuse, nameOf(reuse.ptr)); // whatever name BeginTransaction left it
                         reuse.state = Transaction.State.STARTED;
                         reuse.written = null;
                         reuse.lastWritten = null;
@@ -148,7 +146,7 @@ final class Transactions {
         MultiGet.checkArguments(keys, values, lengths, errors);
         if (sortedInput) {
             for (int i = 1; i < keys.length; i++) {
-                if (io.rocksffm.internal.BatchFormat.compareBytewise(MultiGet.element(keys[i - 1], "keys", i - 1),
+                if (BatchFormat.compareBytewise(MultiGet.element(keys[i - 1], "keys", i - 1),
                         MultiGet.element(keys[i], "keys", i)) > 0) {
                     throw new IllegalArgumentException("sortedInput, but keys[" + i + "] sorts before keys[" + (i - 1)
                             + "]");
@@ -199,16 +197,39 @@ final class Transactions {
 
     static String name(Transaction tx) {
         tx.enter();
+        try {
+            return nameOf(tx.ptr);
+        } finally {
+            tx.exit();
+        }
+    }
+
+    /** The name of the transaction {@code txn} (public C API), the empty string if it has none. */
+    static String nameOf(MemorySegment txn) {
         try (Scratch s = Scratch.acquire()) {
-            MemorySegment name = rocksdb_transaction_get_name(tx.ptr, s.size);
+            MemorySegment name = rocksdb_transaction_get_name(txn, s.size);
             try {
-                return new String(name.reinterpret(s.size.get(JAVA_LONG, 0)).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
+                return new String(name.reinterpret(s.size.get(JAVA_LONG, 0)).toArray(ValueLayout.JAVA_BYTE),
                         StandardCharsets.UTF_8);
             } finally {
                 Native.rocksdbFree(name);
             }
-        } finally {
-            tx.exit();
+        }
+    }
+
+    /**
+     * Registers {@code name} (null or empty: none) as {@code tx}'s in its database's held names,
+     * in place of the one it had (a transaction of a pessimistic database only).
+     */
+    static void hold(Transaction tx, String name) {
+        if (tx.db instanceof TransactionDB t) {
+            if (tx.heldName != null) {
+                t.heldNames.remove(tx.heldName);
+            }
+            tx.heldName = name == null || name.isEmpty() ? null : name;
+            if (tx.heldName != null) {
+                t.heldNames.add(tx.heldName);
+            }
         }
     }
 
@@ -235,10 +256,46 @@ final class Transactions {
 
     /** Argument and state checks of {@link Transaction#merge}: nulls, closed, then the family's merge operator. */
     static void checkMerge(Transaction tx, Database db, ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
-        java.util.Objects.requireNonNull(family, "family");
-        java.util.Objects.requireNonNull(key, "key");
-        java.util.Objects.requireNonNull(value, "value");
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
         tx.lifecycle.ensureOpen();
         db.requireMergeOperator(family);
+    }
+
+    /** The body of {@link Transaction#getPinned(ColumnFamilyHandle, ReadOptions, MemorySegment)}. */
+    static PinnedValue pinned(Transaction tx, ColumnFamilyHandle family, ReadOptions options, MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        tx.enterRead(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            MemorySegment slice = slice(tx, options, family, s.first(key), key.byteSize(), false, false, s);
+            return slice.address() == 0 ? null : PinnedValue.of(tx.db, slice, s.size);
+        } finally {
+            tx.exitRead(options, family);
+        }
+    }
+
+    /** The body of {@link Transaction#multiGetForUpdateAsList}. */
+    static List<byte[]> multiGetForUpdateAsList(Transaction tx, ColumnFamilyHandle family, ReadOptions options,
+                                                List<byte[]> keys) {
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(keys, "keys");
+        tx.lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_transaction_multi_get_for_update_cf");
+        return multiGetAsList(tx, family, options, keys, true);
+    }
+
+    /** The body of {@link Transaction#newIterator(ColumnFamilyHandle, ReadOptions)}. */
+    static RocksIterator iterator(Transaction tx, ColumnFamilyHandle family, ReadOptions options) {
+        tx.enterRead(options, family);
+        try {
+            synchronized (options.lock) {
+                return RocksIterator.create(tx.lifecycle, family, options, options.prefetchBytes,
+                        (o, f) -> rocksdb_transaction_create_iterator_cf(tx.ptr, o, f));
+            }
+        } finally {
+            tx.exitRead(options, family);
+        }
     }
 }

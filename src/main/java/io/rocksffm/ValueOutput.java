@@ -5,6 +5,7 @@ import io.rocksffm.internal.Native;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
+import java.lang.foreign.Arena;
 
 /**
  * Where Java code called by RocksDB writes a value (a {@link MergeOperator}'s result, a
@@ -26,7 +27,7 @@ public final class ValueOutput {
      * {@link #end} (a compaction filter's: most of its calls allocate nothing, and then no arena
      * is made).
      */
-    private java.lang.foreign.Arena call;
+    private Arena call;
     /** Whether {@link #call} was made here (closed by {@link #end}). */
     private boolean ownArena;
 
@@ -62,7 +63,7 @@ public final class ValueOutput {
         }
         length = size;
         if (call == null) {
-            call = java.lang.foreign.Arena.ofConfined();
+            call = Arena.ofConfined();
             ownArena = true;
         }
         return block.asSlice(HEADER, size).reinterpret(call, null);
@@ -93,7 +94,7 @@ public final class ValueOutput {
      * Starts a call whose segments belong to {@code call} (closed by the caller when the call
      * ends), or, if null, to an arena made when needed and closed by {@link #end}.
      */
-    void begin(java.lang.foreign.Arena call) {
+    void begin(Arena call) {
         this.call = call;
         length = -1;
         open = true;

@@ -4,8 +4,8 @@ import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * One write-ahead log file of a database, as {@link DatabaseAdmin#sortedWalFiles()} and
- * {@link DatabaseAdmin#currentWalFile()} report it ({@code rocksdb_wal_file_t}, copied: a plain
+ * One write-ahead log file of a database, as {@link Database#sortedWalFiles()} and
+ * {@link Database#currentWalFile()} report it ({@code rocksdb_wal_file_t}, copied: a plain
  * value, nothing to close).
  *
  * @param pathName      the file's name relative to the database's WAL directory, as RocksDB gives

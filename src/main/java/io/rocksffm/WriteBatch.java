@@ -13,6 +13,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.BitSet;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A batch of writes encoded by Java code straight into RocksDB's own write-batch byte layout, in
@@ -39,7 +40,7 @@ import java.util.Objects;
  * <p>Operations and their order are exactly those of RocksDB's {@code WriteBatch}; the encoded
  * bytes ({@link #data()}) are identical to those RocksDB's C API builds for the same calls.
  */
-public final class WriteBatch implements AutoCloseable {
+public final class WriteBatch implements Writes<WriteBatch>, AutoCloseable {
     /** The capacity {@link #WriteBatch()} starts with. */
     public static final long DEFAULT_CAPACITY = 4096;
 
@@ -278,6 +279,7 @@ public final class WriteBatch implements AutoCloseable {
      * @param value the value
      * @return this batch
      */
+    @Override
     public WriteBatch put(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
         return append(VALUE, id(family), Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
     }
@@ -289,6 +291,7 @@ public final class WriteBatch implements AutoCloseable {
      * @param value the value
      * @return this batch
      */
+    @Override
     public WriteBatch put(MemorySegment key, MemorySegment value) {
         return append(VALUE, 0, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
     }
@@ -304,6 +307,7 @@ public final class WriteBatch implements AutoCloseable {
      * @param value the value
      * @return this batch
      */
+    @Override
     public WriteBatch put(byte[] key, byte[] value) {
         return append(VALUE, 0, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
     }
@@ -315,6 +319,7 @@ public final class WriteBatch implements AutoCloseable {
      * @param key the key
      * @return this batch
      */
+    @Override
     public WriteBatch delete(ColumnFamilyHandle family, MemorySegment key) {
         return append(DELETION, id(family), Objects.requireNonNull(key, "key"), null);
     }
@@ -325,6 +330,7 @@ public final class WriteBatch implements AutoCloseable {
      * @param key the key
      * @return this batch
      */
+    @Override
     public WriteBatch delete(MemorySegment key) {
         return append(DELETION, 0, Objects.requireNonNull(key, "key"), null);
     }
@@ -335,6 +341,7 @@ public final class WriteBatch implements AutoCloseable {
      * @param key the key
      * @return this batch
      */
+    @Override
     public WriteBatch delete(byte[] key) {
         return append(DELETION, 0, Objects.requireNonNull(key, "key"), null);
     }
@@ -346,6 +353,7 @@ public final class WriteBatch implements AutoCloseable {
      * @param key the key
      * @return this batch
      */
+    @Override
     public WriteBatch singleDelete(MemorySegment key) {
         return append(SINGLE_DELETION, 0, Objects.requireNonNull(key, "key"), null);
     }
@@ -357,6 +365,7 @@ public final class WriteBatch implements AutoCloseable {
      * @param key the key
      * @return this batch
      */
+    @Override
     public WriteBatch singleDelete(ColumnFamilyHandle family, MemorySegment key) {
         return append(SINGLE_DELETION, id(family), Objects.requireNonNull(key, "key"), null);
     }
@@ -367,6 +376,7 @@ public final class WriteBatch implements AutoCloseable {
      * @param key the key
      * @return this batch
      */
+    @Override
     public WriteBatch singleDelete(byte[] key) {
         return append(SINGLE_DELETION, 0, Objects.requireNonNull(key, "key"), null);
     }
@@ -383,6 +393,7 @@ public final class WriteBatch implements AutoCloseable {
      *         family's order when the batch is written, and refuses the whole batch, before
      *         anything is applied, if one ends before it begins.)
      */
+    @Override
     public WriteBatch deleteRange(MemorySegment begin, MemorySegment end) {
         return rangeDeletion(0, begin, end);
     }
@@ -395,6 +406,7 @@ public final class WriteBatch implements AutoCloseable {
      * @param end the end of the range (exclusive)
      * @return this batch
      */
+    @Override
     public WriteBatch deleteRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
         return rangeDeletion(id(family), begin, end);
     }
@@ -403,18 +415,6 @@ public final class WriteBatch implements AutoCloseable {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
         return append(RANGE_DELETION, family, begin, end); // order: checked when written
-    }
-
-    /**
-     * {@link #deleteRange(MemorySegment, MemorySegment)} for arrays.
-     *
-     * @param begin the first key of the range (inclusive)
-     * @param end the end of the range (exclusive)
-     * @return this batch
-     */
-    public WriteBatch deleteRange(byte[] begin, byte[] end) {
-        return rangeDeletion(0, MemorySegment.ofArray(Objects.requireNonNull(begin, "begin")),
-                MemorySegment.ofArray(Objects.requireNonNull(end, "end")));
     }
 
     // Merge records: a database refuses a batch holding some for a family without a merge operator
@@ -429,6 +429,7 @@ public final class WriteBatch implements AutoCloseable {
      * @param value the merge operand
      * @return this batch
      */
+    @Override
     public WriteBatch merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
         return append(MERGE, id(family), Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
     }
@@ -440,6 +441,7 @@ public final class WriteBatch implements AutoCloseable {
      * @param value the merge operand
      * @return this batch
      */
+    @Override
     public WriteBatch merge(MemorySegment key, MemorySegment value) {
         return append(MERGE, 0, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
     }
@@ -451,6 +453,7 @@ public final class WriteBatch implements AutoCloseable {
      * @param value the merge operand
      * @return this batch
      */
+    @Override
     public WriteBatch merge(byte[] key, byte[] value) {
         return append(MERGE, 0, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
     }
@@ -535,8 +538,8 @@ public final class WriteBatch implements AutoCloseable {
         if (familiesOf != null && familiesOf != db) {
             throw new IllegalArgumentException("the batch holds records made with family handles of another database");
         }
-        java.util.Set<Integer> familyIds = target.ids();
-        java.util.Set<Integer> mergeFamilyIds = target.mergeIds();
+        Set<Integer> familyIds = target.ids();
+        Set<Integer> mergeFamilyIds = target.mergeIds();
         if (mergeFamilies != null) {
             for (int id = mergeFamilies.nextSetBit(0); id >= 0; id = mergeFamilies.nextSetBit(id + 1)) {
                 if (familyIds.contains(id) && !mergeFamilyIds.contains(id)) {

@@ -8,6 +8,11 @@ import io.rocksffm.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
+import io.rocksffm.internal.Copies;
+import java.lang.foreign.ValueLayout;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 
 /**
  * A write batch you can read back ({@code rocksdb_writebatch_wi_t}): its writes are indexed by
@@ -21,7 +26,7 @@ import java.util.Objects;
  * refuses writes and close ({@link IllegalStateException}). Use after close throws
  * {@link IllegalStateException}. Keys and values are copied in; segments may be heap or native.
  */
-public final class WriteBatchWithIndex extends NativeObject {
+public final class WriteBatchWithIndex extends NativeObject implements Writes<WriteBatchWithIndex> {
     /** A batch whose later write of a key replaces an earlier one in the index (RocksDB's overwrite_key). */
     public WriteBatchWithIndex() {
         this(true);
@@ -44,8 +49,8 @@ public final class WriteBatchWithIndex extends NativeObject {
      * index keeps a raw pointer to each, so they live until this batch is destroyed, whatever the
      * caller closes first (the database, its options). Confined, like the batch.
      */
-    private final java.util.Set<NativeComparator> comparators = java.util.Collections.newSetFromMap(
-            new java.util.IdentityHashMap<>(2));
+    private final Set<NativeComparator> comparators = Collections.newSetFromMap(
+            new IdentityHashMap<>(2));
 
     @Override
     void destroy(MemorySegment p) {
@@ -87,8 +92,8 @@ public final class WriteBatchWithIndex extends NativeObject {
     }
 
     /** The non-default families the records name (checked when the batch is written). */
-    private final java.util.Set<ColumnFamilyHandle> families =
-            java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    private final Set<ColumnFamilyHandle> families =
+            Collections.newSetFromMap(new IdentityHashMap<>());
     /** The family of the last record (spares the set a lookup per record). */
     private ColumnFamilyHandle lastFamily;
 
@@ -199,8 +204,18 @@ public final class WriteBatchWithIndex extends NativeObject {
         return this;
     }
 
-    /** Adds a merge (package-private until merge operators are API). */
-    WriteBatchWithIndex merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
+    /**
+     * Adds a merge of the operand {@code value} into {@code key} of {@code family} (the family's
+     * merge operator is checked when the batch is written).
+     *
+     * @param family the column family
+     * @param key    the key
+     * @param value  the merge operand
+     * @return this batch
+     * @throws IllegalStateException if closed or iterated, or the family is closed
+     */
+    @Override
+    public WriteBatchWithIndex merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
         noteFamily(family);
@@ -211,6 +226,89 @@ public final class WriteBatchWithIndex extends NativeObject {
                     value.byteSize());
         }
         return this;
+    }
+
+    @Override
+    public WriteBatchWithIndex put(MemorySegment key, MemorySegment value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        checkWritable();
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_writebatch_wi_put(ptr, s.first(key), key.byteSize(), s.second(value), value.byteSize());
+        }
+        return this;
+    }
+
+    @Override
+    public WriteBatchWithIndex merge(MemorySegment key, MemorySegment value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        checkWritable();
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_writebatch_wi_merge(ptr, s.first(key), key.byteSize(), s.second(value), value.byteSize());
+        }
+        return this;
+    }
+
+    @Override
+    public WriteBatchWithIndex delete(MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        checkWritable();
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_writebatch_wi_delete(ptr, s.first(key), key.byteSize());
+        }
+        return this;
+    }
+
+    @Override
+    public WriteBatchWithIndex singleDelete(ColumnFamilyHandle family, MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        noteFamily(family);
+        checkWritable();
+        keepComparator(family);
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_writebatch_wi_singledelete_cf(ptr, family.ptr, s.first(key), key.byteSize());
+        }
+        return this;
+    }
+
+    @Override
+    public WriteBatchWithIndex singleDelete(MemorySegment key) {
+        Objects.requireNonNull(key, "key");
+        checkWritable();
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_writebatch_wi_singledelete(ptr, s.first(key), key.byteSize());
+        }
+        return this;
+    }
+
+    /**
+     * Refused: RocksDB's indexed batch has no range deletions (its C function drops them
+     * silently). Put the range deletion in a {@link WriteBatch} or write it to the database.
+     *
+     * @param family the column family
+     * @param begin  the first key of the range
+     * @param end    the end of the range
+     * @return never
+     * @throws UnsupportedOperationException always (after the argument and state checks)
+     */
+    @Override
+    public WriteBatchWithIndex deleteRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
+        Objects.requireNonNull(begin, "begin");
+        Objects.requireNonNull(end, "end");
+        checkFamily(family);
+        checkWritable();
+        throw new UnsupportedOperationException("an indexed batch cannot hold a range deletion (RocksDB's"
+                + " WriteBatchWithIndex does not support them): use a WriteBatch or the database's deleteRange");
+    }
+
+    @Override
+    public WriteBatchWithIndex deleteRange(MemorySegment begin, MemorySegment end) {
+        Objects.requireNonNull(begin, "begin");
+        Objects.requireNonNull(end, "end");
+        checkWritable();
+        throw new UnsupportedOperationException("an indexed batch cannot hold a range deletion (RocksDB's"
+                + " WriteBatchWithIndex does not support them): use a WriteBatch or the database's deleteRange");
     }
 
     /** {@return the number of writes in the batch} */
@@ -240,7 +338,7 @@ public final class WriteBatchWithIndex extends NativeObject {
             return null;
         }
         try {
-            return io.rocksffm.internal.Copies.toArray(value.reinterpret(s.size.get(java.lang.foreign.ValueLayout.JAVA_LONG, 0)));
+            return Copies.toArray(value.reinterpret(s.size.get(ValueLayout.JAVA_LONG, 0)));
         } finally {
             Native.rocksdbFree(value);
         }
@@ -308,8 +406,8 @@ public final class WriteBatchWithIndex extends NativeObject {
      * @throws UnsupportedOperationException for a {@link TransactionDB} on RocksDB 7.x
      * @throws IllegalStateException if anything is closed
      */
-    public byte[] getFromBatchAndDB(DatabaseAdmin db, ReadOptions options, ColumnFamilyHandle family, byte[] key) {
-        Database d = (Database) Objects.requireNonNull(db, "db");
+    public byte[] getFromBatchAndDB(Database db, ReadOptions options, ColumnFamilyHandle family, byte[] key) {
+        Database d = Objects.requireNonNull(db, "db");
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         lifecycle.check();
@@ -333,14 +431,14 @@ public final class WriteBatchWithIndex extends NativeObject {
      * @return the iterator, confined to this thread, owned by the caller
      * @throws IllegalStateException if anything is closed
      */
-    public RocksIterator newIteratorWithBase(DatabaseAdmin db, ReadOptions options, ColumnFamilyHandle family) {
-        Database d = (Database) Objects.requireNonNull(db, "db");
+    public RocksIterator newIteratorWithBase(Database db, ReadOptions options, ColumnFamilyHandle family) {
+        Database d = Objects.requireNonNull(db, "db");
         Objects.requireNonNull(options, "options");
         lifecycle.check();
         d.guard.enterRead(options, family);
         try {
             MemorySegment base = d.adminDb();
-            synchronized (options) {
+            synchronized (options.lock) { // the base iterator does not prefetch
                 return RocksIterator.create(new Lifecycle[] {d.lifecycle, lifecycle}, family, options, 0, (o, f) ->
                         rocksdb_writebatch_wi_create_iterator_with_base_cf(ptr, RocksIterator.nativeIterator(base, o, f),
                                 f));

@@ -62,7 +62,7 @@ class CacheTest {
 
     /** Issue 32: a HyperClockCache serves as a block cache and reports its capacity and usage (not on 7.8.3). */
     @Test
-    void hyperClockCacheServesAsBlockCache(@org.junit.jupiter.api.io.TempDir java.nio.file.Path hcc) {
+    void hyperClockCacheServesAsBlockCache(@TempDir Path hcc) {
         if (!Gated.supported("rocksdb_cache_create_hyper_clock", () -> Cache.newHyperClockCache(1 << 20, 4096).close())) {
             return;
         }

@@ -43,4 +43,21 @@ class CheckpointTest {
         assertThrows(IllegalStateException.class, () -> Checkpoint.create(db));
         assertThrows(NullPointerException.class, () -> Checkpoint.create(null));
     }
+
+    @Test
+    void anyKindOfDatabaseMakesCheckpoints() {
+        Database db;
+        try (Options options = new Options().setCreateIfMissing(true);
+             OptimisticTransactionDB odb = OptimisticTransactionDB.open(dir.resolve("odb"), options)) {
+            db = odb; // taken as the public base type
+            db.put(bytes("a"), bytes("1"));
+            try (Checkpoint checkpoint = Checkpoint.create(db)) {
+                checkpoint.createCheckpoint(dir.resolve("cp"));
+            }
+        }
+        assertTrue(db.isClosed());
+        try (RocksDB cp = open(dir.resolve("cp"))) {
+            assertEquals("1", string(cp.get(bytes("a"))));
+        }
+    }
 }

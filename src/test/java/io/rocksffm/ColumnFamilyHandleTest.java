@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.lang.foreign.Arena;
+import java.nio.charset.StandardCharsets;
 
 class ColumnFamilyHandleTest {
     @TempDir
@@ -22,7 +24,7 @@ class ColumnFamilyHandleTest {
     private static String read(RocksDB db, ColumnFamilyHandle cf, ReadOptions ro, String key) {
         byte[] out = new byte[64];
         long n = db.get(cf, ro, seg(key), MemorySegment.ofArray(out));
-        return n < 0 ? null : new String(out, 0, (int) n, java.nio.charset.StandardCharsets.UTF_8);
+        return n < 0 ? null : new String(out, 0, (int) n, StandardCharsets.UTF_8);
     }
 
     @Test
@@ -56,7 +58,7 @@ class ColumnFamilyHandleTest {
                 assertNull(read(db, users, ro, "a"));
                 db.delete(users, wo, seg("b"));
                 assertNull(read(db, users, ro, "b"));
-                try (RocksIterator it = db.newIterator(users, ro, 0)) {
+                try (RocksIterator it = db.newIterator(users, ro)) {
                     StringBuilder keys = new StringBuilder();
                     for (it.seekToFirst(); it.isValid(); it.next()) {
                         keys.append(string(it.keyBytes())).append(' ');
@@ -90,7 +92,7 @@ class ColumnFamilyHandleTest {
                     .put(db.defaultColumnFamily(), seg("d"), seg("default via handle"));
             // the C API's per-operation calls build the same bytes
             MemorySegment nb = rocksdb_writebatch_create();
-            try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
+            try (Arena arena = Arena.ofConfined()) {
                 rocksdb_writebatch_put_cf(nb, a.ptr, arena.allocateFrom("k"), 1, arena.allocateFrom("va"), 2);
                 rocksdb_writebatch_put_cf(nb, b.ptr, arena.allocateFrom("k"), 1, arena.allocateFrom("vb"), 2);
                 rocksdb_writebatch_put(nb, arena.allocateFrom("k"), 1, arena.allocateFrom("vd"), 2);
@@ -138,7 +140,7 @@ class ColumnFamilyHandleTest {
             assertNull(db.columnFamily("temp"));
             assertThrows(IllegalStateException.class, () -> db.put(cf, wo, seg("k"), seg("v")));
             assertThrows(IllegalStateException.class, () -> db.get(cf, ro, seg("k"), MemorySegment.ofArray(new byte[1])));
-            assertThrows(IllegalStateException.class, () -> db.newIterator(cf, ro, 0));
+            assertThrows(IllegalStateException.class, () -> db.newIterator(cf, ro));
             assertThrows(IllegalStateException.class, () -> db.dropColumnFamily(cf));
             assertEquals(List.of("default"), RocksDB.listColumnFamilies(dir, o));
 

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.lang.foreign.MemorySegment;
 
 /**
  * Manual compactions with {@link CompactRangeOptions} and {@link DatabaseAdmin#liveFiles()} (issue 32),
@@ -128,8 +129,8 @@ class CompactRangeOptionsTest {
             // out of level 0 (which deleteFilesInRange leaves alone), keeping the three files apart
             db.compactRange(db.defaultColumnFamily(), toLevel1, null, null);
             int before = db.liveFiles().size();
-            db.deleteFilesInRange(db.defaultColumnFamily(), java.lang.foreign.MemorySegment.ofArray(bytes("b")),
-                    java.lang.foreign.MemorySegment.ofArray(bytes("bz")));
+            db.deleteFilesInRange(db.defaultColumnFamily(), MemorySegment.ofArray(bytes("b")),
+                    MemorySegment.ofArray(bytes("bz")));
             List<LiveFile> after = db.liveFiles();
             assertEquals(before - 1, after.size(), after.toString());
             for (LiveFile f : after) {

@@ -12,6 +12,8 @@ import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
 
 /** CompactionOptions and DatabaseAdmin.compactFiles, checked against RocksDB's per-level file counts. */
 class CompactionOptionsTest {
@@ -164,7 +166,7 @@ class CompactionOptionsTest {
             assertThrows(IllegalArgumentException.class, () -> db.compactFiles(co, List.of(Path.of("a\0b")), 1));
             assertThrows(NullPointerException.class, () -> db.compactFiles(null, List.of(sst), 1));
             assertThrows(NullPointerException.class, () -> db.compactFiles(co, null, 1));
-            assertThrows(NullPointerException.class, () -> db.compactFiles(co, java.util.Arrays.asList((Path) null), 1));
+            assertThrows(NullPointerException.class, () -> db.compactFiles(co, Arrays.asList((Path) null), 1));
             RocksDBException missing = assertThrows(RocksDBException.class,
                     () -> db.compactFiles(co, List.of(dir.resolve("999999.sst")), 1));
             assertEquals(RocksDBException.Code.INVALID_ARGUMENT, missing.code(), missing.getMessage());
@@ -214,7 +216,7 @@ class CompactionOptionsTest {
         try (Stream<Path> files = Files.list(dir)) {
             return files.filter(p -> p.toString().endsWith(".sst")).sorted().toList();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 }

@@ -17,6 +17,10 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.rocksffm.internal.BatchFormat;
+import java.util.LinkedHashMap;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** Java comparators: order of reads, iterators and bounds; names; failures; lifetimes. */
 class ComparatorTest {
@@ -136,7 +140,7 @@ class ComparatorTest {
             ColumnFamilyHandle f = db.createColumnFamily("rev", o);
             db.put(f, bytes("x"), bytes("1"));
             db.put(f, bytes("y"), bytes("2"));
-            try (RocksIterator it = db.newIterator(f, ReadOptions.DEFAULT, 0)) {
+            try (RocksIterator it = db.newIterator(f, ReadOptions.DEFAULT)) {
                 it.seekToFirst();
                 assertEquals("y", string(it.keyBytes()));
             }
@@ -213,7 +217,7 @@ class ComparatorTest {
                 if (fail.get()) {
                     throw new IllegalStateException("comparator failure");
                 }
-                return io.rocksffm.internal.BatchFormat.compareBytewise(a, b);
+                return BatchFormat.compareBytewise(a, b);
             }
         };
         long failures = Upcalls.failureCount();
@@ -238,7 +242,7 @@ class ComparatorTest {
      */
     @Test
     void keysAreReadOnlyViewsOfExactlyTheKey() {
-        java.util.Set<Long> sizes = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        Set<Long> sizes = ConcurrentHashMap.newKeySet();
         AtomicBoolean writable = new AtomicBoolean();
         AtomicBoolean written = new AtomicBoolean();
         Comparator c = new Comparator() {
@@ -258,7 +262,7 @@ class ComparatorTest {
                 } catch (RuntimeException expected) {
                     // read-only (the exception's type differs between JDK releases)
                 }
-                return io.rocksffm.internal.BatchFormat.compareBytewise(a, b);
+                return BatchFormat.compareBytewise(a, b);
             }
         };
         try (RocksDB db = open(dir, c)) {
@@ -285,7 +289,7 @@ class ComparatorTest {
              Options merge = new Options().setCreateIfMissing(true).setMergeOperator(new UInt64AddOperator());
              Options prefix = new Options().setCreateIfMissing(true).setPrefixExtractor(PrefixExtractor.capped(2));
              Options fixed = new Options().setCreateIfMissing(true).setPrefixExtractor(PrefixExtractor.fixed(2))) {
-            Map<Options, Boolean> expected = new java.util.LinkedHashMap<>();
+            Map<Options, Boolean> expected = new LinkedHashMap<>();
             expected.put(plain, true);
             expected.put(cmp, false);
             expected.put(merge, false);
@@ -295,12 +299,12 @@ class ComparatorTest {
             for (Map.Entry<Options, Boolean> e : expected.entrySet()) {
                 try (RocksDB db = RocksDB.open(dir.resolve("db" + n++), e.getKey())) {
                     TreeMap<MemorySegment, String> model = new TreeMap<>(
-                            e.getKey() == cmp ? new Reverse() : (a, b) -> io.rocksffm.internal.BatchFormat.compareBytewise(a, b));
+                            e.getKey() == cmp ? new Reverse() : (a, b) -> BatchFormat.compareBytewise(a, b));
                     for (int i = 0; i < 500; i++) {
                         db.put(bytes("k" + i), bytes("v" + i));
                         model.put(MemorySegment.ofArray(bytes("k" + i)), "v" + i);
                     }
-                    try (ReadOptions read = new ReadOptions(); RocksIterator it = db.newIterator(read, 8 * 1024)) {
+                    try (ReadOptions read = new ReadOptions(); RocksIterator it = db.newIterator(read.setPrefetchBytes(8 * 1024))) {
                         assertEquals(e.getValue(), it.criticalMoves, "critical moves for option set " + (n - 1));
                         List<String> seen = new ArrayList<>();
                         for (it.seekToFirst(); it.isValid(); it.next()) {

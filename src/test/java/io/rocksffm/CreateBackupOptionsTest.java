@@ -14,6 +14,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.ref.WeakReference;
+import java.nio.file.Files;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * CreateBackupOptions and the backups made with them (BackupEngine.createBackup with options,
@@ -197,7 +203,7 @@ class CreateBackupOptionsTest {
              BackupEngineOptions beo = engineOptions(64 << 10);
              BackupEngine engine = BackupEngine.open(beo)) {
             CreateBackupOptions o = new CreateBackupOptions();
-            java.lang.ref.WeakReference<Runnable> weak = setCounter(o, calls);
+            WeakReference<Runnable> weak = setCounter(o, calls);
             for (int i = 0; i < 3; i++) {
                 System.gc();
             }
@@ -214,7 +220,7 @@ class CreateBackupOptionsTest {
     }
 
     /** Sets a new counting callback on {@code o} and returns only a weak reference to it. */
-    private static java.lang.ref.WeakReference<Runnable> setCounter(CreateBackupOptions o, AtomicInteger calls) {
+    private static WeakReference<Runnable> setCounter(CreateBackupOptions o, AtomicInteger calls) {
         Runnable callback = new Runnable() {
             @Override
             public void run() {
@@ -222,7 +228,7 @@ class CreateBackupOptionsTest {
             }
         };
         o.setProgressCallback(callback);
-        return new java.lang.ref.WeakReference<>(callback);
+        return new WeakReference<>(callback);
     }
 
     /** Closing the options while a backup runs with them waits for the backup, which completes. */
@@ -254,8 +260,8 @@ class CreateBackupOptionsTest {
     @Test
     void aLoweredPriorityReachesTheCopyingThread() {
         assumeTrue(supported(), "the engine has no backup options");
-        assumeTrue(java.nio.file.Files.exists(Path.of("/proc/thread-self/stat")), "Linux only");
-        java.util.Set<Integer> nice = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        assumeTrue(Files.exists(Path.of("/proc/thread-self/stat")), "Linux only");
+        Set<Integer> nice = ConcurrentHashMap.newKeySet();
         try (RocksDB db = filled();
              BackupEngineOptions beo = engineOptions(64 << 10);
              BackupEngine engine = BackupEngine.open(beo);
@@ -264,17 +270,17 @@ class CreateBackupOptionsTest {
                      .setProgressCallback(() -> nice.add(threadNice()))) {
             engine.verify(engine.createBackup(db, o));
         }
-        assertEquals(java.util.Set.of(19), nice);
+        assertEquals(Set.of(19), nice);
     }
 
     /** The nice value of the calling thread, from Linux's /proc/thread-self/stat (field 19). */
     private static int threadNice() {
         try {
-            String stat = java.nio.file.Files.readString(Path.of("/proc/thread-self/stat"));
+            String stat = Files.readString(Path.of("/proc/thread-self/stat"));
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
             return Integer.parseInt(fields[16]); // fields from the state (3rd), so nice (19th) is 16 on
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -2,7 +2,6 @@ package io.rocksffm;
 
 import static io.rocksffm.TestSupport.*;
 import static org.junit.jupiter.api.Assertions.*;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -154,7 +153,7 @@ class DatabaseAdminTest {
                 Gated.supported("rocksdb_get_sorted_wal_files", odb::sortedWalFiles);
                 return;
             }
-            for (DatabaseAdmin db : List.of(tdb, odb)) {
+            for (Database db : List.<Database>of(tdb, odb)) {
                 KeyValueWrites writes = (KeyValueWrites) db;
                 writes.put(bytes("a"), bytes("1"));
                 db.flush(true);

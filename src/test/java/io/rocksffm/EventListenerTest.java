@@ -22,6 +22,7 @@ import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.Random;
 
 class EventListenerTest {
     @TempDir
@@ -127,7 +128,7 @@ class EventListenerTest {
                 assertEquals(200, c.inputRecords(), "100 entries in each input file");
                 assertEquals(50, c.outputRecords(), "a50..a99 survive");
                 long live = 0;
-                try (RocksIterator it = db.newIterator(cf, ReadOptions.DEFAULT, 0)) {
+                try (RocksIterator it = db.newIterator(cf, ReadOptions.DEFAULT)) {
                     for (it.seekToFirst(); it.isValid(); it.next()) {
                         live++;
                     }
@@ -161,7 +162,7 @@ class EventListenerTest {
             }
         };
         byte[] value = new byte[1024];
-        java.util.Random random = new java.util.Random(16);
+        Random random = new Random(16);
         try (RateLimiter limiter = RateLimiter.create(512 << 10, 10_000, 10);
              Options options = new Options().setCreateIfMissing(true).setCompression(Compression.NONE)
                      .setWriteBufferSize(64 << 10).setRateLimiter(limiter).addEventListener(listener);

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import io.rocksffm.internal.Upcalls;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
@@ -19,6 +18,9 @@ import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** Merge operators in Java: the ready-made ones, user ones, failures, batches, lifetimes, a model. */
 class MergeOperatorTest {
@@ -225,7 +227,7 @@ class MergeOperatorTest {
     /** A merge failing on a background thread (flush): no crash, and no data is lost. */
     @Test
     void aMergeFailingInAFlushLosesNothing() {
-        java.util.concurrent.atomic.AtomicBoolean fail = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean fail = new AtomicBoolean();
         StringAppendOperator append = new StringAppendOperator();
         MergeOperator flaky = new MergeOperator() {
             @Override
@@ -245,13 +247,13 @@ class MergeOperatorTest {
             db.put(bytes("k"), bytes("a"));
             db.merge(bytes("k"), bytes("b"));
             fail.set(true);
-            long failures = io.rocksffm.internal.Upcalls.failureCount();
+            long failures = Upcalls.failureCount();
             try {
                 db.flush(true); // the flush merges the put and the operand on a background thread
             } catch (RocksDBException e) {
                 // an engine may fail the flush (then the database refuses writes until reopened)
             }
-            assertTrue(io.rocksffm.internal.Upcalls.failureCount() > failures, "the operator ran and threw");
+            assertTrue(Upcalls.failureCount() > failures, "the operator ran and threw");
             assertThrows(RocksDBException.class, () -> db.get(bytes("k")), "reads fail as long as the operator does");
         }
         try (RocksDB db = open(dir, append)) {
@@ -283,7 +285,7 @@ class MergeOperatorTest {
     void largeResultsGrowTheBuffer() {
         try (RocksDB db = open(dir, new StringAppendOperator(""))) {
             byte[] big = new byte[100_000];
-            java.util.Arrays.fill(big, (byte) 'x');
+            Arrays.fill(big, (byte) 'x');
             db.merge(bytes("k"), big);
             db.merge(bytes("k"), big);
             assertEquals(200_000, db.get(bytes("k")).length);
@@ -351,7 +353,7 @@ class MergeOperatorTest {
     void concurrentMergesAndReads() throws Exception {
         try (RocksDB db = open(dir, new UInt64AddOperator())) {
             int threads = 6;
-            List<Thread> ts = new java.util.ArrayList<>();
+            List<Thread> ts = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 int id = t;
                 ts.add(Thread.ofPlatform().start(() -> {

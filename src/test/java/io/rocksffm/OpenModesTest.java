@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /** Secondary instances and TTL databases ({@link RocksDB#openAsSecondary}, {@link RocksDB#openWithTtl}). */
 class OpenModesTest {
@@ -16,7 +18,7 @@ class OpenModesTest {
 
     private static List<String> keys(RocksDB db, ColumnFamilyHandle family) {
         List<String> out = new ArrayList<>();
-        try (RocksIterator it = db.newIterator(family, ReadOptions.DEFAULT, 0)) {
+        try (RocksIterator it = db.newIterator(family, ReadOptions.DEFAULT)) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
                 out.add(string(it.keyBytes()));
             }
@@ -126,15 +128,15 @@ class OpenModesTest {
                 assertEquals("4", string(values.get(0)));
                 assertEquals("3", string(values.get(1)));
                 assertNull(values.get(2));
-                java.lang.foreign.MemorySegment[] out = {java.lang.foreign.MemorySegment.ofArray(new byte[8]), null};
+                MemorySegment[] out = {MemorySegment.ofArray(new byte[8]), null};
                 long[] lengths = new long[2];
                 assertEquals(2, db.multiGet(db.defaultColumnFamily(), ReadOptions.DEFAULT,
-                        new java.lang.foreign.MemorySegment[] {java.lang.foreign.MemorySegment.ofArray(bytes("forever")),
-                                java.lang.foreign.MemorySegment.ofArray(bytes("new"))},
+                        new MemorySegment[] {MemorySegment.ofArray(bytes("forever")),
+                                MemorySegment.ofArray(bytes("new"))},
                         out, lengths, new RocksDBException[2], false));
                 assertArrayEquals(new long[] {1, 1}, lengths, "lengths without the timestamp");
-                assertEquals('4', out[0].get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0));
-                assertEquals(0, out[0].get(java.lang.foreign.ValueLayout.JAVA_BYTE, 1), "nothing copied past the value");
+                assertEquals('4', out[0].get(ValueLayout.JAVA_BYTE, 0));
+                assertEquals(0, out[0].get(ValueLayout.JAVA_BYTE, 1), "nothing copied past the value");
             }
             // a plain open sees the timestamp suffix: 4 bytes more
             try (RocksDB db = RocksDB.open(path, options)) {

@@ -12,6 +12,12 @@ import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.rocksffm.internal.Capabilities;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.Arrays;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * The typed settings of {@link Options} (issue 32: {@code DatabaseTuning}, {@code CompactionTuning},
@@ -50,7 +56,7 @@ class OptionsTuningTest {
                 s("max_total_wal_size", o -> eq(128L << 20, o.setMaxTotalWalSize(128L << 20).maxTotalWalSize(), "134217728")),
                 s("wal_dir", o -> {
                     Path wal = dir.resolve("wal").toAbsolutePath();
-                    return eq(wal, o.setWalDir(wal).walDir(), java.util.regex.Pattern.quote(wal.toString()));
+                    return eq(wal, o.setWalDir(wal).walDir(), Pattern.quote(wal.toString()));
                 }),
                 s("info_log_level", o -> eq(InfoLogLevel.WARN, o.setInfoLogLevel(InfoLogLevel.WARN).infoLogLevel(), "WARN_LEVEL")),
                 s("keep_log_file_num", o -> eq(7L, o.setKeepLogFileNum(7).keepLogFileNum(), "7")),
@@ -121,7 +127,7 @@ class OptionsTuningTest {
                     }
                     return "(?=.*max_table_files_size=67108864;).*";
                 })));
-        if (io.rocksffm.internal.Capabilities.callable("rocksdb_options_set_ttl")) {
+        if (Capabilities.callable("rocksdb_options_set_ttl")) {
             out.add(s("ttl", o -> eq(86400L, o.setTtl(86400).ttl(), "86400")));
             out.add(s("periodic_compaction_seconds", o -> eq(172800L, o.setPeriodicCompactionSeconds(172800)
                     .periodicCompactionSeconds(), "172800")));
@@ -248,7 +254,7 @@ class OptionsTuningTest {
             assertThrows(NullPointerException.class, () -> o.setCompactionStyle(null));
             assertThrows(NullPointerException.class, () -> o.setInfoLogLevel(null));
             assertThrows(NullPointerException.class, () -> o.setCompressionPerLevel(null));
-            assertThrows(NullPointerException.class, () -> o.setCompressionPerLevel(java.util.Arrays.asList(Compression.NONE, null)));
+            assertThrows(NullPointerException.class, () -> o.setCompressionPerLevel(Arrays.asList(Compression.NONE, null)));
             assertThrows(NullPointerException.class, () -> o.setWalDir(null));
             assertThrows(IllegalArgumentException.class, () -> o.setWalDir(Path.of("a\0b")));
             UniversalCompactionOptions closed = new UniversalCompactionOptions();
@@ -285,10 +291,10 @@ class OptionsTuningTest {
                 db.put(bytes("a-rather-long-common-key-prefix-" + i), bytes("v"));
             }
             db.flush(true);
-            try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(db.path())) {
+            try (Stream<Path> files = Files.list(db.path())) {
                 long sum = 0;
                 for (Path f : files.filter(f -> f.toString().endsWith(".sst")).toList()) {
-                    sum += java.nio.file.Files.size(f);
+                    sum += Files.size(f);
                 }
                 return sum;
             }
@@ -306,10 +312,10 @@ class OptionsTuningTest {
             }
             db.flush(true);
             assertEquals(500 + 1999 % 7, db.get(bytes("key1999")).length);
-            try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(db.path())) {
+            try (Stream<Path> files = Files.list(db.path())) {
                 assertTrue(files.anyMatch(f -> f.toString().endsWith(".blob")), "values went to blob files");
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
         }
     }

@@ -8,12 +8,81 @@ import io.rocksffm.internal.Capabilities;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.List;
 
 class ReadOptionsTest {
     @TempDir
     Path dir;
+
+    @Test
+    void aCallerLockingItsOptionsBlocksNoRead() throws Exception {
+        try (RocksDB db = open(dir); ReadOptions ro = new ReadOptions()) {
+            CountDownLatch held = new CountDownLatch(1);
+            CountDownLatch done = new CountDownLatch(1);
+            Thread locker = Thread.ofPlatform().start(() -> {
+                synchronized (ro) { // the caller's own use of its object's monitor
+                    held.countDown();
+                    try {
+                        done.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            });
+            held.await();
+            try {
+                assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+                    ro.setPrefetchBytes(4096).setIterateUpperBound(MemorySegment.ofArray(bytes("z")));
+                    try (RocksIterator it = db.newIterator(ro)) {
+                        it.seekToFirst();
+                    }
+                    ro.setSnapshot(null);
+                });
+            } finally {
+                done.countDown();
+                locker.join();
+            }
+        }
+    }
+
+    @Test
+    void prefetchIsAnOptInOfTheReadOptions() {
+        try (RocksDB db = open(dir); ReadOptions ro = new ReadOptions()) {
+            for (int i = 0; i < 500; i++) {
+                db.put(bytes(String.format("k%04d", i)), bytes("v"));
+            }
+            assertEquals(0, ro.prefetchBytes(), "off by default");
+            assertThrows(IllegalArgumentException.class, () -> ro.setPrefetchBytes(-1));
+            assertEquals(0, ro.prefetchBytes(), "unchanged by a refused size");
+            try (RocksIterator plain = db.newIterator(ro)) {
+                assertSame(ro, ro.setPrefetchBytes(1 << 16));
+                assertEquals(1 << 16, ro.prefetchBytes());
+                try (RocksIterator prefetching = db.newIterator(ro)) {
+                    int plainRuns = 0;
+                    int prefetchRuns = 0;
+                    plain.seekToFirst();
+                    prefetching.seekToFirst();
+                    for (; prefetching.isValid(); prefetching.next(), plain.next()) {
+                        assertArrayEquals(plain.keyBytes(), prefetching.keyBytes());
+                        plainRuns += plain.servingFromRun() ? 1 : 0;
+                        prefetchRuns += prefetching.servingFromRun() ? 1 : 0;
+                    }
+                    assertFalse(plain.isValid());
+                    assertEquals(0, plainRuns, "made before the option was set: no prefetch");
+                    assertTrue(prefetchRuns > 0, "made after: served from runs");
+                }
+            }
+        }
+        ReadOptions closed = new ReadOptions();
+        closed.close();
+        assertThrows(IllegalStateException.class, () -> closed.setPrefetchBytes(1));
+    }
 
     @Test
     void settersReachRocksDB() {
@@ -53,7 +122,7 @@ class ReadOptionsTest {
             lower[0] = 'a'; // the options own a copy
             upper[0] = 'z';
             StringBuilder seen = new StringBuilder();
-            db.forEach(ro, (k, v) -> seen.append((char) k.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0)));
+            db.forEach(ro, (k, v) -> seen.append((char) k.get(ValueLayout.JAVA_BYTE, 0)));
             assertEquals("bc", seen.toString());
             // an empty upper bound admits nothing; null removes a bound
             ro.setIterateUpperBound(MemorySegment.ofArray(new byte[0]));
@@ -61,7 +130,7 @@ class ReadOptionsTest {
             db.forEach(ro, (k, v) -> seen.append('x'));
             assertEquals("", seen.toString());
             ro.setIterateUpperBound(null).setIterateLowerBound(null);
-            db.forEach(ro, (k, v) -> seen.append((char) k.get(java.lang.foreign.ValueLayout.JAVA_BYTE, 0)));
+            db.forEach(ro, (k, v) -> seen.append((char) k.get(ValueLayout.JAVA_BYTE, 0)));
             assertEquals("abcde", seen.toString());
         }
     }
@@ -104,8 +173,8 @@ class ReadOptionsTest {
             db.flush(true);
             db.put(bytes("b"), bytes("2"));
             ro.setOptimizeMultigetForIo(false);
-            assertEquals(java.util.Arrays.asList("1", "2", null),
-                    db.multiGetAsList(db.defaultColumnFamily(), ro, java.util.List.of(bytes("a"), bytes("b"), bytes("c")))
+            assertEquals(Arrays.asList("1", "2", null),
+                    db.multiGetAsList(db.defaultColumnFamily(), ro, List.of(bytes("a"), bytes("b"), bytes("c")))
                             .stream().map(TestSupport::string).toList());
         }
     }
@@ -132,7 +201,7 @@ class ReadOptionsTest {
             db.flush(true);
             try (Snapshot snapshot = db.getSnapshot();
                  ReadOptions ro = new ReadOptions().setSnapshot(snapshot).setAutoRefreshIteratorWithSnapshot(autoRefresh);
-                 RocksIterator it = db.newIterator(db.defaultColumnFamily(), ro, 0)) {
+                 RocksIterator it = db.newIterator(db.defaultColumnFamily(), ro)) {
                 it.seekToFirst();
                 int seen = 0;
                 for (; seen < 10; seen++, it.next()) {

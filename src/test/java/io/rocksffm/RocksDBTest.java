@@ -18,6 +18,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.rocksffm.internal.capi.RocksDBC;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import org.junit.jupiter.api.function.Executable;
 
 class RocksDBTest {
     @TempDir
@@ -62,10 +66,10 @@ class RocksDBTest {
             assertEquals(nv.byteSize(), n);
             assertEquals(nv.mismatch(out.asSlice(0, n)), -1);
             byte[] heapOut = new byte[64];
-            n = db.get(ro, arena.allocateFrom("heap-key", java.nio.charset.StandardCharsets.UTF_8).asSlice(0, 8),
+            n = db.get(ro, arena.allocateFrom("heap-key", StandardCharsets.UTF_8).asSlice(0, 8),
                     MemorySegment.ofArray(heapOut));
             assertEquals(10, n);
-            assertEquals("heap-value", new String(heapOut, 0, 10, java.nio.charset.StandardCharsets.UTF_8));
+            assertEquals("heap-value", new String(heapOut, 0, 10, StandardCharsets.UTF_8));
             // a slice of a larger segment is exactly its bytes
             assertEquals(-1, db.get(ro, nk.asSlice(0, 3), out));
         }
@@ -98,7 +102,7 @@ class RocksDBTest {
     @Test
     void everyGetPathReturnsTheValueAtEverySize() {
         List<Integer> sizes = new ArrayList<>(List.of(0, 1, 255, 256, 257, 2048, 4097, 16383, 16384, 16385, 70000));
-        java.util.Collections.shuffle(sizes, new Random(7));
+        Collections.shuffle(sizes, new Random(7));
         Random random = new Random(11);
         try (RocksDB db = open(dir); ReadOptions read = new ReadOptions(); Arena arena = Arena.ofConfined()) {
             for (int round = 0; round < 2; round++) {
@@ -254,7 +258,7 @@ class RocksDBTest {
             MemorySegment k = MemorySegment.ofArray(bytes("k"));
             assertNpe("key", () -> db.put(null, bytes("v")));
             assertNpe("value", () -> db.put(bytes("k"), null));
-            assertNpe("options", () -> db.put(null, k, k));
+            assertNpe("options", () -> db.put((WriteOptions) null, k, k));
             assertNpe("key", () -> db.get((byte[]) null));
             assertNpe("value", () -> db.get(ro, k, null));
             assertNpe("options", () -> db.get(null, k, k));
@@ -268,12 +272,12 @@ class RocksDBTest {
             MemorySegment[] withNull = {k, null};
             assertNpe("keys[1]", () -> db.multiGet(db.defaultColumnFamily(), ro, withNull, new MemorySegment[2],
                     new long[2], new RocksDBException[2], false));
-            assertNpe("keys[0]", () -> db.multiGetAsList(java.util.Arrays.asList((byte[]) null)));
+            assertNpe("keys[0]", () -> db.multiGetAsList(Arrays.asList((byte[]) null)));
             assertNpe("limits[1]", () -> db.approximateSizes(db.defaultColumnFamily(), new MemorySegment[] {k, k}, withNull));
         }
     }
 
-    private static void assertNpe(String name, org.junit.jupiter.api.function.Executable call) {
+    private static void assertNpe(String name, Executable call) {
         NullPointerException e = assertThrows(NullPointerException.class, call);
         assertEquals(name, e.getMessage());
     }
@@ -431,7 +435,7 @@ class RocksDBTest {
         try (RocksDB db = open(dir); ReadOptions ro = new ReadOptions()) {
             db.put(bytes("mem"), bytes("memtable"));
             // a deadline long past: every key's read times out, each reported on its own; the call returns
-            io.rocksffm.internal.capi.RocksDBC.rocksdb_readoptions_set_deadline(ro.ptr, 1);
+            RocksDBC.rocksdb_readoptions_set_deadline(ro.ptr, 1);
             MemorySegment[] keys = {MemorySegment.ofArray(bytes("mem")), MemorySegment.ofArray(bytes("k00005")),
                     MemorySegment.ofArray(bytes("k00006"))};
             long[] lengths = new long[3];

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import io.rocksffm.internal.capi.RocksDBC;
 
 class RocksIteratorTest {
     @TempDir
@@ -104,7 +105,7 @@ class RocksIteratorTest {
                 try (ReadOptions ro = new ReadOptions()
                         .setIterateLowerBound(lower == null ? null : MemorySegment.ofArray(lower))
                         .setIterateUpperBound(upper == null ? null : MemorySegment.ofArray(upper));
-                     RocksIterator it = db.newIterator(ro, prefetch)) {
+                     RocksIterator it = db.newIterator(ro.setPrefetchBytes(prefetch))) {
                     walk(r, it, view, "seed " + seed + " round " + round);
                 }
             }
@@ -155,7 +156,7 @@ class RocksIteratorTest {
             }
             db.write(wo, b);
             for (long prefetch : new long[] {0, 1, 20, 4096, 16384, 1 << 20}) {
-                try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.newIterator(ro, prefetch)) {
+                try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.newIterator(ro.setPrefetchBytes(prefetch))) {
                     int n = 0;
                     int fromRuns = 0;
                     for (it.seekToFirst(); it.isValid(); it.next()) {
@@ -206,7 +207,7 @@ class RocksIteratorTest {
             }
             db.write(wo, b);
             db.flush(true);
-            try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.newIterator(ro, prefetch)) {
+            try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.newIterator(ro.setPrefetchBytes(prefetch))) {
                 for (int round = 0; round < 12; round++) {
                     byte[] target = bytes(String.format("k%05d", r.nextInt(3000)));
                     it.seek(target);
@@ -255,7 +256,7 @@ class RocksIteratorTest {
         }
         // A block-cache-only read tier cannot read table files: RocksDB stops with "Incomplete".
         try (RocksDB db = open(dir); ReadOptions ro = new ReadOptions()) {
-            io.rocksffm.internal.capi.RocksDBC.rocksdb_readoptions_set_read_tier(ro.ptr, 1);
+            RocksDBC.rocksdb_readoptions_set_read_tier(ro.ptr, 1);
             try (RocksIterator it = db.newIterator(ro)) {
                 it.seekToFirst();
                 RocksDBException e = assertThrows(RocksDBException.class, it::isValid);
@@ -270,7 +271,7 @@ class RocksIteratorTest {
         RocksDB db = open(dir);
         db.put(bytes("k"), bytes("v"));
         ReadOptions ro = new ReadOptions();
-        RocksIterator it = db.newIterator(ro, 128);
+        RocksIterator it = db.newIterator(ro.setPrefetchBytes(128));
         it.seekToFirst();
         MemorySegment view = it.key();
         // other threads may not use or close it
@@ -309,7 +310,7 @@ class RocksIteratorTest {
             assertThrows(IllegalStateException.class, it::prev);
             assertThrows(IllegalStateException.class, it::key);
             assertThrows(IllegalStateException.class, it::value);
-            assertThrows(IllegalArgumentException.class, () -> db.newIterator(ro, -1));
+            assertThrows(IllegalArgumentException.class, () -> db.newIterator(ro.setPrefetchBytes(-1)));
             assertThrows(NullPointerException.class, () -> it.seek((byte[]) null));
         }
     }

@@ -24,7 +24,7 @@ public final class Scans {
     /** Every entry of {@code family}, in order. */
     public static SortedMap<String, String> scan(RocksDB db, ColumnFamilyHandle family) {
         SortedMap<String, String> out = new TreeMap<>();
-        try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.newIterator(family, ro, 0)) {
+        try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.newIterator(family, ro)) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
                 String previous = out.put(latin1(it.keyBytes()), latin1(it.valueBytes()));
                 if (previous != null) {

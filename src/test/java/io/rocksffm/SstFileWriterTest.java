@@ -5,11 +5,9 @@ import static io.rocksffm.TestSupport.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -17,6 +15,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.io.IOException;
 
 /** SstFileWriter, and ingestion of its files (DatabaseAdmin.ingestExternalFile, IngestExternalFileOptions). */
 class SstFileWriterTest {
@@ -38,7 +37,7 @@ class SstFileWriterTest {
             long size = w.finish();
             assertEquals(Files.size(file), size);
             assertEquals(size, w.fileSize());
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new AssertionError(e);
         }
         return file;

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.Arrays;
 
 /** Statistics, TickerType, HistogramType, StatisticsLevel: counters agree with what the test did. */
 class StatisticsTest {
@@ -130,7 +131,7 @@ class StatisticsTest {
             for (HistogramType h : HistogramType.values()) {
                 assertTrue(text.contains("\n" + h.engineName() + " P50 : "), h + " is not named " + h.engineName());
             }
-            assertEquals(TickerType.values().length, java.util.Arrays.stream(TickerType.values())
+            assertEquals(TickerType.values().length, Arrays.stream(TickerType.values())
                     .map(TickerType::engineName).distinct().count());
         }
     }

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.util.Map;
 
 class TransactionDBTest {
     @TempDir
@@ -119,7 +120,7 @@ class TransactionDBTest {
                 UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, db::compactRange);
                 assertTrue(e.getMessage().contains("rocksdb_transactiondb_get_base_db"), e.getMessage());
                 assertThrows(UnsupportedOperationException.class,
-                        () -> db.setOptions(java.util.Map.of("write_buffer_size", "4194304")));
+                        () -> db.setOptions(Map.of("write_buffer_size", "4194304")));
                 try (IngestExternalFileOptions ingest = new IngestExternalFileOptions()) {
                     assertThrows(UnsupportedOperationException.class,
                             () -> db.ingestExternalFile(List.of(dir.resolve("none.sst")), ingest));

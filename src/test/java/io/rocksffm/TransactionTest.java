@@ -147,6 +147,27 @@ class TransactionTest {
     }
 
     @Test
+    void everyGetForUpdateFormLocksExclusively() {
+        try (TransactionDB db = TransactionDBTest.openTx(dir);
+             TransactionOptions quick = new TransactionOptions().setLockTimeout(10);
+             ReadOptions ro = new ReadOptions();
+             Transaction a = db.beginTransaction(WriteOptions.DEFAULT, quick);
+             Transaction b = db.beginTransaction(WriteOptions.DEFAULT, quick)) {
+            ColumnFamilyHandle cf = db.defaultColumnFamily();
+            db.put(bytes("k1"), bytes("1")).put(bytes("k2"), bytes("2")).put(bytes("k3"), bytes("3"));
+            assertEquals("1", string(a.getForUpdate(cf, ro, bytes("k1"))));
+            assertEquals("2", string(a.getForUpdate(cf, bytes("k2"))));
+            assertEquals("3", string(a.getForUpdate(ro, bytes("k3"))));
+            for (String k : List.of("k1", "k2", "k3")) {
+                RocksDBException e = assertThrows(RocksDBException.class, () -> b.getForUpdate(ro, bytes(k)), k);
+                assertEquals(RocksDBException.Code.TIMED_OUT, e.code(), e.getMessage());
+            }
+            a.rollback();
+            assertEquals("1", string(b.getForUpdate(ro, bytes("k1"))), "released by the rollback");
+        }
+    }
+
+    @Test
     void sharedLocksLetOthersReadForUpdate() {
         try (TransactionDB db = TransactionDBTest.openTx(dir);
              TransactionOptions quick = new TransactionOptions().setLockTimeout(10);

@@ -93,16 +93,17 @@ class TutorialTest {
             try (ReadOptions read = new ReadOptions()   // bounds are copied: [key1, key2)
                          .setIterateLowerBound(MemorySegment.ofArray("key1".getBytes(StandardCharsets.UTF_8)))
                          .setIterateUpperBound(MemorySegment.ofArray("key2".getBytes(StandardCharsets.UTF_8)));
-                 RocksIterator it = db.newIterator(read, 16 * 1024)) {   // 16 KiB prefetch runs
+                 RocksIterator it = db.newIterator(read)) {
                 for (it.seekToFirst(); it.isValid(); it.next()) {
                     MemorySegment key = it.key();       // zero-copy views until the next move (then ISE)
                     MemorySegment value = it.value();
-                    seen.add(new String(key.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8));
+                    seen.add(new String(key.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8) + "="
+                            + new String(value.toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8));
                 }
             }
             // --- readme:iterate end
             assertEquals(111, seen.size(), "key1, key10..key19, key100..key199");
-            assertEquals("key1", seen.get(0));
+            assertEquals("key1=value1", seen.get(0));
             // --- readme:families begin
             ColumnFamilyHandle users = db.createColumnFamily("users", options);
             try (WriteOptions write = new WriteOptions(); ReadOptions read = new ReadOptions();
@@ -244,11 +245,13 @@ class TutorialTest {
 
     /**
      * Every block of the README and the guides marked {@code <!-- readme:NAME -->} is exactly the
-     * code between this file's markers, and every snippet of this file is quoted somewhere.
+     * code between the markers of this file or {@link MigrationTest}, and every snippet of both is
+     * quoted somewhere.
      */
     @Test
     void readmeQuotesThisTest() throws Exception {
-        List<String> lines = Files.readAllLines(Path.of("src/test/java/io/rocksffm/TutorialTest.java"));
+        List<String> lines = new ArrayList<>(Files.readAllLines(Path.of("src/test/java/io/rocksffm/TutorialTest.java")));
+        lines.addAll(Files.readAllLines(Path.of("src/test/java/io/rocksffm/MigrationTest.java")));
         Set<String> quoted = new TreeSet<>();
         for (Path page : DocumentationLinksTest.pages()) {
             Matcher m = Pattern.compile("<!-- readme:(\\w+) -->\\s*```java\\n(.*?)```", Pattern.DOTALL)

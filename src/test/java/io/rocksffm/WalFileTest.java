@@ -2,7 +2,6 @@ package io.rocksffm;
 
 import static io.rocksffm.TestSupport.*;
 import static org.junit.jupiter.api.Assertions.*;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -69,7 +69,7 @@ class WriteBatchTest {
                             rocksdb_writebatch_singledelete(nb, nk, k.length);
                         }
                         case 3 -> {
-                            if (java.util.Arrays.compareUnsigned(k, v) > 0) {
+                            if (Arrays.compareUnsigned(k, v) > 0) {
                                 MemorySegment t = nk; nk = nv; nv = t;
                                 byte[] tb = k; k = v; v = tb;
                             }

@@ -7,9 +7,9 @@ import io.rocksffm.RocksDBException;
 import io.rocksffm.internal.capi.RocksDBC;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The marshalling of a batched multi-get ({@code rocksdb_batched_multi_get_cf}): keys into
@@ -36,10 +36,10 @@ public final class MultiGet {
      */
     public static void checkArguments(MemorySegment[] keys, MemorySegment[] values, long[] lengths,
                                       RocksDBException[] errors) {
-        java.util.Objects.requireNonNull(keys, "keys");
-        java.util.Objects.requireNonNull(values, "values");
-        java.util.Objects.requireNonNull(lengths, "lengths");
-        java.util.Objects.requireNonNull(errors, "errors");
+        Objects.requireNonNull(keys, "keys");
+        Objects.requireNonNull(values, "values");
+        Objects.requireNonNull(lengths, "lengths");
+        Objects.requireNonNull(errors, "errors");
         int n = keys.length;
         if (values.length != n || lengths.length != n || errors.length != n) {
             throw new IllegalArgumentException("keys, values, lengths and errors must have the same length");

@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
+import java.io.BufferedReader;
+import java.util.Locale;
 
 /**
  * Finds and loads the RocksDB engine whose C API the generated bindings call.
@@ -210,7 +212,7 @@ public final class NativeLibrary {
 
     /** The name of rocksdbjni's engine file for this platform, as its jar names them. */
     private static String rocksdbjniLibraryFile() {
-        String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
+        String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
         String arch = System.getProperty("os.arch", "");
         if (os.contains("mac")) {
             return "librocksdbjni-osx-" + (arch.equals("aarch64") ? "arm64" : "x86_64") + ".jnilib";
@@ -296,7 +298,7 @@ public final class NativeLibrary {
 
     private static Set<Path> systemDirs() {
         Set<Path> dirs = new LinkedHashSet<>();
-        for (String p : System.getProperty("java.library.path", "").split(java.io.File.pathSeparator)) {
+        for (String p : System.getProperty("java.library.path", "").split(File.pathSeparator)) {
             if (!p.isBlank()) {
                 dirs.add(Path.of(p));
             }
@@ -362,7 +364,7 @@ public final class NativeLibrary {
         long addr = sym.get().address();
         // plain string handling rather than streams and regular expressions: this runs while a
         // fresh JVM opens its first database, where every class it loads counts
-        try (java.io.BufferedReader in = Files.newBufferedReader(maps)) {
+        try (BufferedReader in = Files.newBufferedReader(maps)) {
             for (String line; (line = in.readLine()) != null; ) {
                 // "lo-hi perms offset dev inode /path"
                 int dash = line.indexOf('-');

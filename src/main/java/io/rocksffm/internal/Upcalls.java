@@ -15,6 +15,10 @@ import java.lang.invoke.MethodType;
 import java.util.Arrays;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * The plumbing of Java code that RocksDB calls: merge operators, comparators, compaction filters,
@@ -149,17 +153,17 @@ public final class Upcalls {
     /** RocksDB's pool threads alive in this process ("rocksdb:low/high/bottom"), 0 if unknown. */
     static int poolThreads() {
         int n = 0;
-        try (java.nio.file.DirectoryStream<java.nio.file.Path> tasks =
-                     java.nio.file.Files.newDirectoryStream(java.nio.file.Path.of("/proc/self/task"))) {
-            for (java.nio.file.Path t : tasks) {
+        try (DirectoryStream<Path> tasks =
+                     Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            for (Path t : tasks) {
                 try {
-                    String name = java.nio.file.Files.readString(t.resolve("comm")).strip();
+                    String name = Files.readString(t.resolve("comm")).strip();
                     n += name.equals("rocksdb:low") || name.equals("rocksdb:high") || name.equals("rocksdb:bottom") ? 1 : 0;
-                } catch (java.io.IOException gone) {
+                } catch (IOException gone) {
                     // the thread ended meanwhile
                 }
             }
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return 0;
         }
         return n;
@@ -381,13 +385,6 @@ public final class Upcalls {
         return BY_THREAD.isEmpty() ? null : BY_THREAD.remove(Thread.currentThread());
     }
 
-    /** Forgets a failure of the current thread (before a call whose errors are to be matched). */
-    public static void clearFailure() {
-        if (!BY_THREAD.isEmpty()) {
-            BY_THREAD.remove(Thread.currentThread());
-        }
-    }
-
     /** {@return the number of exceptions caught at stubs since the process started} */
     public static long failureCount() {
         return FAILURES.get();
@@ -494,10 +491,10 @@ public final class Upcalls {
 
     /** {@code void destructor(void* state)}: releases the state's entry. */
     public static final MemorySegment DESTRUCTOR = stub(MethodHandles.lookup(), Upcalls.class, "destructor",
-            FunctionDescriptor.ofVoid(java.lang.foreign.ValueLayout.ADDRESS), null);
+            FunctionDescriptor.ofVoid(ValueLayout.ADDRESS), null);
     /** {@code const char* name(void* state)}: the entry's name, valid until the destructor. */
     public static final MemorySegment NAME = stub(MethodHandles.lookup(), Upcalls.class, "name",
-            FunctionDescriptor.of(java.lang.foreign.ValueLayout.ADDRESS, java.lang.foreign.ValueLayout.ADDRESS),
+            FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS),
             MemorySegment.NULL);
 
     private static void destructor(MemorySegment state) {

@@ -7,6 +7,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 class LifecycleTest {
     @Test
@@ -200,12 +204,12 @@ class LifecycleTest {
             Lifecycle l = Lifecycle.striped("D");
             AtomicInteger inside = new AtomicInteger();
             AtomicInteger overlaps = new AtomicInteger();
-            java.util.concurrent.atomic.AtomicBoolean destroyed = new java.util.concurrent.atomic.AtomicBoolean();
+            AtomicBoolean destroyed = new AtomicBoolean();
             // every thread starts and parks before any loops: two carriers of looping virtual threads
             // that yield would otherwise keep the others from ever starting
-            java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(8);
-            java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
-            java.util.List<Thread> threads = new java.util.ArrayList<>();
+            CountDownLatch started = new CountDownLatch(8);
+            CountDownLatch go = new CountDownLatch(1);
+            List<Thread> threads = new ArrayList<>();
             for (int t = 0; t < 8; t++) {
                 Thread.Builder b = t % 2 == 0 ? Thread.ofPlatform() : Thread.ofVirtual();
                 boolean withScratch = (t & 2) != 0;

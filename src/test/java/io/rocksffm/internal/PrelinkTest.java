@@ -9,6 +9,7 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import java.util.function.Supplier;
 
 /**
  * The shapes {@link Prelink} links ahead are the generated bindings' own (a shape that differed
@@ -16,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class PrelinkTest {
     /** The generated descriptors (suppliers: a holder class loads only when its entry is asked for). */
-    private static final Map<String, java.util.function.Supplier<FunctionDescriptor>> GENERATED = Map.of(
+    private static final Map<String, Supplier<FunctionDescriptor>> GENERATED = Map.of(
             "rocksdb_options_create", RocksDBC::rocksdb_options_create$descriptor,
             "rocksdb_options_destroy", RocksDBC::rocksdb_options_destroy$descriptor,
             "rocksdb_options_set_create_if_missing", RocksDBC::rocksdb_options_set_create_if_missing$descriptor,

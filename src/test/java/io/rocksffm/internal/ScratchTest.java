@@ -12,6 +12,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.Assumptions;
 
 /** The scratch pool: ownership checks, reuse, bounded memory, exclusive use under concurrency. */
 class ScratchTest {
@@ -164,9 +167,9 @@ class ScratchTest {
      */
     @Test
     void virtualThreadsOneAfterTheOtherFindTheirProcessorsScratch() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(Scratch.Cpu.AVAILABLE, "no sched_getcpu here");
-        java.util.Set<Integer> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        java.util.Set<Integer> processors = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        Assumptions.assumeTrue(Scratch.Cpu.AVAILABLE, "no sched_getcpu here");
+        Set<Integer> seen = ConcurrentHashMap.newKeySet();
+        Set<Integer> processors = ConcurrentHashMap.newKeySet();
         for (int i = 0; i < 2_000; i++) {
             Thread.ofVirtual().start(() -> {
                 processors.add(Scratch.Cpu.current());

@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import io.rocksffm.Compression;
+import io.rocksffm.CompactRangeOptions;
 
 /**
  * The use-after-close rows and tables of issue 30's RocksDB 11 administration: the
@@ -50,7 +52,7 @@ final class AdminTables {
                             if (c.compactRange != null) {
                                 db.compactRange(c.cf, c.compactRange, null, null);
                             } else {
-                                try (io.rocksffm.CompactRangeOptions o = new io.rocksffm.CompactRangeOptions()) {
+                                try (CompactRangeOptions o = new CompactRangeOptions()) {
                                     db.compactRange(c.cf, o, null, null);
                                 }
                             }
@@ -105,7 +107,7 @@ final class AdminTables {
         return new Table<>(CompactionOptions.class)
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("setCompression(Compression)", (o, c) -> o.setCompression(io.rocksffm.Compression.NONE))
+                .guarded("setCompression(Compression)", (o, c) -> o.setCompression(Compression.NONE))
                 .guarded("compression()", (o, c) -> o.compression())
                 .guarded("setOutputFileSizeLimit(long)", (o, c) -> o.setOutputFileSizeLimit(1 << 20))
                 .guarded("outputFileSizeLimit()", (o, c) -> o.outputFileSizeLimit())

@@ -29,6 +29,13 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
+import io.rocksffm.CompactionOptions;
+import io.rocksffm.CompactRangeOptions;
+import io.rocksffm.CreateBackupOptions;
+import io.rocksffm.FifoCompactionOptions;
+import io.rocksffm.UniversalCompactionOptions;
+import io.rocksffm.RateLimiter;
+import io.rocksffm.WriteBufferManager;
 
 /**
  * What the use-after-close tables ({@link ApiTables}, {@link TransactionTables}) are made of: the
@@ -54,18 +61,18 @@ final class ApiTableSupport {
         FlushOptions flush;
         BlockBasedTableConfig table;
         Cache cache;
-        io.rocksffm.RateLimiter limiter;
+        RateLimiter limiter;
         /** Null on engines without write buffer managers (7.8.3). */
-        io.rocksffm.WriteBufferManager wbm;
+        WriteBufferManager wbm;
         IngestExternalFileOptions ingest;
         RestoreOptions restore;
         /** Null on engines without them (before RocksDB 11). */
-        io.rocksffm.CompactionOptions compaction;
+        CompactionOptions compaction;
         /** Null on engines without them (before RocksDB 11). */
-        io.rocksffm.CreateBackupOptions createBackup;
-        io.rocksffm.UniversalCompactionOptions universal;
-        io.rocksffm.FifoCompactionOptions fifo;
-        io.rocksffm.CompactRangeOptions compactRange;
+        CreateBackupOptions createBackup;
+        UniversalCompactionOptions universal;
+        FifoCompactionOptions fifo;
+        CompactRangeOptions compactRange;
         final MemorySegment key;
         final MemorySegment value;
         final MemorySegment out;
@@ -124,24 +131,24 @@ final class ApiTableSupport {
                 c.table = (BlockBasedTableConfig) closed;
             } else if (type == Cache.class) {
                 c.cache = (Cache) closed;
-            } else if (type == io.rocksffm.RateLimiter.class) {
-                c.limiter = (io.rocksffm.RateLimiter) closed;
-            } else if (type == io.rocksffm.WriteBufferManager.class) {
-                c.wbm = (io.rocksffm.WriteBufferManager) closed;
+            } else if (type == RateLimiter.class) {
+                c.limiter = (RateLimiter) closed;
+            } else if (type == WriteBufferManager.class) {
+                c.wbm = (WriteBufferManager) closed;
             } else if (type == IngestExternalFileOptions.class) {
                 c.ingest = (IngestExternalFileOptions) closed;
             } else if (type == RestoreOptions.class) {
                 c.restore = (RestoreOptions) closed;
-            } else if (type == io.rocksffm.CompactionOptions.class) {
-                c.compaction = (io.rocksffm.CompactionOptions) closed;
-            } else if (type == io.rocksffm.CreateBackupOptions.class) {
-                c.createBackup = (io.rocksffm.CreateBackupOptions) closed;
-            } else if (type == io.rocksffm.UniversalCompactionOptions.class) {
-                c.universal = (io.rocksffm.UniversalCompactionOptions) closed;
-            } else if (type == io.rocksffm.FifoCompactionOptions.class) {
-                c.fifo = (io.rocksffm.FifoCompactionOptions) closed;
-            } else if (type == io.rocksffm.CompactRangeOptions.class) {
-                c.compactRange = (io.rocksffm.CompactRangeOptions) closed;
+            } else if (type == CompactionOptions.class) {
+                c.compaction = (CompactionOptions) closed;
+            } else if (type == CreateBackupOptions.class) {
+                c.createBackup = (CreateBackupOptions) closed;
+            } else if (type == UniversalCompactionOptions.class) {
+                c.universal = (UniversalCompactionOptions) closed;
+            } else if (type == FifoCompactionOptions.class) {
+                c.fifo = (FifoCompactionOptions) closed;
+            } else if (type == CompactRangeOptions.class) {
+                c.compactRange = (CompactRangeOptions) closed;
             } else {
                 throw new IllegalArgumentException(type.getName());
             }
@@ -152,10 +159,10 @@ final class ApiTableSupport {
     /** The closeable types that appear as arguments of public methods. */
     static final List<Class<?>> CLOSEABLE_ARGUMENTS = List.of(ReadOptions.class, WriteOptions.class, WriteBatch.class,
             Options.class, Snapshot.class, ColumnFamilyHandle.class, FlushOptions.class, BlockBasedTableConfig.class,
-            Cache.class, io.rocksffm.RateLimiter.class, io.rocksffm.WriteBufferManager.class,
-            IngestExternalFileOptions.class, RestoreOptions.class, io.rocksffm.CompactionOptions.class,
-            io.rocksffm.CreateBackupOptions.class, io.rocksffm.UniversalCompactionOptions.class,
-            io.rocksffm.FifoCompactionOptions.class, io.rocksffm.CompactRangeOptions.class);
+            Cache.class, RateLimiter.class, WriteBufferManager.class,
+            IngestExternalFileOptions.class, RestoreOptions.class, CompactionOptions.class,
+            CreateBackupOptions.class, UniversalCompactionOptions.class,
+            FifoCompactionOptions.class, CompactRangeOptions.class);
 
     /** A method's signature as the tables spell it: {@code name(SimpleType,...)}. */
     static String signature(Method m) {
@@ -228,6 +235,15 @@ final class ApiTableSupport {
             merge.run();
         } catch (IllegalArgumentException e) {
             assertTrue(e.getMessage().contains("no merge operator"), e.getMessage());
+        }
+    }
+
+    /** Runs a range deletion a surface refuses ({@link UnsupportedOperationException}) once its checks pass. */
+    static void rangeRefused(Runnable deleteRange) {
+        try {
+            deleteRange.run();
+        } catch (UnsupportedOperationException e) {
+            assertTrue(e.getMessage().contains("range deletion"), e.getMessage());
         }
     }
 

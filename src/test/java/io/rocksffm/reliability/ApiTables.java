@@ -35,6 +35,15 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import io.rocksffm.CompactionFilter;
+import io.rocksffm.CompactionFilterFactory;
+import io.rocksffm.Comparator;
+import io.rocksffm.EventListener;
+import io.rocksffm.PrefixExtractor;
+import io.rocksffm.RateLimiter;
+import io.rocksffm.UInt64AddOperator;
+import io.rocksffm.WriteBatchWithIndex;
+import io.rocksffm.WriteBufferManager;
 
 /**
  * One table per closeable type: every public instance method, with a call of it that is valid
@@ -48,7 +57,7 @@ final class ApiTables {
     private ApiTables() {}
 
     static Table<RocksDB> rocksDB() {
-        return AdminTables.issue30(new Table<>(RocksDB.class))
+        return WriteTables.issue31(AdminTables.issue30(new Table<>(RocksDB.class)))
                 .plain("close()", (db, c) -> db.close())
                 .plain("isClosed()", (db, c) -> assertTrue(db.isClosed()))
                 .plain("path()", (db, c) -> assertNotNull(db.path()))
@@ -74,7 +83,7 @@ final class ApiTables {
                 .guarded("merge(byte[],byte[])", (db, c) -> mergeOrRefused(() -> db.merge(bytes("k"), bytes("v"))))
                 .guarded("merge(ColumnFamilyHandle,byte[],byte[])", (db, c) -> mergeOrRefused(() -> db.merge(c.cf, bytes("k"), bytes("v"))))
                 .guarded("write(WriteOptions,WriteBatchWithIndex)", (db, c) -> {
-                    try (io.rocksffm.WriteBatchWithIndex b = new io.rocksffm.WriteBatchWithIndex()) {
+                    try (WriteBatchWithIndex b = new WriteBatchWithIndex()) {
                         db.write(c.wo, b);
                     }
                 })
@@ -93,8 +102,7 @@ final class ApiTables {
                 .guarded("multiGetAsList(ColumnFamilyHandle,ReadOptions,List)",
                         (db, c) -> db.multiGetAsList(c.cf, c.ro, List.of(bytes("k"))))
                 .guarded("newIterator(ReadOptions)", (db, c) -> db.newIterator(c.ro).close())
-                .guarded("newIterator(ReadOptions,long)", (db, c) -> db.newIterator(c.ro, 1024).close())
-                .guarded("newIterator(ColumnFamilyHandle,ReadOptions,long)", (db, c) -> db.newIterator(c.cf, c.ro, 0).close())
+                .guarded("newIterator(ColumnFamilyHandle,ReadOptions)", (db, c) -> db.newIterator(c.cf, c.ro).close())
                 .guarded("getSnapshot()", (db, c) -> db.getSnapshot().close())
                 .guarded("forEach(ReadOptions,BiConsumer)", (db, c) -> db.forEach(c.ro, (k, v) -> {}))
                 .guarded("stream(ReadOptions)", (db, c) -> {
@@ -145,9 +153,9 @@ final class ApiTables {
                 .guarded("setBloomFilter(double)", (o, c) -> o.setBloomFilter(10))
                 .guarded("bloomFilterBitsPerKey()", (o, c) -> o.bloomFilterBitsPerKey())
                 .guarded("setTableFormat(BlockBasedTableConfig)", (o, c) -> o.setTableFormat(c.table))
-                .guarded("setMergeOperator(MergeOperator)", (o, c) -> o.setMergeOperator(new io.rocksffm.UInt64AddOperator()))
+                .guarded("setMergeOperator(MergeOperator)", (o, c) -> o.setMergeOperator(new UInt64AddOperator()))
                 .guarded("mergeOperator()", (o, c) -> o.mergeOperator())
-                .guarded("setComparator(Comparator)", (o, c) -> o.setComparator(new io.rocksffm.Comparator() {
+                .guarded("setComparator(Comparator)", (o, c) -> o.setComparator(new Comparator() {
                     @Override
                     public String name() {
                         return "tables";
@@ -161,18 +169,18 @@ final class ApiTables {
                 .guarded("comparator()", (o, c) -> o.comparator())
                 .guarded("setCompactionFilter(CompactionFilter)", (o, c) -> o.setCompactionFilter((l, k, v, out) -> null))
                 .guarded("setCompactionFilterFactory(CompactionFilterFactory)", (o, c) -> o.setCompactionFilterFactory(
-                        new io.rocksffm.CompactionFilterFactory() {
+                        new CompactionFilterFactory() {
                             @Override
                             public String name() {
                                 return "tables";
                             }
 
                             @Override
-                            public io.rocksffm.CompactionFilter create(Context context) {
+                            public CompactionFilter create(Context context) {
                                 return null;
                             }
                         }))
-                .guarded("setPrefixExtractor(PrefixExtractor)", (o, c) -> o.setPrefixExtractor(io.rocksffm.PrefixExtractor.capped(2)))
+                .guarded("setPrefixExtractor(PrefixExtractor)", (o, c) -> o.setPrefixExtractor(PrefixExtractor.capped(2)))
                 .guarded("setMemtablePrefixBloomRatio(double)", (o, c) -> o.setMemtablePrefixBloomRatio(0.1))
                 .guarded("memtablePrefixBloomRatio()", (o, c) -> o.memtablePrefixBloomRatio())
                 .guarded("setRateLimiter(RateLimiter)", (o, c) -> o.setRateLimiter(c.limiter))
@@ -182,7 +190,7 @@ final class ApiTables {
                     }
                     o.setWriteBufferManager(c.wbm);
                 })
-                .guarded("addEventListener(EventListener)", (o, c) -> o.addEventListener(new io.rocksffm.EventListener() {}))
+                .guarded("addEventListener(EventListener)", (o, c) -> o.addEventListener(new EventListener() {}))
                 // issue 16
                 .guarded("enableStatistics()", (o, c) -> o.enableStatistics())
                 .guarded("statistics()", (o, c) -> o.statistics())
@@ -197,6 +205,8 @@ final class ApiTables {
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setVerifyChecksums(boolean)", (o, c) -> o.setVerifyChecksums(true))
+                .guarded("setPrefetchBytes(long)", (o, c) -> o.setPrefetchBytes(4096))
+                .guarded("prefetchBytes()", (o, c) -> o.prefetchBytes())
                 .guarded("verifyChecksums()", (o, c) -> o.verifyChecksums())
                 .guarded("setFillCache(boolean)", (o, c) -> o.setFillCache(false))
                 .guarded("fillCache()", (o, c) -> o.fillCache())
@@ -248,6 +258,11 @@ final class ApiTables {
                 .guarded("merge(ColumnFamilyHandle,MemorySegment,MemorySegment)", (b, c) -> b.merge(c.cf, c.key, c.value))
                 .guarded("merge(MemorySegment,MemorySegment)", (b, c) -> b.merge(c.key, c.value))
                 .guarded("merge(byte[],byte[])", (b, c) -> b.merge(bytes("k"), bytes("v")))
+                .guarded("put(ColumnFamilyHandle,byte[],byte[])", (b, c) -> b.put(c.cf, bytes("k"), bytes("v")))
+                .guarded("delete(ColumnFamilyHandle,byte[])", (b, c) -> b.delete(c.cf, bytes("k")))
+                .guarded("singleDelete(ColumnFamilyHandle,byte[])", (b, c) -> b.singleDelete(c.cf, bytes("k")))
+                .guarded("deleteRange(ColumnFamilyHandle,byte[],byte[])", (b, c) -> b.deleteRange(c.cf, bytes("a"), bytes("b")))
+                .guarded("merge(ColumnFamilyHandle,byte[],byte[])", (b, c) -> b.merge(c.cf, bytes("k"), bytes("v")))
                 .guarded("count()", (b, c) -> b.count())
                 .guarded("dataSize()", (b, c) -> b.dataSize())
                 .guarded("capacity()", (b, c) -> b.capacity())
@@ -334,14 +349,14 @@ final class ApiTables {
                 .guarded("pinnedUsage()", (o, c) -> o.pinnedUsage());
     }
 
-    static Table<io.rocksffm.RateLimiter> rateLimiter() {
-        return new Table<>(io.rocksffm.RateLimiter.class)
+    static Table<RateLimiter> rateLimiter() {
+        return new Table<>(RateLimiter.class)
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()));
     }
 
-    static Table<io.rocksffm.WriteBufferManager> writeBufferManager() {
-        return new Table<>(io.rocksffm.WriteBufferManager.class)
+    static Table<WriteBufferManager> writeBufferManager() {
+        return new Table<>(WriteBufferManager.class)
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("enabled()", (o, c) -> o.enabled())
@@ -412,8 +427,8 @@ final class ApiTables {
         return new Table<>(BackupEngine.class)
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("createBackup(DatabaseAdmin)", (o, c) -> o.createBackup(db))
-                .guarded("createBackup(DatabaseAdmin,boolean)", (o, c) -> o.createBackup(db, false))
+                .guarded("createBackup(Database)", (o, c) -> o.createBackup(db))
+                .guarded("createBackup(Database,boolean)", (o, c) -> o.createBackup(db, false))
                 .guarded("backups()", (o, c) -> o.backups())
                 .guarded("verify(int)", (o, c) -> o.verify(1))
                 .guarded("restoreLatest(Path)", (o, c) -> o.restoreLatest(c.dir.resolve("r-" + System.nanoTime())))
@@ -428,7 +443,7 @@ final class ApiTables {
                 })
                 .guarded("purgeOldBackups(int)", (o, c) -> o.purgeOldBackups(5))
                 // issue 30
-                .guarded("createBackup(DatabaseAdmin,CreateBackupOptions)",
+                .guarded("createBackup(Database,CreateBackupOptions)",
                         (o, c) -> AdminTables.withCreateBackupOptions(c, b -> o.createBackup(db, b)))
                 .guarded("stopBackup()", (o, c) -> o.stopBackup());
     }

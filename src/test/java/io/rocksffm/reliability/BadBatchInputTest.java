@@ -14,6 +14,8 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 
 /**
  * The bad input catalogue (docs/bad-inputs.md), batch bytes and writes RocksDB would fail after
@@ -35,7 +37,7 @@ class BadBatchInputTest extends BadInputFixture {
     /** Malformed RocksDB batch bytes are refused by WriteBatch.fromBytes with IllegalArgumentException. */
     @Test
     void corruptBatchBytesAreRefused() {
-        Map<String, byte[]> corrupt = new java.util.LinkedHashMap<>();
+        Map<String, byte[]> corrupt = new LinkedHashMap<>();
         corrupt.put("0 bytes", new byte[0]);
         corrupt.put("11 bytes (short header)", new byte[11]);
         corrupt.put("count 1, no record", batch(1));
@@ -106,8 +108,8 @@ class BadBatchInputTest extends BadInputFixture {
                         }
                         yield m;
                     }
-                    case 1 -> java.util.Arrays.copyOf(bytes, r.nextInt(bytes.length));
-                    case 2 -> java.util.Arrays.copyOf(bytes, bytes.length + 1 + r.nextInt(8));
+                    case 1 -> Arrays.copyOf(bytes, r.nextInt(bytes.length));
+                    case 2 -> Arrays.copyOf(bytes, bytes.length + 1 + r.nextInt(8));
                     default -> {
                         byte[] m = new byte[bytes.length + 1];
                         int at = r.nextInt(m.length);

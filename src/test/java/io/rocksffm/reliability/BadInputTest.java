@@ -8,7 +8,7 @@ import io.rocksffm.ColumnFamilyDescriptor;
 import io.rocksffm.BackupEngine;
 import io.rocksffm.BackupEngineOptions;
 import io.rocksffm.BlockBasedTableConfig;
-import io.rocksffm.DatabaseAdmin;
+import io.rocksffm.Database;
 import io.rocksffm.HistogramType;
 import io.rocksffm.IngestExternalFileOptions;
 import io.rocksffm.LatestOptions;
@@ -54,6 +54,21 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
+import io.rocksffm.CompactionFilter;
+import io.rocksffm.CompactionFilterFactory;
+import io.rocksffm.CompactionOptions;
+import io.rocksffm.Comparator;
+import io.rocksffm.CreateBackupOptions;
+import io.rocksffm.MergeOperator;
+import io.rocksffm.PrefixExtractor;
+import io.rocksffm.RateLimiter;
+import io.rocksffm.UInt64AddOperator;
+import io.rocksffm.WriteBatchWithIndex;
+import io.rocksffm.WriteBufferManager;
+import java.lang.reflect.Type;
+import java.util.Arrays;
+import java.util.HashMap;
+import io.rocksffm.CompactRangeOptions;
 
 /**
  * The bad input catalogue (docs/bad-inputs.md), general inputs: null (the reflection probe),
@@ -64,14 +79,14 @@ import org.junit.jupiter.api.function.Executable;
  */
 class BadInputTest extends BadInputFixture {
     /** The compaction settings the null probes pass (never closed: the probed calls refuse before using them). */
-    private static final io.rocksffm.CompactRangeOptions COMPACT_RANGE = new io.rocksffm.CompactRangeOptions();
+    private static final CompactRangeOptions COMPACT_RANGE = new CompactRangeOptions();
 
     /** The batch-with-index argument of the null probes (transactions' suite). */
-    private io.rocksffm.WriteBatchWithIndex wbwi;
+    private WriteBatchWithIndex wbwi;
 
     @BeforeEach
     void openBatchWithIndex() {
-        wbwi = new io.rocksffm.WriteBatchWithIndex();
+        wbwi = new WriteBatchWithIndex();
     }
 
     @AfterEach
@@ -115,11 +130,11 @@ class BadInputTest extends BadInputFixture {
              SstFileWriter writer = SstFileWriter.open(options, dir.resolve("probe.sst"));
              IngestExternalFileOptions ingest = new IngestExternalFileOptions();
              // null before RocksDB 11 (no such objects; calls given null for one refuse it: still an NPE)
-             io.rocksffm.CompactionOptions compaction = AdminTables.compactionOptionsIfSupported();
-             io.rocksffm.CreateBackupOptions createBackup = AdminTables.createBackupOptionsIfSupported()) {
+             CompactionOptions compaction = AdminTables.compactionOptionsIfSupported();
+             CreateBackupOptions createBackup = AdminTables.createBackupOptionsIfSupported()) {
             it.seekToFirst();
             Statistics statistics = options.enableStatistics();
-            Map<Class<?>, Object> live = new java.util.HashMap<>(Map.ofEntries(Map.entry(RocksDB.class, db), Map.entry(Options.class, options),
+            Map<Class<?>, Object> live = new HashMap<>(Map.ofEntries(Map.entry(RocksDB.class, db), Map.entry(Options.class, options),
                     Map.entry(ReadOptions.class, ro), Map.entry(WriteOptions.class, wo), Map.entry(WriteBatch.class, batch),
                     Map.entry(NativeWriteBatch.class, nativeBatch), Map.entry(Snapshot.class, snapshot),
                     Map.entry(RocksIterator.class, it), Map.entry(PinnedValue.class, pinned),
@@ -130,8 +145,8 @@ class BadInputTest extends BadInputFixture {
                     Map.entry(RestoreOptions.class, restore), Map.entry(SstFileWriter.class, writer),
                     Map.entry(IngestExternalFileOptions.class, ingest), Map.entry(Statistics.class, statistics)));
             if (compaction != null) {
-                live.put(io.rocksffm.CompactionOptions.class, compaction);
-                live.put(io.rocksffm.CreateBackupOptions.class, createBackup);
+                live.put(CompactionOptions.class, compaction);
+                live.put(CreateBackupOptions.class, createBackup);
             }
             int calls = 0;
             Set<String> unnamed = new TreeSet<>();
@@ -144,7 +159,7 @@ class BadInputTest extends BadInputFixture {
                 }
             }
             for (Class<?> factory : List.of(RocksDB.class, WriteBatch.class, Cache.class, FilterPolicy.class, Checkpoint.class,
-                    io.rocksffm.RateLimiter.class, io.rocksffm.WriteBufferManager.class,
+                    RateLimiter.class, WriteBufferManager.class,
                     BackupEngine.class, SstFileWriter.class, LatestOptions.class, Options.class)) {
                 for (Method m : factory.getMethods()) {
                     if (Modifier.isStatic(m.getModifiers())) {
@@ -178,13 +193,13 @@ class BadInputTest extends BadInputFixture {
                 }
             }
             // null elements inside arrays and lists
-            assertThrows(NullPointerException.class, () -> db.multiGetAsList(java.util.Arrays.asList(bytes("a"), null)));
+            assertThrows(NullPointerException.class, () -> db.multiGetAsList(Arrays.asList(bytes("a"), null)));
             assertThrows(NullPointerException.class, () -> db.multiGet(db.defaultColumnFamily(), ro,
                     new MemorySegment[] {null}, new MemorySegment[1], new long[1], new RocksDBException[1], false));
             assertThrows(NullPointerException.class, () -> db.approximateSizes(db.defaultColumnFamily(),
                     new MemorySegment[] {null}, new MemorySegment[] {heap("z")}));
             assertThrows(NullPointerException.class, () -> RocksDB.open(dir.resolve("x"), options,
-                    java.util.Arrays.asList((ColumnFamilyDescriptor) null)));
+                    Arrays.asList((ColumnFamilyDescriptor) null)));
             assertThrows(NullPointerException.class, () -> new ColumnFamilyDescriptor(null, options));
             report("bad input: null: %d calls with one null argument threw NullPointerException; without the "
                     + "parameter's name in the message: %s", calls, unnamed);
@@ -196,7 +211,7 @@ class BadInputTest extends BadInputFixture {
      * A parameter's generic type; for a bridge javac adds to a public class for a public method of
      * its package-private superclass (erased), the type declared on the superclass's method.
      */
-    private static java.lang.reflect.Type genericParameter(Method m, int i) {
+    private static Type genericParameter(Method m, int i) {
         for (Class<?> c = m.getDeclaringClass(); c != null; c = c.getSuperclass()) {
             try {
                 var t = c.getDeclaredMethod(m.getName(), m.getParameterTypes()).getGenericParameterTypes()[i];
@@ -215,13 +230,13 @@ class BadInputTest extends BadInputFixture {
         if (t == FlushOptions.class || t == Cache.class || t == BlockBasedTableConfig.class
                 || t == IngestExternalFileOptions.class || t == RestoreOptions.class || t == BackupEngineOptions.class) {
             return live.get(t);
-        } else if (t == io.rocksffm.CompactionOptions.class || t == io.rocksffm.CreateBackupOptions.class) {
+        } else if (t == CompactionOptions.class || t == CreateBackupOptions.class) {
             return live.get(t); // null before RocksDB 11
-        } else if (t == io.rocksffm.CreateBackupOptions.CpuPriority.class) {
-            return io.rocksffm.CreateBackupOptions.CpuPriority.LOW;
+        } else if (t == CreateBackupOptions.CpuPriority.class) {
+            return CreateBackupOptions.CpuPriority.LOW;
         } else if (t == Runnable.class) {
             return (Runnable) () -> {};
-        } else if (t == DatabaseAdmin.class) {
+        } else if (t == Database.class || t == RocksDB.class) {
             return db;
         } else if (t == Map.class) {
             return Map.of("write_buffer_size", "4194304");
@@ -233,10 +248,10 @@ class BadInputTest extends BadInputFixture {
             return StatisticsLevel.ALL;
         } else if (t == FilterPolicy.class) {
             return FilterPolicy.bloom(10);
-        } else if (t == io.rocksffm.MergeOperator.class) {
-            return new io.rocksffm.UInt64AddOperator();
-        } else if (t == io.rocksffm.Comparator.class) {
-            return new io.rocksffm.Comparator() {
+        } else if (t == MergeOperator.class) {
+            return new UInt64AddOperator();
+        } else if (t == Comparator.class) {
+            return new Comparator() {
                 @Override
                 public String name() {
                     return "null-probe";
@@ -247,24 +262,24 @@ class BadInputTest extends BadInputFixture {
                     return 0;
                 }
             };
-        } else if (t == io.rocksffm.CompactionFilter.class) {
-            return (io.rocksffm.CompactionFilter) (level, k, v, out) -> null;
-        } else if (t == io.rocksffm.CompactionFilterFactory.class) {
-            return new io.rocksffm.CompactionFilterFactory() {
+        } else if (t == CompactionFilter.class) {
+            return (CompactionFilter) (level, k, v, out) -> null;
+        } else if (t == CompactionFilterFactory.class) {
+            return new CompactionFilterFactory() {
                 @Override
                 public String name() {
                     return "null-probe";
                 }
 
                 @Override
-                public io.rocksffm.CompactionFilter create(Context context) {
+                public CompactionFilter create(Context context) {
                     return null;
                 }
             };
-        } else if (t == io.rocksffm.RateLimiter.Mode.class) {
-            return io.rocksffm.RateLimiter.Mode.ALL_IO;
-        } else if (t == io.rocksffm.PrefixExtractor.class) {
-            return io.rocksffm.PrefixExtractor.fixed(1);
+        } else if (t == RateLimiter.Mode.class) {
+            return RateLimiter.Mode.ALL_IO;
+        } else if (t == PrefixExtractor.class) {
+            return PrefixExtractor.fixed(1);
         } else if (t == MemorySegment.class) {
             return heap("k");
         } else if (t == byte[].class) {
@@ -281,7 +296,7 @@ class BadInputTest extends BadInputFixture {
             return wo;
         } else if (t == WriteBatch.class) {
             return batch;
-        } else if (t == io.rocksffm.WriteBatchWithIndex.class) {
+        } else if (t == WriteBatchWithIndex.class) {
             return wbwi;
         } else if (t == Options.class) {
             return options;
@@ -309,7 +324,7 @@ class BadInputTest extends BadInputFixture {
         } else if (t == double.class) {
             return 1.0;
         }
-        if (t == io.rocksffm.CompactRangeOptions.class) {
+        if (t == CompactRangeOptions.class) {
             return COMPACT_RANGE;
         }
         throw new AssertionError("no dummy for " + t + " in " + m);
@@ -397,7 +412,7 @@ class BadInputTest extends BadInputFixture {
         try (PinnedValue pv = db.getPinned(ro, MemorySegment.ofArray(key))) {
             assertEquals(value.length, pv.byteSize());
         }
-        try (RocksIterator it = db.newIterator(ro, 4096)) { // larger than the prefetch buffer: served directly
+        try (RocksIterator it = db.newIterator(ro.setPrefetchBytes(4096))) { // larger than the prefetch buffer: served directly
             it.seek(key);
             assertArrayEquals(key, it.keyBytes());
             assertEquals(value.length, it.value().byteSize());
@@ -414,7 +429,7 @@ class BadInputTest extends BadInputFixture {
     @Test
     void outOfRangeNumbersAreRefused() {
         try (Options o = new Options()) {
-            List<Executable> calls = List.of(() -> new WriteBatch(-1), () -> db.newIterator(ro, -1),
+            List<Executable> calls = List.of(() -> new WriteBatch(-1), () -> db.newIterator(ro.setPrefetchBytes(-1)),
                     () -> o.setWriteBufferSize(0), () -> o.setWriteBufferSize(-1), () -> o.setParallelism(0),
                     () -> o.setMaxOpenFiles(-2), () -> o.setBlockCacheSize(-1), () -> o.setBloomFilter(-1),
                     () -> o.setBloomFilter(Double.NaN), () -> o.setBloomFilter(Double.POSITIVE_INFINITY),

@@ -27,6 +27,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
+import io.rocksffm.EventListener;
+import io.rocksffm.RateLimiter;
+import io.rocksffm.WriteBufferManager;
+import io.rocksffm.internal.Capabilities;
+import java.util.Locale;
 
 /**
  * The bad input catalogue (docs/bad-inputs.md), opening and ownership: open modes and shared
@@ -69,21 +74,21 @@ class BadOpenAndOwnershipTest extends BadInputFixture {
                     () -> RocksDB.openWithTtl(dir.resolve("ttl"), options, List.of(), Integer.MIN_VALUE));
             assertFalse(Files.exists(dir.resolve("ttl")), "nothing was created");
         }
-        assertThrows(IllegalArgumentException.class, () -> io.rocksffm.RateLimiter.create(0));
-        assertThrows(IllegalArgumentException.class, () -> io.rocksffm.RateLimiter.create(1, -1, 10));
-        assertThrows(IllegalArgumentException.class, () -> io.rocksffm.RateLimiter.create(1, 1, 0));
-        assertThrows(IllegalArgumentException.class, () -> io.rocksffm.WriteBufferManager.create(-1, false));
-        if (io.rocksffm.internal.Capabilities.callable("rocksdb_write_buffer_manager_create")) {
-            try (io.rocksffm.WriteBufferManager w = io.rocksffm.WriteBufferManager.create(0, false)) {
+        assertThrows(IllegalArgumentException.class, () -> RateLimiter.create(0));
+        assertThrows(IllegalArgumentException.class, () -> RateLimiter.create(1, -1, 10));
+        assertThrows(IllegalArgumentException.class, () -> RateLimiter.create(1, 1, 0));
+        assertThrows(IllegalArgumentException.class, () -> WriteBufferManager.create(-1, false));
+        if (Capabilities.callable("rocksdb_write_buffer_manager_create")) {
+            try (WriteBufferManager w = WriteBufferManager.create(0, false)) {
                 assertThrows(IllegalStateException.class, () -> w.setBufferSize(1 << 20));
                 assertThrows(IllegalArgumentException.class, () -> w.setBufferSize(0));
             }
         } else {
             try (Options options = new Options()) {
                 assertThrows(UnsupportedOperationException.class,
-                        () -> options.addEventListener(new io.rocksffm.EventListener() {}));
+                        () -> options.addEventListener(new EventListener() {}));
             }
-            assertThrows(UnsupportedOperationException.class, () -> io.rocksffm.WriteBufferManager.create(1, false));
+            assertThrows(UnsupportedOperationException.class, () -> WriteBufferManager.create(1, false));
         }
         assertWritable();
     }
@@ -122,7 +127,7 @@ class BadOpenAndOwnershipTest extends BadInputFixture {
     @Test
     void lockedDatabasesAreRefused() throws Exception {
         RocksDBException e = assertCode(RocksDBException.Code.IO_ERROR, () -> open(dir.resolve("db")));
-        assertTrue(e.getMessage().toLowerCase(java.util.Locale.ROOT).contains("lock"), e.getMessage());
+        assertTrue(e.getMessage().toLowerCase(Locale.ROOT).contains("lock"), e.getMessage());
         Path other = dir.resolve("held");
         Process holder = new ProcessBuilder(javaCommand(ChildProbe.class, "hold-lock", other.toString()))
                 .redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -130,7 +135,7 @@ class BadOpenAndOwnershipTest extends BadInputFixture {
             var lines = holder.inputReader(StandardCharsets.UTF_8);
             assertEquals("READY", lines.readLine());
             RocksDBException byOther = assertCode(RocksDBException.Code.IO_ERROR, () -> open(other));
-            assertTrue(byOther.getMessage().toLowerCase(java.util.Locale.ROOT).contains("lock"), byOther.getMessage());
+            assertTrue(byOther.getMessage().toLowerCase(Locale.ROOT).contains("lock"), byOther.getMessage());
             try (Options o = new Options(); RocksDB reader = RocksDB.openReadOnly(other, o)) {
                 assertEquals("yes", string(reader.get(bytes("held"))));
             }
@@ -181,7 +186,7 @@ class BadOpenAndOwnershipTest extends BadInputFixture {
     void closingOwnersWithOpenChildrenIsRefused() {
         try (Options o = new Options()) {
             ColumnFamilyHandle family = db.createColumnFamily("f", o);
-            RocksIterator onFamily = db.newIterator(family, ro, 0);
+            RocksIterator onFamily = db.newIterator(family, ro);
             assertThrows(IllegalStateException.class, family::close);
             assertThrows(IllegalStateException.class, () -> db.dropColumnFamily(family));
             onFamily.close();
@@ -223,7 +228,7 @@ class BadOpenAndOwnershipTest extends BadInputFixture {
                     () -> db.newIterator(at).close(), () -> db.multiGet(cf, at, new MemorySegment[] {heap("a")},
                             new MemorySegment[1], new long[1], new RocksDBException[1], false),
                     () -> db.put(otherCf, wo, heap("k"), heap("v")), () -> db.get(otherCf, ro, heap("a"), arena.allocate(8)),
-                    () -> db.newIterator(otherCf, ro, 0).close(), () -> db.flush(otherCf, true),
+                    () -> db.newIterator(otherCf, ro).close(), () -> db.flush(otherCf, true),
                     () -> db.dropColumnFamily(otherCf), () -> db.getProperty(otherCf, "rocksdb.stats"));
             for (Executable call : calls) {
                 assertThrows(IllegalArgumentException.class, call);

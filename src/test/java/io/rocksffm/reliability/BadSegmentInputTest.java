@@ -21,6 +21,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
+import io.rocksffm.internal.PrefetchPolicy;
+import java.util.LinkedHashMap;
+import java.util.function.Consumer;
 
 /**
  * The bad input catalogue (docs/bad-inputs.md), segments: read-only segments, segments of closed
@@ -214,11 +217,11 @@ class BadSegmentInputTest extends BadInputFixture {
     @Test
     void viewsDieWhenTheirIteratorMoves() {
         // a prefetch trial's runs start START_AFTER + TRIAL entries after a seek and hold at least TRIAL entries
-        int inRun = io.rocksffm.internal.PrefetchPolicy.START_AFTER + io.rocksffm.internal.PrefetchPolicy.TRIAL + 50;
+        int inRun = PrefetchPolicy.START_AFTER + PrefetchPolicy.TRIAL + 50;
         for (int i = 0; i < inRun + 300; i++) {
             db.put(bytes(String.format("m%04d", i)), bytes("value" + i));
         }
-        Map<String, java.util.function.Consumer<RocksIterator>> moves = new java.util.LinkedHashMap<>();
+        Map<String, Consumer<RocksIterator>> moves = new LinkedHashMap<>();
         moves.put("next", RocksIterator::next);
         moves.put("prev", RocksIterator::prev);
         moves.put("seek", it -> it.seek(bytes("m0100")));
@@ -228,8 +231,8 @@ class BadSegmentInputTest extends BadInputFixture {
         int checked = 0;
         for (long prefetch : new long[] {0, 64, 4096}) {
             for (int walk : new int[] {0, 1, inRun}) { // entries walked after the seek: direct, then in a run
-                for (Map.Entry<String, java.util.function.Consumer<RocksIterator>> move : moves.entrySet()) {
-                    try (RocksIterator it = db.newIterator(ro, prefetch)) {
+                for (Map.Entry<String, Consumer<RocksIterator>> move : moves.entrySet()) {
+                    try (RocksIterator it = db.newIterator(ro.setPrefetchBytes(prefetch))) {
                         it.seek(bytes("m0000"));
                         for (int i = 0; i < walk; i++) {
                             it.next();
@@ -255,7 +258,7 @@ class BadSegmentInputTest extends BadInputFixture {
                 }
             }
         }
-        try (RocksIterator it = db.newIterator(ro, 4096)) { // walking off the end
+        try (RocksIterator it = db.newIterator(ro.setPrefetchBytes(4096))) { // walking off the end
             it.seekToLast();
             MemorySegment last = it.value();
             it.next();

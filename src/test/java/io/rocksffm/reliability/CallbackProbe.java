@@ -24,6 +24,11 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import io.rocksffm.CompactionFilter;
+import io.rocksffm.PrefixExtractor;
+import io.rocksffm.internal.BatchFormat;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Scenarios of {@link CallbackSafetyTest} that crashed or hung the JVM before issue 36, each run
@@ -52,7 +57,7 @@ public final class CallbackProbe {
         @Override
         public int compare(MemorySegment a, MemorySegment b) {
             inside.accept(a);
-            return -io.rocksffm.internal.BatchFormat.compareBytewise(a, b);
+            return -BatchFormat.compareBytewise(a, b);
         }
     }
 
@@ -171,7 +176,7 @@ public final class CallbackProbe {
             case "filter-closes" -> {
                 try (Options o = new Options().setCreateIfMissing(true).setCompactionFilter((level, k, v, out) -> {
                     seen.compareAndSet("REENTRY-NONE", outcome(() -> self.get().close()));
-                    return io.rocksffm.CompactionFilter.Decision.KEEP;
+                    return CompactionFilter.Decision.KEEP;
                 }); RocksDB db = RocksDB.open(dir.resolve("filter"), o)) {
                     self.set(db);
                     db.put(bytes("a"), bytes("1"));
@@ -235,7 +240,7 @@ public final class CallbackProbe {
                         switch (kind) {
                             case "comparator" -> base.setComparator(new Reverse(a -> { }));
                             case "merge" -> base.setMergeOperator(new StringAppendOperator(","));
-                            default -> base.setPrefixExtractor(io.rocksffm.PrefixExtractor.capped(2))
+                            default -> base.setPrefixExtractor(PrefixExtractor.capped(2))
                                     .setMemtablePrefixBloomRatio(0.1);
                         }
                         try (Options derived = Options.fromString(base, "write_buffer_size=1048576");
@@ -250,7 +255,7 @@ public final class CallbackProbe {
                             }
                             for (long prefetch : new long[] {0, 16 << 10}) {
                                 int n = 0;
-                                try (RocksIterator it = db.newIterator(RO, prefetch)) {
+                                try (RocksIterator it = db.newIterator(RO.setPrefetchBytes(prefetch))) {
                                     for (it.seekToFirst(); it.isValid(); it.next()) {
                                         n++;
                                     }
@@ -273,8 +278,8 @@ public final class CallbackProbe {
             }
             case "wbwi-outlives-db" -> {
                 WriteBatchWithIndex batch = new WriteBatchWithIndex();
-                java.util.concurrent.atomic.AtomicBoolean dbClosed = new java.util.concurrent.atomic.AtomicBoolean();
-                java.util.concurrent.atomic.AtomicInteger oldCalls = new java.util.concurrent.atomic.AtomicInteger();
+                AtomicBoolean dbClosed = new AtomicBoolean();
+                AtomicInteger oldCalls = new AtomicInteger();
                 try (Options o = new Options().setCreateIfMissing(true).setComparator(new Reverse(a -> {
                     if (dbClosed.get()) {
                         oldCalls.incrementAndGet();
@@ -341,7 +346,7 @@ public final class CallbackProbe {
             }
             case "halt-after-callbacks", "exit-after-callbacks" -> {
                 try (Options o = new Options().setCreateIfMissing(true).setMergeOperator(new StringAppendOperator(","))
-                        .setCompactionFilter((level, k, v, out) -> io.rocksffm.CompactionFilter.Decision.KEEP);
+                        .setCompactionFilter((level, k, v, out) -> CompactionFilter.Decision.KEEP);
                      RocksDB db = RocksDB.open(dir.resolve("exit"), o)) {
                     for (int round = 0; round < 3; round++) {
                         for (int i = 0; i < 100; i++) {

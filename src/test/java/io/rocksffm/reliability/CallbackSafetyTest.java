@@ -8,6 +8,9 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.rocksffm.RocksDB;
+import java.io.IOException;
+import org.junit.jupiter.api.Assumptions;
 
 /**
  * Issue 36: Java callbacks that call into their own database, and objects RocksDB points at that
@@ -32,7 +35,7 @@ class CallbackSafetyTest {
         Thread reader = Thread.ofPlatform().start(() -> {
             try {
                 out[0] = p.getInputStream().readAllBytes();
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 out[0] = new byte[0];
             }
         });
@@ -75,7 +78,7 @@ class CallbackSafetyTest {
 
     @Test
     void aListenerFlushingAndWaitingIsRefusedNotAHang() throws Exception {
-        org.junit.jupiter.api.Assumptions.assumeTrue(io.rocksffm.RocksDB.engine().hasFunction("rocksdb_eventlistener_create"),
+        Assumptions.assumeTrue(RocksDB.engine().hasFunction("rocksdb_eventlistener_create"),
                 "no event listeners on this engine");
         String out = probe("listener-flushes");
         assertTrue(out.contains("listener REENTRY-REFUSED"), out);

@@ -36,7 +36,7 @@ public final class ChildProbe {
                      ReadOptions ro = new ReadOptions()) {
                     db.put("k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8));
                     try {
-                        db.newIterator(ro, 1L << 50).close();
+                        db.newIterator(ro.setPrefetchBytes(1L << 50)).close();
                         System.out.println("NO EXCEPTION");
                     } catch (Throwable t) {
                         System.out.println("THREW " + t.getClass().getName());

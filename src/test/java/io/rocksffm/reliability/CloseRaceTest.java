@@ -180,7 +180,7 @@ class CloseRaceTest {
                             }
                         }
                         case 5, 6 -> {
-                            try (RocksIterator it = db.newIterator(sharedRead, r.nextBoolean() ? 0 : 512)) {
+                            try (RocksIterator it = db.newIterator(sharedRead.setPrefetchBytes(r.nextBoolean() ? 0 : 512))) {
                                 it.seekToFirst();
                                 for (int i = 0; i < 20 && it.isValid(); i++) {
                                     it.keyBytes();

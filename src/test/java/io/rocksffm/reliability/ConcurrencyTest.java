@@ -256,7 +256,7 @@ class ConcurrencyTest {
 
     private static TreeMap<byte[], byte[]> iterate(RocksDB db, ReadOptions ro, long prefetch) {
         TreeMap<byte[], byte[]> seen = model();
-        try (RocksIterator it = db.newIterator(ro, prefetch)) {
+        try (RocksIterator it = db.newIterator(ro.setPrefetchBytes(prefetch))) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
                 seen.put(it.keyBytes(), it.valueBytes());
             }
@@ -286,7 +286,7 @@ class ConcurrencyTest {
             db.put(bytes("a"), bytes("1"));
             db.put(bytes("b"), bytes("2"));
             Ctx ctx = new Ctx(dir);
-            try (RocksIterator it = db.newIterator(ro, 1024)) {
+            try (RocksIterator it = db.newIterator(ro.setPrefetchBytes(1024))) {
                 it.seekToFirst();
                 MemorySegment view = it.key();
                 int refused = 0;

@@ -13,6 +13,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Random;
+import io.rocksffm.RocksDBException;
 
 /**
  * The writer that {@link CrashDurabilityTest} kills with SIGKILL. It opens the database, prints
@@ -59,7 +60,7 @@ public final class CrashChild {
         try (Options o = new Options(); RocksDB second = RocksDB.open(alias, o)) { // no create-if-missing
             System.err.println("a second handle opened the database as " + alias);
             System.exit(3);
-        } catch (io.rocksffm.RocksDBException expected) {
+        } catch (RocksDBException expected) {
             if (!expected.getMessage().contains("lock hold by current process")) { // as for the same spelling
                 System.err.println("opening " + alias + ": " + expected.getMessage());
                 System.exit(4);

@@ -8,7 +8,6 @@ import io.rocksffm.Options;
 import io.rocksffm.PinnedValue;
 import io.rocksffm.ReadOptions;
 import io.rocksffm.RocksDB;
-import io.rocksffm.RocksDBException;
 import io.rocksffm.RocksIterator;
 import io.rocksffm.Snapshot;
 import io.rocksffm.WriteBatch;
@@ -348,7 +347,7 @@ class ModelFuzzTest {
                 ro.setSnapshot(snapshot);
                 String where = (snapshot == null ? "" : "at snapshot ") + "[" + hex(lower) + ", " + hex(upper)
                         + ") prefetch " + prefetch;
-                try (RocksIterator it = db.newIterator(ro, prefetch)) {
+                try (RocksIterator it = db.newIterator(ro.setPrefetchBytes(prefetch))) {
                     if (r.nextBoolean()) {
                         note("scan", where);
                         TreeMap<byte[], byte[]> seen = model();

@@ -24,6 +24,21 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.rocksffm.Cache;
+import io.rocksffm.Comparator;
+import io.rocksffm.EventListener;
+import io.rocksffm.MergeOperands;
+import io.rocksffm.MergeOperator;
+import io.rocksffm.PrefixExtractor;
+import io.rocksffm.RateLimiter;
+import io.rocksffm.StringAppendOperator;
+import io.rocksffm.UInt64AddOperator;
+import io.rocksffm.ValueOutput;
+import io.rocksffm.WriteBufferManager;
+import io.rocksffm.internal.Capabilities;
+import io.rocksffm.internal.Upcalls;
+import java.util.ArrayList;
+import java.util.regex.Pattern;
 
 /**
  * No native leaks: hundreds of thousands of create/use/close cycles of every native object and
@@ -129,7 +144,7 @@ class NativeLeakTest {
                         }
                     }),
                     new Workload("iterator open/seek/next/close", 100_000 * x, i -> {
-                        try (RocksIterator it = db.newIterator(ro, (i & 1) == 0 ? 0 : 256)) {
+                        try (RocksIterator it = db.newIterator(ro.setPrefetchBytes((i & 1) == 0 ? 0 : 256))) {
                             it.seek(key);
                             for (int n = 0; n < 3 && it.isValid(); n++) {
                                 it.key();
@@ -220,11 +235,11 @@ class NativeLeakTest {
              RocksDB primary = RocksDB.open(primaryPath, options);
              RocksDB secondary = RocksDB.openAsSecondary(primaryPath, dir.resolve("secondary"), options);
              Options shared = new Options();
-             io.rocksffm.Cache cache = io.rocksffm.Cache.newLRUCache(1 << 20)) {
+             Cache cache = Cache.newLRUCache(1 << 20)) {
             primary.put(bytes("k"), bytes("v"));
-            List<Workload> workloads = new java.util.ArrayList<>(List.of(
+            List<Workload> workloads = new ArrayList<>(List.of(
                     new Workload("RateLimiter create/set on options/close", 100_000 * x, i -> {
-                        try (io.rocksffm.RateLimiter l = io.rocksffm.RateLimiter.create(1 << 20)) {
+                        try (RateLimiter l = RateLimiter.create(1 << 20)) {
                             shared.setRateLimiter(l);
                         }
                     }),
@@ -246,11 +261,11 @@ class NativeLeakTest {
                             s.get(bytes("k"));
                         }
                     })));
-            if (io.rocksffm.internal.Capabilities.callable("rocksdb_write_buffer_manager_create")) {
+            if (Capabilities.callable("rocksdb_write_buffer_manager_create")) {
                 workloads.add(new Workload("WriteBufferManager create/set on options/usage/close", 100_000 * x, i -> {
-                    try (io.rocksffm.WriteBufferManager w = (i & 1) == 0
-                            ? io.rocksffm.WriteBufferManager.create(1 << 20, false)
-                            : io.rocksffm.WriteBufferManager.create(1 << 20, cache, true)) {
+                    try (WriteBufferManager w = (i & 1) == 0
+                            ? WriteBufferManager.create(1 << 20, false)
+                            : WriteBufferManager.create(1 << 20, cache, true)) {
                         shared.setWriteBufferManager(w);
                         w.memoryUsage();
                     }
@@ -258,8 +273,8 @@ class NativeLeakTest {
             } else {
                 report("leaks: no write buffer manager on this engine");
             }
-            if (io.rocksffm.internal.Capabilities.callable("rocksdb_eventlistener_create")) {
-                io.rocksffm.EventListener listener = new io.rocksffm.EventListener() {};
+            if (Capabilities.callable("rocksdb_eventlistener_create")) {
+                EventListener listener = new EventListener() {};
                 workloads.add(new Workload("EventListener add to options/release on close", 20_000 * x, i -> {
                     try (Options o = new Options()) {
                         o.addEventListener(listener);
@@ -318,20 +333,20 @@ class NativeLeakTest {
      */
     @Test
     void upcallObjectsAndMergesLeakNothing() throws Exception {
-        io.rocksffm.MergeOperator failing = new io.rocksffm.MergeOperator() {
+        MergeOperator failing = new MergeOperator() {
             @Override
             public String name() {
                 return "leak.Failing";
             }
 
             @Override
-            public void fullMerge(MemorySegment key, MemorySegment existing, io.rocksffm.MergeOperands ops,
-                                  io.rocksffm.ValueOutput out) {
+            public void fullMerge(MemorySegment key, MemorySegment existing, MergeOperands ops,
+                                  ValueOutput out) {
                 throw new IllegalStateException("no");
             }
         };
         byte[] one = {1, 0, 0, 0, 0, 0, 0, 0};
-        try (Options o = new Options().setCreateIfMissing(true).setMergeOperator(new io.rocksffm.UInt64AddOperator());
+        try (Options o = new Options().setCreateIfMissing(true).setMergeOperator(new UInt64AddOperator());
              RocksDB db = RocksDB.open(dir.resolve("merge"), o);
              Options fo = new Options().setCreateIfMissing(true).setMergeOperator(failing);
              RocksDB bad = RocksDB.open(dir.resolve("failing"), fo)) {
@@ -341,7 +356,7 @@ class NativeLeakTest {
                 }
             }
             bad.merge(bytes("k"), one);
-            int before = io.rocksffm.internal.Upcalls.liveCount();
+            int before = Upcalls.liveCount();
             measure(new Workload("read merged counters (8 operands, one full merge per read)", scale(100_000, 1_000_000),
                     i -> db.get(bytes("c" + (i % 100)))));
             measure(new Workload("error: a merge operator that throws", scale(20_000, 200_000),
@@ -349,8 +364,8 @@ class NativeLeakTest {
             measure(new Workload("Options with a merge operator, comparator, filter and Java prefix extractor",
                     scale(10_000, 100_000), i -> {
                         try (Options x = new Options()) {
-                            x.setMergeOperator(new io.rocksffm.StringAppendOperator())
-                                    .setComparator(new io.rocksffm.Comparator() {
+                            x.setMergeOperator(new StringAppendOperator())
+                                    .setComparator(new Comparator() {
                                         @Override
                                         public String name() {
                                             return "leak.Comparator";
@@ -362,10 +377,10 @@ class NativeLeakTest {
                                         }
                                     })
                                     .setCompactionFilter((level, key, value, out) -> null)
-                                    .setPrefixExtractor(io.rocksffm.PrefixExtractor.capped(4));
+                                    .setPrefixExtractor(PrefixExtractor.capped(4));
                         }
                     }));
-            assertEquals(before, io.rocksffm.internal.Upcalls.liveCount(), "every registry entry released");
+            assertEquals(before, Upcalls.liveCount(), "every registry entry released");
         }
     }
 
@@ -444,8 +459,8 @@ class NativeLeakTest {
     }
 
     /** -Drocksffm.heavy.only=REGEX: only the workloads whose names match run (a heavy run of one slow workload). */
-    private static final java.util.regex.Pattern ONLY =
-            java.util.regex.Pattern.compile(System.getProperty("rocksffm.heavy.only", ""));
+    private static final Pattern ONLY =
+            Pattern.compile(System.getProperty("rocksffm.heavy.only", ""));
 
     private static boolean selected(Workload w) {
         return ONLY.matcher(w.name).find();

@@ -21,6 +21,20 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.rocksffm.BlockBasedTableConfig;
+import io.rocksffm.Cache;
+import io.rocksffm.CompactRangeOptions;
+import io.rocksffm.CompactionStyle;
+import io.rocksffm.Compression;
+import io.rocksffm.FifoCompactionOptions;
+import io.rocksffm.InfoLogLevel;
+import io.rocksffm.ReadOptions;
+import io.rocksffm.Snapshot;
+import io.rocksffm.UniversalCompactionOptions;
+import io.rocksffm.WalUpdate;
+import io.rocksffm.WriteOptions;
+import io.rocksffm.internal.Capabilities;
+import java.lang.foreign.MemorySegment;
 
 /**
  * No native leaks in the operations of issue 16 (backups, table files and ingestion, statistics,
@@ -49,10 +63,10 @@ class OperationsLeakTest {
         NativeLeakTest.Workloads.run(List.of(
                 new NativeLeakTest.Workload("Options typed settings set/get/close", 50_000 * x, i -> {
                     try (Options o = new Options().setMaxBackgroundJobs(4).setWalDir(wal).setWalTtlSeconds(60)
-                            .setInfoLogLevel(io.rocksffm.InfoLogLevel.WARN).setNumLevels(5)
-                            .setCompactionStyle(io.rocksffm.CompactionStyle.LEVEL).setMaxBytesForLevelMultiplier(8)
-                            .setCompressionPerLevel(List.of(io.rocksffm.Compression.NONE, io.rocksffm.Compression.LZ4))
-                            .setBottommostCompression(io.rocksffm.Compression.ZSTD).setEnableBlobFiles(true)
+                            .setInfoLogLevel(InfoLogLevel.WARN).setNumLevels(5)
+                            .setCompactionStyle(CompactionStyle.LEVEL).setMaxBytesForLevelMultiplier(8)
+                            .setCompressionPerLevel(List.of(Compression.NONE, Compression.LZ4))
+                            .setBottommostCompression(Compression.ZSTD).setEnableBlobFiles(true)
                             .setBlobGcAgeCutoff(0.5)) {
                         o.walDir();
                         o.compressionPerLevel();
@@ -60,37 +74,37 @@ class OperationsLeakTest {
                     }
                 }),
                 new NativeLeakTest.Workload("Universal and FIFO settings create/apply/close", 50_000 * x, i -> {
-                    try (io.rocksffm.UniversalCompactionOptions u = new io.rocksffm.UniversalCompactionOptions().setSizeRatio(5);
-                         io.rocksffm.FifoCompactionOptions f = new io.rocksffm.FifoCompactionOptions().setMaxTableFilesSize(1 << 20);
+                    try (UniversalCompactionOptions u = new UniversalCompactionOptions().setSizeRatio(5);
+                         FifoCompactionOptions f = new FifoCompactionOptions().setMaxTableFilesSize(1 << 20);
                          Options o = new Options().setUniversalCompactionOptions(u).setFifoCompactionOptions(f)) {
                         u.sizeRatio();
                         f.maxTableFilesSize();
                     }
                 }),
                 new NativeLeakTest.Workload("BlockBasedTableConfig every setter/apply/close", 50_000 * x, i -> {
-                    try (io.rocksffm.BlockBasedTableConfig t = new io.rocksffm.BlockBasedTableConfig()
-                            .setIndexType(io.rocksffm.BlockBasedTableConfig.IndexType.TWO_LEVEL_INDEX_SEARCH)
+                    try (BlockBasedTableConfig t = new BlockBasedTableConfig()
+                            .setIndexType(BlockBasedTableConfig.IndexType.TWO_LEVEL_INDEX_SEARCH)
                             .setPartitionFilters(true).setFormatVersion(5).setBlockRestartInterval(8)
-                            .setChecksum(io.rocksffm.BlockBasedTableConfig.ChecksumType.XXHASH64)
-                            .setDataBlockIndexType(io.rocksffm.BlockBasedTableConfig.DataBlockIndexType.BINARY_SEARCH_AND_HASH)
+                            .setChecksum(BlockBasedTableConfig.ChecksumType.XXHASH64)
+                            .setDataBlockIndexType(BlockBasedTableConfig.DataBlockIndexType.BINARY_SEARCH_AND_HASH)
                             .setMetadataBlockSize(8192).setPinL0FilterAndIndexBlocksInCache(true);
                          Options o = new Options().setTableFormat(t)) {
                         o.maxOpenFiles();
                     }
                 }),
                 new NativeLeakTest.Workload("Read/WriteOptions issue 32 settings", 50_000 * x, i -> {
-                    try (io.rocksffm.ReadOptions ro = new io.rocksffm.ReadOptions()
-                            .setReadTier(io.rocksffm.ReadOptions.ReadTier.BLOCK_CACHE).setIgnoreRangeDeletions(true)
+                    try (ReadOptions ro = new ReadOptions()
+                            .setReadTier(ReadOptions.ReadTier.BLOCK_CACHE).setIgnoreRangeDeletions(true)
                             .setPinData(true).setDeadlineMicros(1).setIoTimeoutMicros(1);
-                         io.rocksffm.WriteOptions wo = new io.rocksffm.WriteOptions().setNoSlowdown(true).setLowPri(true)) {
+                         WriteOptions wo = new WriteOptions().setNoSlowdown(true).setLowPri(true)) {
                         ro.readTier();
                         wo.memtableInsertHintPerBatch();
                     }
                 }),
                 NativeLeakTest.heavyWorkload("open/close with typed settings", 100, 1 << 20, i -> {
-                    try (io.rocksffm.UniversalCompactionOptions u = new io.rocksffm.UniversalCompactionOptions().setSizeRatio(5);
+                    try (UniversalCompactionOptions u = new UniversalCompactionOptions().setSizeRatio(5);
                          Options o = new Options().setCreateIfMissing(true).setWalDir(wal)
-                                 .setCompactionStyle(io.rocksffm.CompactionStyle.UNIVERSAL).setUniversalCompactionOptions(u)
+                                 .setCompactionStyle(CompactionStyle.UNIVERSAL).setUniversalCompactionOptions(u)
                                  .setEnableBlobFiles(true).setMinBlobSize(10);
                          RocksDB db = RocksDB.open(dir.resolve("typed"), o)) {
                         db.put(bytes("k"), bytes("a value long enough for a blob"));
@@ -111,14 +125,14 @@ class OperationsLeakTest {
             long latest = db.latestSequenceNumber();
             NativeLeakTest.Workloads.run(List.of(
                     new NativeLeakTest.Workload("getUpdatesSince (10 batches)/close", 20_000 * x, i -> {
-                        for (io.rocksffm.WalUpdate u : db.getUpdatesSince(latest - 9, 10)) {
+                        for (WalUpdate u : db.getUpdatesSince(latest - 9, 10)) {
                             u.batch().close();
                         }
                     }),
                     new NativeLeakTest.Workload("latestSequenceNumber, snapshot sequence", 100_000 * x, i -> {
                         db.latestSequenceNumber();
-                        try (io.rocksffm.Snapshot s = db.getSnapshot()) {
-                            if (io.rocksffm.internal.Capabilities.callable("rocksdb_snapshot_get_sequence_number")) {
+                        try (Snapshot s = db.getSnapshot()) {
+                            if (Capabilities.callable("rocksdb_snapshot_get_sequence_number")) {
                                 s.sequenceNumber();
                             }
                         }
@@ -126,7 +140,7 @@ class OperationsLeakTest {
                     new NativeLeakTest.Workload("getUpdatesSince past the end", 20_000 * x,
                             i -> db.getUpdatesSince(latest + 1000, 10)),
                     new NativeLeakTest.Workload("CompactRangeOptions create/set/close", 50_000 * x, i -> {
-                        try (io.rocksffm.CompactRangeOptions o = new io.rocksffm.CompactRangeOptions().setChangeLevel(true)
+                        try (CompactRangeOptions o = new CompactRangeOptions().setChangeLevel(true)
                                 .setTargetLevel(1)) {
                             o.bottommostLevelCompaction();
                         }
@@ -134,17 +148,17 @@ class OperationsLeakTest {
                     new NativeLeakTest.Workload("liveFiles", 20_000 * x, i -> assertFalse(files.liveFiles().isEmpty())),
                     new NativeLeakTest.Workload("deleteFilesInRange (no file inside)", 20_000 * x,
                             i -> files.deleteFilesInRange(files.defaultColumnFamily(),
-                                    java.lang.foreign.MemorySegment.ofArray(bytes("zz")),
-                                    java.lang.foreign.MemorySegment.ofArray(bytes("zzz")))),
+                                    MemorySegment.ofArray(bytes("zz")),
+                                    MemorySegment.ofArray(bytes("zzz")))),
                     new NativeLeakTest.Workload("keyMayExist (present, absent)", 100_000 * x, i -> {
-                        try (io.rocksffm.ReadOptions ro = new io.rocksffm.ReadOptions()) {
+                        try (ReadOptions ro = new ReadOptions()) {
                             files.keyMayExist(files.defaultColumnFamily(), ro, bytes("k1"));
                             files.keyMayExist(files.defaultColumnFamily(), ro, bytes("absent"));
                         }
                     }),
                     new NativeLeakTest.Workload("HyperClockCache create/close (where the engine has it)", 20_000 * x, i -> {
-                        if (io.rocksffm.internal.Capabilities.callable("rocksdb_cache_create_hyper_clock")) {
-                            io.rocksffm.Cache.newHyperClockCache(1 << 20, 4096).close();
+                        if (Capabilities.callable("rocksdb_cache_create_hyper_clock")) {
+                            Cache.newHyperClockCache(1 << 20, 4096).close();
                         }
                     })));
         }

@@ -7,6 +7,13 @@ import io.rocksffm.FifoCompactionOptions;
 import io.rocksffm.Options;
 import io.rocksffm.UniversalCompactionOptions;
 import io.rocksffm.reliability.ApiTableSupport.Table;
+import io.rocksffm.CompactRangeOptions;
+import io.rocksffm.CompactionStyle;
+import io.rocksffm.Compression;
+import io.rocksffm.InfoLogLevel;
+import io.rocksffm.ReadOptions;
+import io.rocksffm.WriteOptions;
+import java.util.List;
 
 /**
  * The use-after-close rows and tables of issue 32's typed settings: the {@link Options} methods of
@@ -53,7 +60,7 @@ final class OptionsTables {
                 .guarded("maxTotalWalSize()", (o, c) -> o.maxTotalWalSize())
                 .guarded("setWalDir(Path)", (o, c) -> o.setWalDir(c.dir))
                 .guarded("walDir()", (o, c) -> o.walDir())
-                .guarded("setInfoLogLevel(InfoLogLevel)", (o, c) -> o.setInfoLogLevel(io.rocksffm.InfoLogLevel.INFO))
+                .guarded("setInfoLogLevel(InfoLogLevel)", (o, c) -> o.setInfoLogLevel(InfoLogLevel.INFO))
                 .guarded("infoLogLevel()", (o, c) -> o.infoLogLevel())
                 .guarded("setKeepLogFileNum(long)", (o, c) -> o.setKeepLogFileNum(2))
                 .guarded("keepLogFileNum()", (o, c) -> o.keepLogFileNum())
@@ -61,7 +68,7 @@ final class OptionsTables {
                 .guarded("statsDumpPeriodSec()", (o, c) -> o.statsDumpPeriodSec())
                 .guarded("setDbWriteBufferSize(long)", (o, c) -> o.setDbWriteBufferSize(2))
                 .guarded("dbWriteBufferSize()", (o, c) -> o.dbWriteBufferSize())
-                .guarded("setCompactionStyle(CompactionStyle)", (o, c) -> o.setCompactionStyle(io.rocksffm.CompactionStyle.LEVEL))
+                .guarded("setCompactionStyle(CompactionStyle)", (o, c) -> o.setCompactionStyle(CompactionStyle.LEVEL))
                 .guarded("compactionStyle()", (o, c) -> o.compactionStyle())
                 .guarded("setUniversalCompactionOptions(UniversalCompactionOptions)", (o, c) -> o.setUniversalCompactionOptions(c.universal))
                 .guarded("setFifoCompactionOptions(FifoCompactionOptions)", (o, c) -> o.setFifoCompactionOptions(c.fifo))
@@ -101,9 +108,9 @@ final class OptionsTables {
                 .guarded("ttl()", (o, c) -> o.ttl())
                 .guarded("setPeriodicCompactionSeconds(long)", (o, c) -> o.setPeriodicCompactionSeconds(2))
                 .guarded("periodicCompactionSeconds()", (o, c) -> o.periodicCompactionSeconds())
-                .guarded("setCompressionPerLevel(List)", (o, c) -> o.setCompressionPerLevel(java.util.List.of()))
+                .guarded("setCompressionPerLevel(List)", (o, c) -> o.setCompressionPerLevel(List.of()))
                 .guarded("compressionPerLevel()", (o, c) -> o.compressionPerLevel())
-                .guarded("setBottommostCompression(Compression)", (o, c) -> o.setBottommostCompression(io.rocksffm.Compression.NONE))
+                .guarded("setBottommostCompression(Compression)", (o, c) -> o.setBottommostCompression(Compression.NONE))
                 .guarded("bottommostCompression()", (o, c) -> o.bottommostCompression())
                 .guarded("setCompressionOptions(int,int,int,int)", (o, c) -> o.setCompressionOptions(2, 2, 2, 2))
                 .guarded("setBottommostCompressionOptions(int,int,int,int,boolean)", (o, c) -> o.setBottommostCompressionOptions(2, 2, 2, 2, true))
@@ -117,7 +124,7 @@ final class OptionsTables {
                 .guarded("minBlobSize()", (o, c) -> o.minBlobSize())
                 .guarded("setBlobFileSize(long)", (o, c) -> o.setBlobFileSize(2))
                 .guarded("blobFileSize()", (o, c) -> o.blobFileSize())
-                .guarded("setBlobCompression(Compression)", (o, c) -> o.setBlobCompression(io.rocksffm.Compression.NONE))
+                .guarded("setBlobCompression(Compression)", (o, c) -> o.setBlobCompression(Compression.NONE))
                 .guarded("blobCompression()", (o, c) -> o.blobCompression())
                 .guarded("setEnableBlobGc(boolean)", (o, c) -> o.setEnableBlobGc(true))
                 .guarded("enableBlobGc()", (o, c) -> o.enableBlobGc())
@@ -132,10 +139,10 @@ final class OptionsTables {
     /** Adds the issue 32 setters of {@link BlockBasedTableConfig} to its table. */
     static Table<BlockBasedTableConfig> blockBasedIssue32(Table<BlockBasedTableConfig> table) {
         return table
-                .guarded("setIndexType(IndexType)", (o, c) -> o.setIndexType(io.rocksffm.BlockBasedTableConfig.IndexType.BINARY_SEARCH))
-                .guarded("setDataBlockIndexType(DataBlockIndexType)", (o, c) -> o.setDataBlockIndexType(io.rocksffm.BlockBasedTableConfig.DataBlockIndexType.BINARY_SEARCH))
+                .guarded("setIndexType(IndexType)", (o, c) -> o.setIndexType(BlockBasedTableConfig.IndexType.BINARY_SEARCH))
+                .guarded("setDataBlockIndexType(DataBlockIndexType)", (o, c) -> o.setDataBlockIndexType(BlockBasedTableConfig.DataBlockIndexType.BINARY_SEARCH))
                 .guarded("setDataBlockHashRatio(double)", (o, c) -> o.setDataBlockHashRatio(0.5))
-                .guarded("setChecksum(ChecksumType)", (o, c) -> o.setChecksum(io.rocksffm.BlockBasedTableConfig.ChecksumType.CRC32C))
+                .guarded("setChecksum(ChecksumType)", (o, c) -> o.setChecksum(BlockBasedTableConfig.ChecksumType.CRC32C))
                 .guarded("setFormatVersion(int)", (o, c) -> o.setFormatVersion(2))
                 .guarded("setBlockRestartInterval(int)", (o, c) -> o.setBlockRestartInterval(2))
                 .guarded("setIndexBlockRestartInterval(int)", (o, c) -> o.setIndexBlockRestartInterval(2))
@@ -178,9 +185,9 @@ final class OptionsTables {
     }
 
     /** Adds the issue 32 methods of {@link io.rocksffm.ReadOptions} to its table. */
-    static Table<io.rocksffm.ReadOptions> readIssue32(Table<io.rocksffm.ReadOptions> table) {
+    static Table<ReadOptions> readIssue32(Table<ReadOptions> table) {
         return table
-                .guarded("setReadTier(ReadTier)", (o, c) -> o.setReadTier(io.rocksffm.ReadOptions.ReadTier.READ_ALL))
+                .guarded("setReadTier(ReadTier)", (o, c) -> o.setReadTier(ReadOptions.ReadTier.READ_ALL))
                 .guarded("readTier()", (o, c) -> o.readTier())
                 .guarded("setIgnoreRangeDeletions(boolean)", (o, c) -> o.setIgnoreRangeDeletions(true))
                 .guarded("ignoreRangeDeletions()", (o, c) -> o.ignoreRangeDeletions())
@@ -195,7 +202,7 @@ final class OptionsTables {
     }
 
     /** Adds the issue 32 methods of {@link io.rocksffm.WriteOptions} to its table. */
-    static Table<io.rocksffm.WriteOptions> writeIssue32(Table<io.rocksffm.WriteOptions> table) {
+    static Table<WriteOptions> writeIssue32(Table<WriteOptions> table) {
         return table
                 .guarded("setNoSlowdown(boolean)", (o, c) -> o.setNoSlowdown(true))
                 .guarded("noSlowdown()", (o, c) -> o.noSlowdown())
@@ -205,8 +212,8 @@ final class OptionsTables {
                 .guarded("memtableInsertHintPerBatch()", (o, c) -> o.memtableInsertHintPerBatch());
     }
 
-    static Table<io.rocksffm.CompactRangeOptions> compactRange() {
-        return new Table<>(io.rocksffm.CompactRangeOptions.class)
+    static Table<CompactRangeOptions> compactRange() {
+        return new Table<>(CompactRangeOptions.class)
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setExclusiveManualCompaction(boolean)", (o, c) -> o.setExclusiveManualCompaction(true))
@@ -216,7 +223,7 @@ final class OptionsTables {
                 .guarded("setTargetLevel(int)", (o, c) -> o.setTargetLevel(1))
                 .guarded("targetLevel()", (o, c) -> o.targetLevel())
                 .guarded("setBottommostLevelCompaction(BottommostLevelCompaction)", (o, c) -> o.setBottommostLevelCompaction(
-                        io.rocksffm.CompactRangeOptions.BottommostLevelCompaction.SKIP))
+                        CompactRangeOptions.BottommostLevelCompaction.SKIP))
                 .guarded("bottommostLevelCompaction()", (o, c) -> o.bottommostLevelCompaction())
                 .guarded("setMaxSubcompactions(int)", (o, c) -> o.setMaxSubcompactions(1))
                 .guarded("maxSubcompactions()", (o, c) -> o.maxSubcompactions());

@@ -43,7 +43,7 @@ class OrphanTest {
                     it.seekToFirst();
                     it.value(); // a view of the current entry, left open too
                     plain.set(it);
-                    RocksIterator run = db.newIterator(ro, 1 << 16);
+                    RocksIterator run = db.newIterator(ro.setPrefetchBytes(1 << 16));
                     run.seekToFirst();
                     prefetching.set(run);
                     pinned.set(db.getPinned(ro, MemorySegment.ofArray(bytes("k"))));

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import java.nio.file.LinkOption;
 
 /**
  * One database per directory per process, however its path is spelled (issue 37, case 1): RocksDB
@@ -32,7 +33,7 @@ class PathAliasTest {
     private List<Path> aliases(Path db) throws Exception {
         Files.createDirectories(dir.resolve("sub"));
         Path link = dir.resolve("link");
-        if (!Files.exists(link, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.exists(link, LinkOption.NOFOLLOW_LINKS)) {
             Files.createSymbolicLink(link, db);
         }
         return List.of(link, db.resolve("."), dir.resolve("sub").resolve("..").resolve(db.getFileName()),

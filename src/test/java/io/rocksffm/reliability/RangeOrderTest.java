@@ -6,9 +6,8 @@ import static org.junit.jupiter.api.Assertions.*;
 import io.rocksffm.ColumnFamilyDescriptor;
 import io.rocksffm.ColumnFamilyHandle;
 import io.rocksffm.Comparator;
-import io.rocksffm.DatabaseAdmin;
+import io.rocksffm.Database;
 import io.rocksffm.KeyValueReads;
-import io.rocksffm.KeyValueWrites;
 import io.rocksffm.LatestOptions;
 import io.rocksffm.OptimisticTransactionDB;
 import io.rocksffm.Options;
@@ -25,10 +24,12 @@ import io.rocksffm.WriteOptions;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import java.lang.foreign.ValueLayout;
 
 /**
  * Range order follows the family's actual comparator on every surface (issue 37, case 3). A range
@@ -59,8 +60,8 @@ class RangeOrderTest {
             if (i == a.byteSize() || i == b.byteSize()) {
                 return -Long.compare(a.byteSize(), b.byteSize());
             }
-            return -Integer.compare(Byte.toUnsignedInt(a.getAtIndex(java.lang.foreign.ValueLayout.JAVA_BYTE, i)),
-                    Byte.toUnsignedInt(b.getAtIndex(java.lang.foreign.ValueLayout.JAVA_BYTE, i)));
+            return -Integer.compare(Byte.toUnsignedInt(a.getAtIndex(ValueLayout.JAVA_BYTE, i)),
+                    Byte.toUnsignedInt(b.getAtIndex(ValueLayout.JAVA_BYTE, i)));
         }
     }
 
@@ -90,7 +91,7 @@ class RangeOrderTest {
         }
     }
 
-    private static <D extends KeyValueWrites & KeyValueReads & DatabaseAdmin> void check(D db, ColumnFamilyHandle cf,
+    private static void check(Database db, ColumnFamilyHandle cf,
                                                                                          String what) {
         try (WriteOptions wo = new WriteOptions()) {
             for (String k : List.of("a", "b", "c", "d", "e")) {
@@ -129,20 +130,19 @@ class RangeOrderTest {
             assertWritable(db, cf, what);
             List<String> expected = pessimistic ? List.of("e", "d", "c", "b", "a", "w")
                     : transactional ? List.of("e", "b", "a", "w") : List.of("b", "a", "w");
-            assertEquals(expected.stream().sorted(java.util.Comparator.reverseOrder()).toList(), keys(db, cf), what);
+            assertEquals(expected.stream().sorted(Collections.reverseOrder()).toList(), keys(db, cf), what);
         }
     }
 
-    private static void assertWritable(DatabaseAdmin admin, ColumnFamilyHandle cf, String what) {
-        KeyValueWrites db = (KeyValueWrites) admin;
+    private static void assertWritable(Database db, ColumnFamilyHandle cf, String what) {
         db.put(cf, bytes("w"), bytes("w"));
-        admin.flush(cf, true);
-        assertEquals("w", string(((KeyValueReads) admin).get(cf, bytes("w"))), what + ": still writable");
+        db.flush(cf, true);
+        assertEquals("w", string(db.get(cf, bytes("w"))), what + ": still writable");
     }
 
     private static List<String> keys(KeyValueReads db, ColumnFamilyHandle cf) {
         List<String> out = new ArrayList<>();
-        try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.newIterator(cf, ro, 0)) {
+        try (ReadOptions ro = new ReadOptions(); RocksIterator it = db.newIterator(cf, ro)) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
                 String k = string(it.keyBytes());
                 if (!k.equals("z")) {

@@ -20,6 +20,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.lang.foreign.SegmentAllocator;
 
 /**
  * Shared switches and helpers of the reliability suite. Only rocksffm's public API is used here.
@@ -141,7 +142,7 @@ final class Reliability {
             return -1;
         }
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment info = (MemorySegment) MALLINFO2_HANDLE.invokeExact((java.lang.foreign.SegmentAllocator) arena);
+            MemorySegment info = (MemorySegment) MALLINFO2_HANDLE.invokeExact((SegmentAllocator) arena);
             return info.get(ValueLayout.JAVA_LONG, 7 * 8) + info.get(ValueLayout.JAVA_LONG, 4 * 8);
         } catch (Throwable t) {
             throw new AssertionError("mallinfo2 failed", t);

@@ -26,6 +26,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
+import io.rocksffm.RocksDBException;
+import java.lang.foreign.ValueLayout;
 
 /**
  * Keys and values past RocksDB's limits (issue 37, cases 9, 10, 12): refused with
@@ -57,7 +59,7 @@ class SizeLimitTest {
                     () -> db.put(cf, wo, fake, k), () -> db.put(cf, wo, k, fake), () -> db.merge(cf, wo, k, fake),
                     () -> db.delete(cf, wo, fake), () -> db.get(cf, ro, fake, out), () -> db.getPinned(cf, ro, fake),
                     () -> db.multiGet(cf, ro, new MemorySegment[] {k, fake}, new MemorySegment[2], new long[2],
-                            new io.rocksffm.RocksDBException[2], false),
+                            new RocksDBException[2], false),
                     () -> db.approximateSizes(cf, new MemorySegment[] {k}, new MemorySegment[] {fake}),
                     () -> db.compactRange(cf, k, fake));
             for (Executable call : calls) {
@@ -117,7 +119,7 @@ class SizeLimitTest {
             long pinnedBefore = db.getLongProperty("rocksdb.block-cache-pinned-usage").orElseThrow();
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment value = arena.allocate(big);
-                value.set(java.lang.foreign.ValueLayout.JAVA_BYTE, big - 1, (byte) 7);
+                value.set(ValueLayout.JAVA_BYTE, big - 1, (byte) 7);
                 db.put(db.defaultColumnFamily(), noWal, MemorySegment.ofArray(bytes("b")), value);
             }
             for (int round = 0; round < 3; round++) {
@@ -130,7 +132,7 @@ class SizeLimitTest {
             assertThrows(UnsupportedOperationException.class, () -> db.get(ro, bytes("b")));
             try (PinnedValue p = db.getPinned(ro, MemorySegment.ofArray(bytes("b")))) {
                 assertEquals(big, p.segment().byteSize());
-                assertEquals(7, p.segment().get(java.lang.foreign.ValueLayout.JAVA_BYTE, big - 1));
+                assertEquals(7, p.segment().get(ValueLayout.JAVA_BYTE, big - 1));
                 assertThrows(UnsupportedOperationException.class, p::toByteArray);
             }
             try (RocksIterator it = db.newIterator(ro)) {

@@ -5,7 +5,7 @@ import static io.rocksffm.reliability.Reliability.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import io.rocksffm.ColumnFamilyHandle;
-import io.rocksffm.DatabaseAdmin;
+import io.rocksffm.Database;
 import io.rocksffm.FlushOptions;
 import io.rocksffm.OptimisticTransactionDB;
 import io.rocksffm.OptimisticTransactionOptions;
@@ -33,6 +33,10 @@ import java.util.Set;
 import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.rocksffm.CompactionOptions;
+import io.rocksffm.IngestExternalFileOptions;
+import java.util.Arrays;
+import io.rocksffm.CompactRangeOptions;
 
 /**
  * {@link BadInputTest}'s null probe for the transaction types: every public method and factory of
@@ -43,14 +47,14 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TransactionBadInputTest {
     /** The compaction settings the null probes pass (never closed: the probed calls refuse before using them). */
-    private static final io.rocksffm.CompactRangeOptions COMPACT_RANGE = new io.rocksffm.CompactRangeOptions();
+    private static final CompactRangeOptions COMPACT_RANGE = new CompactRangeOptions();
 
     @TempDir
     Path dir;
 
-    private io.rocksffm.IngestExternalFileOptions ingest;
+    private IngestExternalFileOptions ingest;
     /** Null on engines before RocksDB 11. */
-    private io.rocksffm.CompactionOptions compaction;
+    private CompactionOptions compaction;
 
     private static final Set<String> NULLABLE = Set.of(
             "beginTransaction(WriteOptions,TransactionOptions,Transaction)#2",
@@ -78,8 +82,8 @@ class TransactionBadInputTest {
              WriteBatchWithIndex wbwi = new WriteBatchWithIndex();
              Transaction tx = tdb.beginTransaction(wo, to);
              Transaction otx = odb.beginTransaction(wo, oo);
-             io.rocksffm.IngestExternalFileOptions ingestOptions = new io.rocksffm.IngestExternalFileOptions();
-             io.rocksffm.CompactionOptions compactionOptions = AdminTables.compactionOptionsIfSupported()) {
+             IngestExternalFileOptions ingestOptions = new IngestExternalFileOptions();
+             CompactionOptions compactionOptions = AdminTables.compactionOptionsIfSupported()) {
             ingest = ingestOptions;
             compaction = compactionOptions;
             Map<Class<?>, Object> receivers = Map.of(TransactionDB.class, tdb, OptimisticTransactionDB.class, odb,
@@ -109,7 +113,7 @@ class TransactionBadInputTest {
                     Object target = t[1];
                     ColumnFamilyHandle cf = target == odb || target == otx ? odb.defaultColumnFamily()
                             : tdb.defaultColumnFamily();
-                    DatabaseAdmin db = target == odb || target == otx ? odb : tdb;
+                    Database db = target == odb || target == otx ? odb : tdb;
                     Object[] args = new Object[types.length];
                     for (int j = 0; j < types.length; j++) {
                         args[j] = j == i ? null : dummy(m, j, types[j], options, tdo, to, oo, wo, ro, flush, batch, cf,
@@ -125,7 +129,7 @@ class TransactionBadInputTest {
                     calls++;
                 }
             }
-            assertThrows(NullPointerException.class, () -> tx.multiGetAsList(java.util.Arrays.asList(bytes("a"), null)));
+            assertThrows(NullPointerException.class, () -> tx.multiGetAsList(Arrays.asList(bytes("a"), null)));
             assertThrows(NullPointerException.class, () -> tx.multiGet(tx.defaultColumnFamily(), ro,
                     new MemorySegment[] {null}, new MemorySegment[1], new long[1], new RocksDBException[1], false));
             // everything still works
@@ -141,7 +145,7 @@ class TransactionBadInputTest {
 
     private Object dummy(Method m, int i, Class<?> t, Options options, TransactionDBOptions tdo, TransactionOptions to,
                          OptimisticTransactionOptions oo, WriteOptions wo, ReadOptions ro, FlushOptions flush,
-                         WriteBatch batch, ColumnFamilyHandle cf, DatabaseAdmin db) {
+                         WriteBatch batch, ColumnFamilyHandle cf, Database db) {
         if (t == MemorySegment.class) {
             return MemorySegment.ofArray(bytes("k"));
         } else if (t == byte[].class) {
@@ -170,7 +174,7 @@ class TransactionBadInputTest {
             return flush;
         } else if (t == ColumnFamilyHandle.class) {
             return cf;
-        } else if (t == DatabaseAdmin.class) {
+        } else if (t == Database.class) {
             return db;
         } else if (t == Transaction.class) {
             return null;
@@ -178,9 +182,9 @@ class TransactionBadInputTest {
             return "rocksdb.stats";
         } else if (t == Path.class) {
             return dir.resolve("null-probe");
-        } else if (t == io.rocksffm.IngestExternalFileOptions.class) {
+        } else if (t == IngestExternalFileOptions.class) {
             return ingest;
-        } else if (t == io.rocksffm.CompactionOptions.class) {
+        } else if (t == CompactionOptions.class) {
             return compaction; // null before RocksDB 11: the call then refuses that null first, still an NPE
         } else if (t == Map.class) {
             return Map.of("write_buffer_size", "4194304");
@@ -199,7 +203,7 @@ class TransactionBadInputTest {
         } else if (t == long.class) {
             return 1L;
         }
-        if (t == io.rocksffm.CompactRangeOptions.class) {
+        if (t == CompactRangeOptions.class) {
             return COMPACT_RANGE;
         }
         throw new AssertionError("no dummy for " + t + " in " + m);

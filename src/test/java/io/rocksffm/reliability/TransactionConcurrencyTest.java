@@ -24,6 +24,10 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import io.rocksffm.KeyValueReads;
+import io.rocksffm.KeyValueWrites;
+import io.rocksffm.OptimisticTransactionOptions;
+import java.util.Arrays;
 
 /**
  * The bank-transfer model on both kinds of transaction database: N threads move random amounts
@@ -70,8 +74,8 @@ class TransactionConcurrencyTest {
             TransactionDB pdb = optimistic ? null : TransactionDB.open(dir, o, tdo);
             OptimisticTransactionDB odb = optimistic ? OptimisticTransactionDB.open(dir, o) : null;
             Supplier<Transaction> begin = optimistic ? () -> odb.beginTransaction(wo) : () -> pdb.beginTransaction(wo, to);
-            io.rocksffm.KeyValueWrites writes = optimistic ? odb : pdb;
-            io.rocksffm.KeyValueReads reads = optimistic ? odb : pdb;
+            KeyValueWrites writes = optimistic ? odb : pdb;
+            KeyValueReads reads = optimistic ? odb : pdb;
             try {
                 for (int i = 0; i < ACCOUNTS; i++) {
                     writes.put(account(i), amount(START));
@@ -129,7 +133,7 @@ class TransactionConcurrencyTest {
                 }
                 assertTrue(errors.isEmpty(), () -> "worker failed: " + errors.peek());
                 long[] model = new long[ACCOUNTS];
-                java.util.Arrays.fill(model, START);
+                Arrays.fill(model, START);
                 for (Transfer tr : committed) {
                     model[tr.from()] -= tr.amount();
                     model[tr.to()] += tr.amount();
@@ -166,9 +170,9 @@ class TransactionConcurrencyTest {
 
     /** One shared optimistic options object (never closed: the defaults). */
     private static final class OptimisticTransactionOptionsHolder {
-        private static final io.rocksffm.OptimisticTransactionOptions OPTIONS = new io.rocksffm.OptimisticTransactionOptions();
+        private static final OptimisticTransactionOptions OPTIONS = new OptimisticTransactionOptions();
 
-        io.rocksffm.OptimisticTransactionOptions get() {
+        OptimisticTransactionOptions get() {
             return OPTIONS;
         }
     }

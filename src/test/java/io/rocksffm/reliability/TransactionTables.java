@@ -14,6 +14,9 @@ import io.rocksffm.reliability.ApiTableSupport.Table;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
+import io.rocksffm.RocksDB;
+import io.rocksffm.WriteBatchWithIndex;
+import java.util.Map;
 
 /** The use-after-close tables ({@link ApiTables}) of the transaction types. */
 final class TransactionTables {
@@ -24,7 +27,7 @@ final class TransactionTables {
     static final OptimisticTransactionOptions OPT_OPTIONS = new OptimisticTransactionOptions();
 
     static Table<TransactionDB> transactionDB() {
-        return AdminTables.issue30(new Table<>(TransactionDB.class))
+        return WriteTables.issue31(AdminTables.issue30(new Table<>(TransactionDB.class)))
                 .plain("close()", (db, c) -> db.close())
                 .plain("isClosed()", (db, c) -> assertTrue(db.isClosed()))
                 .plain("path()", (db, c) -> assertNotNull(db.path()))
@@ -64,8 +67,7 @@ final class TransactionTables {
                 .guarded("multiGetAsList(ColumnFamilyHandle,ReadOptions,List)",
                         (db, c) -> db.multiGetAsList(c.cf, c.ro, List.of(bytes("k"))))
                 .guarded("newIterator(ReadOptions)", (db, c) -> db.newIterator(c.ro).close())
-                .guarded("newIterator(ReadOptions,long)", (db, c) -> db.newIterator(c.ro, 1024).close())
-                .guarded("newIterator(ColumnFamilyHandle,ReadOptions,long)", (db, c) -> db.newIterator(c.cf, c.ro, 0).close())
+                .guarded("newIterator(ColumnFamilyHandle,ReadOptions)", (db, c) -> db.newIterator(c.cf, c.ro).close())
                 .guarded("getSnapshot()", (db, c) -> db.getSnapshot().close())
                 .guarded("forEach(ReadOptions,BiConsumer)", (db, c) -> db.forEach(c.ro, (k, v) -> {}))
                 .guarded("stream(ReadOptions)", (db, c) -> {
@@ -90,8 +92,8 @@ final class TransactionTables {
                         (db, c) -> db.ingestExternalFile(c.cf, List.of(c.dir.resolve("none.sst")), c.ingest))
                 .guarded("ingestExternalFile(List,IngestExternalFileOptions)",
                         (db, c) -> db.ingestExternalFile(List.of(c.dir.resolve("none.sst")), c.ingest))
-                .guarded("setOptions(ColumnFamilyHandle,Map)", (db, c) -> db.setOptions(c.cf, java.util.Map.of("write_buffer_size", "4194304")))
-                .guarded("setOptions(Map)", (db, c) -> db.setOptions(java.util.Map.of("write_buffer_size", "4194304")))
+                .guarded("setOptions(ColumnFamilyHandle,Map)", (db, c) -> db.setOptions(c.cf, Map.of("write_buffer_size", "4194304")))
+                .guarded("setOptions(Map)", (db, c) -> db.setOptions(Map.of("write_buffer_size", "4194304")))
                 .guarded("beginTransaction(WriteOptions)", (db, c) -> db.beginTransaction(c.wo).close())
                 .guarded("beginTransaction(WriteOptions,TransactionOptions)",
                         (db, c) -> db.beginTransaction(c.wo, TransactionTables.TX_OPTIONS).close())
@@ -101,7 +103,7 @@ final class TransactionTables {
     }
 
     static Table<OptimisticTransactionDB> optimisticTransactionDB() {
-        return AdminTables.issue30(new Table<>(OptimisticTransactionDB.class))
+        return WriteTables.issue31(AdminTables.issue30(new Table<>(OptimisticTransactionDB.class)))
                 .plain("close()", (db, c) -> db.close())
                 .plain("isClosed()", (db, c) -> assertTrue(db.isClosed()))
                 .plain("path()", (db, c) -> assertNotNull(db.path()))
@@ -141,8 +143,7 @@ final class TransactionTables {
                 .guarded("multiGetAsList(ColumnFamilyHandle,ReadOptions,List)",
                         (db, c) -> db.multiGetAsList(c.cf, c.ro, List.of(bytes("k"))))
                 .guarded("newIterator(ReadOptions)", (db, c) -> db.newIterator(c.ro).close())
-                .guarded("newIterator(ReadOptions,long)", (db, c) -> db.newIterator(c.ro, 1024).close())
-                .guarded("newIterator(ColumnFamilyHandle,ReadOptions,long)", (db, c) -> db.newIterator(c.cf, c.ro, 0).close())
+                .guarded("newIterator(ColumnFamilyHandle,ReadOptions)", (db, c) -> db.newIterator(c.cf, c.ro).close())
                 .guarded("getSnapshot()", (db, c) -> db.getSnapshot().close())
                 .guarded("forEach(ReadOptions,BiConsumer)", (db, c) -> db.forEach(c.ro, (k, v) -> {}))
                 .guarded("stream(ReadOptions)", (db, c) -> {
@@ -167,8 +168,8 @@ final class TransactionTables {
                         (db, c) -> db.ingestExternalFile(c.cf, List.of(c.dir.resolve("none.sst")), c.ingest))
                 .guarded("ingestExternalFile(List,IngestExternalFileOptions)",
                         (db, c) -> db.ingestExternalFile(List.of(c.dir.resolve("none.sst")), c.ingest))
-                .guarded("setOptions(ColumnFamilyHandle,Map)", (db, c) -> db.setOptions(c.cf, java.util.Map.of("write_buffer_size", "4194304")))
-                .guarded("setOptions(Map)", (db, c) -> db.setOptions(java.util.Map.of("write_buffer_size", "4194304")))
+                .guarded("setOptions(ColumnFamilyHandle,Map)", (db, c) -> db.setOptions(c.cf, Map.of("write_buffer_size", "4194304")))
+                .guarded("setOptions(Map)", (db, c) -> db.setOptions(Map.of("write_buffer_size", "4194304")))
                 .guarded("beginTransaction(WriteOptions)", (db, c) -> db.beginTransaction(c.wo).close())
                 .guarded("beginTransaction(WriteOptions,OptimisticTransactionOptions)",
                         (db, c) -> db.beginTransaction(c.wo, TransactionTables.OPT_OPTIONS).close())
@@ -190,6 +191,21 @@ final class TransactionTables {
                 .guarded("put(byte[],byte[])", (t, c) -> t.put(bytes("k"), bytes("v")))
                 .guarded("delete(ColumnFamilyHandle,MemorySegment)", (t, c) -> t.delete(c.cf, c.key))
                 .guarded("delete(byte[])", (t, c) -> t.delete(bytes("k")))
+                .guarded("put(MemorySegment,MemorySegment)", (t, c) -> t.put(c.key, c.value))
+                .guarded("put(ColumnFamilyHandle,byte[],byte[])", (t, c) -> t.put(c.cf, bytes("k"), bytes("v")))
+                .guarded("merge(MemorySegment,MemorySegment)", (t, c) -> ApiTableSupport.mergeOrRefused(() -> t.merge(c.key, c.value)))
+                .guarded("merge(byte[],byte[])", (t, c) -> ApiTableSupport.mergeOrRefused(() -> t.merge(bytes("k"), bytes("v"))))
+                .guarded("merge(ColumnFamilyHandle,byte[],byte[])", (t, c) -> ApiTableSupport.mergeOrRefused(() -> t.merge(c.cf, bytes("k"), bytes("v"))))
+                .guarded("delete(MemorySegment)", (t, c) -> t.delete(c.key))
+                .guarded("delete(ColumnFamilyHandle,byte[])", (t, c) -> t.delete(c.cf, bytes("k")))
+                .guarded("singleDelete(ColumnFamilyHandle,MemorySegment)", (t, c) -> t.singleDelete(c.cf, c.key))
+                .guarded("singleDelete(MemorySegment)", (t, c) -> t.singleDelete(c.key))
+                .guarded("singleDelete(ColumnFamilyHandle,byte[])", (t, c) -> t.singleDelete(c.cf, bytes("k")))
+                .guarded("singleDelete(byte[])", (t, c) -> t.singleDelete(bytes("k")))
+                .guarded("deleteRange(ColumnFamilyHandle,MemorySegment,MemorySegment)", (t, c) -> ApiTableSupport.rangeRefused(() -> t.deleteRange(c.cf, c.key, c.value)))
+                .guarded("deleteRange(MemorySegment,MemorySegment)", (t, c) -> ApiTableSupport.rangeRefused(() -> t.deleteRange(c.key, c.value)))
+                .guarded("deleteRange(ColumnFamilyHandle,byte[],byte[])", (t, c) -> ApiTableSupport.rangeRefused(() -> t.deleteRange(c.cf, bytes("a"), bytes("b"))))
+                .guarded("deleteRange(byte[],byte[])", (t, c) -> ApiTableSupport.rangeRefused(() -> t.deleteRange(bytes("a"), bytes("b"))))
                 .guarded("get(ColumnFamilyHandle,ReadOptions,MemorySegment,MemorySegment)", (t, c) -> t.get(c.cf, c.ro, c.key, c.out))
                 .guarded("get(ReadOptions,MemorySegment,MemorySegment)", (t, c) -> t.get(c.ro, c.key, c.out))
                 .guarded("get(byte[])", (t, c) -> t.get(bytes("k")))
@@ -201,6 +217,9 @@ final class TransactionTables {
                 .guarded("getForUpdate(ColumnFamilyHandle,ReadOptions,byte[],boolean)",
                         (t, c) -> t.getForUpdate(c.cf, c.ro, bytes("k"), true))
                 .guarded("getForUpdate(byte[])", (t, c) -> t.getForUpdate(bytes("k")))
+                .guarded("getForUpdate(ColumnFamilyHandle,ReadOptions,byte[])", (t, c) -> t.getForUpdate(c.cf, c.ro, bytes("k")))
+                .guarded("getForUpdate(ColumnFamilyHandle,byte[])", (t, c) -> t.getForUpdate(c.cf, bytes("k")))
+                .guarded("getForUpdate(ReadOptions,byte[])", (t, c) -> t.getForUpdate(c.ro, bytes("k")))
                 .guarded("getPinned(ColumnFamilyHandle,ReadOptions,MemorySegment)", (t, c) -> t.getPinned(c.cf, c.ro, c.key))
                 .guarded("getPinned(ReadOptions,MemorySegment)", (t, c) -> t.getPinned(c.ro, c.key))
                 .guarded("multiGet(ColumnFamilyHandle,ReadOptions,MemorySegment[],MemorySegment[],long[],RocksDBException[],boolean)",
@@ -212,8 +231,7 @@ final class TransactionTables {
                 .guarded("multiGetForUpdateAsList(ColumnFamilyHandle,ReadOptions,List)",
                         (t, c) -> t.multiGetForUpdateAsList(c.cf, c.ro, List.of(bytes("k"))))
                 .guarded("newIterator(ReadOptions)", (t, c) -> t.newIterator(c.ro).close())
-                .guarded("newIterator(ReadOptions,long)", (t, c) -> t.newIterator(c.ro, 1024).close())
-                .guarded("newIterator(ColumnFamilyHandle,ReadOptions,long)", (t, c) -> t.newIterator(c.cf, c.ro, 0).close())
+                .guarded("newIterator(ColumnFamilyHandle,ReadOptions)", (t, c) -> t.newIterator(c.cf, c.ro).close())
                 .guarded("forEach(ReadOptions,BiConsumer)", (t, c) -> t.forEach(c.ro, (k, v) -> {}))
                 .guarded("stream(ReadOptions)", (t, c) -> {
                     try (var s = t.stream(c.ro)) {
@@ -261,21 +279,37 @@ final class TransactionTables {
                 .guarded("setSetSnapshot(boolean)", (o, c) -> o.setSetSnapshot(true));
     }
 
-    static Table<io.rocksffm.WriteBatchWithIndex> writeBatchWithIndex(io.rocksffm.RocksDB db) {
-        return new Table<>(io.rocksffm.WriteBatchWithIndex.class)
+    static Table<WriteBatchWithIndex> writeBatchWithIndex(RocksDB db) {
+        return new Table<>(WriteBatchWithIndex.class)
                 .plain("close()", (b, c) -> b.close())
                 .plain("isClosed()", (b, c) -> assertTrue(b.isClosed()))
                 .guarded("put(ColumnFamilyHandle,MemorySegment,MemorySegment)", (b, c) -> b.put(c.cf, c.key, c.value))
                 .guarded("put(byte[],byte[])", (b, c) -> b.put(bytes("k"), bytes("v")))
                 .guarded("delete(ColumnFamilyHandle,MemorySegment)", (b, c) -> b.delete(c.cf, c.key))
                 .guarded("delete(byte[])", (b, c) -> b.delete(bytes("k")))
+                .guarded("put(MemorySegment,MemorySegment)", (b, c) -> b.put(c.key, c.value))
+                .guarded("put(ColumnFamilyHandle,byte[],byte[])", (b, c) -> b.put(c.cf, bytes("k"), bytes("v")))
+                .guarded("merge(ColumnFamilyHandle,MemorySegment,MemorySegment)", (b, c) -> b.merge(c.cf, c.key, c.value))
+                .guarded("merge(MemorySegment,MemorySegment)", (b, c) -> b.merge(c.key, c.value))
+                .guarded("merge(byte[],byte[])", (b, c) -> b.merge(bytes("k"), bytes("v")))
+                .guarded("merge(ColumnFamilyHandle,byte[],byte[])", (b, c) -> b.merge(c.cf, bytes("k"), bytes("v")))
+                .guarded("delete(MemorySegment)", (b, c) -> b.delete(c.key))
+                .guarded("delete(ColumnFamilyHandle,byte[])", (b, c) -> b.delete(c.cf, bytes("k")))
+                .guarded("singleDelete(ColumnFamilyHandle,MemorySegment)", (b, c) -> b.singleDelete(c.cf, c.key))
+                .guarded("singleDelete(MemorySegment)", (b, c) -> b.singleDelete(c.key))
+                .guarded("singleDelete(ColumnFamilyHandle,byte[])", (b, c) -> b.singleDelete(c.cf, bytes("k")))
+                .guarded("singleDelete(byte[])", (b, c) -> b.singleDelete(bytes("k")))
+                .guarded("deleteRange(ColumnFamilyHandle,MemorySegment,MemorySegment)", (b, c) -> ApiTableSupport.rangeRefused(() -> b.deleteRange(c.cf, c.key, c.value)))
+                .guarded("deleteRange(MemorySegment,MemorySegment)", (b, c) -> ApiTableSupport.rangeRefused(() -> b.deleteRange(c.key, c.value)))
+                .guarded("deleteRange(ColumnFamilyHandle,byte[],byte[])", (b, c) -> ApiTableSupport.rangeRefused(() -> b.deleteRange(c.cf, bytes("a"), bytes("b"))))
+                .guarded("deleteRange(byte[],byte[])", (b, c) -> ApiTableSupport.rangeRefused(() -> b.deleteRange(bytes("a"), bytes("b"))))
                 .guarded("count()", (b, c) -> b.count())
                 .guarded("clear()", (b, c) -> b.clear())
                 .guarded("getFromBatch(Options,byte[])", (b, c) -> b.getFromBatch(c.options, bytes("k")))
                 .guarded("getFromBatch(Options,ColumnFamilyHandle,byte[])", (b, c) -> b.getFromBatch(c.options, c.cf, bytes("k")))
-                .guarded("getFromBatchAndDB(DatabaseAdmin,ReadOptions,ColumnFamilyHandle,byte[])",
+                .guarded("getFromBatchAndDB(Database,ReadOptions,ColumnFamilyHandle,byte[])",
                         (b, c) -> b.getFromBatchAndDB(db, c.ro, c.cf, bytes("k")))
-                .guarded("newIteratorWithBase(DatabaseAdmin,ReadOptions,ColumnFamilyHandle)",
+                .guarded("newIteratorWithBase(Database,ReadOptions,ColumnFamilyHandle)",
                         (b, c) -> b.newIteratorWithBase(db, c.ro, c.cf).close());
     }
 }

@@ -29,6 +29,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import io.rocksffm.IngestExternalFileOptions;
+import io.rocksffm.WriteBatchWithIndex;
 
 /**
  * {@link UseAfterCloseTest} for the transaction types: every public method of a closed
@@ -49,7 +51,7 @@ class TransactionUseAfterCloseTest {
         ctx.batch = new WriteBatch().put(bytes("b"), bytes("1"));
         ctx.options = new Options();
         ctx.flush = new FlushOptions();
-        ctx.ingest = new io.rocksffm.IngestExternalFileOptions();
+        ctx.ingest = new IngestExternalFileOptions();
     }
 
     @AfterEach
@@ -116,7 +118,7 @@ class TransactionUseAfterCloseTest {
                     try (RocksDB db = RocksDB.open(path, o)) {
                         Ctx c = ctx.copy();
                         c.cf = db.defaultColumnFamily();
-                        check(TransactionTables.writeBatchWithIndex(db), closed(new io.rocksffm.WriteBatchWithIndex()), c);
+                        check(TransactionTables.writeBatchWithIndex(db), closed(new WriteBatchWithIndex()), c);
                     }
                 }
                 default -> fail(type);

@@ -13,15 +13,12 @@ import io.rocksffm.RestoreOptions;
 import io.rocksffm.SstFileWriter;
 import io.rocksffm.Cache;
 import io.rocksffm.Checkpoint;
-import io.rocksffm.ColumnFamilyHandle;
 import io.rocksffm.FlushOptions;
-import io.rocksffm.NativeWriteBatch;
 import io.rocksffm.Options;
 import io.rocksffm.PinnedValue;
 import io.rocksffm.ReadOptions;
 import io.rocksffm.RocksDB;
 import io.rocksffm.RocksIterator;
-import io.rocksffm.Snapshot;
 import io.rocksffm.WriteBatch;
 import io.rocksffm.WriteOptions;
 import io.rocksffm.reliability.ApiTableSupport.Ctx;
@@ -36,6 +33,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import io.rocksffm.CompactionOptions;
+import io.rocksffm.CreateBackupOptions;
+import io.rocksffm.RateLimiter;
+import io.rocksffm.WriteBufferManager;
+import io.rocksffm.internal.Capabilities;
+import io.rocksffm.CompactRangeOptions;
+import io.rocksffm.FifoCompactionOptions;
+import io.rocksffm.UniversalCompactionOptions;
 
 /**
  * Use after close, everywhere: every public method of every closeable type, called on a closed
@@ -68,31 +73,31 @@ class UseAfterCloseTest {
         ctx.restore = new RestoreOptions();
         ctx.cache = Cache.newLRUCache(1 << 20);
         ctx.table = new BlockBasedTableConfig();
-        ctx.limiter = io.rocksffm.RateLimiter.create(1 << 20);
+        ctx.limiter = RateLimiter.create(1 << 20);
         ctx.wbm = wbmIfSupported();
         ctx.compaction = compactionIfSupported();
         ctx.createBackup = createBackupIfSupported();
-        ctx.universal = new io.rocksffm.UniversalCompactionOptions();
-        ctx.fifo = new io.rocksffm.FifoCompactionOptions();
-        ctx.compactRange = new io.rocksffm.CompactRangeOptions();
+        ctx.universal = new UniversalCompactionOptions();
+        ctx.fifo = new FifoCompactionOptions();
+        ctx.compactRange = new CompactRangeOptions();
     }
 
     /** Compaction options, or null on engines without them (before RocksDB 11). */
-    private static io.rocksffm.CompactionOptions compactionIfSupported() {
-        return io.rocksffm.internal.Capabilities.callable("rocksdb_compaction_options_create")
-                ? new io.rocksffm.CompactionOptions() : null;
+    private static CompactionOptions compactionIfSupported() {
+        return Capabilities.callable("rocksdb_compaction_options_create")
+                ? new CompactionOptions() : null;
     }
 
     /** Backup options, or null on engines without them (before RocksDB 11). */
-    private static io.rocksffm.CreateBackupOptions createBackupIfSupported() {
-        return io.rocksffm.internal.Capabilities.callable("rocksdb_create_backup_options_create")
-                ? new io.rocksffm.CreateBackupOptions() : null;
+    private static CreateBackupOptions createBackupIfSupported() {
+        return Capabilities.callable("rocksdb_create_backup_options_create")
+                ? new CreateBackupOptions() : null;
     }
 
     /** A write buffer manager, or null on engines without them (7.8.3). */
-    private static io.rocksffm.WriteBufferManager wbmIfSupported() {
-        return io.rocksffm.internal.Capabilities.callable("rocksdb_write_buffer_manager_create")
-                ? io.rocksffm.WriteBufferManager.create(1 << 20, false) : null;
+    private static WriteBufferManager wbmIfSupported() {
+        return Capabilities.callable("rocksdb_write_buffer_manager_create")
+                ? WriteBufferManager.create(1 << 20, false) : null;
     }
 
     @AfterEach
@@ -149,7 +154,7 @@ class UseAfterCloseTest {
                 }
             }
             case "RocksIterator" -> {
-                RocksIterator it = live.newIterator(ctx.ro, 4096);
+                RocksIterator it = live.newIterator(ctx.ro.setPrefetchBytes(4096));
                 it.seekToFirst();
                 assertTrue(it.isValid());
                 check(ApiTables.iterator(), closed(it), ctx);
@@ -166,7 +171,7 @@ class UseAfterCloseTest {
             case "Cache" -> check(ApiTables.cache(), closed(Cache.newLRUCache(1 << 20)), ctx);
             case "BlockBasedTableConfig" -> check(ApiTables.blockBasedTableConfig(), closed(new BlockBasedTableConfig()), ctx);
             case "Checkpoint" -> check(ApiTables.checkpoint(), closed(Checkpoint.create(live)), ctx);
-            case "RateLimiter" -> check(ApiTables.rateLimiter(), closed(io.rocksffm.RateLimiter.create(1 << 20)), ctx);
+            case "RateLimiter" -> check(ApiTables.rateLimiter(), closed(RateLimiter.create(1 << 20)), ctx);
             case "WriteBufferManager" -> {
                 if (ctx.wbm == null) {
                     report("use after close: WriteBufferManager: not on this engine");
@@ -193,9 +198,9 @@ class UseAfterCloseTest {
                     closed(new IngestExternalFileOptions()), ctx);
             case "LatestOptions" -> check(ApiTables.latestOptions(), closed(LatestOptions.load(live.path())), ctx);
             case "UniversalCompactionOptions" -> check(OptionsTables.universal(),
-                    closed(new io.rocksffm.UniversalCompactionOptions()), ctx);
-            case "FifoCompactionOptions" -> check(OptionsTables.fifo(), closed(new io.rocksffm.FifoCompactionOptions()), ctx);
-            case "CompactRangeOptions" -> check(OptionsTables.compactRange(), closed(new io.rocksffm.CompactRangeOptions()), ctx);
+                    closed(new UniversalCompactionOptions()), ctx);
+            case "FifoCompactionOptions" -> check(OptionsTables.fifo(), closed(new FifoCompactionOptions()), ctx);
+            case "CompactRangeOptions" -> check(OptionsTables.compactRange(), closed(new CompactRangeOptions()), ctx);
             case "CompactionOptions" -> {
                 if (ctx.compaction == null) {
                     report("use after close: CompactionOptions: not on this engine");
@@ -280,15 +285,15 @@ class UseAfterCloseTest {
         closedArgs.flush = closed(new FlushOptions());
         closedArgs.table = closed(new BlockBasedTableConfig());
         closedArgs.cache = closed(Cache.newLRUCache(1 << 20));
-        closedArgs.limiter = closed(io.rocksffm.RateLimiter.create(1 << 20));
+        closedArgs.limiter = closed(RateLimiter.create(1 << 20));
         closedArgs.wbm = ctx.wbm == null ? null : closed(wbmIfSupported());
         closedArgs.ingest = closed(new IngestExternalFileOptions());
         closedArgs.restore = closed(new RestoreOptions());
         closedArgs.compaction = ctx.compaction == null ? null : closed(compactionIfSupported());
         closedArgs.createBackup = ctx.createBackup == null ? null : closed(createBackupIfSupported());
-        closedArgs.universal = closed(new io.rocksffm.UniversalCompactionOptions());
-        closedArgs.fifo = closed(new io.rocksffm.FifoCompactionOptions());
-        closedArgs.compactRange = closed(new io.rocksffm.CompactRangeOptions());
+        closedArgs.universal = closed(new UniversalCompactionOptions());
+        closedArgs.fifo = closed(new FifoCompactionOptions());
+        closedArgs.compactRange = closed(new CompactRangeOptions());
         int calls = 0;
         for (Map.Entry<String, BiConsumer<T, Ctx>> e : table.guarded.entrySet()) {
             for (Class<?> p : table.closeableParameters(e.getKey())) {

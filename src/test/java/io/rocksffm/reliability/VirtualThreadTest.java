@@ -257,7 +257,7 @@ class VirtualThreadTest {
         byte[] upper = {'L', (byte) (laneId + 1)};
         NavigableMap<byte[], byte[]> expected = ctx.lanes()[laneId].model.tailMap(from, true);
         try (ReadOptions read = new ReadOptions().setIterateUpperBound(MemorySegment.ofArray(upper));
-             RocksIterator it = ctx.db().newIterator(read, prefetch)) {
+             RocksIterator it = ctx.db().newIterator(read.setPrefetchBytes(prefetch))) {
             it.seek(from);
             Iterator<Map.Entry<byte[], byte[]>> e = expected.entrySet().iterator();
             for (int i = 0; i < limit; i++) {

@@ -23,6 +23,16 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import io.rocksffm.ColumnFamilyDescriptor;
+import io.rocksffm.Database;
+import io.rocksffm.KeyValueReads;
+import io.rocksffm.KeyValueWrites;
+import io.rocksffm.MergeOperands;
+import io.rocksffm.MergeOperator;
+import io.rocksffm.OptimisticTransactionDB;
+import io.rocksffm.RocksDBException;
+import io.rocksffm.StringAppendOperator;
+import io.rocksffm.ValueOutput;
 
 /**
  * Writes that would leave an open database refusing every write until reopened are refused
@@ -145,9 +155,9 @@ class WedgeTest {
         try (Options o = new Options().setCreateIfMissing(true); TransactionDBOptions to = new TransactionDBOptions();
              WriteOptions wo = new WriteOptions();
              TransactionDB db = TransactionDB.open(dir.resolve("tx"), o, to);
-             io.rocksffm.OptimisticTransactionDB odb = io.rocksffm.OptimisticTransactionDB.open(dir.resolve("otx"), o)) {
+             OptimisticTransactionDB odb = OptimisticTransactionDB.open(dir.resolve("otx"), o)) {
             int n = 0;
-            for (io.rocksffm.DatabaseAdmin admin : List.<io.rocksffm.DatabaseAdmin>of(db, odb)) {
+            for (Database admin : List.<Database>of(db, odb)) {
                 for (boolean prepare : new boolean[] {false, true}) {
                     if (prepare && admin == odb) {
                         continue; // optimistic transactions have no prepare
@@ -171,8 +181,8 @@ class WedgeTest {
                     assertEquals(Transaction.State.STARTED, tx.state());
                     tx.rollback();
                     tx.close();
-                    io.rocksffm.KeyValueWrites writes = (io.rocksffm.KeyValueWrites) admin;
-                    io.rocksffm.KeyValueReads reads = (io.rocksffm.KeyValueReads) admin;
+                    KeyValueWrites writes = (KeyValueWrites) admin;
+                    KeyValueReads reads = (KeyValueReads) admin;
                     assertNull(reads.get(bytes("d")), "nothing of the refused transaction is applied");
                     writes.put(bytes("still"), bytes("writable"));
                     admin.flush(true);
@@ -189,15 +199,15 @@ class WedgeTest {
      */
     @Test
     void aDatabaseInTheBackgroundErrorStateSaysSo() {
-        io.rocksffm.MergeOperator failing = new io.rocksffm.MergeOperator() {
+        MergeOperator failing = new MergeOperator() {
             @Override
             public String name() {
                 return "StringAppendOperator";
             }
 
             @Override
-            public void fullMerge(MemorySegment key, MemorySegment existing, io.rocksffm.MergeOperands operands,
-                                  io.rocksffm.ValueOutput result) {
+            public void fullMerge(MemorySegment key, MemorySegment existing, MergeOperands operands,
+                                  ValueOutput result) {
                 throw new IllegalStateException("a failing merge in a flush");
             }
         };
@@ -206,19 +216,19 @@ class WedgeTest {
              RocksDB db = RocksDB.open(path, o)) {
             db.put(bytes("k"), bytes("a"));
             db.merge(bytes("k"), bytes("b"));
-            io.rocksffm.RocksDBException flush = assertThrows(io.rocksffm.RocksDBException.class, () -> db.flush(true));
+            RocksDBException flush = assertThrows(RocksDBException.class, () -> db.flush(true));
             assertTrue(flush.getMessage().contains("background-error state"), flush.getMessage());
-            io.rocksffm.RocksDBException put = assertThrows(io.rocksffm.RocksDBException.class,
+            RocksDBException put = assertThrows(RocksDBException.class,
                     () -> db.put(bytes("x"), bytes("1")));
             assertTrue(put.getMessage().contains("background-error state"), put.getMessage());
-            assertEquals(io.rocksffm.RocksDBException.Code.CORRUPTION, put.code(), put.getMessage());
+            assertEquals(RocksDBException.Code.CORRUPTION, put.code(), put.getMessage());
             try (WriteBatch batch = new WriteBatch(); WriteOptions wo = new WriteOptions()) {
-                io.rocksffm.RocksDBException write = assertThrows(io.rocksffm.RocksDBException.class,
+                RocksDBException write = assertThrows(RocksDBException.class,
                         () -> db.write(wo, batch.put(seg("y"), seg("1"))));
                 assertTrue(write.getMessage().contains("background-error state"), write.getMessage());
             }
         }
-        try (Options o = new Options().setMergeOperator(new io.rocksffm.StringAppendOperator());
+        try (Options o = new Options().setMergeOperator(new StringAppendOperator());
              RocksDB db = RocksDB.open(path, o)) {
             assertEquals("a,b", string(db.get(bytes("k"))));
             db.put(bytes("x"), bytes("1"));
@@ -247,7 +257,7 @@ class WedgeTest {
                 assertEquals("ok", string(db.get(bytes("default"))));
             }
             try (TransactionDB db = TransactionDB.open(path, o, to,
-                    List.of(new io.rocksffm.ColumnFamilyDescriptor("created", o)))) {
+                    List.of(new ColumnFamilyDescriptor("created", o)))) {
                 ColumnFamilyHandle cf = db.columnFamily("created");
                 assertEquals("in tx", string(db.get(cf, bytes("t"))));
                 assertEquals("batch", string(db.get(cf, bytes("b"))));

@@ -29,7 +29,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * random key followed by reading up to {@value #SEEK_SCAN_LENGTH} entries, on an iterator kept
  * open for the whole measurement iteration.
  *
- * <p>{@code prefetch} is rocksffm's run buffer ({@code db.newIterator(ro, prefetch)}; 0 = none).
+ * <p>{@code prefetch} is rocksffm's run buffer ({@code ReadOptions.setPrefetchBytes}; 0 = none).
  * rocksdbjni has no such option, so the parameter exists only in the {@code ffm_} benchmarks'
  * state, and the report pairs every {@code prefetch} value of an {@code ffm_} result with the
  * {@code jni_} result of the other parameters.
@@ -95,6 +95,8 @@ public class IteratorBenchmarks {
 
         io.rocksffm.RocksDB db;
         io.rocksffm.ReadOptions read;
+        /** {@link #read} with the prefetch size, for the iterators. */
+        io.rocksffm.ReadOptions scanRead;
         Arena arena;
         MemorySegment keyBuffer;
         MemorySegment valueBuffer;
@@ -106,6 +108,7 @@ public class IteratorBenchmarks {
             init();
             db = Datasets.openFfm(keyCount, keySize, valueSize);
             read = new io.rocksffm.ReadOptions();
+            scanRead = new io.rocksffm.ReadOptions().setPrefetchBytes(prefetch);
             arena = Arena.ofConfined();
             keyBuffer = arena.allocate(keySize);
             valueBuffer = arena.allocate(valueSize);
@@ -114,7 +117,7 @@ public class IteratorBenchmarks {
         }
 
         RocksIterator iterator() {
-            return prefetch == 0 ? db.newIterator(read) : db.newIterator(read, prefetch);
+            return db.newIterator(scanRead);
         }
 
         @Setup(Level.Iteration)
@@ -129,6 +132,7 @@ public class IteratorBenchmarks {
 
         @TearDown(Level.Trial)
         public void close() {
+            scanRead.close();
             read.close();
             db.close();
             arena.close();

@@ -67,7 +67,7 @@ final class OffsetsFamily {
     /** Reads what {@link #write} stored: the offsets into {@code offsets}; returns the position. */
     static Position read(RocksDB db, ColumnFamilyHandle family, Map<TopicPartition, Long> offsets) {
         Map<String, Map<Integer, Long>> positions = new HashMap<>();
-        try (ReadOptions read = new ReadOptions(); RocksIterator it = db.newIterator(family, read, 0)) {
+        try (ReadOptions read = new ReadOptions(); RocksIterator it = db.newIterator(family, read)) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
                 ByteBuffer key = ByteBuffer.wrap(it.keyBytes());
                 byte kind = key.get();

@@ -389,7 +389,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         if (empty) {
             return new EmptyIterator();
         }
-        RocksIterator it = db.newIterator(data, readOptions, 0);
+        RocksIterator it = db.newIterator(data, readOptions);
         StoreIterator result;
         try {
             result = new StoreIterator(name, it,

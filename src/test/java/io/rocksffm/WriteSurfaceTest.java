@@ -1,0 +1,100 @@
+package io.rocksffm;
+
+import static io.rocksffm.TestSupport.*;
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The one write surface of issue 31 ({@link Writes}), written the same way to every kind of surface. */
+class WriteSurfaceTest {
+    @TempDir
+    Path dir;
+
+    /** The same writes through any surface: put, merge, delete, singleDelete, chained. */
+    private static <T extends Writes<T>> void writeAll(Writes<T> w, ColumnFamilyHandle cf) {
+        w.put(bytes("a"), bytes("1"))
+                .put(cf, bytes("b"), bytes("2"))
+                .put(bytes("c"), bytes("3"))
+                .merge(bytes("a"), bytes("x"))
+                .merge(cf, bytes("b"), bytes("y"))
+                .delete(cf, bytes("zz"))
+                .singleDelete(bytes("c"));
+    }
+
+    private static void assertWritten(Database db) {
+        assertEquals("1,x", string(db.get(bytes("a"))));
+        assertEquals("2,y", string(db.get(bytes("b"))));
+        assertNull(db.get(bytes("c")), "single-deleted");
+    }
+
+    @Test
+    void everyKindOfDatabaseTakesTheSameWrites() {
+        try (Options options = new Options().setCreateIfMissing(true).setMergeOperator(new StringAppendOperator());
+             TransactionDBOptions txOptions = new TransactionDBOptions();
+             RocksDB rdb = RocksDB.open(dir.resolve("r"), options);
+             OptimisticTransactionDB odb = OptimisticTransactionDB.open(dir.resolve("o"), options);
+             TransactionDB tdb = TransactionDB.open(dir.resolve("t"), options, txOptions);
+             WriteOptions wo = new WriteOptions()) {
+            for (Database db : List.<Database>of(rdb, odb, tdb)) {
+                writeAll(db, db.defaultColumnFamily());
+                assertWritten(db);
+                assertSame(db, db.put(wo, bytes("d"), bytes("4")), "a database write returns the database");
+                assertEquals("4", string(db.get(bytes("d"))));
+                db.singleDelete(wo, bytes("d"));
+                assertNull(db.get(bytes("d")));
+            }
+            rdb.deleteRange(bytes("a"), bytes("b"));
+            assertNull(rdb.get(bytes("a")));
+            assertEquals("2,y", string(rdb.get(bytes("b"))));
+        }
+    }
+
+    @Test
+    void batchesAndTransactionsTakeTheSameWrites() {
+        try (Options options = new Options().setCreateIfMissing(true).setMergeOperator(new StringAppendOperator());
+             TransactionDBOptions txOptions = new TransactionDBOptions();
+             RocksDB rdb = RocksDB.open(dir.resolve("r"), options);
+             TransactionDB tdb = TransactionDB.open(dir.resolve("t"), options, txOptions);
+             WriteOptions wo = new WriteOptions()) {
+            try (WriteBatch batch = new WriteBatch()) {
+                writeAll(batch, rdb.defaultColumnFamily());
+                rdb.write(wo, batch);
+            }
+            assertWritten(rdb);
+            try (WriteBatchWithIndex batch = new WriteBatchWithIndex()) {
+                writeAll(batch, rdb.defaultColumnFamily());
+                rdb.write(wo, batch);
+            }
+            assertWritten(rdb); // the same writes again: the same result
+            try (Transaction tx = tdb.beginTransaction(wo)) {
+                writeAll(tx, tdb.defaultColumnFamily());
+                tx.commit();
+            }
+            assertWritten(tdb);
+        }
+    }
+
+    @Test
+    void transactionsAndIndexedBatchesRefuseRangeDeletions() {
+        try (Options options = new Options().setCreateIfMissing(true);
+             TransactionDBOptions txOptions = new TransactionDBOptions();
+             TransactionDB tdb = TransactionDB.open(dir.resolve("t"), options, txOptions);
+             WriteOptions wo = new WriteOptions();
+             Transaction tx = tdb.beginTransaction(wo);
+             WriteBatchWithIndex batch = new WriteBatchWithIndex()) {
+            UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+                    () -> tx.deleteRange(bytes("a"), bytes("b")));
+            assertTrue(e.getMessage().contains("range deletion"), e.getMessage());
+            assertThrows(UnsupportedOperationException.class, () -> batch.deleteRange(bytes("a"), bytes("b")));
+            assertThrows(UnsupportedOperationException.class,
+                    () -> batch.deleteRange(tdb.defaultColumnFamily(), bytes("a"), bytes("b")));
+            assertThrows(NullPointerException.class, () -> tx.deleteRange(null, bytes("b")));
+            assertEquals(0, batch.count(), "nothing was added");
+            tx.rollback();
+            assertThrows(IllegalStateException.class, () -> tx.deleteRange(bytes("a"), bytes("b")), "finished");
+        }
+    }
+}
