@@ -14,8 +14,8 @@ import java.lang.foreign.MemorySegment;
  *
  * <p><b>Memory.</b> The keys are read-only zero-copy views of RocksDB's memory, valid only
  * during the call: never keep them. Unlike other callbacks' views, a kept one is not detected
- * (it reads whatever the memory then holds): a check would cost every comparison a per-call
- * arena, measured at up to 35 ns and 136 bytes on this hottest of callbacks. <b>Threads:</b>
+ * (it reads whatever the memory then holds): a check would cost every comparison an allocation,
+ * on this hottest of callbacks. <b>Threads:</b>
  * called from many threads at once; must be thread-safe and fast.
  *
  * <p><b>Calling databases.</b> From inside the call, any call into a database that runs Java code
