@@ -142,6 +142,7 @@ final class Opening {
             if (options.callsJava()) {
                 opened.lifecycle.guardCallbacks(); // listeners of the database's own options
             }
+            WarmUp.afterOpen();
             return opened;
         } finally {
             for (NativeObject o : entered) {
