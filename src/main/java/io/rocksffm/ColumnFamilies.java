@@ -191,7 +191,9 @@ final class ColumnFamilies {
             }
             ColumnFamilyHandle handle = add(new ColumnFamilyHandle(db, name, h));
             configured(handle, options);
-            learn(db.realPath); // the engine wrote a new OPTIONS file with the family in it
+            if (options.fromText) {
+                learn(db.realPath); // the engine wrote a new OPTIONS file with the family in it
+            }
             return handle;
         }
     }

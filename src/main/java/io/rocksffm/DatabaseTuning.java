@@ -23,6 +23,13 @@ abstract class DatabaseTuning extends NativeObject {
         super(what, ptr);
     }
 
+    /**
+     * Whether text (an options string, an options file) made these options, so that they may give
+     * a family a merge operator or comparator that no Java setter recorded: an open or a family's
+     * creation with them learns what the engine runs from the OPTIONS file it writes.
+     */
+    volatile boolean fromText;
+
     final Options self() {
         return (Options) this;
     }

@@ -69,9 +69,12 @@ public final class LatestOptions implements AutoCloseable {
         OptionsFiles.Loaded loaded = blockCache.apply(c -> OptionsFiles.loadLatest(name, c, ignoreUnknownOptions));
         // from here on every options object is owned by a Java object
         Options db = new Options(loaded.dbOptions());
+        db.fromText = true;
         List<Options> owned = new ArrayList<>();
         for (var p : loaded.familyOptions()) {
-            owned.add(new Options(p));
+            Options family = new Options(p);
+            family.fromText = true;
+            owned.add(family);
         }
         // the comparators the file names (rocksffm checks range order in them)
         var text = OptionsFileText.latest(path);

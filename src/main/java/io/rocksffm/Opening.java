@@ -136,12 +136,15 @@ final class Opening {
             for (ColumnFamilyDescriptor d : all) {
                 opened.families.configured(opened.families.get(d.name()), d.options());
             }
-            if (!readOnly) { // an open for writing wrote an OPTIONS file: what the engine runs with
+            // an open for writing wrote an OPTIONS file: what the engine runs with, which only
+            // differs from what the Java setters recorded where text made some of the options
+            if (!readOnly && (options.fromText || all.stream().anyMatch(d -> d.options().fromText))) {
                 opened.families.learn(opened.realPath);
             }
             if (options.callsJava()) {
                 opened.lifecycle.guardCallbacks(); // listeners of the database's own options
             }
+            WarmUp.afterOpen();
             return opened;
         } finally {
             for (NativeObject o : entered) {

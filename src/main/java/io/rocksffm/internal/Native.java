@@ -175,9 +175,9 @@ public final class Native {
     /** The C library's malloc and free. */
     private static final class Heap {
         static final MethodHandle MALLOC = Linker.nativeLinker().downcallHandle(
-                Linker.nativeLinker().defaultLookup().find("malloc").orElseThrow(), Prelink.MALLOC);
+                Linker.nativeLinker().defaultLookup().find("malloc").orElseThrow(), Prelink.malloc());
         static final MethodHandle FREE = Linker.nativeLinker().downcallHandle(
-                Linker.nativeLinker().defaultLookup().find("free").orElseThrow(), Prelink.FREE);
+                Linker.nativeLinker().defaultLookup().find("free").orElseThrow(), Prelink.free());
     }
 
     /**

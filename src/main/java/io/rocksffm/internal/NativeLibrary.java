@@ -8,7 +8,9 @@ import java.lang.module.ModuleReader;
 import java.lang.module.ModuleReference;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
-import java.lang.reflect.InvocationTargetException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,7 +67,13 @@ public final class NativeLibrary {
         synchronized (NativeLibrary.class) {
             if (loaded == null) {
                 Prelink.start();
-                loaded = resolve();
+                boolean ok = false;
+                try {
+                    loaded = resolve();
+                    ok = true;
+                } finally {
+                    Prelink.engineLoaded(ok);
+                }
             }
             return loaded;
         }
@@ -149,16 +157,21 @@ public final class NativeLibrary {
             return unresolved;
         }
         Class<?> rocks = found.get();
+        MethodHandle loadLibrary;
         try {
-            rocks.getMethod("loadLibrary").invoke(null);
-        } catch (InvocationTargetException e) {
-            Throwable cause = e.getCause();
-            UnsatisfiedLinkError err = new UnsatisfiedLinkError("rocksffm: rocksdbjni failed to load its engine: " + cause);
-            err.initCause(cause);
-            throw err;
+            // a method handle rather than Class.getMethod, which loads the classes of the
+            // signatures of all of RocksDB's public methods (some 30 ms in a fresh JVM)
+            loadLibrary = MethodHandles.publicLookup().findStatic(rocks, "loadLibrary", MethodType.methodType(void.class));
         } catch (ReflectiveOperationException e) {
             tried.add("3. org.rocksdb:rocksdbjni on the class path: present but unusable (" + e + ")");
             return Optional.empty();
+        }
+        try {
+            loadLibrary.invokeExact();
+        } catch (Throwable cause) {
+            UnsatisfiedLinkError err = new UnsatisfiedLinkError("rocksffm: rocksdbjni failed to load its engine: " + cause);
+            err.initCause(cause);
+            throw err;
         }
         if (!capiVisible()) {
             tried.add("3. org.rocksdb:rocksdbjni: loaded, but in another class loader than rocksffm's");

@@ -135,7 +135,7 @@ public final class Scratch implements AutoCloseable {
     public static Scratch acquire() {
         Thread t = Thread.currentThread();
         int start;
-        if (Cpu.AVAILABLE && t.isVirtual()) {
+        if (t.isVirtual() && Cpu.AVAILABLE) {
             // a virtual thread is new for every task: its id would pick a random slot, so it
             // starts at its processor's slots, which the last call on that processor left warm
             start = Cpu.current() * PROBES;

@@ -320,7 +320,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             }
         }
         try {
-            return db.get(data, readOptions, key.get());
+            return db.get(data, key.get()); // the shared default read options: no lifecycle to enter per call
         } catch (RocksDBException e) {
             throw new ProcessorStateException("Error reading from rocksffm store " + name, e);
         }
