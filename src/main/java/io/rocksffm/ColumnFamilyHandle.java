@@ -10,14 +10,14 @@ import java.lang.foreign.MemorySegment;
  * An open column family of a database ({@code rocksdb_column_family_handle_t}).
  *
  * {@snippet id="ColumnFamilyHandle" :
- * List<ColumnFamilyDescriptor> families = List.of(
- *         new ColumnFamilyDescriptor("default", options), new ColumnFamilyDescriptor("users", options));
+ * List<ColumnFamilyDescriptor> families = List.of(new ColumnFamilyDescriptor("default", options),
+ *         new ColumnFamilyDescriptor("users", options));
  * try (RocksDB db = RocksDB.open(path, options, families);
  *      WriteOptions write = new WriteOptions()) {
  *     ColumnFamilyHandle users = db.columnFamily("users");   // owned by db: closed with it
  *     db.put(users, write, "1".getBytes(UTF_8), "alice".getBytes(UTF_8));
  *     byte[] alice = db.get(users, "1".getBytes(UTF_8));     // "alice"
- *     byte[] none = db.get("1".getBytes(UTF_8));             // null: the default family is another
+ *     byte[] none = db.get("1".getBytes(UTF_8));             // null: not in the default family
  * }
  * }
  *

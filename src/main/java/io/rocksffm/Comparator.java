@@ -12,7 +12,7 @@ import java.lang.foreign.MemorySegment;
  * // Keys are 8-byte big-endian numbers, largest first
  * ValueLayout.OfLong number = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
  * Comparator largestFirst = new Comparator() {
- *     public String name() { return "largest-first"; }   // the same name every time the database opens
+ *     public String name() { return "largest-first"; }   // the same name at every open
  *     public int compare(MemorySegment a, MemorySegment b) {
  *         return Long.compare(b.get(number, 0), a.get(number, 0));
  *     }

@@ -11,7 +11,8 @@ import java.lang.foreign.MemorySegment;
  * ValueLayout.OfLong number = ValueLayout.JAVA_LONG_UNALIGNED;   // values: one long each
  * MergeOperator max = new MergeOperator() {
  *     public String name() { return "max"; }
- *     public void fullMerge(MemorySegment key, MemorySegment existing, MergeOperands operands, ValueOutput result) {
+ *     public void fullMerge(MemorySegment key, MemorySegment existing, MergeOperands operands,
+ *                           ValueOutput result) {
  *         long max = existing == null ? Long.MIN_VALUE : existing.get(number, 0);
  *         for (int i = 0; i < operands.size(); i++) {
  *             max = Math.max(max, operands.get(i).get(number, 0));
@@ -19,11 +20,7 @@ import java.lang.foreign.MemorySegment;
  *         result.allocate(8).set(number, 0, max);
  *     }
  * };
- * try (Options options = new Options().setCreateIfMissing(true).setMergeOperator(max);
- *      RocksDB db = RocksDB.open(path, options)) {
- *     db.merge(MemorySegment.ofArray("top".getBytes(UTF_8)), MemorySegment.ofArray(new long[] {7}));
- *     db.merge(MemorySegment.ofArray("top".getBytes(UTF_8)), MemorySegment.ofArray(new long[] {3}));
- * }
+ * options.setMergeOperator(max);   // db.merge(key, value) then keeps the largest value
  * }
  *
  * <p><b>Memory.</b> The key, the existing value and the operands are zero-copy views of RocksDB's

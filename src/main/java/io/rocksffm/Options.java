@@ -10,7 +10,7 @@ import io.rocksffm.internal.Capabilities;
  * Database options ({@code rocksdb_options_t}), with the settings people reach for first.
  * {@snippet id="Options" :
  * try (Options options = new Options().setCreateIfMissing(true)
- *              .setBlockCacheSize(64L << 20).setBloomFilter(10);   // 64 MiB of cached blocks; 10 bits per key
+ *              .setBlockCacheSize(64L << 20).setBloomFilter(10);   // 64 MiB cache; 10 bits per key
  *      RocksDB db = RocksDB.open(path, options)) {
  *     // RocksDB copied the options: closing them now would not affect db
  * }

@@ -10,7 +10,8 @@ import java.lang.foreign.MemorySegment;
  *
  * {@snippet id="PrefixExtractor" :
  * // Keys "user:1234/..." share a 10-byte prefix per user: prefix seeks read only that user's data
- * try (Options options = new Options().setCreateIfMissing(true).setPrefixExtractor(PrefixExtractor.fixed(10));
+ * try (Options options = new Options().setCreateIfMissing(true)
+ *              .setPrefixExtractor(PrefixExtractor.fixed(10));
  *      RocksDB db = RocksDB.open(path, options)) {
  *     try (ReadOptions read = new ReadOptions().setPrefixSameAsStart(true);
  *          RocksIterator it = db.newIterator(read)) {

@@ -12,12 +12,14 @@ import java.nio.ByteOrder;
  * Stateless and thread-safe.
  *
  * {@snippet id="UInt64AddOperator" :
- * try (Options options = new Options().setCreateIfMissing(true).setMergeOperator(new UInt64AddOperator());
+ * try (Options options = new Options().setCreateIfMissing(true)
+ *              .setMergeOperator(new UInt64AddOperator());   // 8-byte little-endian sums
  *      RocksDB db = RocksDB.open(path, options)) {
  *     byte[] one = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(1).array();
  *     db.merge("hits".getBytes(UTF_8), one);
  *     db.merge("hits".getBytes(UTF_8), one);
- *     long hits = ByteBuffer.wrap(db.get("hits".getBytes(UTF_8))).order(ByteOrder.LITTLE_ENDIAN).getLong(); // 2
+ *     long hits = ByteBuffer.wrap(db.get("hits".getBytes(UTF_8)))
+ *             .order(ByteOrder.LITTLE_ENDIAN).getLong();   // 2
  * }
  * }
  */

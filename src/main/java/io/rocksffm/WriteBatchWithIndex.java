@@ -25,9 +25,9 @@ import java.util.Set;
  * try (WriteBatchWithIndex batch = new WriteBatchWithIndex(true);
  *      ReadOptions read = new ReadOptions(); WriteOptions write = new WriteOptions()) {
  *     batch.put("a".getBytes(UTF_8), "10".getBytes(UTF_8));
- *     // reads see the batch's writes over the database's data
- *     byte[] a = batch.getFromBatchAndDB(db, read, db.defaultColumnFamily(), "a".getBytes(UTF_8)); // "10"
- *     byte[] b = batch.getFromBatchAndDB(db, read, db.defaultColumnFamily(), "b".getBytes(UTF_8)); // "2"
+ *     // reads see the batch's writes over the database's data: a is "10", b "2"
+ *     byte[] a = batch.getFromBatchAndDB(db, read, db.defaultColumnFamily(), "a".getBytes(UTF_8));
+ *     byte[] b = batch.getFromBatchAndDB(db, read, db.defaultColumnFamily(), "b".getBytes(UTF_8));
  *     db.write(write, batch);
  * }
  * }

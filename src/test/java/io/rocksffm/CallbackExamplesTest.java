@@ -27,40 +27,43 @@ class CallbackExamplesTest {
     @Test
     void mergeOperator() {
         Path path = dir.resolve("max");
-        // --- javadoc:MergeOperator begin
-        ValueLayout.OfLong number = ValueLayout.JAVA_LONG_UNALIGNED;   // values: one long each
-        MergeOperator max = new MergeOperator() {
-            public String name() { return "max"; }
-            public void fullMerge(MemorySegment key, MemorySegment existing, MergeOperands operands, ValueOutput result) {
-                long max = existing == null ? Long.MIN_VALUE : existing.get(number, 0);
-                for (int i = 0; i < operands.size(); i++) {
-                    max = Math.max(max, operands.get(i).get(number, 0));
-                }
-                result.allocate(8).set(number, 0, max);
-            }
-        };
-        try (Options options = new Options().setCreateIfMissing(true).setMergeOperator(max);
-             RocksDB db = RocksDB.open(path, options)) {
-            db.merge(MemorySegment.ofArray("top".getBytes(UTF_8)), MemorySegment.ofArray(new long[] {7}));
-            db.merge(MemorySegment.ofArray("top".getBytes(UTF_8)), MemorySegment.ofArray(new long[] {3}));
-            // --- javadoc:MergeOperator end
-            byte[] top = db.get("top".getBytes(UTF_8));
-            assertEquals(7, MemorySegment.ofArray(top).get(number, 0));
+        try (Options options = new Options().setCreateIfMissing(true)) {
             // --- javadoc:MergeOperator begin
+            ValueLayout.OfLong number = ValueLayout.JAVA_LONG_UNALIGNED;   // values: one long each
+            MergeOperator max = new MergeOperator() {
+                public String name() { return "max"; }
+                public void fullMerge(MemorySegment key, MemorySegment existing, MergeOperands operands,
+                                      ValueOutput result) {
+                    long max = existing == null ? Long.MIN_VALUE : existing.get(number, 0);
+                    for (int i = 0; i < operands.size(); i++) {
+                        max = Math.max(max, operands.get(i).get(number, 0));
+                    }
+                    result.allocate(8).set(number, 0, max);
+                }
+            };
+            options.setMergeOperator(max);   // db.merge(key, value) then keeps the largest value
+            // --- javadoc:MergeOperator end
+            try (RocksDB db = RocksDB.open(path, options)) {
+                db.merge(MemorySegment.ofArray("top".getBytes(UTF_8)), MemorySegment.ofArray(new long[] {7}));
+                db.merge(MemorySegment.ofArray("top".getBytes(UTF_8)), MemorySegment.ofArray(new long[] {3}));
+                byte[] top = db.get("top".getBytes(UTF_8));
+                assertEquals(7, MemorySegment.ofArray(top).get(number, 0));
+            }
         }
-        // --- javadoc:MergeOperator end
     }
 
     @Test
     void uint64Add() {
         Path path = dir.resolve("counters");
         // --- javadoc:UInt64AddOperator begin
-        try (Options options = new Options().setCreateIfMissing(true).setMergeOperator(new UInt64AddOperator());
+        try (Options options = new Options().setCreateIfMissing(true)
+                     .setMergeOperator(new UInt64AddOperator());   // 8-byte little-endian sums
              RocksDB db = RocksDB.open(path, options)) {
             byte[] one = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(1).array();
             db.merge("hits".getBytes(UTF_8), one);
             db.merge("hits".getBytes(UTF_8), one);
-            long hits = ByteBuffer.wrap(db.get("hits".getBytes(UTF_8))).order(ByteOrder.LITTLE_ENDIAN).getLong(); // 2
+            long hits = ByteBuffer.wrap(db.get("hits".getBytes(UTF_8)))
+                    .order(ByteOrder.LITTLE_ENDIAN).getLong();   // 2
             // --- javadoc:UInt64AddOperator end
             assertEquals(2, hits);
             // --- javadoc:UInt64AddOperator begin
@@ -76,7 +79,7 @@ class CallbackExamplesTest {
         // Keys are 8-byte big-endian numbers, largest first
         ValueLayout.OfLong number = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
         Comparator largestFirst = new Comparator() {
-            public String name() { return "largest-first"; }   // the same name every time the database opens
+            public String name() { return "largest-first"; }   // the same name at every open
             public int compare(MemorySegment a, MemorySegment b) {
                 return Long.compare(b.get(number, 0), a.get(number, 0));
             }
@@ -123,7 +126,8 @@ class CallbackExamplesTest {
         List<String> seen = new ArrayList<>();
         // --- javadoc:PrefixExtractor begin
         // Keys "user:1234/..." share a 10-byte prefix per user: prefix seeks read only that user's data
-        try (Options options = new Options().setCreateIfMissing(true).setPrefixExtractor(PrefixExtractor.fixed(10));
+        try (Options options = new Options().setCreateIfMissing(true)
+                     .setPrefixExtractor(PrefixExtractor.fixed(10));
              RocksDB db = RocksDB.open(path, options)) {
             // --- javadoc:PrefixExtractor end
             for (String k : List.of("user:1233/a", "user:1234/a", "user:1234/b", "user:1235/a")) {

@@ -48,7 +48,9 @@ class OperationsExamplesTest {
             // --- javadoc:OptimisticTransactionDB begin
             try (OptimisticTransactionDB db = OptimisticTransactionDB.open(path, options);
                  WriteOptions write = new WriteOptions()) {
+                // --- javadoc:OptimisticTransactionDB end
                 db.put("stock".getBytes(UTF_8), new byte[] {10});
+                // --- javadoc:OptimisticTransactionDB begin
                 for (boolean done = false; !done; ) {
                     try (Transaction tx = db.beginTransaction(write)) {
                         byte[] stock = tx.getForUpdate("stock".getBytes(UTF_8));   // no lock: checked at commit
@@ -60,10 +62,8 @@ class OperationsExamplesTest {
                         tx.put("stock".getBytes(UTF_8), new byte[] {(byte) (stock[0] - 1)});
                         tx.commit();
                         done = true;
-                    } catch (RocksDBException e) {
-                        if (e.code() != RocksDBException.Code.BUSY) {
-                            throw e;
-                        }                    // another writer changed "stock": try again
+                    } catch (RocksDBException e) {   // BUSY: another writer changed "stock"; try again
+                        if (e.code() != RocksDBException.Code.BUSY) throw e;
                     }
                 }
                 // --- javadoc:OptimisticTransactionDB end

@@ -65,7 +65,7 @@ class ReadWriteExamplesTest {
         Path path = dir.resolve("options");
         // --- javadoc:Options begin
         try (Options options = new Options().setCreateIfMissing(true)
-                     .setBlockCacheSize(64L << 20).setBloomFilter(10);   // 64 MiB of cached blocks; 10 bits per key
+                     .setBlockCacheSize(64L << 20).setBloomFilter(10);   // 64 MiB cache; 10 bits per key
              RocksDB db = RocksDB.open(path, options)) {
             // RocksDB copied the options: closing them now would not affect db
             // --- javadoc:Options end
@@ -101,9 +101,9 @@ class ReadWriteExamplesTest {
             try (WriteBatchWithIndex batch = new WriteBatchWithIndex(true);
                  ReadOptions read = new ReadOptions(); WriteOptions write = new WriteOptions()) {
                 batch.put("a".getBytes(UTF_8), "10".getBytes(UTF_8));
-                // reads see the batch's writes over the database's data
-                byte[] a = batch.getFromBatchAndDB(db, read, db.defaultColumnFamily(), "a".getBytes(UTF_8)); // "10"
-                byte[] b = batch.getFromBatchAndDB(db, read, db.defaultColumnFamily(), "b".getBytes(UTF_8)); // "2"
+                // reads see the batch's writes over the database's data: a is "10", b "2"
+                byte[] a = batch.getFromBatchAndDB(db, read, db.defaultColumnFamily(), "a".getBytes(UTF_8));
+                byte[] b = batch.getFromBatchAndDB(db, read, db.defaultColumnFamily(), "b".getBytes(UTF_8));
                 db.write(write, batch);
                 // --- javadoc:WriteBatchWithIndex end
                 assertEquals("10", new String(a, UTF_8));
@@ -185,14 +185,14 @@ class ReadWriteExamplesTest {
                 db.createColumnFamily("users", options);
             }
             // --- javadoc:ColumnFamilyHandle begin
-            List<ColumnFamilyDescriptor> families = List.of(
-                    new ColumnFamilyDescriptor("default", options), new ColumnFamilyDescriptor("users", options));
+            List<ColumnFamilyDescriptor> families = List.of(new ColumnFamilyDescriptor("default", options),
+                    new ColumnFamilyDescriptor("users", options));
             try (RocksDB db = RocksDB.open(path, options, families);
                  WriteOptions write = new WriteOptions()) {
                 ColumnFamilyHandle users = db.columnFamily("users");   // owned by db: closed with it
                 db.put(users, write, "1".getBytes(UTF_8), "alice".getBytes(UTF_8));
                 byte[] alice = db.get(users, "1".getBytes(UTF_8));     // "alice"
-                byte[] none = db.get("1".getBytes(UTF_8));             // null: the default family is another
+                byte[] none = db.get("1".getBytes(UTF_8));             // null: not in the default family
                 // --- javadoc:ColumnFamilyHandle end
                 assertEquals("alice", new String(alice, UTF_8));
                 assertNull(none);
