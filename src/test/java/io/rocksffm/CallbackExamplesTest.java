@@ -72,6 +72,51 @@ class CallbackExamplesTest {
     }
 
     @Test
+    void stringAppend() {
+        Path path = dir.resolve("tags");
+        // --- javadoc:StringAppendOperator begin
+        try (Options options = new Options().setCreateIfMissing(true)
+                     .setMergeOperator(new StringAppendOperator(","));
+             RocksDB db = RocksDB.open(path, options)) {
+            db.merge("tags".getBytes(UTF_8), "red".getBytes(UTF_8));
+            db.merge("tags".getBytes(UTF_8), "blue".getBytes(UTF_8));
+            byte[] tags = db.get("tags".getBytes(UTF_8));   // "red,blue"
+            // --- javadoc:StringAppendOperator end
+            assertEquals("red,blue", new String(tags, UTF_8));
+            // --- javadoc:StringAppendOperator begin
+        }
+        // --- javadoc:StringAppendOperator end
+    }
+
+    @Test
+    void compactionFilterFactory() {
+        Path path = dir.resolve("factory");
+        try (Options options = new Options().setCreateIfMissing(true)) {
+            // --- javadoc:CompactionFilterFactory begin
+            // Empty values are dropped by manual compactions only
+            CompactionFilterFactory factory = new CompactionFilterFactory() {
+                public String name() { return "drop-empty-when-manual"; }
+                public CompactionFilter create(Context context) {   // one per compaction
+                    return (level, key, value, newValue) -> context.manualCompaction() && value.byteSize() == 0
+                            ? CompactionFilter.Decision.REMOVE
+                            : CompactionFilter.Decision.KEEP;
+                }
+            };
+            options.setCompactionFilterFactory(factory);
+            // --- javadoc:CompactionFilterFactory end
+            try (RocksDB db = RocksDB.open(path, options)) {
+                db.put("empty".getBytes(UTF_8), new byte[0]);
+                db.put("full".getBytes(UTF_8), new byte[] {1});
+                db.flush(true);
+                assertArrayEquals(new byte[0], db.get("empty".getBytes(UTF_8)), "a flush does not filter");
+                db.compactRange();
+                assertNull(db.get("empty".getBytes(UTF_8)));
+                assertArrayEquals(new byte[] {1}, db.get("full".getBytes(UTF_8)));
+            }
+        }
+    }
+
+    @Test
     void comparator() {
         Path path = dir.resolve("newest");
         List<Long> order = new ArrayList<>();

@@ -4,8 +4,11 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.junit.jupiter.api.Assertions.*;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -200,6 +203,51 @@ class OperationsExamplesTest {
         // --- javadoc:RateLimiter end
         try (Options options = new Options(); RocksDB db = RocksDB.open(dir.resolve("limited"), options)) {
             assertEquals("v", new String(db.get("k".getBytes(UTF_8)), UTF_8));
+        }
+    }
+
+    @Test
+    void tableAndCompactionSettings() throws IOException {
+        Path path = dir.resolve("table");
+        // --- javadoc:BlockBasedTableConfig begin
+        try (BlockBasedTableConfig table = new BlockBasedTableConfig()
+                     .setBlockSize(16 << 10)                      // 16 KiB blocks
+                     .setFilterPolicy(FilterPolicy.bloom(10))     // about 1% false positives
+                     .setCacheIndexAndFilterBlocks(true);         // count them against the block cache
+             Options options = new Options().setCreateIfMissing(true).setTableFormat(table);
+             RocksDB db = RocksDB.open(path, options)) {
+            // --- javadoc:BlockBasedTableConfig end
+            db.put("k".getBytes(UTF_8), "v".getBytes(UTF_8));
+            // --- javadoc:BlockBasedTableConfig begin
+        }
+        // --- javadoc:BlockBasedTableConfig end
+        String written = latestOptionsFile(path);
+        assertTrue(written.contains("block_size=16384"), written);
+        assertTrue(written.contains("cache_index_and_filter_blocks=true"), written);
+        Path universalPath = dir.resolve("universal");
+        // --- javadoc:UniversalCompactionOptions begin
+        try (UniversalCompactionOptions universal = new UniversalCompactionOptions()
+                     .setSizeRatio(10).setMaxSizeAmplificationPercent(150);
+             Options options = new Options().setCreateIfMissing(true)
+                     .setCompactionStyle(CompactionStyle.UNIVERSAL)
+                     .setUniversalCompactionOptions(universal);   // copied: universal may be closed
+             RocksDB db = RocksDB.open(universalPath, options)) {
+            // --- javadoc:UniversalCompactionOptions end
+            db.put("k".getBytes(UTF_8), "v".getBytes(UTF_8));
+            // --- javadoc:UniversalCompactionOptions begin
+        }
+        // --- javadoc:UniversalCompactionOptions end
+        written = latestOptionsFile(universalPath);
+        assertTrue(written.contains("compaction_style=kCompactionStyleUniversal"), written);
+        assertTrue(written.contains("max_size_amplification_percent=150"), written);
+        assertTrue(written.contains("size_ratio=10"), written);
+    }
+
+    private static String latestOptionsFile(Path db) throws IOException {
+        try (Stream<Path> files = Files.list(db)) {
+            Path latest = files.filter(f -> f.getFileName().toString().startsWith("OPTIONS-")).sorted()
+                    .reduce((a, b) -> b).orElseThrow();
+            return Files.readString(latest);
         }
     }
 

@@ -9,6 +9,9 @@ import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -211,6 +214,70 @@ class ReadWriteExamplesTest {
         }
         // --- javadoc:RocksDBException end
         assertEquals(RocksDBException.Code.INVALID_ARGUMENT, code);
+    }
+
+    // --- javadoc:Writes begin
+    // One method for every write surface: a database, a transaction, a batch
+    static <T extends Writes<T>> T putUser(Writes<T> target, int id, String name) {
+        return target.put(("user:" + id).getBytes(UTF_8), name.getBytes(UTF_8));
+    }
+    // putUser(db, 1, "alice"); putUser(batch, 2, "bob"); putUser(tx, 3, "carol");
+    // --- javadoc:Writes end
+
+    @Test
+    void surfaces() {
+        try (Options options = new Options().setCreateIfMissing(true);
+             TransactionDBOptions txDbOptions = new TransactionDBOptions();
+             TransactionDB db = TransactionDB.open(dir.resolve("surfaces"), options, txDbOptions);
+             WriteOptions write = new WriteOptions();
+             WriteBatch batch = new WriteBatch();
+             Transaction tx = db.beginTransaction(write)) {
+            assertSame(db, putUser(db, 1, "alice"));
+            assertSame(batch, putUser(batch, 2, "bob"));
+            assertSame(tx, putUser(tx, 3, "carol"));
+            db.write(write, batch);
+            tx.commit();
+            assertEquals(List.of("alice", "bob", "carol"), db.multiGetAsList(List.of("user:1".getBytes(UTF_8),
+                    "user:2".getBytes(UTF_8), "user:3".getBytes(UTF_8))).stream().map(v -> new String(v, UTF_8)).toList());
+        }
+    }
+
+    @Test
+    void readsAndAdministration() {
+        try (Options options = new Options().setCreateIfMissing(true);
+             RocksDB db = RocksDB.open(dir.resolve("admin"), options)) {
+            db.put("a".getBytes(UTF_8), "1".getBytes(UTF_8));
+            db.put("b".getBytes(UTF_8), "2".getBytes(UTF_8));
+            // --- javadoc:KeyValueReads begin
+            // values: "1" and null (absent)
+            List<byte[]> values = db.multiGetAsList(List.of("a".getBytes(UTF_8), "x".getBytes(UTF_8)));
+            try (ReadOptions read = new ReadOptions();
+                 Stream<Map.Entry<byte[], byte[]>> entries = db.stream(read)) {   // it holds an iterator
+                long count = entries.count();                                     // 2
+                // --- javadoc:KeyValueReads end
+                assertEquals(2, count);
+                // --- javadoc:KeyValueReads begin
+            }
+            // --- javadoc:KeyValueReads end
+            assertEquals("1", new String(values.get(0), UTF_8));
+            assertNull(values.get(1));
+            // --- javadoc:DatabaseAdmin begin
+            String stats = db.getProperty("rocksdb.stats");                       // text; null if unknown
+            OptionalLong keys = db.getLongProperty("rocksdb.estimate-num-keys");  // empty if unknown
+            db.setOptions(Map.of("write_buffer_size", "8388608"));               // mutable options, by name
+            db.flush(true);                                                        // memtables to table files
+            // --- javadoc:DatabaseAdmin end
+            assertTrue(stats.contains("Compaction Stats"), stats);
+            assertEquals(2, keys.getAsLong());
+            assertEquals("0", db.getProperty("rocksdb.num-entries-active-mem-table"));
+            // --- javadoc:Engine begin
+            Engine engine = RocksDB.engine();                // the library the bindings run on
+            String version = engine.version();               // e.g. "11.8.1"; null when it does not tell
+            boolean merged = engine.hasFunction("rocksdb_write_buffer_manager_create"); // newer engines only
+            // --- javadoc:Engine end
+            assertNotNull(version);
+            assertEquals(!version.startsWith("7."), merged, version);   // 7.8.3 lacks it, 10.x and 11.x have it
+        }
     }
 
     @Test
