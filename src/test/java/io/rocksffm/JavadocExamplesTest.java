@@ -78,8 +78,9 @@ class JavadocExamplesTest {
         try (Stream<Path> files = Files.list(MAIN)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".java")).sorted().toList()) {
                 String source = Files.readString(file);
-                if (source.contains("<pre>{@code") || source.matches("(?s).*\\{@snippet\\s*:.*")) {
-                    problems.add(file + ": an example that is not a {@snippet id=...} quoted from a test");
+                long snippets = Pattern.compile("\\{@snippet").matcher(source).results().count();
+                if (source.contains("<pre>{@code") || snippets != SNIPPET.matcher(source).results().count()) {
+                    problems.add(file + ": an example that is not a {@snippet id=\"NAME\" : ...} quoted from a test");
                 }
                 Matcher m = SNIPPET.matcher(source);
                 while (m.find()) {
@@ -89,8 +90,8 @@ class JavadocExamplesTest {
                     } else if (!tested.containsKey(name)) {
                         problems.add(file + ": example " + name + " has no javadoc:" + name + " block in a test");
                     } else if (!tested.get(name).equals(body(source, m.end()))) {
-                        problems.add(file + ": example " + name + " differs from the tested code:\n"
-                                + body(source, m.end()) + "\n--- tested:\n" + tested.get(name));
+                        problems.add(file + ": example " + name + " differs from the tested code, which is, "
+                                + "ready to paste:\n * " + tested.get(name).replace("\n", "\n * ").replace(" * \n", " *\n"));
                     }
                 }
             }
