@@ -34,7 +34,6 @@ class JavadocExamplesTest {
 
     /** The public types whose class javadoc has no example of its own, and why. */
     static final Map<String, String> WITHOUT_EXAMPLE = Map.ofEntries(
-            Map.entry("CompactionStyle", "enum: UniversalCompactionOptions' example sets one"),
             Map.entry("Compression", "enum: one constant passed to Options.setCompression"),
             Map.entry("HistogramType", "enum: one constant passed to Statistics.histogram"),
             Map.entry("InfoLogLevel", "enum: one constant passed to Options.setInfoLogLevel"),
@@ -54,8 +53,6 @@ class JavadocExamplesTest {
             Map.entry("NativeWriteBatch", "made by WriteBatch.toNative() for a C library that wants a "
                     + "rocksdb_writebatch_t; no use on its own"),
             Map.entry("BackupEngineOptions", "BackupEngine's example makes one"),
-            Map.entry("CreateBackupOptions", "options of BackupEngine.createBackup; BackupEngine's example shows "
-                    + "the plain form"),
             Map.entry("RestoreOptions", "options of BackupEngine.restore; BackupEngine's example shows the plain form"),
             Map.entry("IngestExternalFileOptions", "SstFileWriter's example makes one"),
             Map.entry("TransactionDBOptions", "TransactionDB's example makes one"),
@@ -67,8 +64,8 @@ class JavadocExamplesTest {
             Map.entry("FlushOptions", "one setting (wait); DatabaseAdmin.flush(boolean), in its example, is the "
                     + "usual form"),
             Map.entry("CompactionOptions", "options of DatabaseAdmin.compactFiles, for experts"),
-            Map.entry("FifoCompactionOptions", "settings of one compaction style, used as "
-                    + "UniversalCompactionOptions' example shows"));
+            Map.entry("CompactionStyle", "enum: the examples of UniversalCompactionOptions and FifoCompactionOptions "
+                    + "set one"));
 
     @Test
     void everyJavadocExampleIsTestedCode() throws IOException {

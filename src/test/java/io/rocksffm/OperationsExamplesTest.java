@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -241,6 +242,52 @@ class OperationsExamplesTest {
         assertTrue(written.contains("compaction_style=kCompactionStyleUniversal"), written);
         assertTrue(written.contains("max_size_amplification_percent=150"), written);
         assertTrue(written.contains("size_ratio=10"), written);
+    }
+
+    @Test
+    void fifo() throws IOException {
+        Path path = dir.resolve("events");
+        // --- javadoc:FifoCompactionOptions begin
+        // An event log that keeps about the newest 1 GiB: the oldest table files are deleted
+        try (FifoCompactionOptions fifo = new FifoCompactionOptions().setMaxTableFilesSize(1L << 30);
+             Options options = new Options().setCreateIfMissing(true)
+                     .setCompactionStyle(CompactionStyle.FIFO)
+                     .setFifoCompactionOptions(fifo);   // copied: fifo may be closed
+             RocksDB events = RocksDB.open(path, options)) {
+            // --- javadoc:FifoCompactionOptions end
+            events.put("k".getBytes(UTF_8), "v".getBytes(UTF_8));
+            // --- javadoc:FifoCompactionOptions begin
+        }
+        // --- javadoc:FifoCompactionOptions end
+        String written = latestOptionsFile(path);
+        assertTrue(written.contains("compaction_style=kCompactionStyleFIFO"), written);
+        assertTrue(written.contains("max_table_files_size=1073741824"), written);
+    }
+
+    @Test
+    void createBackupOptions() {
+        assumeTrue(Gated.since11("rocksdb_create_backup_options_create", CreateBackupOptions::new),
+                "the engine has no backup options");
+        Path backups = dir.resolve("progress");
+        try (Options options = new Options().setCreateIfMissing(true);
+             RocksDB db = RocksDB.open(dir.resolve("progressdb"), options)) {
+            db.put("k".getBytes(UTF_8), new byte[1 << 16]);
+            // --- javadoc:CreateBackupOptions begin
+            AtomicInteger progress = new AtomicInteger();
+            try (CreateBackupOptions backup = new CreateBackupOptions()
+                         .setFlushBeforeBackup(true)                      // the memtables too, as table files
+                         .setProgressCallback(progress::incrementAndGet);  // on the backup's thread
+                 BackupEngineOptions backupOptions = new BackupEngineOptions(backups);
+                 BackupEngine engine = BackupEngine.open(backupOptions)) {
+                int id = engine.createBackup(db, backup);
+                // --- javadoc:CreateBackupOptions end
+                assertEquals(id, engine.backups().getLast().id());
+                engine.verify(id);
+                // --- javadoc:CreateBackupOptions begin
+            }
+            // --- javadoc:CreateBackupOptions end
+            assertEquals("0", db.getProperty("rocksdb.num-entries-active-mem-table"), "flushed first");
+        }
     }
 
     private static String latestOptionsFile(Path db) throws IOException {
