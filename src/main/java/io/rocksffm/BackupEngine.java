@@ -22,12 +22,12 @@ import java.util.Objects;
  * incremental: a table file already in the directory is not copied again.
  *
  * {@snippet id="BackupEngine" :
- *     try (BackupEngineOptions backupOptions = new BackupEngineOptions(backups);
- *          BackupEngine engine = BackupEngine.open(backupOptions)) {
- *         engine.createBackup(db);                 // incremental: unchanged files are shared
- *         engine.verify(engine.backups().getLast().id());
- *         engine.purgeOldBackups(7);               // keep the newest seven
- *     }
+ * try (BackupEngineOptions backupOptions = new BackupEngineOptions(backups);
+ *      BackupEngine engine = BackupEngine.open(backupOptions)) {
+ *     engine.createBackup(db);                 // incremental: unchanged files are shared
+ *     engine.verify(engine.backups().getLast().id());
+ *     engine.purgeOldBackups(7);               // keep the newest seven
+ * }
  * // Restore into the directory of a closed database
  * try (BackupEngineOptions backupOptions = new BackupEngineOptions(backups);
  *      BackupEngine engine = BackupEngine.open(backupOptions)) {

@@ -11,7 +11,7 @@ import java.util.Objects;
  * {@snippet id="Engine" :
  * Engine engine = RocksDB.engine();                // the library the bindings run on
  * String version = engine.version();               // e.g. "11.8.1"; null when it does not tell
- * boolean merged = engine.hasFunction("rocksdb_write_buffer_manager_create"); // newer engines only
+ * boolean managers = engine.hasFunction("rocksdb_write_buffer_manager_create"); // not on 7.8.3
  * }
  *
  * <p>rocksffm's bindings are generated from RocksDB {@value Capabilities#HEADER_VERSION}'s C API

@@ -16,6 +16,13 @@
  * }
  * }
  *
+ * <p>The examples on each type's page are code the project's tests run. They use
+ * {@code import static java.nio.charset.StandardCharsets.UTF_8} and name what they do not make
+ * themselves: {@code path} a database directory, {@code dir} a directory for new ones, {@code backups}
+ * and {@code file} a backup directory and a file path, {@code db} an open database, {@code options}
+ * its {@link io.rocksffm.Options}, {@code read} and {@code write} a {@link io.rocksffm.ReadOptions}
+ * and a {@link io.rocksffm.WriteOptions}.
+ *
  * <h2>Where to start</h2>
  * <table class="striped">
  *   <caption>The main types by task</caption>

@@ -93,6 +93,11 @@ class JavadocExamplesTest {
                 }
             }
         }
+        tested.forEach((name, code) -> {
+            if (Character.isWhitespace(code.charAt(0))) {
+                problems.add(name + ": its parts sit at different depths, so the first one renders indented");
+            }
+        });
         assertEquals(List.of(), problems);
         assertEquals(tested.keySet(), quoted, "every tested example is quoted by the javadoc");
     }

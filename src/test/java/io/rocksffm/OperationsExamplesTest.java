@@ -104,9 +104,8 @@ class OperationsExamplesTest {
     }
 
     @Test
-    void checkpointBackupAndCompaction() {
+    void checkpointAndCompaction() {
         Path path = dir.resolve("db");
-        Path backups = dir.resolve("backups");
         try (Options options = new Options().setCreateIfMissing(true);
              RocksDB db = RocksDB.open(path, options)) {
             db.put("k".getBytes(UTF_8), "v".getBytes(UTF_8));
@@ -115,14 +114,6 @@ class OperationsExamplesTest {
                 checkpoint.createCheckpoint(dir.resolve("copy"));   // a new directory; opens as a database
             }
             // --- javadoc:Checkpoint end
-            // --- javadoc:BackupEngine begin
-            try (BackupEngineOptions backupOptions = new BackupEngineOptions(backups);
-                 BackupEngine engine = BackupEngine.open(backupOptions)) {
-                engine.createBackup(db);                 // incremental: unchanged files are shared
-                engine.verify(engine.backups().getLast().id());
-                engine.purgeOldBackups(7);               // keep the newest seven
-            }
-            // --- javadoc:BackupEngine end
             // --- javadoc:CompactRangeOptions begin
             try (CompactRangeOptions compact = new CompactRangeOptions()
                          .setBottommostLevelCompaction(CompactRangeOptions.BottommostLevelCompaction.FORCE)) {
@@ -135,6 +126,26 @@ class OperationsExamplesTest {
         try (Options options = new Options(); RocksDB copy = RocksDB.openReadOnly(dir.resolve("copy"), options)) {
             assertEquals("v", new String(copy.get("k".getBytes(UTF_8)), UTF_8));
         }
+    }
+
+    @Test
+    void backupEngine() {
+        Path path = dir.resolve("backedup");
+        Path backups = dir.resolve("backups");
+        Options options = new Options().setCreateIfMissing(true);
+        RocksDB db = RocksDB.open(path, options);
+        db.put("k".getBytes(UTF_8), "v".getBytes(UTF_8));
+        // --- javadoc:BackupEngine begin
+        try (BackupEngineOptions backupOptions = new BackupEngineOptions(backups);
+             BackupEngine engine = BackupEngine.open(backupOptions)) {
+            engine.createBackup(db);                 // incremental: unchanged files are shared
+            engine.verify(engine.backups().getLast().id());
+            engine.purgeOldBackups(7);               // keep the newest seven
+        }
+        // --- javadoc:BackupEngine end
+        db.put("k".getBytes(UTF_8), "after the backup".getBytes(UTF_8));
+        db.close();
+        options.close();
         // --- javadoc:BackupEngine begin
         // Restore into the directory of a closed database
         try (BackupEngineOptions backupOptions = new BackupEngineOptions(backups);
@@ -142,8 +153,8 @@ class OperationsExamplesTest {
             engine.restoreLatest(path);
         }
         // --- javadoc:BackupEngine end
-        try (Options options = new Options(); RocksDB db = RocksDB.open(path, options)) {
-            assertEquals("v", new String(db.get("k".getBytes(UTF_8)), UTF_8));
+        try (Options reopen = new Options(); RocksDB restored = RocksDB.open(path, reopen)) {
+            assertEquals("v", new String(restored.get("k".getBytes(UTF_8)), UTF_8));
         }
     }
 
