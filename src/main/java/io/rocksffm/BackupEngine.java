@@ -21,6 +21,20 @@ import java.util.Objects;
  * ({@code rocksdb_backup_engine_t}). With shared table files (the default) backups are
  * incremental: a table file already in the directory is not copied again.
  *
+ * {@snippet id="BackupEngine" :
+ * try (BackupEngineOptions backupOptions = new BackupEngineOptions(backups);
+ *      BackupEngine engine = BackupEngine.open(backupOptions)) {
+ *     engine.createBackup(db);                 // incremental: unchanged files are shared
+ *     engine.verify(engine.backups().getLast().id());
+ *     engine.purgeOldBackups(7);               // keep the newest seven
+ * }
+ * // Restore into the directory of a closed database
+ * try (BackupEngineOptions backupOptions = new BackupEngineOptions(backups);
+ *      BackupEngine engine = BackupEngine.open(backupOptions)) {
+ *     engine.restoreLatest(path);
+ * }
+ * }
+ *
  * <p>The caller owns and closes it. Safe to share across threads: its calls are serialised. Any
  * call after close throws {@link IllegalStateException}. A backup enters the database for the
  * duration of the call, so the database cannot close under it.

@@ -11,6 +11,16 @@ import io.rocksffm.internal.Capabilities;
  * cache, filter policy, block size. Applied with {@link Options#setTableFormat}, which copies
  * them, so one configuration can serve many options and be closed afterwards.
  *
+ * {@snippet id="BlockBasedTableConfig" :
+ * try (BlockBasedTableConfig table = new BlockBasedTableConfig()
+ *              .setBlockSize(16 << 10)                      // 16 KiB blocks
+ *              .setFilterPolicy(FilterPolicy.bloom(10))     // about 1% false positives
+ *              .setCacheIndexAndFilterBlocks(true);         // count them against the block cache
+ *      Options options = new Options().setCreateIfMissing(true).setTableFormat(table);
+ *      RocksDB db = RocksDB.open(path, options)) {
+ * }
+ * }
+ *
  * <p>The caller owns and closes it. Setters are thread-safe (an internal lock), so it is safe to share across
  * threads; any call after close throws {@link IllegalStateException}. The C API has no getters
  * for these settings, so neither has this class: RocksDB's OPTIONS file of a database opened with

@@ -10,6 +10,18 @@ import io.rocksffm.internal.Capabilities;
  * every column family and database whose {@link BlockBasedTableConfig} names it, so one memory
  * budget can cover them all.
  *
+ * {@snippet id="Cache" :
+ * // One 256 MiB block cache for two databases, with Bloom filters
+ * try (Cache cache = Cache.newLRUCache(256L << 20);
+ *      BlockBasedTableConfig table = new BlockBasedTableConfig()
+ *              .setBlockCache(cache).setFilterPolicy(FilterPolicy.bloom(10));
+ *      Options options = new Options().setCreateIfMissing(true).setTableFormat(table);
+ *      RocksDB orders = RocksDB.open(dir.resolve("orders"), options);
+ *      RocksDB users = RocksDB.open(dir.resolve("users"), options)) {
+ *     long used = cache.usage();   // bytes the cached blocks of both take
+ * }
+ * }
+ *
  * <p>The caller owns it and closes it. RocksDB keeps its own reference from each table
  * configuration (and so each database) the cache was given to, so closing this object only
  * drops the Java side's reference: the databases keep using the cache. Safe to share across

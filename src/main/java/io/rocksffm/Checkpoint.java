@@ -16,6 +16,12 @@ import java.util.Objects;
  * hard links to the table files where the file system allows, that open as databases of their
  * own.
  *
+ * {@snippet id="Checkpoint" :
+ * try (Checkpoint checkpoint = Checkpoint.create(db)) {
+ *     checkpoint.createCheckpoint(dir.resolve("copy"));   // a new directory; opens as a database
+ * }
+ * }
+ *
  * <p>The caller owns and closes it; while it is open its database cannot be closed. Safe to
  * share across threads; any call after close throws {@link IllegalStateException}.
  */

@@ -9,6 +9,18 @@ import java.lang.foreign.MemorySegment;
 /**
  * An open column family of a database ({@code rocksdb_column_family_handle_t}).
  *
+ * {@snippet id="ColumnFamilyHandle" :
+ * List<ColumnFamilyDescriptor> families = List.of(new ColumnFamilyDescriptor("default", options),
+ *         new ColumnFamilyDescriptor("users", options));
+ * try (RocksDB db = RocksDB.open(path, options, families);
+ *      WriteOptions write = new WriteOptions()) {
+ *     ColumnFamilyHandle users = db.columnFamily("users");   // owned by db: closed with it
+ *     db.put(users, write, "1".getBytes(UTF_8), "alice".getBytes(UTF_8));
+ *     byte[] alice = db.get(users, "1".getBytes(UTF_8));     // "alice"
+ *     byte[] none = db.get("1".getBytes(UTF_8));             // null: not in the default family
+ * }
+ * }
+ *
  * <p>Handles belong to their database: it creates them (at open, or with
  * {@link RocksDB#createColumnFamily}) and closes those still open when it closes. Closing a
  * handle yourself only releases the handle (the family and its data stay; reopen the database to

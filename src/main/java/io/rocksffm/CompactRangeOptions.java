@@ -12,6 +12,13 @@ import java.util.Objects;
  * {@link DatabaseAdmin#compactRange(ColumnFamilyHandle, CompactRangeOptions, MemorySegment, MemorySegment)}:
  * whether it runs alone, which level its output goes to, and whether the last level is rewritten.
  *
+ * {@snippet id="CompactRangeOptions" :
+ * try (CompactRangeOptions compact = new CompactRangeOptions()
+ *              .setBottommostLevelCompaction(CompactRangeOptions.BottommostLevelCompaction.FORCE)) {
+ *     db.compactRange(db.defaultColumnFamily(), compact, null, null);   // all keys, last level too
+ * }
+ * }
+ *
  * <p>The caller owns and closes it; setters return {@code this}; safe to share across threads;
  * any call after close throws {@link IllegalStateException}.
  */

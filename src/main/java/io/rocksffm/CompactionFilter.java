@@ -7,6 +7,18 @@ import java.lang.foreign.MemorySegment;
  * its value. Set one on {@link Options} ({@link Options#setCompactionFilter}, the same filter for
  * every compaction) or have a {@link CompactionFilterFactory} make one per compaction.
  *
+ * {@snippet id="CompactionFilter" :
+ * // Empty values are tombstones of the application: compactions drop them
+ * try (Options options = new Options().setCreateIfMissing(true)
+ *              .setCompactionFilter((level, key, value, newValue) -> value.byteSize() == 0
+ *                      ? CompactionFilter.Decision.REMOVE
+ *                      : CompactionFilter.Decision.KEEP);
+ *      RocksDB db = RocksDB.open(path, options)) {
+ *     db.put("gone".getBytes(UTF_8), new byte[0]);
+ *     db.compactRange();                          // after it, get("gone") is null
+ * }
+ * }
+ *
  * <p>Filters see plain values only (not merge operands, deletions, or entries a snapshot still
  * needs), and only when a compaction rewrites them: a filter is a way to drop data lazily, not a
  * read-time filter.

@@ -5,6 +5,19 @@ package io.rocksffm;
  * ({@link Options#setCompactionFilterFactory}). Called from RocksDB's compaction threads: must be
  * thread-safe.
  *
+ * {@snippet id="CompactionFilterFactory" :
+ * // Empty values are dropped by manual compactions only
+ * CompactionFilterFactory factory = new CompactionFilterFactory() {
+ *     public String name() { return "drop-empty-when-manual"; }
+ *     public CompactionFilter create(Context context) {   // one per compaction
+ *         return (level, key, value, newValue) -> context.manualCompaction() && value.byteSize() == 0
+ *                 ? CompactionFilter.Decision.REMOVE
+ *                 : CompactionFilter.Decision.KEEP;
+ *     }
+ * };
+ * options.setCompactionFilterFactory(factory);
+ * }
+ *
  * <p><b>Failures.</b> If {@link #create} throws or returns null, the compaction runs without a
  * filter (every entry kept); the failure is counted. The JVM never crashes.
  */

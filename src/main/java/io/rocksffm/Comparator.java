@@ -8,6 +8,20 @@ import java.lang.foreign.MemorySegment;
  * (writes, reads, iterators, bounds, flushes, compactions). It is also a
  * {@code java.util.Comparator<MemorySegment>}, so the same object orders a {@code TreeMap}.
  *
+ * {@snippet id="Comparator" :
+ * // Keys are 8-byte big-endian numbers, largest first
+ * ValueLayout.OfLong number = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+ * Comparator largestFirst = new Comparator() {
+ *     public String name() { return "largest-first"; }   // the same name at every open
+ *     public int compare(MemorySegment a, MemorySegment b) {
+ *         return Long.compare(b.get(number, 0), a.get(number, 0));
+ *     }
+ * };
+ * try (Options options = new Options().setCreateIfMissing(true).setComparator(largestFirst);
+ *      RocksDB db = RocksDB.open(path, options)) {
+ * }
+ * }
+ *
  * <p><b>Contract.</b> A total order, consistent for the life of the database's files: the same
  * name must always mean the same order. RocksDB records the name, and opening a database with a
  * comparator of another name fails with {@link RocksDBException} ({@code INVALID_ARGUMENT}).

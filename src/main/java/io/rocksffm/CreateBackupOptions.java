@@ -16,6 +16,17 @@ import java.util.Objects;
  * {@link BackupEngine#createBackup(Database, CreateBackupOptions)}: whether to flush
  * first, and a progress callback.
  *
+ * {@snippet id="CreateBackupOptions" :
+ * AtomicInteger progress = new AtomicInteger();
+ * try (CreateBackupOptions backup = new CreateBackupOptions()
+ *              .setFlushBeforeBackup(true)                      // the memtables too, as table files
+ *              .setProgressCallback(progress::incrementAndGet);  // on the backup's thread
+ *      BackupEngineOptions backupOptions = new BackupEngineOptions(backups);
+ *      BackupEngine engine = BackupEngine.open(backupOptions)) {
+ *     int id = engine.createBackup(db, backup);
+ * }
+ * }
+ *
  * <p>The C functions {@code rocksdb_create_backup_options_*} are in RocksDB 11 and later
  * engines: on older ones (7.8.3, 10.x) the constructor throws
  * {@link UnsupportedOperationException} naming the function and the engine's version.

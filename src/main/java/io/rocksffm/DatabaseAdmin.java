@@ -15,6 +15,13 @@ import java.util.Objects;
  * methods take a {@link ColumnFamilyHandle}; the default-family forms are written here once.
  * Thread-safe; a closed database, family or options object throws {@link IllegalStateException},
  * a failure {@link RocksDBException}.
+ *
+ * {@snippet id="DatabaseAdmin" :
+ * String stats = db.getProperty("rocksdb.stats");                       // text; null if unknown
+ * OptionalLong keys = db.getLongProperty("rocksdb.estimate-num-keys");  // empty if unknown
+ * db.setOptions(Map.of("write_buffer_size", "8388608"));               // mutable options, by name
+ * db.flush(true);                                                        // memtables to table files
+ * }
  */
 public sealed interface DatabaseAdmin permits Database {
 

@@ -8,6 +8,12 @@ import java.util.Objects;
 /**
  * The RocksDB engine library rocksffm is bound to in this class loader.
  *
+ * {@snippet id="Engine" :
+ * Engine engine = RocksDB.engine();                // the library the bindings run on
+ * String version = engine.version();               // e.g. "11.8.1"; null when it does not tell
+ * boolean managers = engine.hasFunction("rocksdb_write_buffer_manager_create"); // not on 7.8.3
+ * }
+ *
  * <p>rocksffm's bindings are generated from RocksDB {@value Capabilities#HEADER_VERSION}'s C API
  * header and run on older and newer engines too. A feature that needs a C function the engine
  * lacks (older engines lack the newer additions) throws {@link UnsupportedOperationException}

@@ -8,6 +8,20 @@ import java.util.List;
  * a database's options with {@link Options#addEventListener}; every method has an empty default,
  * so implement only the events of interest.
  *
+ * {@snippet id="EventListener" :
+ * List<String> tableFiles = new CopyOnWriteArrayList<>();
+ * EventListener listener = new EventListener() {
+ *     public void onFlushCompleted(FlushJobInfo info) {   // on a RocksDB thread: be quick
+ *         tableFiles.add(info.filePath());
+ *     }
+ * };
+ * try (Options options = new Options().setCreateIfMissing(true).addEventListener(listener);
+ *      RocksDB db = RocksDB.open(path, options)) {
+ *     db.put("k".getBytes(UTF_8), "v".getBytes(UTF_8));
+ *     db.flush(true);                   // tableFiles soon names the new table file
+ * }
+ * }
+ *
  * <p><b>Threads.</b> RocksDB calls the methods on its own background threads (flush and
  * compaction threads), possibly several at once: implementations must be thread-safe, should
  * return quickly (a slow listener holds up flushes and compactions). A listener may read and

@@ -15,6 +15,15 @@ import java.util.stream.StreamSupport;
  * Reads of keys and values, declared once for every surface that offers them (a {@link RocksDB}
  * today; transactional databases, transactions and indexed batches later).
  *
+ * {@snippet id="KeyValueReads" :
+ * // values: "1" and null (absent)
+ * List<byte[]> values = db.multiGetAsList(List.of("a".getBytes(UTF_8), "x".getBytes(UTF_8)));
+ * try (ReadOptions read = new ReadOptions();
+ *      Stream<Map.Entry<byte[], byte[]>> entries = db.stream(read)) {   // it holds an iterator
+ *     long count = entries.count();                                     // 2
+ * }
+ * }
+ *
  * <p>Each operation has one core method taking a {@link ColumnFamilyHandle}, {@link ReadOptions}
  * and {@link MemorySegment}s; the other forms are written here once, as default methods: the
  * default family ({@link #defaultColumnFamily()}), default read options (RocksDB's defaults), and

@@ -13,10 +13,12 @@ import io.rocksffm.internal.OptionsFileText;
  * ({@code rocksdb_load_latest_options}): the database's options and each column family's, ready
  * to open it with {@link RocksDB#open(Path, Options, List)}:
  *
- * <pre>{@code
+ * {@snippet id="LatestOptions" :
  * try (LatestOptions latest = LatestOptions.load(path);
- *      RocksDB db = RocksDB.open(path, latest.dbOptions(), latest.columnFamilies())) { ... }
- * }</pre>
+ *      RocksDB db = RocksDB.open(path, latest.dbOptions(), latest.columnFamilies())) {
+ *     byte[] v = db.get("k".getBytes(UTF_8));   // opened with the options it was last opened with
+ * }
+ * }
  *
  * <p>The caller owns it; {@link #close()} closes every {@link Options} it holds (idempotent).
  * The options are ordinary {@link Options}: they may be changed before opening. Safe to share

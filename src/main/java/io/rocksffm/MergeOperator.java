@@ -7,6 +7,22 @@ import java.lang.foreign.MemorySegment;
  * {@link KeyValueWrites#merge merge} writes with a key's value: in reads, flushes and compactions.
  * Set it on the {@link Options} of a database or column family ({@link Options#setMergeOperator}).
  *
+ * {@snippet id="MergeOperator" :
+ * ValueLayout.OfLong number = ValueLayout.JAVA_LONG_UNALIGNED;   // values: one long each
+ * MergeOperator max = new MergeOperator() {
+ *     public String name() { return "max"; }
+ *     public void fullMerge(MemorySegment key, MemorySegment existing, MergeOperands operands,
+ *                           ValueOutput result) {
+ *         long max = existing == null ? Long.MIN_VALUE : existing.get(number, 0);
+ *         for (int i = 0; i < operands.size(); i++) {
+ *             max = Math.max(max, operands.get(i).get(number, 0));
+ *         }
+ *         result.allocate(8).set(number, 0, max);
+ *     }
+ * };
+ * options.setMergeOperator(max);   // db.merge(key, value) then keeps the largest value
+ * }
+ *
  * <p><b>Memory.</b> The key, the existing value and the operands are zero-copy views of RocksDB's
  * memory, read-only, valid only during the call (using one afterwards throws
  * {@link IllegalStateException}, never reads freed memory). The result is written into memory

@@ -17,6 +17,22 @@ import io.rocksffm.internal.Upcalls;
  * another writer changed a key it wrote or read {@link Transaction#getForUpdate for update}
  * after the transaction first touched it (or after its snapshot). Good when conflicts are rare.
  *
+ * {@snippet id="OptimisticTransactionDB" :
+ * try (OptimisticTransactionDB db = OptimisticTransactionDB.open(path, options);
+ *      WriteOptions write = new WriteOptions()) {
+ *     for (boolean done = false; !done; ) {
+ *         try (Transaction tx = db.beginTransaction(write)) {
+ *             byte[] stock = tx.getForUpdate("stock".getBytes(UTF_8));   // no lock: checked at commit
+ *             tx.put("stock".getBytes(UTF_8), new byte[] {(byte) (stock[0] - 1)});
+ *             tx.commit();
+ *             done = true;
+ *         } catch (RocksDBException e) {   // BUSY: another writer changed "stock"; try again
+ *             if (e.code() != RocksDBException.Code.BUSY) throw e;
+ *         }
+ *     }
+ * }
+ * }
+ *
  * <p>Offers the reads of {@link KeyValueReads}, the administration of {@link DatabaseAdmin} and
  * the writes of {@link KeyValueWrites}, all through the base database
  * ({@code rocksdb_optimistictransactiondb_get_base_db}); those writes are not transactional, but

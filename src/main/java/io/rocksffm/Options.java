@@ -8,7 +8,13 @@ import io.rocksffm.internal.Capabilities;
 
 /**
  * Database options ({@code rocksdb_options_t}), with the settings people reach for first.
- *
+ * {@snippet id="Options" :
+ * try (Options options = new Options().setCreateIfMissing(true)
+ *              .setBlockCacheSize(64L << 20).setBloomFilter(10);   // 64 MiB cache; 10 bits per key
+ *      RocksDB db = RocksDB.open(path, options)) {
+ *     // RocksDB copied the options: closing them now would not affect db
+ * }
+ * }
  * <p>Owned by the caller, who closes it; RocksDB copies the options when a database is opened, so
  * they may be closed as soon as {@link RocksDB#open} returns. Setters return {@code this}.
  * Safe to share across threads (calls are serialised by RocksDB only where it does so); using a
@@ -221,10 +227,9 @@ public final class Options extends CompressionTuning {
     }
 
     // ---- Java code inside RocksDB (merge operators, comparators, compaction filters, prefixes) --
-    // Each setter makes a new native object for these options: RocksDB takes ownership of it
-    // (merge operators, filter factories and prefix extractors live in shared pointers, so they
-    // outlive these options in every database that uses them; a comparator is counted by
-    // NativeComparator). Closing the options early is safe.
+    // Each setter makes a new native object for these options that RocksDB owns (merge operators, filter factories
+    // and prefix extractors live in shared pointers, so they outlive these options in every database that uses them;
+    // a comparator is counted by NativeComparator). Closing the options early is safe.
 
     private volatile MergeOperator mergeOperator;
     private NativeComparator comparator;
@@ -288,11 +293,8 @@ public final class Options extends CompressionTuning {
         return comparator == null ? null : comparator.comparator;
     }
 
-    /**
-     * The order of a built-in or Java comparator these options carry without {@link #setComparator}
-     * having set it here: from the text or base options of {@link #fromString}, or from an
-     * options file ({@link LatestOptions}); null when none was inherited.
-     */
+    /** The order of a (built-in or Java) comparator these options carry without {@link #setComparator} having set it
+     *  here, from the text or base options of {@link #fromString} or an options file ({@link LatestOptions}); or null. */
     volatile KeyOrder inheritedOrder;
 
     /** The key order these options give a family: the comparator set here, else one inherited, else bytewise. */
@@ -309,11 +311,9 @@ public final class Options extends CompressionTuning {
         inheritedOrder = KeyOrder.named(name);
     }
 
-    /**
-     * What a copy of {@code base} made by RocksDB ({@link #fromString}) points at: the Java objects
-     * (so reads know they call Java, and databases refuse re-entry) and a new user of its
-     * comparator (RocksDB copied the raw pointer: the comparator lives while these options do).
-     */
+    /** What a copy of {@code base} made by RocksDB ({@link #fromString}) points at: the Java objects (so reads know
+     *  they call Java, and databases refuse re-entry) and a new user of its comparator (RocksDB copied the raw
+     *  pointer: the comparator lives while these options do). */
     synchronized void inherit(Options base) {
         mergeOperator = base.mergeOperator;
         javaPrefixExtractor = base.javaPrefixExtractor;
@@ -375,10 +375,8 @@ public final class Options extends CompressionTuning {
         return javaCallbacks;
     }
 
-    /**
-     * Whether reads of a family opened with these options may call Java code (a merge operator,
-     * a Java comparator or prefix extractor): its iterators then never move with critical downcalls.
-     */
+    /** Whether reads of a family opened with these options may call Java code (a merge operator, a Java comparator
+     *  or prefix extractor): its iterators then never move with critical downcalls. */
     boolean readsCallJava() {
         return mergeOperator != null || javaPrefixExtractor || comparator() != null;
     }

@@ -12,6 +12,16 @@ import io.rocksffm.internal.Copies;
  * A value read without copying: a read-only view of memory RocksDB keeps pinned (a memtable entry
  * or a block-cache block) until this object is closed.
  *
+ * {@snippet id="PinnedValue" :
+ * try (ReadOptions read = new ReadOptions();
+ *      PinnedValue pinned = db.getPinned(read, MemorySegment.ofArray("user:2".getBytes(UTF_8)))) {
+ *     if (pinned != null) {                   // null when absent
+ *         MemorySegment value = pinned.segment();   // RocksDB's memory, read-only, no copy
+ *         long length = value.byteSize();           // valid until pinned.close()
+ *     }
+ * }
+ * }
+ *
  * <p>Returned by {@link RocksDB#getPinned}; the caller owns it and must close it, which releases
  * the pin. The {@link #segment()} is valid until then; after close, accessing it throws
  * {@link IllegalStateException}. A pinned value is confined to the thread that read it (its

@@ -8,6 +8,20 @@ import java.lang.foreign.MemorySegment;
  * built-in {@link #fixed fixed} and {@link #noop no-op} extractors run as C++ (no upcall);
  * {@link #capped capped} and user implementations run as Java through upcalls.
  *
+ * {@snippet id="PrefixExtractor" :
+ * // Keys "user:1234/..." share a 10-byte prefix per user: prefix seeks read only that user's data
+ * try (Options options = new Options().setCreateIfMissing(true)
+ *              .setPrefixExtractor(PrefixExtractor.fixed(10));
+ *      RocksDB db = RocksDB.open(path, options)) {
+ *     try (ReadOptions read = new ReadOptions().setPrefixSameAsStart(true);
+ *          RocksIterator it = db.newIterator(read)) {
+ *         for (it.seek("user:1234/".getBytes(UTF_8)); it.isValid(); it.next()) {
+ *             // only keys that start with "user:1234/"
+ *         }
+ *     }
+ * }
+ * }
+ *
  * <p>A prefix is the first {@link #prefixLength} bytes of a key in the extractor's
  * {@link #inDomain domain}. <b>Memory:</b> keys are read-only views valid only during the call (a
  * kept view throws {@link IllegalStateException} when read later).

@@ -12,6 +12,15 @@ import java.util.Objects;
  * of flushes and compactions, shareable by every database whose {@link Options} name it
  * ({@link Options#setRateLimiter}), so one budget can cover several databases.
  *
+ * {@snippet id="RateLimiter" :
+ * try (RateLimiter limiter = RateLimiter.create(16L << 20);   // 16 MiB/s of flush and compaction I/O
+ *      Options options = new Options().setCreateIfMissing(true).setRateLimiter(limiter);
+ *      RocksDB db = RocksDB.open(dir.resolve("limited"), options)) {
+ *     db.put("k".getBytes(UTF_8), "v".getBytes(UTF_8));
+ *     db.flush(true);                                          // paced by the limiter
+ * }
+ * }
+ *
  * <p>The caller owns it and closes it. RocksDB keeps its own reference from each options object
  * (and so each database) it was given to, so closing this object only drops the Java side's
  * reference: the databases keep using the limiter. Safe to share across threads; using a closed

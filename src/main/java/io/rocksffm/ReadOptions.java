@@ -11,6 +11,18 @@ import java.util.Objects;
 /**
  * Options for reads and iterators ({@code rocksdb_readoptions_t}).
  *
+ * {@snippet id="ReadOptions" :
+ * try (ReadOptions read = new ReadOptions()           // only keys in [order:, order;)
+ *              .setIterateLowerBound(MemorySegment.ofArray("order:".getBytes(UTF_8)))
+ *              .setIterateUpperBound(MemorySegment.ofArray("order;".getBytes(UTF_8)))
+ *              .setFillCache(false);                 // a one-off scan: keep the cache for hot data
+ *      RocksIterator it = db.newIterator(read)) {
+ *     for (it.seekToFirst(); it.isValid(); it.next()) {
+ *         orders.add(new String(it.keyBytes(), UTF_8));
+ *     }
+ * }
+ * }
+ *
  * <p>Owned by the caller, who closes it after the reads that use it. Safe to share across threads
  * for reading; closing waits for reads in flight and refuses (with
  * {@link IllegalStateException}) while iterators created with these options are open, because

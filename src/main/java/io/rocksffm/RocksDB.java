@@ -17,6 +17,15 @@ import io.rocksffm.internal.Upcalls;
 /**
  * An open RocksDB database ({@code rocksdb_t}).
  *
+ * {@snippet id="RocksDB" :
+ * try (Options options = new Options().setCreateIfMissing(true);
+ *      RocksDB db = RocksDB.open(path, options)) {
+ *     db.put("user:1".getBytes(UTF_8), "alice".getBytes(UTF_8));
+ *     byte[] name = db.get("user:1".getBytes(UTF_8));   // "alice"; null when absent
+ *     db.delete("user:1".getBytes(UTF_8));
+ * }
+ * }
+ *
  * <p><b>Ownership.</b> The caller owns the database and closes it; {@link #close()} is idempotent
  * and waits for calls in flight on other threads. It refuses (with
  * {@link IllegalStateException}) while pinned values, iterators or snapshots created from this

@@ -3,6 +3,15 @@ package io.rocksffm;
 /**
  * An error reported by RocksDB, carrying the status code parsed from RocksDB's message.
  *
+ * {@snippet id="RocksDBException" :
+ * try (Options options = new Options();              // create-if-missing off
+ *      RocksDB db = RocksDB.open(missing, options)) {
+ *     // ...
+ * } catch (RocksDBException e) {
+ *     code = e.code();   // INVALID_ARGUMENT: the database does not exist
+ * }
+ * }
+ *
  * <p>This is the only exception type rocksffm throws for RocksDB failures. It is unchecked.
  * "Not found" is never an exception: reads return {@code null} or {@code -1} instead.
  * Programming errors (null arguments, closed objects, bad ranges) surface as

@@ -19,6 +19,19 @@ import java.util.Arrays;
  * An iterator over a database's keys in order ({@code rocksdb_iterator_t}), from
  * {@link RocksDB#newIterator}.
  *
+ * {@snippet id="RocksIterator" :
+ * try (ReadOptions read = new ReadOptions(); RocksIterator it = db.newIterator(read)) {
+ *     for (it.seek("user:".getBytes(UTF_8)); it.isValid(); it.next()) {
+ *         byte[] key = it.keyBytes();   // a copy; it.key() is a view valid until the next move
+ *         if (!new String(key, UTF_8).startsWith("user:")) {
+ *             break;
+ *         }
+ *         users.add(new String(it.valueBytes(), UTF_8));
+ *     }
+ *     it.status();                      // throws if the scan stopped on an error
+ * }
+ * }
+ *
  * <p><b>Views.</b> {@link #key()} and {@link #value()} return read-only segments that view the
  * current entry without copying. They are valid until the next move of this iterator (seek,
  * next, prev) or {@link #close()}: using one afterwards throws {@link IllegalStateException} (the

@@ -13,6 +13,15 @@ import io.rocksffm.internal.Capabilities;
  * {@link RocksDB#getSnapshot()}. Reads and iterators whose {@link ReadOptions} carry it see the
  * database as it was when the snapshot was taken.
  *
+ * {@snippet id="Snapshot" :
+ * try (Snapshot snapshot = db.getSnapshot();
+ *      ReadOptions atSnapshot = new ReadOptions().setSnapshot(snapshot)) {
+ *     db.put("user:1".getBytes(UTF_8), "changed".getBytes(UTF_8));
+ *     byte[] before = db.get(atSnapshot, "user:1".getBytes(UTF_8));  // the value when it was taken
+ *     byte[] now = db.get("user:1".getBytes(UTF_8));                 // "changed"
+ * }
+ * }
+ *
  * <p>The caller owns it and closes it (releasing it in RocksDB). It belongs to its database: the
  * database refuses to close while it is open, and it refuses to close while read options or
  * iterators use it ({@link IllegalStateException}: close those first). Safe to share across

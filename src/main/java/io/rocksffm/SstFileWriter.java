@@ -16,6 +16,17 @@ import java.util.Objects;
  * {@link Database#ingestExternalFile}: bulk loading without the write path (no log, no
  * memtable, no compaction of the loaded data).
  *
+ * {@snippet id="SstFileWriter" :
+ * try (SstFileWriter writer = SstFileWriter.open(options, file)) {
+ *     writer.put("a".getBytes(UTF_8), "1".getBytes(UTF_8))   // in ascending key order
+ *           .put("b".getBytes(UTF_8), "2".getBytes(UTF_8));
+ *     writer.finish();
+ * }
+ * try (IngestExternalFileOptions ingest = new IngestExternalFileOptions().setMoveFiles(true)) {
+ *     db.ingestExternalFile(List.of(file), ingest);   // atomically visible
+ * }
+ * }
+ *
  * <p>Entries must be added in strictly ascending key order (bytewise); RocksDB refuses any other
  * order with {@link RocksDBException.Code#INVALID_ARGUMENT}. Range deletions may come in any order.
  * {@link #finish()} completes the file; a file without entries cannot be finished.

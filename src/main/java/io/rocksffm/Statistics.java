@@ -17,6 +17,14 @@ import java.util.Objects;
  * {@link Options#enableStatistics()} was called: RocksDB's counters ("tickers") and histograms,
  * shared by every database and family opened with those options, read through the options.
  *
+ * {@snippet id="Statistics" :
+ * Statistics stats = options.enableStatistics();   // readable while options is open
+ * try (RocksDB db = RocksDB.open(path, options)) {
+ *     db.put("k".getBytes(UTF_8), "v".getBytes(UTF_8));
+ *     long keysWritten = stats.tickers().get(TickerType.NUMBER_KEYS_WRITTEN.engineName());   // 1
+ * }
+ * }
+ *
  * <p>The typed reads, {@link #tickerCount} and {@link #histogram}, need RocksDB 8.6 or later (the C
  * functions {@code rocksdb_options_statistics_get_ticker_count} and
  * {@code rocksdb_options_statistics_get_histogram_data}); on older engines they throw

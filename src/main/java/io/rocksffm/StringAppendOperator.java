@@ -8,6 +8,16 @@ import java.util.Objects;
  * Appends each operand to the value, with a delimiter between them: the existing value (if any),
  * then every operand, oldest first. Written in Java; produces the same bytes as RocksDB's C++
  * {@code StringAppendOperator} (name {@code "StringAppendOperator"}). Immutable and thread-safe.
+ *
+ * {@snippet id="StringAppendOperator" :
+ * try (Options options = new Options().setCreateIfMissing(true)
+ *              .setMergeOperator(new StringAppendOperator(","));
+ *      RocksDB db = RocksDB.open(path, options)) {
+ *     db.merge("tags".getBytes(UTF_8), "red".getBytes(UTF_8));
+ *     db.merge("tags".getBytes(UTF_8), "blue".getBytes(UTF_8));
+ *     byte[] tags = db.get("tags".getBytes(UTF_8));   // "red,blue"
+ * }
+ * }
  */
 public final class StringAppendOperator implements MergeOperator {
     private final byte[] delimiter;

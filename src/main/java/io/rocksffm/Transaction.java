@@ -19,6 +19,17 @@ import java.util.Set;
  * {@link KeyValueReads} surface, {@link #getForUpdate}) and iterators see its own writes over the
  * database.
  *
+ * {@snippet id="Transaction" :
+ * try (Transaction tx = db.beginTransaction(write)) {
+ *     tx.put("a".getBytes(UTF_8), "1".getBytes(UTF_8));
+ *     tx.setSavePoint();
+ *     tx.put("b".getBytes(UTF_8), "2".getBytes(UTF_8));
+ *     byte[] b = tx.get("b".getBytes(UTF_8));   // "2": the transaction reads its own writes
+ *     tx.rollbackToSavePoint();                 // undoes the put of "b" only
+ *     tx.commit();                              // writes "a"
+ * }
+ * }
+ *
  * <p><b>States.</b> A transaction begins {@link State#STARTED}; {@link #prepare()} (two-phase
  * commit, pessimistic only, after {@link #setName}) makes it {@link State#PREPARED};
  * {@link #commit()} makes it {@link State#COMMITTED}, {@link #rollback()}

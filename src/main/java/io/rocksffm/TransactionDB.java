@@ -31,6 +31,18 @@ import java.util.concurrent.ConcurrentHashMap;
  * and commit does not fail for a conflict. Supports two-phase commit ({@link Transaction#prepare()})
  * and recovers prepared transactions on open ({@link #getPreparedTransactions()}).
  *
+ * {@snippet id="TransactionDB" :
+ * try (TransactionDBOptions txDbOptions = new TransactionDBOptions();
+ *      TransactionDB db = TransactionDB.open(path, options, txDbOptions);
+ *      WriteOptions write = new WriteOptions();
+ *      TransactionOptions txOptions = new TransactionOptions().setLockTimeout(100);  // ms
+ *      Transaction tx = db.beginTransaction(write, txOptions)) {
+ *     byte[] stock = tx.getForUpdate("stock".getBytes(UTF_8));   // locks "stock" until commit
+ *     tx.put("stock".getBytes(UTF_8), "9".getBytes(UTF_8));
+ *     tx.commit();   // a lock wait that runs out throws TIMED_OUT; a deadlock, BUSY
+ * }
+ * }
+ *
  * <p>Offers the reads of {@link KeyValueReads} and the writes of {@link KeyValueWrites}; those
  * writes are not transactional but wait for the locks of the keys they write (see
  * {@link TransactionDBOptions#setDefaultLockTimeout}).

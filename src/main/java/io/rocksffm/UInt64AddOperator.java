@@ -10,6 +10,18 @@ import java.nio.ByteOrder;
  * RocksDB's C++ {@code UInt64AddOperator} (name {@code "UInt64AddOperator"}), including its
  * treatment of malformed input: a value or operand that is not 8 bytes long counts as 0.
  * Stateless and thread-safe.
+ *
+ * {@snippet id="UInt64AddOperator" :
+ * try (Options options = new Options().setCreateIfMissing(true)
+ *              .setMergeOperator(new UInt64AddOperator());   // 8-byte little-endian sums
+ *      RocksDB db = RocksDB.open(path, options)) {
+ *     byte[] one = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(1).array();
+ *     db.merge("hits".getBytes(UTF_8), one);
+ *     db.merge("hits".getBytes(UTF_8), one);
+ *     long hits = ByteBuffer.wrap(db.get("hits".getBytes(UTF_8)))
+ *             .order(ByteOrder.LITTLE_ENDIAN).getLong();   // 2
+ * }
+ * }
  */
 public final class UInt64AddOperator implements MergeOperator {
     private static final ValueLayout.OfLong LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);

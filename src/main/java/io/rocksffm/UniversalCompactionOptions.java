@@ -9,6 +9,16 @@ import java.lang.foreign.MemorySegment;
  * {@link Options#setUniversalCompactionOptions} (which copies them) for families using
  * {@link CompactionStyle#UNIVERSAL}.
  *
+ * {@snippet id="UniversalCompactionOptions" :
+ * try (UniversalCompactionOptions universal = new UniversalCompactionOptions()
+ *              .setSizeRatio(10).setMaxSizeAmplificationPercent(150);
+ *      Options options = new Options().setCreateIfMissing(true)
+ *              .setCompactionStyle(CompactionStyle.UNIVERSAL)
+ *              .setUniversalCompactionOptions(universal);   // copied: universal may be closed
+ *      RocksDB db = RocksDB.open(universalPath, options)) {
+ * }
+ * }
+ *
  * <p>The caller owns and closes it; setters return {@code this}; safe to share across threads;
  * any call after close throws {@link IllegalStateException}.
  */

@@ -8,6 +8,16 @@ import java.util.Objects;
  * {@link WriteBatch} in Java memory (its entries in RocksDB's batch format through
  * {@link WriteBatch#data()}, or applied to another database with {@code write}; the caller closes it).
  *
+ * {@snippet id="WalUpdate" :
+ * long from = 1;   // the sequence number to follow the writes from (kept by the reader)
+ * for (WalUpdate update : db.getUpdatesSince(from, 100)) {
+ *     try (WriteBatch batch = update.batch()) {   // the caller closes each batch
+ *         from = update.sequence() + batch.count();
+ *         // ... replicate batch.data(), or write it to another database
+ *     }
+ * }
+ * }
+ *
  * @param sequence the sequence number of the batch's first entry (each later entry of the batch
  *                 has the next number)
  * @param batch    the batch, owned by the caller

@@ -22,6 +22,16 @@ import java.util.Set;
  * {@code rocksdb_writebatch_create_from} and one {@code rocksdb_write}) or turned into a
  * {@linkplain #toNative() native batch}.
  *
+ * {@snippet id="WriteBatch" :
+ * try (WriteBatch batch = new WriteBatch(); WriteOptions write = new WriteOptions()) {
+ *     batch.put("a".getBytes(UTF_8), "1".getBytes(UTF_8))
+ *          .put("b".getBytes(UTF_8), "2".getBytes(UTF_8))
+ *          .delete("balance".getBytes(UTF_8));
+ *     db.write(write, batch);   // all or nothing
+ *     batch.clear();            // reusable: keeps its buffer
+ * }
+ * }
+ *
  * <p><b>Memory.</b> The buffer starts at the capacity given to the constructor and doubles when
  * full; {@link #clear()} keeps it, so a batch reused across writes stops allocating. Keys and
  * values are copied in: the caller's segments and arrays may be reused as soon as a method

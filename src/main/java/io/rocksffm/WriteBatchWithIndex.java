@@ -21,6 +21,17 @@ import java.util.Set;
  * {@link #newIteratorWithBase} iterates the batch merged over a database. Written atomically with
  * {@link RocksDB#write(WriteOptions, WriteBatchWithIndex)}.
  *
+ * {@snippet id="WriteBatchWithIndex" :
+ * try (WriteBatchWithIndex batch = new WriteBatchWithIndex(true);
+ *      ReadOptions read = new ReadOptions(); WriteOptions write = new WriteOptions()) {
+ *     batch.put("a".getBytes(UTF_8), "10".getBytes(UTF_8));
+ *     // reads see the batch's writes over the database's data: a is "10", b "2"
+ *     byte[] a = batch.getFromBatchAndDB(db, read, db.defaultColumnFamily(), "a".getBytes(UTF_8));
+ *     byte[] b = batch.getFromBatchAndDB(db, read, db.defaultColumnFamily(), "b".getBytes(UTF_8));
+ *     db.write(write, batch);
+ * }
+ * }
+ *
  * <p><b>Threads and ownership.</b> Confined to the thread that created it (others get
  * {@link WrongThreadException}); the caller closes it. While an iterator made from it is open it
  * refuses writes and close ({@link IllegalStateException}). Use after close throws

@@ -14,6 +14,17 @@ import java.util.Objects;
  * flushes (and, with {@code allowStall}, stalls writers until memory is freed). Its memory may
  * also be charged to a block {@link Cache}, so one budget covers memtables and table blocks.
  *
+ * {@snippet id="WriteBufferManager" :
+ * // 64 MiB of memtables for two databases together, charged to their block cache
+ * try (Cache cache = Cache.newLRUCache(256L << 20);
+ *      WriteBufferManager memtables = WriteBufferManager.create(64L << 20, cache, false);
+ *      Options options = new Options().setCreateIfMissing(true).setWriteBufferManager(memtables);
+ *      RocksDB a = RocksDB.open(dir.resolve("a"), options);
+ *      RocksDB b = RocksDB.open(dir.resolve("b"), options)) {
+ *     long used = memtables.memoryUsage();
+ * }
+ * }
+ *
  * <p>The C functions {@code rocksdb_write_buffer_manager_*} are in recent engines (10.x) but not
  * in older ones such as 7.8.3: there {@link #create} throws {@link UnsupportedOperationException}
  * naming the function.

@@ -7,6 +7,12 @@ import java.lang.foreign.MemorySegment;
 /**
  * Options for writes ({@code rocksdb_writeoptions_t}).
  *
+ * {@snippet id="WriteOptions" :
+ * try (WriteOptions durable = new WriteOptions().setSync(true)) {   // fsync the log before returning
+ *     db.put(durable, "balance".getBytes(UTF_8), "100".getBytes(UTF_8));
+ * }
+ * }
+ *
  * <p>Owned by the caller, who closes it after the writes that use it. Safe to share across
  * threads for writing; closing waits for writes in flight. Using a closed instance throws
  * {@link IllegalStateException}.

@@ -9,6 +9,14 @@ import java.util.Objects;
  * methods ({@code ApiShapeTest} compares them), and a database adds a {@link WriteOptions} form
  * of each ({@link KeyValueWrites}).
  *
+ * {@snippet id="Writes" :
+ * // One method for every write surface: a database, a transaction, a batch
+ * static <T extends Writes<T>> T putUser(Writes<T> target, int id, String name) {
+ *     return target.put(("user:" + id).getBytes(UTF_8), name.getBytes(UTF_8));
+ * }
+ * // putUser(db, 1, "alice"); putUser(batch, 2, "bob"); putUser(tx, 3, "carol");
+ * }
+ *
  * <p>Each operation ({@code put}, {@code merge}, {@code delete}, {@code singleDelete},
  * {@code deleteRange}) has two core methods on {@link MemorySegment}s, one taking a
  * {@link ColumnFamilyHandle} and one for the default family (a batch does not know its

@@ -2,19 +2,26 @@
  * RocksDB for Java 22+ through the Foreign Function &amp; Memory API: the whole public API.
  *
  * <h2>A first program</h2>
- * {@snippet :
+ * {@snippet id="overview" :
  * try (Options options = new Options().setCreateIfMissing(true);
- *      RocksDB db = RocksDB.open(Path.of("/tmp/example"), options)) {
- *     db.put("hello".getBytes(StandardCharsets.UTF_8), "world".getBytes(StandardCharsets.UTF_8));
- *     byte[] value = db.get("hello".getBytes(StandardCharsets.UTF_8));   // null when absent
+ *      RocksDB db = RocksDB.open(path, options)) {
+ *     db.put("hello".getBytes(UTF_8), "world".getBytes(UTF_8));
+ *     byte[] value = db.get("hello".getBytes(UTF_8));   // null when absent
  *
  *     try (Arena arena = Arena.ofConfined(); ReadOptions read = new ReadOptions()) {
- *         MemorySegment key = arena.allocateFrom(ValueLayout.JAVA_BYTE, "hello".getBytes(StandardCharsets.UTF_8));
+ *         MemorySegment key = arena.allocateFrom(ValueLayout.JAVA_BYTE, "hello".getBytes(UTF_8));
  *         MemorySegment out = arena.allocate(64);
  *         long length = db.get(read, key, out);     // -1 when absent; more than 64: out was too small
  *     }
  * }
  * }
+ *
+ * <p>The examples on each type's page are code the project's tests run. They use
+ * {@code import static java.nio.charset.StandardCharsets.UTF_8} and name what they do not make
+ * themselves: {@code path} a database directory, {@code dir} a directory for new ones, {@code backups}
+ * and {@code file} a backup directory and a file path, {@code db} an open database, {@code options}
+ * its {@link io.rocksffm.Options}, {@code read} and {@code write} a {@link io.rocksffm.ReadOptions}
+ * and a {@link io.rocksffm.WriteOptions}.
  *
  * <h2>Where to start</h2>
  * <table class="striped">
