@@ -3,6 +3,7 @@ package io.rocksffm;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
+import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Scratch;
 
@@ -41,6 +42,8 @@ final class ColumnFamilies {
     private final List<NativeComparator> comparators = new CopyOnWriteArrayList<>();
     /** The native comparator of each family opened or created with a Java one (by id). */
     private final Map<Integer, NativeComparator> nativeComparatorById = new ConcurrentHashMap<>();
+    /** The environments and info loggers the database's options named, released after it closes. */
+    private final List<Lifecycle> environment = new CopyOnWriteArrayList<>();
 
     /** Registers the handles {@code rocksdb_open*} returned for {@code names}. */
     ColumnFamilies(Database db, List<String> names, MemorySegment handles) {
@@ -98,6 +101,7 @@ final class ColumnFamilies {
         if (options.readsCallJava()) {
             javaReadIds.add(family.id());
         }
+        environment.addAll(options.retainEnvironment());
         NativeComparator c = options.retainComparator();
         if (c != null) {
             comparators.add(c);
@@ -155,12 +159,20 @@ final class ColumnFamilies {
         return nativeComparatorById.get(family.id());
     }
 
+    /** Keeps the environment and info logger of the database's own options open while it is. */
+    void retainEnvironment(Options options) {
+        environment.addAll(options.retainEnvironment());
+    }
+
     /** Releases the comparators (the database is closed: RocksDB no longer calls them). */
     void releaseComparators() {
         for (NativeComparator c : comparators) {
             c.release();
         }
         comparators.clear();
+        List<Lifecycle> retained = new ArrayList<>(environment);
+        environment.clear();
+        EnvironmentTuning.release(retained);
     }
 
     /** Forgets a closed handle (its family stays). */

@@ -30,6 +30,7 @@ final class DerivedOptions {
             out.use(o -> base.use(b -> rocksdb_get_options_from_string(b, cText, o, s.errptr)));
             Native.check(s.errptr);
             out.inherit(base);
+            out.inheritEnvironment(base);
             String comparator = KeyOrder.comparatorIn(text);
             out.inheritedOrder = comparator != null ? KeyOrder.named(comparator) : base.keyOrder();
             return out;

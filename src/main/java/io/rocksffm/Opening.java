@@ -139,6 +139,7 @@ final class Opening {
             if (!readOnly) { // an open for writing wrote an OPTIONS file: what the engine runs with
                 opened.families.learn(opened.realPath);
             }
+            opened.families.retainEnvironment(options);
             if (options.callsJava()) {
                 opened.lifecycle.guardCallbacks(); // listeners of the database's own options
             }

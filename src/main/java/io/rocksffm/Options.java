@@ -32,6 +32,7 @@ public final class Options extends CompressionTuning {
     void destroy(MemorySegment p) {
         rocksdb_options_destroy(p);
         releaseComparator();
+        releaseEnvironment();
     }
 
     /**
@@ -221,10 +222,9 @@ public final class Options extends CompressionTuning {
     }
 
     // ---- Java code inside RocksDB (merge operators, comparators, compaction filters, prefixes) --
-    // Each setter makes a new native object for these options: RocksDB takes ownership of it
-    // (merge operators, filter factories and prefix extractors live in shared pointers, so they
-    // outlive these options in every database that uses them; a comparator is counted by
-    // NativeComparator). Closing the options early is safe.
+    // Each setter makes a new native object for these options, owned by RocksDB (merge operators,
+    // filter factories, prefix extractors in shared pointers that outlive these options in every
+    // database using them; a comparator counted by NativeComparator). Closing early is safe.
 
     private volatile MergeOperator mergeOperator;
     private NativeComparator comparator;
@@ -372,7 +372,7 @@ public final class Options extends CompressionTuning {
 
     /** Whether RocksDB may call Java code for a database or family opened with these options. */
     boolean callsJava() {
-        return javaCallbacks;
+        return javaCallbacks || loggerCallsJava();
     }
 
     /**
