@@ -144,7 +144,7 @@ public final class InfoLogger extends NativeObject {
      * @throws NullPointerException if {@code level} is null
      */
     public static System.Logger.Level systemLevel(InfoLogLevel level) {
-        return switch (level) {
+        return switch (Objects.requireNonNull(level, "level")) {
             case DEBUG -> System.Logger.Level.DEBUG;
             case INFO, HEADER -> System.Logger.Level.INFO;
             case WARN -> System.Logger.Level.WARNING;
