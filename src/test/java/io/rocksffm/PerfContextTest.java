@@ -26,18 +26,21 @@ class PerfContextTest {
             for (int i = 0; i < 100; i++) {
                 db.put(bytes("k" + i), bytes("v" + i));
             }
+            // --- readme:perfContext begin
+            // on a platform thread: the level and the counters are this OS thread's
             PerfContext.setPerfLevel(PerfLevel.ENABLE_COUNT);
             try (PerfContext perf = PerfContext.create()) {
                 perf.reset();
-                assertEquals(0, perf.metric(PerfMetric.GET_FROM_MEMTABLE_COUNT));
                 for (int i = 0; i < 10; i++) {
-                    assertArrayEquals(bytes("v" + i), db.get(bytes("k" + i)));
+                    db.get(bytes("k" + i));
                 }
-                // one memtable (nothing flushed): each get looks it up once and compares keys there
-                assertEquals(10, perf.metric(PerfMetric.GET_FROM_MEMTABLE_COUNT));
+                long fromMemtable = perf.metric(PerfMetric.GET_FROM_MEMTABLE_COUNT); // 10
                 long comparisons = perf.metric(PerfMetric.USER_KEY_COMPARISON_COUNT);
+                String report = perf.report(true); // "user_key_comparison_count = ..., ..."
+                // --- readme:perfContext end
+                // one memtable (nothing flushed): each get looks it up once and compares keys there
+                assertEquals(10, fromMemtable);
                 assertTrue(comparisons >= 10, "comparisons " + comparisons);
-                String report = perf.report(true);
                 assertTrue(report.contains("get_from_memtable_count = 10"), report);
                 assertTrue(report.contains("user_key_comparison_count = " + comparisons), report);
                 assertFalse(report.contains("block_read_count"), report); // zero, excluded

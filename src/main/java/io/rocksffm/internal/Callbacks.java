@@ -44,7 +44,7 @@ public final class Callbacks {
         /** {@code EventListener} methods. */
         EVENT_LISTENER("event listener"),
         /** An {@code InfoLogger}'s Java sink. */
-        INFO_LOGGER("info logger");
+        INFO_LOGGER("Java info logger");
 
         private final String label;
 
