@@ -79,7 +79,7 @@ final class ColumnFamilies {
 
     /** Whether reads (iterator moves) of {@code family} may call Java code through upcalls. */
     boolean readsCallJava(ColumnFamilyHandle family) {
-        return javaReadIds.contains(family.id());
+        return javaLogger || javaReadIds.contains(family.id());
     }
 
     /** The ids of the families opened or created with a merge operator. */
@@ -159,9 +159,18 @@ final class ColumnFamilies {
         return nativeComparatorById.get(family.id());
     }
 
+    /**
+     * Whether the database's options set a Java info logger: RocksDB may log from any read (a
+     * table file opened by an iterator's move), so no read of any family is a critical downcall.
+     */
+    private volatile boolean javaLogger;
+
     /** Keeps the environment and info logger of the database's own options open while it is. */
     void retainEnvironment(Options options) {
         environment.addAll(options.retainEnvironment());
+        if (options.loggerCallsJava()) {
+            javaLogger = true;
+        }
     }
 
     /** Releases the comparators (the database is closed: RocksDB no longer calls them). */

@@ -74,7 +74,7 @@ abstract class EnvironmentTuning extends NativeObject {
      * @throws NullPointerException if {@code manager} is null
      * @throws IllegalStateException if these options or {@code manager} are closed
      * @throws UnsupportedOperationException if the engine lacks
-     *         {@code rocksdb_options_set_sst_file_manager} (7.8.3)
+     *         {@code rocksdb_options_set_sst_file_manager} (before 10.4)
      */
     public Options setSstFileManager(SstFileManager manager) {
         Objects.requireNonNull(manager, "manager");

@@ -28,7 +28,9 @@ import java.util.function.BiConsumer;
  * background threads (flushes, compactions), concurrently: a Java sink must be thread-safe. It
  * may run while RocksDB holds the database's internal mutex, so it must be quick and must not
  * call the database: a database whose options set a Java logger refuses calls made from inside
- * the sink with {@link IllegalStateException} (they would deadlock).
+ * the sink with {@link IllegalStateException} (they would deadlock). As RocksDB may log from any
+ * read, the iterators of such a database never move with critical downcalls (see
+ * {@link ReadOptions#setPrefetchBytes}).
  *
  * <p><b>Failures.</b> An exception the sink throws is caught (it would end the JVM if it escaped
  * into RocksDB): the message is dropped, counted ({@link #failureCount()}) and the exception kept
@@ -40,8 +42,8 @@ import java.util.function.BiConsumer;
  * including a database's close reaches the sink. After the logger's close no message reaches the
  * sink: a message RocksDB would still write through a copy it kept is dropped.
  *
- * <p>The C functions {@code rocksdb_logger_create_*} are in RocksDB 9.0 and later, not in 7.8.3:
- * there the factories throw {@link UnsupportedOperationException} naming the function.
+ * <p>The C API has the callback logger from RocksDB 9.5 and the standard-error logger from 9.0,
+ * not 7.8.3: there the factories throw {@link UnsupportedOperationException} naming the function.
  * Safe to share across threads and databases; use after close throws {@link IllegalStateException}.
  */
 public final class InfoLogger extends NativeObject {
@@ -81,7 +83,7 @@ public final class InfoLogger extends NativeObject {
      * @return a new logger, owned by the caller
      * @throws NullPointerException if an argument is null
      * @throws UnsupportedOperationException if the engine lacks
-     *         {@code rocksdb_logger_create_callback_logger} (7.8.3)
+     *         {@code rocksdb_logger_create_callback_logger} (before 9.5)
      */
     public static InfoLogger toSystemLogger(System.Logger logger, InfoLogLevel minLevel) {
         Objects.requireNonNull(logger, "logger");
@@ -98,7 +100,7 @@ public final class InfoLogger extends NativeObject {
      * @return a new logger, owned by the caller
      * @throws NullPointerException if an argument is null
      * @throws UnsupportedOperationException if the engine lacks
-     *         {@code rocksdb_logger_create_callback_logger} (7.8.3)
+     *         {@code rocksdb_logger_create_callback_logger} (before 9.5)
      */
     public static InfoLogger of(InfoLogLevel minLevel, BiConsumer<InfoLogLevel, String> sink) {
         Objects.requireNonNull(minLevel, "minLevel");
@@ -121,7 +123,7 @@ public final class InfoLogger extends NativeObject {
      * @return a new logger, owned by the caller
      * @throws NullPointerException if an argument is null
      * @throws IllegalArgumentException if {@code prefix} contains a NUL character
-     * @throws UnsupportedOperationException if the engine lacks the function (7.8.3)
+     * @throws UnsupportedOperationException if the engine lacks the function (before 9.0)
      */
     public static InfoLogger stderr(InfoLogLevel minLevel, String prefix) {
         Objects.requireNonNull(minLevel, "minLevel");

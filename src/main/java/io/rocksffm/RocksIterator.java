@@ -342,7 +342,7 @@ public final class RocksIterator implements AutoCloseable {
      * @throws IllegalStateException if closed, or called on another thread
      * @throws RocksDBException if the iterator cannot be refreshed (status {@code NotSupported}
      *         for iterators over a transaction or an indexed batch)
-     * @throws UnsupportedOperationException if the engine lacks the function (7.8.3)
+     * @throws UnsupportedOperationException if the engine lacks the function (before RocksDB 9.4)
      */
     public void refresh() {
         check();

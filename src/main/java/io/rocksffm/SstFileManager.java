@@ -15,8 +15,8 @@ import java.lang.foreign.MemorySegment;
  * compactions fail with a {@link RocksDBException} whose status is {@code IOError} ("Max allowed
  * space was reached"), and the database enters read-only mode with that background error.
  *
- * <p>The C functions {@code rocksdb_sst_file_manager_*} are in recent engines (10.x and later)
- * but not in older ones such as 7.8.3: there {@link #create} throws
+ * <p>The C functions {@code rocksdb_sst_file_manager_*} are in RocksDB 10.4 and later, not in
+ * older engines such as 7.8.3 and 10.1.3: there {@link #create} throws
  * {@link UnsupportedOperationException} naming the function.
  *
  * <p>The caller owns it and closes it. RocksDB keeps its own reference from each options object
@@ -34,7 +34,7 @@ public final class SstFileManager extends NativeObject {
      * ({@code rocksdb_sst_file_manager_create}).
      *
      * @return a new manager, owned by the caller
-     * @throws UnsupportedOperationException if the engine lacks the function (7.8.3)
+     * @throws UnsupportedOperationException if the engine lacks the function (before 10.4)
      */
     public static SstFileManager create() {
         Capabilities.require("rocksdb_sst_file_manager_create");
