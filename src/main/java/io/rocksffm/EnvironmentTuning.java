@@ -23,7 +23,9 @@ import java.util.Objects;
  * {@link IllegalStateException} until the options and databases are closed).
  */
 abstract class EnvironmentTuning extends NativeObject {
-    /** The lifecycles of the Java objects these options point at, each counted once (addChild). */
+    /** Guards env and logger (a private lock: callers may synchronize on their options). */
+    private final Object environmentLock = new Object();
+    /** The Java objects these options point at, each holding one child count of theirs (addChild). */
     private Env env;
     private InfoLogger logger;
 
@@ -47,7 +49,7 @@ abstract class EnvironmentTuning extends NativeObject {
      */
     public Options setEnv(Env env) {
         Objects.requireNonNull(env, "env");
-        synchronized (this) {
+        synchronized (environmentLock) {
             lifecycle.ensureOpen();
             env.lifecycle.addChild();
             try {
@@ -97,7 +99,7 @@ abstract class EnvironmentTuning extends NativeObject {
      */
     public Options setInfoLogger(InfoLogger logger) {
         Objects.requireNonNull(logger, "logger");
-        synchronized (this) {
+        synchronized (environmentLock) {
             lifecycle.ensureOpen();
             logger.lifecycle.addChild();
             try {
@@ -115,23 +117,27 @@ abstract class EnvironmentTuning extends NativeObject {
     }
 
     /** Whether the info logger set here runs Java code. */
-    final synchronized boolean loggerCallsJava() {
-        return logger != null && logger.callsJava();
+    final boolean loggerCallsJava() {
+        synchronized (environmentLock) {
+            return logger != null && logger.callsJava();
+        }
     }
 
     /**
      * New users of the environment and logger set here (for a database opened with these options,
      * or options copied from these), each to release once with {@link #release}.
      */
-    final synchronized List<Lifecycle> retainEnvironment() {
-        List<Lifecycle> out = new ArrayList<>(2);
-        for (NativeObject o : new NativeObject[] {env, logger}) {
-            if (o != null) {
-                o.lifecycle.addChild();
-                out.add(o.lifecycle);
+    final List<Lifecycle> retainEnvironment() {
+        synchronized (environmentLock) {
+            List<Lifecycle> out = new ArrayList<>(2);
+            for (NativeObject o : new NativeObject[] {env, logger}) {
+                if (o != null) {
+                    o.lifecycle.addChild();
+                    out.add(o.lifecycle);
+                }
             }
+            return out;
         }
-        return out;
     }
 
     /** Releases what {@link #retainEnvironment} retained. */
@@ -143,28 +149,36 @@ abstract class EnvironmentTuning extends NativeObject {
     }
 
     /** Points at what {@code base} points at (these options are RocksDB's copy of it). */
-    final synchronized void inheritEnvironment(EnvironmentTuning base) {
-        synchronized (base) {
-            env = base.env;
-            logger = base.logger;
-            if (env != null) {
-                env.lifecycle.addChild();
+    final void inheritEnvironment(EnvironmentTuning base) {
+        Env e;
+        InfoLogger l;
+        synchronized (base.environmentLock) { // base holds them open meanwhile: the counts cannot fail
+            e = base.env;
+            l = base.logger;
+            if (e != null) {
+                e.lifecycle.addChild();
             }
-            if (logger != null) {
-                logger.lifecycle.addChild();
+            if (l != null) {
+                l.lifecycle.addChild();
             }
+        }
+        synchronized (environmentLock) {
+            env = e;
+            logger = l;
         }
     }
 
     /** Releases the environment and logger (these options are destroyed). */
-    final synchronized void releaseEnvironment() {
-        if (env != null) {
-            env.lifecycle.removeChild();
-            env = null;
-        }
-        if (logger != null) {
-            logger.lifecycle.removeChild();
-            logger = null;
+    final void releaseEnvironment() {
+        synchronized (environmentLock) {
+            if (env != null) {
+                env.lifecycle.removeChild();
+                env = null;
+            }
+            if (logger != null) {
+                logger.lifecycle.removeChild();
+                logger = null;
+            }
         }
     }
 }
