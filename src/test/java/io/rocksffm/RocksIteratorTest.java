@@ -382,6 +382,14 @@ class RocksIteratorTest {
                 it.seek(bytes("c"));
                 assertTrue(it.isValid());
             }
+            // RocksDB's iterator over an indexed batch and the database cannot be refreshed
+            try (WriteBatchWithIndex batch = new WriteBatchWithIndex();
+                 RocksIterator it = batch.newIteratorWithBase(db, latest, db.defaultColumnFamily())) {
+                RocksDBException e = assertThrows(RocksDBException.class, it::refresh);
+                assertEquals(RocksDBException.Code.NOT_SUPPORTED, e.code(), e.getMessage());
+                it.seekToFirst(); // still usable
+                assertTrue(it.isValid());
+            }
             RocksIterator closed = db.newIterator(latest);
             closed.close();
             assertThrows(IllegalStateException.class, closed::refresh);
