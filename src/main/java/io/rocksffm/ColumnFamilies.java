@@ -3,6 +3,7 @@ package io.rocksffm;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
+import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Scratch;
 
@@ -41,6 +42,8 @@ final class ColumnFamilies {
     private final List<NativeComparator> comparators = new CopyOnWriteArrayList<>();
     /** The native comparator of each family opened or created with a Java one (by id). */
     private final Map<Integer, NativeComparator> nativeComparatorById = new ConcurrentHashMap<>();
+    /** The environments and info loggers the database's options named, released after it closes. */
+    private final List<Lifecycle> environment = new CopyOnWriteArrayList<>();
 
     /** Registers the handles {@code rocksdb_open*} returned for {@code names}. */
     ColumnFamilies(Database db, List<String> names, MemorySegment handles) {
@@ -76,7 +79,7 @@ final class ColumnFamilies {
 
     /** Whether reads (iterator moves) of {@code family} may call Java code through upcalls. */
     boolean readsCallJava(ColumnFamilyHandle family) {
-        return javaReadIds.contains(family.id());
+        return javaLogger || javaReadIds.contains(family.id());
     }
 
     /** The ids of the families opened or created with a merge operator. */
@@ -98,6 +101,7 @@ final class ColumnFamilies {
         if (options.readsCallJava()) {
             javaReadIds.add(family.id());
         }
+        environment.addAll(options.retainEnvironment());
         NativeComparator c = options.retainComparator();
         if (c != null) {
             comparators.add(c);
@@ -155,12 +159,29 @@ final class ColumnFamilies {
         return nativeComparatorById.get(family.id());
     }
 
+    /**
+     * Whether the database's options set a Java info logger: RocksDB may log from any read (a
+     * table file opened by an iterator's move), so no read of any family is a critical downcall.
+     */
+    private volatile boolean javaLogger;
+
+    /** Keeps the environment and info logger of the database's own options open while it is. */
+    void retainEnvironment(Options options) {
+        environment.addAll(options.retainEnvironment());
+        if (options.loggerCallsJava()) {
+            javaLogger = true;
+        }
+    }
+
     /** Releases the comparators (the database is closed: RocksDB no longer calls them). */
     void releaseComparators() {
         for (NativeComparator c : comparators) {
             c.release();
         }
         comparators.clear();
+        List<Lifecycle> retained = new ArrayList<>(environment);
+        environment.clear();
+        EnvironmentTuning.release(retained);
     }
 
     /** Forgets a closed handle (its family stays). */

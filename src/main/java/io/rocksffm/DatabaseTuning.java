@@ -18,7 +18,7 @@ import java.nio.charset.StandardCharsets;
  * the write-ahead log, syncing, write paths, the info log. A part of {@code Options}, not a type
  * of its own: the methods are {@code Options}' methods and return the options.
  */
-abstract class DatabaseTuning extends NativeObject {
+abstract class DatabaseTuning extends EnvironmentTuning {
     DatabaseTuning(String what, MemorySegment ptr) {
         super(what, ptr);
     }

@@ -31,6 +31,7 @@ final class DerivedOptions {
             Native.check(s.errptr);
             out.inherit(base);
             out.fromText = true;
+            out.inheritEnvironment(base);
             String comparator = KeyOrder.comparatorIn(text);
             out.inheritedOrder = comparator != null ? KeyOrder.named(comparator) : base.keyOrder();
             return out;

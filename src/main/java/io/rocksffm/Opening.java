@@ -141,6 +141,7 @@ final class Opening {
             if (!readOnly && (options.fromText || all.stream().anyMatch(d -> d.options().fromText))) {
                 opened.families.learn(opened.realPath);
             }
+            opened.families.retainEnvironment(options);
             if (options.callsJava()) {
                 opened.lifecycle.guardCallbacks(); // listeners of the database's own options
             }

@@ -38,6 +38,7 @@ public final class Options extends CompressionTuning {
     void destroy(MemorySegment p) {
         rocksdb_options_destroy(p);
         releaseComparator();
+        releaseEnvironment();
     }
 
     /**
@@ -372,7 +373,7 @@ public final class Options extends CompressionTuning {
 
     /** Whether RocksDB may call Java code for a database or family opened with these options. */
     boolean callsJava() {
-        return javaCallbacks;
+        return javaCallbacks || loggerCallsJava();
     }
 
     /** Whether reads of a family opened with these options may call Java code (a merge operator, a Java comparator

@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Copies;
 import io.rocksffm.internal.IteratorCalls;
 import io.rocksffm.internal.Lifecycle;
@@ -341,6 +342,28 @@ public final class RocksIterator implements AutoCloseable {
         check();
         try (Scratch s = Scratch.acquire()) {
             rocksdb_iter_get_error(it, s.errptr);
+            Native.check(s.errptr);
+        }
+    }
+
+    /**
+     * Makes the iterator read the database's latest state ({@code rocksdb_iter_refresh}): writes
+     * made since it was created (or last refreshed) become visible, even if it was created with a
+     * snapshot. The iterator is left on no entry: seek before reading, as after creation; views of
+     * the previous entry end.
+     *
+     * @throws IllegalStateException if closed, or called on another thread
+     * @throws RocksDBException if the iterator cannot be refreshed (status {@code NotSupported}
+     *         for iterators over a transaction or an indexed batch)
+     * @throws UnsupportedOperationException if the engine lacks the function (before RocksDB 9.4)
+     */
+    public void refresh() {
+        check();
+        Capabilities.require("rocksdb_iter_refresh");
+        leave();
+        nativeValid = false;
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_iter_refresh(it, s.errptr);
             Native.check(s.errptr);
         }
     }

@@ -83,10 +83,16 @@ class ArchitectureTest {
         OWN.put("UniversalCompactionOptions", List.of("rocksdb_universal_compaction_options_"));
         OWN.put("FifoCompactionOptions", List.of("rocksdb_fifo_compaction_options_"));
         OWN.put("CompactRangeOptions", List.of("rocksdb_compactoptions_"));
+        // observability and environment (issue 32)
+        OWN.put("PerfContext", List.of("rocksdb_perfcontext_", "rocksdb_set_perf_level"));
+        OWN.put("InfoLogger", List.of("rocksdb_logger_"));
+        OWN.put("SstFileManager", List.of("rocksdb_sst_file_manager_"));
+        OWN.put("Env", List.of("rocksdb_create_mem_env", "rocksdb_env_destroy"));
     }
 
     /** The package-private classes that are parts of {@code Options} (its superclasses, one per group of settings). */
-    private static final Set<String> OPTIONS_PARTS = Set.of("DatabaseTuning", "CompactionTuning", "CompressionTuning");
+    private static final Set<String> OPTIONS_PARTS = Set.of("DatabaseTuning", "CompactionTuning", "CompressionTuning",
+            "EnvironmentTuning");
 
     /** The package-private classes that are parts of the database object. */
     private static final Set<String> DATABASE = Set.of("RocksDB", "Database", "BaseWrites", "Opening", "ColumnFamilies", "Ingestion",

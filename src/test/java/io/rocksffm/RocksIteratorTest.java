@@ -341,4 +341,58 @@ class RocksIteratorTest {
             }
         }
     }
+
+    @Test
+    void refreshShowsWritesMadeAfterCreation() {
+        try (RocksDB db = open(dir); ReadOptions latest = new ReadOptions()) {
+            db.put(bytes("a"), bytes("1"));
+            try (RocksIterator it = db.newIterator(latest)) {
+                if (!Gated.supported("rocksdb_iter_refresh", it::refresh)) {
+                    return;
+                }
+                // --- readme:iteratorRefresh begin
+                db.put(bytes("b"), bytes("2"));   // after the iterator was created
+                it.seekToFirst();
+                it.next();
+                boolean seenBefore = it.isValid(); // false: the iterator reads its creation's state
+                it.refresh();                      // now the latest state; seek again before reading
+                it.seek(bytes("b"));
+                // --- readme:iteratorRefresh end
+                assertFalse(seenBefore);
+                assertTrue(it.isValid());
+                assertArrayEquals(bytes("2"), it.valueBytes());
+                // a refresh leaves the iterator on no entry, and ends the views of the last one
+                MemorySegment view = it.key();
+                it.refresh();
+                assertFalse(it.isValid());
+                assertThrows(IllegalStateException.class, () -> view.get(ValueLayout.JAVA_BYTE, 0));
+                db.delete(bytes("a"));
+                it.refresh();
+                it.seekToFirst();
+                assertArrayEquals(bytes("b"), it.keyBytes());
+            }
+            // over a snapshot too: refresh reads the latest state
+            try (Snapshot snapshot = db.getSnapshot();
+                 ReadOptions read = new ReadOptions().setSnapshot(snapshot);
+                 RocksIterator it = db.newIterator(db.defaultColumnFamily(), read)) {
+                db.put(bytes("c"), bytes("3"));
+                it.seek(bytes("c"));
+                assertFalse(it.isValid());
+                it.refresh();
+                it.seek(bytes("c"));
+                assertTrue(it.isValid());
+            }
+            // RocksDB's iterator over an indexed batch and the database cannot be refreshed
+            try (WriteBatchWithIndex batch = new WriteBatchWithIndex();
+                 RocksIterator it = batch.newIteratorWithBase(db, latest, db.defaultColumnFamily())) {
+                RocksDBException e = assertThrows(RocksDBException.class, it::refresh);
+                assertEquals(RocksDBException.Code.NOT_SUPPORTED, e.code(), e.getMessage());
+                it.seekToFirst(); // still usable
+                assertTrue(it.isValid());
+            }
+            RocksIterator closed = db.newIterator(latest);
+            closed.close();
+            assertThrows(IllegalStateException.class, closed::refresh);
+        }
+    }
 }

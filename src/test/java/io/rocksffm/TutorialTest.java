@@ -252,6 +252,9 @@ class TutorialTest {
     void readmeQuotesThisTest() throws Exception {
         List<String> lines = new ArrayList<>(Files.readAllLines(Path.of("src/test/java/io/rocksffm/TutorialTest.java")));
         lines.addAll(Files.readAllLines(Path.of("src/test/java/io/rocksffm/MigrationTest.java")));
+        for (String test : List.of("PerfContextTest", "InfoLoggerTest", "SstFileManagerTest", "EnvTest", "RocksIteratorTest")) {
+            lines.addAll(Files.readAllLines(Path.of("src/test/java/io/rocksffm/" + test + ".java")));
+        }
         Set<String> quoted = new TreeSet<>();
         for (Path page : DocumentationLinksTest.pages()) {
             Matcher m = Pattern.compile("<!-- readme:(\\w+) -->\\s*```java\\n(.*?)```", Pattern.DOTALL)

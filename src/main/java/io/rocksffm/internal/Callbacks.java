@@ -42,7 +42,9 @@ public final class Callbacks {
         /** {@code PrefixExtractor.prefixLength}/{@code inDomain}. */
         PREFIX_EXTRACTOR("prefix extractor"),
         /** {@code EventListener} methods. */
-        EVENT_LISTENER("event listener");
+        EVENT_LISTENER("event listener"),
+        /** An {@code InfoLogger}'s Java sink. */
+        INFO_LOGGER("Java info logger");
 
         private final String label;
 

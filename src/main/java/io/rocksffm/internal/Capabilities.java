@@ -234,7 +234,25 @@ public final class Capabilities {
             "rocksdb_readoptions_get_async_io",
             "rocksdb_compactoptions_set_max_subcompactions",
             "rocksdb_compactoptions_get_max_subcompactions",
-            "rocksdb_cache_create_hyper_clock");
+            "rocksdb_cache_create_hyper_clock",
+            // observability and environment (issue 32): absent from 7.8.3
+            "rocksdb_logger_create_callback_logger",
+            "rocksdb_logger_create_stderr_logger",
+            "rocksdb_logger_destroy",
+            "rocksdb_iter_refresh",
+            "rocksdb_options_set_sst_file_manager",
+            "rocksdb_sst_file_manager_create",
+            "rocksdb_sst_file_manager_destroy",
+            "rocksdb_sst_file_manager_set_max_allowed_space_usage",
+            "rocksdb_sst_file_manager_set_compaction_buffer_size",
+            "rocksdb_sst_file_manager_is_max_allowed_space_reached",
+            "rocksdb_sst_file_manager_is_max_allowed_space_reached_including_compactions",
+            "rocksdb_sst_file_manager_get_total_size",
+            "rocksdb_sst_file_manager_get_delete_rate_bytes_per_second",
+            "rocksdb_sst_file_manager_set_delete_rate_bytes_per_second",
+            "rocksdb_sst_file_manager_get_max_trash_db_ratio",
+            "rocksdb_sst_file_manager_set_max_trash_db_ratio",
+            "rocksdb_sst_file_manager_get_total_trash_size");
 
     private static final Map<String, Boolean> EXPORTED = new ConcurrentHashMap<>();
 
@@ -296,6 +314,24 @@ public final class Capabilities {
             return version;
         }
         return exports(REMOVED_MARKER) ? MARKER_SINCE : REMOVED_MARKER_UNTIL;
+    }
+
+    /**
+     * Whether the loaded engine is at least {@code version}: its known version, or when unknown
+     * the oldest version its exports prove; false when neither says (for features without a
+     * function of their own to gate on, like the ids of newer perf context metrics).
+     *
+     * @param version a dotted version, e.g. {@code "11.1"}
+     * @return whether the engine is known to be that version or later
+     */
+    public static boolean engineAtLeast(String version) {
+        String known = knownOrInferredVersion();
+        return known != null && compareVersions(known, version) >= 0;
+    }
+
+    /** {@return a description of the loaded engine (its version and where it was loaded from)} */
+    public static String engineDescription() {
+        return describe();
     }
 
     /**

@@ -31,6 +31,9 @@ import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 import io.rocksffm.CompactionOptions;
 import io.rocksffm.CompactRangeOptions;
+import io.rocksffm.Env;
+import io.rocksffm.InfoLogger;
+import io.rocksffm.SstFileManager;
 import io.rocksffm.CreateBackupOptions;
 import io.rocksffm.FifoCompactionOptions;
 import io.rocksffm.UniversalCompactionOptions;
@@ -73,6 +76,11 @@ final class ApiTableSupport {
         UniversalCompactionOptions universal;
         FifoCompactionOptions fifo;
         CompactRangeOptions compactRange;
+        Env env;
+        /** Null on engines without them (7.8.3). */
+        SstFileManager sfm;
+        /** Null on engines without them (7.8.3). */
+        InfoLogger logger;
         final MemorySegment key;
         final MemorySegment value;
         final MemorySegment out;
@@ -106,6 +114,9 @@ final class ApiTableSupport {
             c.universal = universal;
             c.fifo = fifo;
             c.compactRange = compactRange;
+            c.env = env;
+            c.sfm = sfm;
+            c.logger = logger;
             return c;
         }
 
@@ -149,6 +160,12 @@ final class ApiTableSupport {
                 c.fifo = (FifoCompactionOptions) closed;
             } else if (type == CompactRangeOptions.class) {
                 c.compactRange = (CompactRangeOptions) closed;
+            } else if (type == Env.class) {
+                c.env = (Env) closed;
+            } else if (type == SstFileManager.class) {
+                c.sfm = (SstFileManager) closed;
+            } else if (type == InfoLogger.class) {
+                c.logger = (InfoLogger) closed;
             } else {
                 throw new IllegalArgumentException(type.getName());
             }
@@ -162,7 +179,7 @@ final class ApiTableSupport {
             Cache.class, RateLimiter.class, WriteBufferManager.class,
             IngestExternalFileOptions.class, RestoreOptions.class, CompactionOptions.class,
             CreateBackupOptions.class, UniversalCompactionOptions.class,
-            FifoCompactionOptions.class, CompactRangeOptions.class);
+            FifoCompactionOptions.class, CompactRangeOptions.class, Env.class, SstFileManager.class, InfoLogger.class);
 
     /** A method's signature as the tables spell it: {@code name(SimpleType,...)}. */
     static String signature(Method m) {

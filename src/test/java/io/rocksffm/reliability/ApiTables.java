@@ -134,7 +134,7 @@ final class ApiTables {
     }
 
     static Table<Options> options() {
-        return OptionsTables.issue32(new Table<>(Options.class))
+        return ObservabilityTables.environment(OptionsTables.issue32(new Table<>(Options.class)))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setCreateIfMissing(boolean)", (o, c) -> o.setCreateIfMissing(true))
@@ -293,6 +293,7 @@ final class ApiTables {
                 .guarded("prev()", (it, c) -> it.prev())
                 .guarded("isValid()", (it, c) -> it.isValid())
                 .guarded("status()", (it, c) -> it.status())
+                .guarded("refresh()", (it, c) -> it.refresh())
                 .guarded("key()", (it, c) -> it.key())
                 .guarded("value()", (it, c) -> it.value())
                 .guarded("key(MemorySegment)", (it, c) -> it.key(MemorySegment.ofArray(new byte[16])))

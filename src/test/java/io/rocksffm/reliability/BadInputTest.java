@@ -69,6 +69,11 @@ import java.lang.reflect.Type;
 import java.util.Arrays;
 import java.util.HashMap;
 import io.rocksffm.CompactRangeOptions;
+import io.rocksffm.Env;
+import io.rocksffm.InfoLogLevel;
+import io.rocksffm.InfoLogger;
+import io.rocksffm.PerfContext;
+import io.rocksffm.SstFileManager;
 
 /**
  * The bad input catalogue (docs/bad-inputs.md), general inputs: null (the reflection probe),
@@ -159,7 +164,7 @@ class BadInputTest extends BadInputFixture {
                 }
             }
             for (Class<?> factory : List.of(RocksDB.class, WriteBatch.class, Cache.class, FilterPolicy.class, Checkpoint.class,
-                    RateLimiter.class, WriteBufferManager.class,
+                    RateLimiter.class, WriteBufferManager.class, PerfContext.class, InfoLogger.class, SstFileManager.class, Env.class,
                     BackupEngine.class, SstFileWriter.class, LatestOptions.class, Options.class)) {
                 for (Method m : factory.getMethods()) {
                     if (Modifier.isStatic(m.getModifiers())) {
@@ -326,6 +331,10 @@ class BadInputTest extends BadInputFixture {
         }
         if (t == CompactRangeOptions.class) {
             return COMPACT_RANGE;
+        } else if (t == InfoLogLevel.class) {
+            return InfoLogLevel.INFO;
+        } else if (t == System.Logger.class) {
+            return System.getLogger("null-probe");
         }
         throw new AssertionError("no dummy for " + t + " in " + m);
     }

@@ -24,6 +24,12 @@ import org.junit.jupiter.api.io.TempDir;
 import io.rocksffm.BlockBasedTableConfig;
 import io.rocksffm.Cache;
 import io.rocksffm.CompactRangeOptions;
+import io.rocksffm.Env;
+import io.rocksffm.InfoLogger;
+import io.rocksffm.PerfContext;
+import io.rocksffm.PerfLevel;
+import io.rocksffm.PerfMetric;
+import io.rocksffm.SstFileManager;
 import io.rocksffm.CompactionStyle;
 import io.rocksffm.Compression;
 import io.rocksffm.FifoCompactionOptions;
@@ -162,6 +168,53 @@ class OperationsLeakTest {
                         }
                     })));
         }
+    }
+
+    /**
+     * Issue 32's observability and environment objects: perf contexts, SST file managers and info
+     * loggers (where the engine has them) set on options and closed, in-memory environments with a
+     * database opened, written and closed on them (each cycle frees the environment's files).
+     */
+    @Test
+    void observabilityLeaksNothing() throws Exception {
+        int x = scale(1, 10);
+        boolean sfm = Capabilities.callable("rocksdb_sst_file_manager_create");
+        boolean logger = Capabilities.callable("rocksdb_logger_create_callback_logger");
+        NativeLeakTest.Workloads.run(List.of(
+                new NativeLeakTest.Workload("PerfContext create/reset/metric/report/close", 50_000 * x, i -> {
+                    PerfContext.setPerfLevel((i & 1) == 0 ? PerfLevel.ENABLE_COUNT : PerfLevel.DISABLE);
+                    try (PerfContext p = PerfContext.create()) {
+                        p.reset();
+                        p.metric(PerfMetric.USER_KEY_COMPARISON_COUNT);
+                        p.report(i % 3 == 0);
+                    }
+                }),
+                new NativeLeakTest.Workload("SstFileManager and InfoLogger create/set on options/close", 50_000 * x, i -> {
+                    try (Options o = new Options()) {
+                        if (sfm) {
+                            try (SstFileManager m = SstFileManager.create()) {
+                                o.setSstFileManager(m.setMaxAllowedSpaceUsage(1 << 30));
+                                m.totalSize();
+                            }
+                        }
+                        if (logger) {
+                            InfoLogger l = InfoLogger.of(InfoLogLevel.INFO, (level, message) -> {});
+                            o.setInfoLogger(l);
+                            o.close();
+                            l.close();
+                        }
+                    }
+                }),
+                NativeLeakTest.heavyWorkload("in-memory Env with a database open/put/flush/close", 100, 1 << 20, i -> {
+                    try (Env env = Env.memory()) {
+                        try (Options o = new Options().setCreateIfMissing(true).setEnv(env);
+                             RocksDB db = RocksDB.open(dir.resolve("mem"), o)) {
+                            db.put(bytes("k" + i), new byte[1000]);
+                            db.flush(true);
+                        }
+                    }
+                })));
+        PerfContext.setPerfLevel(PerfLevel.DISABLE);
     }
 
     @Test

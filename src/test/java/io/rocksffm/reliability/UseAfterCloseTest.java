@@ -41,6 +41,8 @@ import io.rocksffm.internal.Capabilities;
 import io.rocksffm.CompactRangeOptions;
 import io.rocksffm.FifoCompactionOptions;
 import io.rocksffm.UniversalCompactionOptions;
+import io.rocksffm.Env;
+import io.rocksffm.PerfContext;
 
 /**
  * Use after close, everywhere: every public method of every closeable type, called on a closed
@@ -80,6 +82,9 @@ class UseAfterCloseTest {
         ctx.universal = new UniversalCompactionOptions();
         ctx.fifo = new FifoCompactionOptions();
         ctx.compactRange = new CompactRangeOptions();
+        ctx.env = Env.memory();
+        ctx.sfm = ObservabilityTables.sstFileManagerIfSupported();
+        ctx.logger = ObservabilityTables.infoLoggerIfSupported();
     }
 
     /** Compaction options, or null on engines without them (before RocksDB 11). */
@@ -113,7 +118,8 @@ class UseAfterCloseTest {
         ctx.cache.close();
         ctx.table.close();
         ctx.limiter.close();
-        for (AutoCloseable c : new AutoCloseable[] {ctx.wbm, ctx.compaction, ctx.createBackup, ctx.universal, ctx.fifo, ctx.compactRange}) {
+        for (AutoCloseable c : new AutoCloseable[] {ctx.wbm, ctx.compaction, ctx.createBackup, ctx.universal, ctx.fifo, ctx.compactRange,
+                ctx.env, ctx.sfm, ctx.logger}) {
             ApiTableSupport.closeQuietly(c);
         }
         ctx.arena.close();
@@ -127,7 +133,8 @@ class UseAfterCloseTest {
             "BlockBasedTableConfig", "Checkpoint", "RateLimiter", "WriteBufferManager",
             "BackupEngineOptions", "RestoreOptions", "BackupEngine", "SstFileWriter",
             "IngestExternalFileOptions", "LatestOptions", "CompactionOptions", "CreateBackupOptions",
-            "UniversalCompactionOptions", "FifoCompactionOptions", "CompactRangeOptions"})
+            "UniversalCompactionOptions", "FifoCompactionOptions", "CompactRangeOptions",
+            "PerfContext", "InfoLogger", "SstFileManager", "Env"})
     void everyPublicMethodOfAClosedObjectThrowsIllegalState(String type) {
         switch (type) {
             case "RocksDB" -> {
@@ -216,6 +223,22 @@ class UseAfterCloseTest {
                     check(AdminTables.createBackupOptions(), closed(createBackupIfSupported().setProgressCallback(() -> {})), ctx);
                 }
             }
+            case "PerfContext" -> check(ObservabilityTables.perfContext(), closed(PerfContext.create()), ctx);
+            case "Env" -> check(ObservabilityTables.env(), closed(Env.memory()), ctx);
+            case "SstFileManager" -> {
+                if (ctx.sfm == null) {
+                    report("use after close: SstFileManager: not on this engine");
+                } else {
+                    check(ObservabilityTables.sstFileManager(), closed(ObservabilityTables.sstFileManagerIfSupported()), ctx);
+                }
+            }
+            case "InfoLogger" -> {
+                if (ctx.logger == null) {
+                    report("use after close: InfoLogger: not on this engine");
+                } else {
+                    check(ObservabilityTables.infoLogger(), closed(ObservabilityTables.infoLoggerIfSupported()), ctx);
+                }
+            }
             default -> fail(type);
         }
     }
@@ -294,6 +317,9 @@ class UseAfterCloseTest {
         closedArgs.universal = closed(new UniversalCompactionOptions());
         closedArgs.fifo = closed(new FifoCompactionOptions());
         closedArgs.compactRange = closed(new CompactRangeOptions());
+        closedArgs.env = closed(Env.memory());
+        closedArgs.sfm = ctx.sfm == null ? null : closed(ObservabilityTables.sstFileManagerIfSupported());
+        closedArgs.logger = ctx.logger == null ? null : closed(ObservabilityTables.infoLoggerIfSupported());
         int calls = 0;
         for (Map.Entry<String, BiConsumer<T, Ctx>> e : table.guarded.entrySet()) {
             for (Class<?> p : table.closeableParameters(e.getKey())) {
@@ -316,6 +342,9 @@ class UseAfterCloseTest {
                     case "UniversalCompactionOptions" -> closedArgs.universal;
                     case "FifoCompactionOptions" -> closedArgs.fifo;
                     case "CompactRangeOptions" -> closedArgs.compactRange;
+                    case "Env" -> closedArgs.env;
+                    case "SstFileManager" -> closedArgs.sfm;
+                    case "InfoLogger" -> closedArgs.logger;
                     default -> throw new AssertionError(p);
                 };
                 Ctx c = ctx.with(p, closedArg);

@@ -1,0 +1,53 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A RocksDB environment ({@code rocksdb_env_t}): where a database's files live. rocksffm offers
+ * the in-memory one ({@link #memory()}): every file of every database opened on it is kept in
+ * this process's memory and nothing is written to disk, which makes fast, self-cleaning tests.
+ * Databases are named by path as usual; the path names files inside the environment only.
+ *
+ * <p>Set it with {@link Options#setEnv}. Ownership: the caller owns it and closes it; RocksDB
+ * keeps only a raw pointer to it, so it must outlive every database using it: the options it is
+ * set on, and every database opened with them, hold it open, and {@link #close()} throws
+ * {@link IllegalStateException} until they are closed. Closing it frees every file it holds.
+ * Data written to a database survives the database's close and is there when a database is
+ * opened again at the same path on the same environment.
+ *
+ * <p>Safe to share across threads and databases; use after close throws
+ * {@link IllegalStateException}.
+ */
+public final class Env extends NativeObject {
+    private Env(MemorySegment env) {
+        super("Env", env);
+    }
+
+    /**
+     * A new in-memory environment ({@code rocksdb_create_mem_env}): files in memory, threads and
+     * clock of the engine's default environment. It starts empty.
+     *
+     * @return a new environment, owned by the caller
+     */
+    public static Env memory() {
+        return new Env(rocksdb_create_mem_env());
+    }
+
+    @Override
+    void destroy(MemorySegment env) {
+        rocksdb_env_destroy(env);
+    }
+
+    /**
+     * Frees the environment and every file it holds. Idempotent.
+     *
+     * @throws IllegalStateException while options it was set on, or databases opened on it, are
+     *         open (close them first)
+     */
+    @Override
+    public void close() {
+        lifecycle.close(() -> destroy(ptr), "options or databases using it");
+    }
+}
