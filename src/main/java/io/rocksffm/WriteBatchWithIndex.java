@@ -334,6 +334,12 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
     }
 
     /**
+     * RocksDB's default options, for the reads of the batch alone that take none (never closed;
+     * RocksDB 11 ignores them, 7.x takes only their logger and statistics for merges).
+     */
+    static final Options DEFAULT_OPTIONS = new Options();
+
+    /**
      * Whether the engine has the pinned read through the batch to a database (RocksDB 10.10 and
      * later): it spares the copy into a C string the other function makes.
      */
@@ -395,7 +401,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
     }
 
     @Override
-    public long getFromBatch(Options options, ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
+    public long getFromBatch(ColumnFamilyHandle family, Options options, MemorySegment key, MemorySegment value) {
         Objects.requireNonNull(family, "family");
         return segmentFromBatch(options, family, key, value);
     }
@@ -416,7 +422,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
     }
 
     @Override
-    public byte[] getFromBatch(Options options, ColumnFamilyHandle family, byte[] key) {
+    public byte[] getFromBatch(ColumnFamilyHandle family, Options options, byte[] key) {
         Objects.requireNonNull(family, "family");
         return arrayFromBatch(options, family, key);
     }
@@ -450,7 +456,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
     }
 
     @Override
-    public long getFromBatchAndDB(Database db, ReadOptions options, ColumnFamilyHandle family, MemorySegment key,
+    public long getFromBatchAndDB(Database db, ColumnFamilyHandle family, ReadOptions options, MemorySegment key,
                                   MemorySegment value) {
         Database d = Objects.requireNonNull(db, "db");
         Objects.requireNonNull(options, "options");
@@ -473,7 +479,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
     }
 
     @Override
-    public byte[] getFromBatchAndDB(Database db, ReadOptions options, ColumnFamilyHandle family, byte[] key) {
+    public byte[] getFromBatchAndDB(Database db, ColumnFamilyHandle family, ReadOptions options, byte[] key) {
         Database d = Objects.requireNonNull(db, "db");
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
@@ -494,9 +500,10 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
     }
 
     @Override
-    public PinnedValue getPinnedFromBatchAndDB(Database db, ReadOptions options, ColumnFamilyHandle family,
+    public PinnedValue getPinnedFromBatchAndDB(Database db, ColumnFamilyHandle family, ReadOptions options,
                                                MemorySegment key) {
         Database d = Objects.requireNonNull(db, "db");
+        Objects.requireNonNull(family, "family");
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         lifecycle.check();
@@ -514,7 +521,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
     }
 
     @Override
-    public RocksIterator newIteratorWithBase(Database db, ReadOptions options, ColumnFamilyHandle family) {
+    public RocksIterator newIteratorWithBase(Database db, ColumnFamilyHandle family, ReadOptions options) {
         Database d = Objects.requireNonNull(db, "db");
         Objects.requireNonNull(options, "options");
         lifecycle.check();
