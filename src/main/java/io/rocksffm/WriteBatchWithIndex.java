@@ -20,7 +20,8 @@ import java.util.Set;
  * A write batch you can read back ({@code rocksdb_writebatch_wi_t}): its writes are indexed by
  * key, so {@link #getFromBatch} finds a key's latest value in the batch,
  * {@link #getFromBatchAndDB} reads through the batch to a database, and
- * {@link #newIteratorWithBase} iterates the batch merged over a database. Written atomically with
+ * {@link #newIteratorWithBase} iterates the batch merged over a database, each in every form of
+ * the database's reads ({@link BatchReads}). Written atomically with
  * {@link RocksDB#write(WriteOptions, WriteBatchWithIndex)}.
  *
  * <p><b>Threads and ownership.</b> Confined to the thread that created it (others get
