@@ -31,7 +31,7 @@ final class DerivedOptions {
             Native.check(s.errptr);
             out.inherit(base);
             String comparator = KeyOrder.comparatorIn(text);
-            out.inheritedOrder = comparator != null ? KeyOrder.named(comparator) : base.keyOrder();
+            out.keys.inherit(comparator != null ? KeyOrder.named(comparator) : base.keyOrder());
             return out;
         } catch (RuntimeException | Error e) {
             out.close();

@@ -31,7 +31,7 @@ public final class Options extends CompressionTuning {
     @Override
     void destroy(MemorySegment p) {
         rocksdb_options_destroy(p);
-        releaseComparator();
+        keys.release();
     }
 
     /**
@@ -203,20 +203,25 @@ public final class Options extends CompressionTuning {
         return this;
     }
 
+    /** Guards the rebuild of the table factory (a private lock: callers may lock these options themselves). */
+    private final Object tableLock = new Object();
+
     /** Rebuilds the block-based table factory from the Java-side settings. */
-    private synchronized void applyTableOptions() {
-        try (BlockBasedTableConfig table = new BlockBasedTableConfig()) {
-            if (blockCacheSize == 0) {
-                table.setNoBlockCache(true);
-            } else if (blockCacheSize > 0) {
-                try (Cache cache = Cache.newLRUCache(blockCacheSize)) { // the table keeps its own reference
-                    table.setBlockCache(cache);
+    private void applyTableOptions() {
+        synchronized (tableLock) {
+            try (BlockBasedTableConfig table = new BlockBasedTableConfig()) {
+                if (blockCacheSize == 0) {
+                    table.setNoBlockCache(true);
+                } else if (blockCacheSize > 0) {
+                    try (Cache cache = Cache.newLRUCache(blockCacheSize)) { // the table keeps its own reference
+                        table.setBlockCache(cache);
+                    }
                 }
+                if (bloomBitsPerKey > 0) {
+                    table.setFilterPolicy(FilterPolicy.bloom(bloomBitsPerKey));
+                }
+                setTableFormat(table);
             }
-            if (bloomBitsPerKey > 0) {
-                table.setFilterPolicy(FilterPolicy.bloom(bloomBitsPerKey));
-            }
-            setTableFormat(table);
         }
     }
 
@@ -227,7 +232,8 @@ public final class Options extends CompressionTuning {
     // NativeComparator). Closing the options early is safe.
 
     private volatile MergeOperator mergeOperator;
-    private NativeComparator comparator;
+    /** The comparator set here or inherited, and the key order it gives (its own lock). */
+    final OptionsComparator keys = new OptionsComparator();
 
     /**
      * Merges of keys in the database or family opened with these options use {@code operator}
@@ -269,13 +275,8 @@ public final class Options extends CompressionTuning {
         lifecycle.enter();
         try {
             NativeComparator c = new NativeComparator(comparator);
-            synchronized (this) {
-                rocksdb_options_set_comparator(ptr, c.ptr);
-                releaseComparator();
-                this.comparator = c;
-                inheritedOrder = null;
-                javaCallbacks = true;
-            }
+            keys.set(c, () -> rocksdb_options_set_comparator(ptr, c.ptr));
+            javaCallbacks = true;
         } finally {
             lifecycle.exit();
         }
@@ -283,30 +284,19 @@ public final class Options extends CompressionTuning {
     }
 
     /** {@return the comparator set here, or null for bytewise order} */
-    public synchronized Comparator comparator() {
+    public Comparator comparator() {
         lifecycle.ensureOpen();
-        return comparator == null ? null : comparator.comparator;
+        return keys.java();
     }
 
-    /**
-     * The order of a built-in or Java comparator these options carry without {@link #setComparator}
-     * having set it here: from the text or base options of {@link #fromString}, or from an
-     * options file ({@link LatestOptions}); null when none was inherited.
-     */
-    volatile KeyOrder inheritedOrder;
-
     /** The key order these options give a family: the comparator set here, else one inherited, else bytewise. */
-    synchronized KeyOrder keyOrder() {
-        KeyOrder inherited = inheritedOrder;
-        if (inherited != null) {
-            return inherited;
-        }
-        return comparator == null ? KeyOrder.BYTEWISE : KeyOrder.of(comparator.comparator);
+    KeyOrder keyOrder() {
+        return keys.order();
     }
 
     /** Records the name of the comparator an options file gave these options. */
     void inheritComparator(String name) {
-        inheritedOrder = KeyOrder.named(name);
+        keys.inherit(KeyOrder.named(name));
     }
 
     /**
@@ -314,24 +304,16 @@ public final class Options extends CompressionTuning {
      * (so reads know they call Java, and databases refuse re-entry) and a new user of its
      * comparator (RocksDB copied the raw pointer: the comparator lives while these options do).
      */
-    synchronized void inherit(Options base) {
+    void inherit(Options base) {
         mergeOperator = base.mergeOperator;
         javaPrefixExtractor = base.javaPrefixExtractor;
         javaCallbacks = base.javaCallbacks;
-        releaseComparator();
-        comparator = base.retainComparator();
+        keys.copyFrom(base.keys);
     }
 
     /** A new user of the comparator set here (for a database opened with these options), or null. */
-    synchronized NativeComparator retainComparator() {
-        return comparator == null ? null : comparator.retain();
-    }
-
-    private synchronized void releaseComparator() {
-        if (comparator != null) {
-            comparator.release();
-            comparator = null;
-        }
+    NativeComparator retainComparator() {
+        return keys.retain();
     }
 
     /**
