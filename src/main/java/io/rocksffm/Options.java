@@ -245,14 +245,11 @@ public final class Options extends CompressionTuning {
      */
     public Options setMergeOperator(MergeOperator operator) {
         Objects.requireNonNull(operator, "operator");
-        lifecycle.enter();
-        try {
-            rocksdb_options_set_merge_operator(ptr, NativeMergeOperator.create(operator));
+        use(p -> {
+            rocksdb_options_set_merge_operator(p, NativeMergeOperator.create(operator));
             mergeOperator = operator;
             javaCallbacks = true;
-        } finally {
-            lifecycle.exit();
-        }
+        });
         return this;
     }
 
@@ -272,14 +269,11 @@ public final class Options extends CompressionTuning {
      */
     public Options setComparator(Comparator comparator) {
         Objects.requireNonNull(comparator, "comparator");
-        lifecycle.enter();
-        try {
+        use(p -> {
             NativeComparator c = new NativeComparator(comparator);
-            keys.set(c, () -> rocksdb_options_set_comparator(ptr, c.ptr));
+            keys.set(c, () -> rocksdb_options_set_comparator(p, c.ptr));
             javaCallbacks = true;
-        } finally {
-            lifecycle.exit();
-        }
+        });
         return this;
     }
 
@@ -337,13 +331,10 @@ public final class Options extends CompressionTuning {
      */
     public Options setCompactionFilterFactory(CompactionFilterFactory factory) {
         Objects.requireNonNull(factory, "factory");
-        lifecycle.enter();
-        try {
-            rocksdb_options_set_compaction_filter_factory(ptr, NativeCompactionFilter.createFactory(factory));
+        use(p -> {
+            rocksdb_options_set_compaction_filter_factory(p, NativeCompactionFilter.createFactory(factory));
             javaCallbacks = true;
-        } finally {
-            lifecycle.exit();
-        }
+        });
         return this;
     }
 
@@ -376,14 +367,11 @@ public final class Options extends CompressionTuning {
      */
     public Options setPrefixExtractor(PrefixExtractor extractor) {
         Objects.requireNonNull(extractor, "extractor");
-        lifecycle.enter();
-        try {
-            rocksdb_options_set_prefix_extractor(ptr, NativeSliceTransform.create(extractor));
+        use(p -> {
+            rocksdb_options_set_prefix_extractor(p, NativeSliceTransform.create(extractor));
             javaPrefixExtractor = NativeSliceTransform.callsJava(extractor);
             javaCallbacks |= javaPrefixExtractor;
-        } finally {
-            lifecycle.exit();
-        }
+        });
         return this;
     }
 
@@ -405,12 +393,7 @@ public final class Options extends CompressionTuning {
 
     /** {@return the memtable prefix bloom ratio} */
     public double memtablePrefixBloomRatio() {
-        lifecycle.enter();
-        try {
-            return rocksdb_options_get_memtable_prefix_bloom_size_ratio(ptr);
-        } finally {
-            lifecycle.exit();
-        }
+        return readDouble(p -> rocksdb_options_get_memtable_prefix_bloom_size_ratio(p));
     }
 
     // ---- shared resources: rate limiter, write buffer manager -----------------------------------
@@ -464,14 +447,11 @@ public final class Options extends CompressionTuning {
      */
     public Options addEventListener(EventListener listener) {
         Objects.requireNonNull(listener, "listener");
-        lifecycle.enter();
-        try {
+        use(p -> {
             // the options take ownership of the native listener
-            rocksdb_options_add_eventlistener(ptr, EventListeners.create(listener));
+            rocksdb_options_add_eventlistener(p, EventListeners.create(listener));
             javaCallbacks = true;
-        } finally {
-            lifecycle.exit();
-        }
+        });
         return this;
     }
     // ---- statistics, ingestion, options strings (issue 16) ------------------------------------------
