@@ -94,15 +94,11 @@ public final class BackupEngine extends NativeObject {
     public void createBackup(Database db, boolean flushFirst) {
         synchronized (lock) {
             Database d = Objects.requireNonNull(db, "db");
-            use(be -> {
-                d.lifecycle.enter();
-                try (Scratch s = Scratch.acquire()) {
-                    rocksdb_backup_engine_create_new_backup_flush(be, d.adminDb(), flag(flushFirst), s.errptr);
-                    Native.check(s.errptr);
-                } finally {
-                    d.lifecycle.exit();
-                }
-            });
+            use(be -> d.guard.call(s -> {
+                rocksdb_backup_engine_create_new_backup_flush(be, d.adminDb(), flag(flushFirst), s.errptr);
+                Native.check(s.errptr);
+                return null;
+            }));
         }
     }
 

@@ -190,10 +190,12 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @return this configuration
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setIndexType(IndexType type) {
-        Objects.requireNonNull(type, "type");
-        use(p -> rocksdb_block_based_options_set_index_type(p, type.id));
-        return this;
+    public BlockBasedTableConfig setIndexType(IndexType type) {
+        synchronized (lock) {
+            Objects.requireNonNull(type, "type");
+            use(p -> rocksdb_block_based_options_set_index_type(p, type.id));
+            return this;
+        }
     }
 
     /**
@@ -203,10 +205,12 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @return this configuration
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setDataBlockIndexType(DataBlockIndexType type) {
-        Objects.requireNonNull(type, "type");
-        use(p -> rocksdb_block_based_options_set_data_block_index_type(p, type.id));
-        return this;
+    public BlockBasedTableConfig setDataBlockIndexType(DataBlockIndexType type) {
+        synchronized (lock) {
+            Objects.requireNonNull(type, "type");
+            use(p -> rocksdb_block_based_options_set_data_block_index_type(p, type.id));
+            return this;
+        }
     }
 
     /**
@@ -218,12 +222,14 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @throws IllegalArgumentException if {@code ratio} is not in {@code (0, 1]}
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setDataBlockHashRatio(double ratio) {
-        if (!(ratio > 0 && ratio <= 1)) {
-            throw new IllegalArgumentException("data block hash ratio must be in (0, 1]: " + ratio);
+    public BlockBasedTableConfig setDataBlockHashRatio(double ratio) {
+        synchronized (lock) {
+            if (!(ratio > 0 && ratio <= 1)) {
+                throw new IllegalArgumentException("data block hash ratio must be in (0, 1]: " + ratio);
+            }
+            use(p -> rocksdb_block_based_options_set_data_block_hash_ratio(p, ratio));
+            return this;
         }
-        use(p -> rocksdb_block_based_options_set_data_block_hash_ratio(p, ratio));
-        return this;
     }
 
     /**
@@ -233,10 +239,12 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @return this configuration
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setChecksum(ChecksumType type) {
-        Objects.requireNonNull(type, "type");
-        use(p -> rocksdb_block_based_options_set_checksum(p, (byte) type.id));
-        return this;
+    public BlockBasedTableConfig setChecksum(ChecksumType type) {
+        synchronized (lock) {
+            Objects.requireNonNull(type, "type");
+            use(p -> rocksdb_block_based_options_set_checksum(p, (byte) type.id));
+            return this;
+        }
     }
 
     /**
@@ -248,12 +256,14 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @throws IllegalArgumentException if {@code version < 2}
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setFormatVersion(int version) {
-        if (version < 2) {
-            throw new IllegalArgumentException("format version must be >= 2: " + version);
+    public BlockBasedTableConfig setFormatVersion(int version) {
+        synchronized (lock) {
+            if (version < 2) {
+                throw new IllegalArgumentException("format version must be >= 2: " + version);
+            }
+            use(p -> rocksdb_block_based_options_set_format_version(p, version));
+            return this;
         }
-        use(p -> rocksdb_block_based_options_set_format_version(p, version));
-        return this;
     }
 
     /**
@@ -264,10 +274,12 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @throws IllegalArgumentException if {@code keys < 1}
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setBlockRestartInterval(int keys) {
-        positive("block restart interval", keys);
-        use(p -> rocksdb_block_based_options_set_block_restart_interval(p, keys));
-        return this;
+    public BlockBasedTableConfig setBlockRestartInterval(int keys) {
+        synchronized (lock) {
+            positive("block restart interval", keys);
+            use(p -> rocksdb_block_based_options_set_block_restart_interval(p, keys));
+            return this;
+        }
     }
 
     /**
@@ -278,10 +290,12 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @throws IllegalArgumentException if {@code keys < 1}
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setIndexBlockRestartInterval(int keys) {
-        positive("index block restart interval", keys);
-        use(p -> rocksdb_block_based_options_set_index_block_restart_interval(p, keys));
-        return this;
+    public BlockBasedTableConfig setIndexBlockRestartInterval(int keys) {
+        synchronized (lock) {
+            positive("index block restart interval", keys);
+            use(p -> rocksdb_block_based_options_set_index_block_restart_interval(p, keys));
+            return this;
+        }
     }
 
     /**
@@ -292,12 +306,14 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @throws IllegalArgumentException if {@code bytes < 1}
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setMetadataBlockSize(long bytes) {
-        if (bytes < 1) {
-            throw new IllegalArgumentException("metadata block size must be > 0: " + bytes);
+    public BlockBasedTableConfig setMetadataBlockSize(long bytes) {
+        synchronized (lock) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("metadata block size must be > 0: " + bytes);
+            }
+            use(p -> rocksdb_block_based_options_set_metadata_block_size(p, bytes));
+            return this;
         }
-        use(p -> rocksdb_block_based_options_set_metadata_block_size(p, bytes));
-        return this;
     }
 
     /**
@@ -309,12 +325,14 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @throws IllegalArgumentException if {@code percent} is not in {@code [0, 100]}
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setBlockSizeDeviation(int percent) {
-        if (percent < 0 || percent > 100) {
-            throw new IllegalArgumentException("block size deviation must be in [0, 100]: " + percent);
+    public BlockBasedTableConfig setBlockSizeDeviation(int percent) {
+        synchronized (lock) {
+            if (percent < 0 || percent > 100) {
+                throw new IllegalArgumentException("block size deviation must be in [0, 100]: " + percent);
+            }
+            use(p -> rocksdb_block_based_options_set_block_size_deviation(p, percent));
+            return this;
         }
-        use(p -> rocksdb_block_based_options_set_block_size_deviation(p, percent));
-        return this;
     }
 
     /**
@@ -324,9 +342,11 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @return this configuration
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setPartitionFilters(boolean value) {
-        use(p -> rocksdb_block_based_options_set_partition_filters(p, flag(value)));
-        return this;
+    public BlockBasedTableConfig setPartitionFilters(boolean value) {
+        synchronized (lock) {
+            use(p -> rocksdb_block_based_options_set_partition_filters(p, flag(value)));
+            return this;
+        }
     }
 
     /**
@@ -337,9 +357,11 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @return this configuration
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setPinL0FilterAndIndexBlocksInCache(boolean value) {
-        use(p -> rocksdb_block_based_options_set_pin_l0_filter_and_index_blocks_in_cache(p, flag(value)));
-        return this;
+    public BlockBasedTableConfig setPinL0FilterAndIndexBlocksInCache(boolean value) {
+        synchronized (lock) {
+            use(p -> rocksdb_block_based_options_set_pin_l0_filter_and_index_blocks_in_cache(p, flag(value)));
+            return this;
+        }
     }
 
     /**
@@ -349,9 +371,11 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @return this configuration
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setPinTopLevelIndexAndFilter(boolean value) {
-        use(p -> rocksdb_block_based_options_set_pin_top_level_index_and_filter(p, flag(value)));
-        return this;
+    public BlockBasedTableConfig setPinTopLevelIndexAndFilter(boolean value) {
+        synchronized (lock) {
+            use(p -> rocksdb_block_based_options_set_pin_top_level_index_and_filter(p, flag(value)));
+            return this;
+        }
     }
 
     /**
@@ -361,9 +385,11 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @return this configuration
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setCacheIndexAndFilterBlocksWithHighPriority(boolean value) {
-        use(p -> rocksdb_block_based_options_set_cache_index_and_filter_blocks_with_high_priority(p, flag(value)));
-        return this;
+    public BlockBasedTableConfig setCacheIndexAndFilterBlocksWithHighPriority(boolean value) {
+        synchronized (lock) {
+            use(p -> rocksdb_block_based_options_set_cache_index_and_filter_blocks_with_high_priority(p, flag(value)));
+            return this;
+        }
     }
 
     /**
@@ -373,9 +399,11 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @return this configuration
      * @throws IllegalStateException if closed
      */
-    public synchronized BlockBasedTableConfig setUseDeltaEncoding(boolean value) {
-        use(p -> rocksdb_block_based_options_set_use_delta_encoding(p, flag(value)));
-        return this;
+    public BlockBasedTableConfig setUseDeltaEncoding(boolean value) {
+        synchronized (lock) {
+            use(p -> rocksdb_block_based_options_set_use_delta_encoding(p, flag(value)));
+            return this;
+        }
     }
 
     /**
@@ -387,11 +415,13 @@ public final class BlockBasedTableConfig extends NativeObject {
      * @throws UnsupportedOperationException if the engine lacks
      *         {@code rocksdb_block_based_options_set_optimize_filters_for_memory} (7.8.3)
      */
-    public synchronized BlockBasedTableConfig setOptimizeFiltersForMemory(boolean value) {
-        lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_set_optimize_filters_for_memory");
-        use(p -> rocksdb_block_based_options_set_optimize_filters_for_memory(p, flag(value)));
-        return this;
+    public BlockBasedTableConfig setOptimizeFiltersForMemory(boolean value) {
+        synchronized (lock) {
+            lifecycle.ensureOpen();
+            Capabilities.require("rocksdb_block_based_options_set_optimize_filters_for_memory");
+            use(p -> rocksdb_block_based_options_set_optimize_filters_for_memory(p, flag(value)));
+            return this;
+        }
     }
 
     private static void positive(String what, int value) {

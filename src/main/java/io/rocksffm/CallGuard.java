@@ -114,4 +114,56 @@ final class CallGuard {
             throw new IllegalArgumentException("the read options carry a snapshot of another database");
         }
     }
+
+    // ---- whole calls (administration, not the data path) -----------------------------------------
+
+    /** The body of a guarded call, given the call's scratch memory. */
+    @FunctionalInterface
+    interface Body<R> {
+        R run(Scratch s);
+    }
+
+    /**
+     * Runs {@code body} with the database entered and scratch memory, in the order of every such
+     * call: enter, acquire the scratch; release it, exit. For calls off the data path (one
+     * lambda per call), which the per-call cost of the scratch forms does not matter to.
+     */
+    <R> R call(Body<R> body) {
+        database.lifecycle.enter();
+        try (Scratch s = Scratch.acquire()) {
+            return body.run(s);
+        } finally {
+            database.lifecycle.exit();
+        }
+    }
+
+    /** {@link #call(Body)} with {@code family} entered too (refused if it is another database's). */
+    <R> R callFamily(ColumnFamilyHandle family, Body<R> body) {
+        enterFamily(family);
+        try (Scratch s = Scratch.acquire()) {
+            return body.run(s);
+        } finally {
+            exitFamily(family);
+        }
+    }
+
+    /** {@link #call(Body)} with {@code family} and {@code options} entered too. */
+    <R> R call(NativeObject options, ColumnFamilyHandle family, Body<R> body) {
+        enter(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            return body.run(s);
+        } finally {
+            exit(options, family);
+        }
+    }
+
+    /** {@link #call(NativeObject, ColumnFamilyHandle, Body)} for a read (a snapshot of another database refused). */
+    <R> R callRead(ReadOptions options, ColumnFamilyHandle family, Body<R> body) {
+        enterRead(options, family);
+        try (Scratch s = Scratch.acquire()) {
+            return body.run(s);
+        } finally {
+            exit(options, family);
+        }
+    }
 }

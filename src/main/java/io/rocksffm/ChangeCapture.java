@@ -4,7 +4,6 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.rocksffm.internal.Native;
-import io.rocksffm.internal.Scratch;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -20,12 +19,7 @@ final class ChangeCapture {
     private ChangeCapture() {}
 
     static long latestSequenceNumber(Database db) {
-        db.lifecycle.enter();
-        try {
-            return rocksdb_get_latest_sequence_number(db.adminDb());
-        } finally {
-            db.lifecycle.exit();
-        }
+        return db.read(p -> rocksdb_get_latest_sequence_number(db.adminDb()));
     }
 
     static List<WalUpdate> updatesSince(Database db, long sequence, int maxBatches) {
@@ -36,34 +30,33 @@ final class ChangeCapture {
             throw new IllegalArgumentException("maxBatches must be >= 1: " + maxBatches);
         }
         List<WalUpdate> out = new ArrayList<>();
-        db.lifecycle.enter();
-        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
-            if (sequence > rocksdb_get_latest_sequence_number(db.adminDb())) {
-                return List.of(); // RocksDB: NotFound, "not yet written"
-            }
-            MemorySegment iter = rocksdb_get_updates_since(db.adminDb(), sequence, MemorySegment.NULL, s.errptr);
-            Native.check(s.errptr);
-            try {
-                MemorySegment seq = arena.allocate(JAVA_LONG);
-                while (out.size() < maxBatches && rocksdb_wal_iter_valid(iter) != 0) {
-                    try (NativeWriteBatch nb = new NativeWriteBatch(rocksdb_wal_iter_get_batch(iter, seq))) {
-                        out.add(new WalUpdate(seq.get(JAVA_LONG, 0), WriteBatch.fromNative(nb.ptr)));
-                    }
-                    rocksdb_wal_iter_next(iter);
+        return db.guard.call(s -> {
+            try (Arena arena = Arena.ofConfined()) {
+                if (sequence > rocksdb_get_latest_sequence_number(db.adminDb())) {
+                    return List.of(); // RocksDB: NotFound, "not yet written"
                 }
-                rocksdb_wal_iter_status(iter, s.errptr);
+                MemorySegment iter = rocksdb_get_updates_since(db.adminDb(), sequence, MemorySegment.NULL, s.errptr);
                 Native.check(s.errptr);
-                return List.copyOf(out);
-            } finally {
-                rocksdb_wal_iter_destroy(iter);
+                try {
+                    MemorySegment seq = arena.allocate(JAVA_LONG);
+                    while (out.size() < maxBatches && rocksdb_wal_iter_valid(iter) != 0) {
+                        try (NativeWriteBatch nb = new NativeWriteBatch(rocksdb_wal_iter_get_batch(iter, seq))) {
+                            out.add(new WalUpdate(seq.get(JAVA_LONG, 0), WriteBatch.fromNative(nb.ptr)));
+                        }
+                        rocksdb_wal_iter_next(iter);
+                    }
+                    rocksdb_wal_iter_status(iter, s.errptr);
+                    Native.check(s.errptr);
+                    return List.copyOf(out);
+                } finally {
+                    rocksdb_wal_iter_destroy(iter);
+                }
+            } catch (RuntimeException | Error e) {
+                for (WalUpdate u : out) {
+                    u.batch().close();
+                }
+                throw e;
             }
-        } catch (RuntimeException | Error e) {
-            for (WalUpdate u : out) {
-                u.batch().close();
-            }
-            throw e;
-        } finally {
-            db.lifecycle.exit();
-        }
+        });
     }
 }

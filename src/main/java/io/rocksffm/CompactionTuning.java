@@ -108,12 +108,7 @@ abstract class CompactionTuning extends DatabaseTuning {
 
     /** {@return the ratio of the sizes of successive levels} */
     public double maxBytesForLevelMultiplier() {
-        lifecycle.enter();
-        try {
-            return rocksdb_options_get_max_bytes_for_level_multiplier(ptr);
-        } finally {
-            lifecycle.exit();
-        }
+        return readDouble(p -> rocksdb_options_get_max_bytes_for_level_multiplier(p));
     }
 
     /**

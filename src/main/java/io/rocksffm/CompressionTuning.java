@@ -247,12 +247,7 @@ abstract class CompressionTuning extends CompactionTuning {
 
     /** {@return the oldest fraction of blob files garbage collection relocates} */
     public double blobGcAgeCutoff() {
-        lifecycle.enter();
-        try {
-            return rocksdb_options_get_blob_gc_age_cutoff(ptr);
-        } finally {
-            lifecycle.exit();
-        }
+        return readDouble(p -> rocksdb_options_get_blob_gc_age_cutoff(p));
     }
 
     /**
@@ -270,12 +265,7 @@ abstract class CompressionTuning extends CompactionTuning {
 
     /** {@return the garbage fraction from which compaction of the oldest blob files is forced} */
     public double blobGcForceThreshold() {
-        lifecycle.enter();
-        try {
-            return rocksdb_options_get_blob_gc_force_threshold(ptr);
-        } finally {
-            lifecycle.exit();
-        }
+        return readDouble(p -> rocksdb_options_get_blob_gc_force_threshold(p));
     }
 
     /**

@@ -33,7 +33,7 @@ final class DerivedOptions {
             out.fromText = true;
             out.inheritEnvironment(base);
             String comparator = KeyOrder.comparatorIn(text);
-            out.inheritedOrder = comparator != null ? KeyOrder.named(comparator) : base.keyOrder();
+            out.keys.inherit(comparator != null ? KeyOrder.named(comparator) : base.keyOrder());
             return out;
         } catch (RuntimeException | Error e) {
             out.close();

@@ -2,7 +2,6 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
-import io.rocksffm.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -22,22 +21,19 @@ final class FileAdmin {
     static void compactRange(Database db, ColumnFamilyHandle family, CompactRangeOptions options, MemorySegment begin,
                              MemorySegment end) {
         Objects.requireNonNull(options, "options");
-        db.guard.enterFamily(family);
-        try (Scratch s = Scratch.acquire()) {
+        db.guard.callFamily(family, s -> {
             options.use(o -> {
                 MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
                 MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
                 rocksdb_compact_range_cf_opt(db.adminDb(), family.ptr, o, b, begin == null ? 0 : begin.byteSize(), e,
                         end == null ? 0 : end.byteSize());
             });
-        } finally {
-            db.guard.exitFamily(family);
-        }
+            return null;
+        });
     }
 
     static List<LiveFile> liveFiles(Database db) {
-        db.lifecycle.enter();
-        try (Scratch s = Scratch.acquire()) {
+        return db.guard.call(s -> {
             MemorySegment files = rocksdb_livefiles(db.adminDb());
             if (files.address() == 0) {
                 throw new IllegalStateException("RocksDB returned NULL listing the live files");
@@ -57,9 +53,7 @@ final class FileAdmin {
             } finally {
                 rocksdb_livefiles_destroy(files);
             }
-        } finally {
-            db.lifecycle.exit();
-        }
+        });
     }
 
     private static String string(MemorySegment s) {
@@ -86,15 +80,13 @@ final class FileAdmin {
     }
 
     static void deleteFilesInRange(Database db, ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
-        db.guard.enterFamily(family);
-        try (Scratch s = Scratch.acquire()) {
+        db.guard.callFamily(family, s -> {
             MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
             MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
             rocksdb_delete_file_in_range_cf(db.adminDb(), family.ptr, b, begin == null ? 0 : begin.byteSize(), e,
                     end == null ? 0 : end.byteSize(), s.errptr);
             Native.check(s.errptr);
-        } finally {
-            db.guard.exitFamily(family);
-        }
+            return null;
+        });
     }
 }

@@ -4,7 +4,6 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
 import io.rocksffm.internal.Native;
-import io.rocksffm.internal.Scratch;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -27,16 +26,16 @@ final class Ingestion {
         for (int i = 0; i < names.length; i++) {
             names[i] = Opening.cPath(Objects.requireNonNull(files.get(i), "files[" + i + "]"));
         }
-        db.guard.enter(options, family);
-        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
-            MemorySegment list = arena.allocate(ADDRESS, names.length);
-            for (int i = 0; i < names.length; i++) {
-                list.setAtIndex(ADDRESS, i, arena.allocateFrom(names[i]));
+        db.guard.call(options, family, s -> {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment list = arena.allocate(ADDRESS, names.length);
+                for (int i = 0; i < names.length; i++) {
+                    list.setAtIndex(ADDRESS, i, arena.allocateFrom(names[i]));
+                }
+                rocksdb_ingest_external_file_cf(db.adminDb(), family.ptr, list, names.length, options.ptr, s.errptr);
+                Native.check(s.errptr);
+                return null;
             }
-            rocksdb_ingest_external_file_cf(db.adminDb(), family.ptr, list, names.length, options.ptr, s.errptr);
-            Native.check(s.errptr);
-        } finally {
-            db.guard.exit(options, family);
-        }
+        });
     }
 }

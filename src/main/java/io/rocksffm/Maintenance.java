@@ -6,7 +6,6 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Native;
-import io.rocksffm.internal.Scratch;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -61,29 +60,28 @@ final class Maintenance {
         for (int i = 0; i < names.length; i++) {
             names[i] = Opening.cPath(Objects.requireNonNull(inputFiles.get(i), "inputFiles[" + i + "]"));
         }
-        db.guard.enter(options, family);
-        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
-            Capabilities.require("rocksdb_compact_files_cf");
-            MemorySegment list = arena.allocate(ADDRESS, names.length);
-            for (int i = 0; i < names.length; i++) {
-                list.setAtIndex(ADDRESS, i, arena.allocateFrom(names[i]));
-            }
-            MemorySegment outputs = arena.allocate(ADDRESS);
-            s.size.set(JAVA_LONG, 0, 0);
-            MemorySegment info = withInfo ? EventListeners.createJobInfo() : MemorySegment.NULL;
-            try {
-                rocksdb_compact_files_cf(db.adminDb(), family.ptr, options.ptr, list, names.length, outputLevel,
-                        DEFAULT_OUTPUT_PATH, outputs, s.size, info, s.errptr);
-                Native.check(s.errptr);
-                return result.of(outputs(outputs, s.size.get(JAVA_LONG, 0)), info);
-            } finally {
-                if (withInfo) {
-                    EventListeners.destroyJobInfo(info);
+        return db.guard.call(options, family, s -> {
+            try (Arena arena = Arena.ofConfined()) {
+                Capabilities.require("rocksdb_compact_files_cf");
+                MemorySegment list = arena.allocate(ADDRESS, names.length);
+                for (int i = 0; i < names.length; i++) {
+                    list.setAtIndex(ADDRESS, i, arena.allocateFrom(names[i]));
+                }
+                MemorySegment outputs = arena.allocate(ADDRESS);
+                s.size.set(JAVA_LONG, 0, 0);
+                MemorySegment info = withInfo ? EventListeners.createJobInfo() : MemorySegment.NULL;
+                try {
+                    rocksdb_compact_files_cf(db.adminDb(), family.ptr, options.ptr, list, names.length, outputLevel,
+                            DEFAULT_OUTPUT_PATH, outputs, s.size, info, s.errptr);
+                    Native.check(s.errptr);
+                    return result.of(outputs(outputs, s.size.get(JAVA_LONG, 0)), info);
+                } finally {
+                    if (withInfo) {
+                        EventListeners.destroyJobInfo(info);
+                    }
                 }
             }
-        } finally {
-            db.guard.exit(options, family);
-        }
+        });
     }
 
     /** The paths in RocksDB's array of output names (freed here). */
@@ -106,12 +104,7 @@ final class Maintenance {
 
     static void verifyChecksum(Database db, ReadOptions options) {
         ColumnFamilyHandle family = db.defaultFamily;
-        if (options == null) {
-            db.guard.enterFamily(family);
-        } else {
-            db.guard.enterRead(options, family);
-        }
-        try (Scratch s = Scratch.acquire()) {
+        CallGuard.Body<Void> verify = s -> {
             if (options == null) {
                 Capabilities.require("rocksdb_verify_checksum");
                 rocksdb_verify_checksum(db.adminDb(), s.errptr);
@@ -120,12 +113,12 @@ final class Maintenance {
                 rocksdb_verify_checksum_with_options(db.adminDb(), options.ptr, s.errptr);
             }
             Native.check(s.errptr);
-        } finally {
-            if (options == null) {
-                db.guard.exitFamily(family);
-            } else {
-                db.guard.exit(options, family);
-            }
+            return null;
+        };
+        if (options == null) {
+            db.guard.callFamily(family, verify);
+        } else {
+            db.guard.callRead(options, family, verify);
         }
     }
 
@@ -135,8 +128,7 @@ final class Maintenance {
      * forever for its closing flush, so it refuses to close instead.
      */
     static void backgroundWork(Database db, boolean pause) {
-        db.lifecycle.enter();
-        try (Scratch s = Scratch.acquire()) {
+        db.guard.call(s -> {
             if (pause) {
                 Capabilities.require("rocksdb_pause_background_work");
                 db.lifecycle.addChild(); // before the pause: a close that has begun refuses it
@@ -153,14 +145,12 @@ final class Maintenance {
                 Native.check(s.errptr); // not paused: InvalidArgument, and no child to remove
                 db.lifecycle.removeChild();
             }
-        } finally {
-            db.lifecycle.exit();
-        }
+            return null;
+        });
     }
 
     static List<WalFile> sortedWalFiles(Database db) {
-        db.lifecycle.enter();
-        try (Scratch s = Scratch.acquire()) {
+        return db.guard.call(s -> {
             Capabilities.require("rocksdb_get_sorted_wal_files");
             MemorySegment files = rocksdb_get_sorted_wal_files(db.adminDb(), s.errptr);
             Native.check(s.errptr);
@@ -174,14 +164,11 @@ final class Maintenance {
             } finally {
                 rocksdb_wal_files_destroy(files);
             }
-        } finally {
-            db.lifecycle.exit();
-        }
+        });
     }
 
     static WalFile currentWalFile(Database db) {
-        db.lifecycle.enter();
-        try (Scratch s = Scratch.acquire()) {
+        return db.guard.call(s -> {
             Capabilities.require("rocksdb_get_current_wal_file");
             MemorySegment file = rocksdb_get_current_wal_file(db.adminDb(), s.errptr);
             Native.check(s.errptr);
@@ -190,9 +177,7 @@ final class Maintenance {
             } finally {
                 rocksdb_wal_file_destroy(file);
             }
-        } finally {
-            db.lifecycle.exit();
-        }
+        });
     }
 
     private static WalFile walFile(MemorySegment f) {

@@ -45,13 +45,10 @@ final class MutableOptions {
     /** Sets the database-wide {@code options} ({@code SetDBOptions}). */
     static void setDb(Database db, Map<String, String> options) {
         String[][] pairs = pairs(options, true);
-        db.lifecycle.enter();
-        try {
+        db.use(p -> {
             Capabilities.require("rocksdb_set_db_options");
             call(pairs, (n, keys, values, errptr) -> rocksdb_set_db_options(db.adminDb(), n, keys, values, errptr));
-        } finally {
-            db.lifecycle.exit();
-        }
+        });
     }
 
     /** The names and the values of {@code options}, checked (at least one; no NUL; no empty name if asked). */

@@ -6,6 +6,7 @@ import io.rocksffm.internal.Native;
 import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 
 /**
@@ -59,6 +60,11 @@ abstract class NativeObject implements AutoCloseable {
     /** Reads a primitive with the pointer while the object is guaranteed open. */
     final long read(ToLongFunction<MemorySegment> getter) {
         return apply(p -> getter.applyAsLong(p));
+    }
+
+    /** Reads a {@code double} with the pointer while the object is guaranteed open. */
+    final double readDouble(ToDoubleFunction<MemorySegment> getter) {
+        return apply(p -> getter.applyAsDouble(p));
     }
 
     /** {@return whether {@link #close()} has been called} */

@@ -37,7 +37,7 @@ public final class Options extends CompressionTuning {
     @Override
     void destroy(MemorySegment p) {
         rocksdb_options_destroy(p);
-        releaseComparator();
+        keys.release();
         releaseEnvironment();
     }
 
@@ -210,20 +210,25 @@ public final class Options extends CompressionTuning {
         return this;
     }
 
+    /** Guards the rebuild of the table factory (a private lock: callers may lock these options themselves). */
+    private final Object tableLock = new Object();
+
     /** Rebuilds the block-based table factory from the Java-side settings. */
-    private synchronized void applyTableOptions() {
-        try (BlockBasedTableConfig table = new BlockBasedTableConfig()) {
-            if (blockCacheSize == 0) {
-                table.setNoBlockCache(true);
-            } else if (blockCacheSize > 0) {
-                try (Cache cache = Cache.newLRUCache(blockCacheSize)) { // the table keeps its own reference
-                    table.setBlockCache(cache);
+    private void applyTableOptions() {
+        synchronized (tableLock) {
+            try (BlockBasedTableConfig table = new BlockBasedTableConfig()) {
+                if (blockCacheSize == 0) {
+                    table.setNoBlockCache(true);
+                } else if (blockCacheSize > 0) {
+                    try (Cache cache = Cache.newLRUCache(blockCacheSize)) { // the table keeps its own reference
+                        table.setBlockCache(cache);
+                    }
                 }
+                if (bloomBitsPerKey > 0) {
+                    table.setFilterPolicy(FilterPolicy.bloom(bloomBitsPerKey));
+                }
+                setTableFormat(table);
             }
-            if (bloomBitsPerKey > 0) {
-                table.setFilterPolicy(FilterPolicy.bloom(bloomBitsPerKey));
-            }
-            setTableFormat(table);
         }
     }
 
@@ -233,7 +238,8 @@ public final class Options extends CompressionTuning {
     // a comparator is counted by NativeComparator). Closing the options early is safe.
 
     private volatile MergeOperator mergeOperator;
-    private NativeComparator comparator;
+    /** The comparator set here or inherited, and the key order it gives (its own lock). */
+    final OptionsComparator keys = new OptionsComparator();
 
     /**
      * Merges of keys in the database or family opened with these options use {@code operator}
@@ -245,14 +251,11 @@ public final class Options extends CompressionTuning {
      */
     public Options setMergeOperator(MergeOperator operator) {
         Objects.requireNonNull(operator, "operator");
-        lifecycle.enter();
-        try {
-            rocksdb_options_set_merge_operator(ptr, NativeMergeOperator.create(operator));
+        use(p -> {
+            rocksdb_options_set_merge_operator(p, NativeMergeOperator.create(operator));
             mergeOperator = operator;
             javaCallbacks = true;
-        } finally {
-            lifecycle.exit();
-        }
+        });
         return this;
     }
 
@@ -272,67 +275,45 @@ public final class Options extends CompressionTuning {
      */
     public Options setComparator(Comparator comparator) {
         Objects.requireNonNull(comparator, "comparator");
-        lifecycle.enter();
-        try {
+        use(p -> {
             NativeComparator c = new NativeComparator(comparator);
-            synchronized (this) {
-                rocksdb_options_set_comparator(ptr, c.ptr);
-                releaseComparator();
-                this.comparator = c;
-                inheritedOrder = null;
-                javaCallbacks = true;
-            }
-        } finally {
-            lifecycle.exit();
-        }
+            keys.set(c, () -> rocksdb_options_set_comparator(p, c.ptr));
+            javaCallbacks = true;
+        });
         return this;
     }
 
     /** {@return the comparator set here, or null for bytewise order} */
-    public synchronized Comparator comparator() {
+    public Comparator comparator() {
         lifecycle.ensureOpen();
-        return comparator == null ? null : comparator.comparator;
+        return keys.java();
     }
 
-    /** The order of a (built-in or Java) comparator these options carry without {@link #setComparator} having set it
-     *  here, from the text or base options of {@link #fromString} or an options file ({@link LatestOptions}); or null. */
-    volatile KeyOrder inheritedOrder;
-
     /** The key order these options give a family: the comparator set here, else one inherited, else bytewise. */
-    synchronized KeyOrder keyOrder() {
-        KeyOrder inherited = inheritedOrder;
-        if (inherited != null) {
-            return inherited;
-        }
-        return comparator == null ? KeyOrder.BYTEWISE : KeyOrder.of(comparator.comparator);
+    KeyOrder keyOrder() {
+        return keys.order();
     }
 
     /** Records the name of the comparator an options file gave these options. */
     void inheritComparator(String name) {
-        inheritedOrder = KeyOrder.named(name);
+        keys.inherit(KeyOrder.named(name));
     }
 
-    /** What a copy of {@code base} made by RocksDB ({@link #fromString}) points at: the Java objects (so reads know
-     *  they call Java, and databases refuse re-entry) and a new user of its comparator (RocksDB copied the raw
-     *  pointer: the comparator lives while these options do). */
-    synchronized void inherit(Options base) {
+    /**
+     * What a copy of {@code base} made by RocksDB ({@link #fromString}) points at: the Java objects
+     * (so reads know they call Java, and databases refuse re-entry) and a new user of its
+     * comparator (RocksDB copied the raw pointer: the comparator lives while these options do).
+     */
+    void inherit(Options base) {
         mergeOperator = base.mergeOperator;
         javaPrefixExtractor = base.javaPrefixExtractor;
         javaCallbacks = base.javaCallbacks;
-        releaseComparator();
-        comparator = base.retainComparator();
+        keys.copyFrom(base.keys);
     }
 
     /** A new user of the comparator set here (for a database opened with these options), or null. */
-    synchronized NativeComparator retainComparator() {
-        return comparator == null ? null : comparator.retain();
-    }
-
-    private synchronized void releaseComparator() {
-        if (comparator != null) {
-            comparator.release();
-            comparator = null;
-        }
+    NativeComparator retainComparator() {
+        return keys.retain();
     }
 
     /**
@@ -356,13 +337,10 @@ public final class Options extends CompressionTuning {
      */
     public Options setCompactionFilterFactory(CompactionFilterFactory factory) {
         Objects.requireNonNull(factory, "factory");
-        lifecycle.enter();
-        try {
-            rocksdb_options_set_compaction_filter_factory(ptr, NativeCompactionFilter.createFactory(factory));
+        use(p -> {
+            rocksdb_options_set_compaction_filter_factory(p, NativeCompactionFilter.createFactory(factory));
             javaCallbacks = true;
-        } finally {
-            lifecycle.exit();
-        }
+        });
         return this;
     }
 
@@ -393,14 +371,11 @@ public final class Options extends CompressionTuning {
      */
     public Options setPrefixExtractor(PrefixExtractor extractor) {
         Objects.requireNonNull(extractor, "extractor");
-        lifecycle.enter();
-        try {
-            rocksdb_options_set_prefix_extractor(ptr, NativeSliceTransform.create(extractor));
+        use(p -> {
+            rocksdb_options_set_prefix_extractor(p, NativeSliceTransform.create(extractor));
             javaPrefixExtractor = NativeSliceTransform.callsJava(extractor);
             javaCallbacks |= javaPrefixExtractor;
-        } finally {
-            lifecycle.exit();
-        }
+        });
         return this;
     }
 
@@ -422,12 +397,7 @@ public final class Options extends CompressionTuning {
 
     /** {@return the memtable prefix bloom ratio} */
     public double memtablePrefixBloomRatio() {
-        lifecycle.enter();
-        try {
-            return rocksdb_options_get_memtable_prefix_bloom_size_ratio(ptr);
-        } finally {
-            lifecycle.exit();
-        }
+        return readDouble(p -> rocksdb_options_get_memtable_prefix_bloom_size_ratio(p));
     }
 
     // ---- shared resources: rate limiter, write buffer manager -----------------------------------
@@ -481,14 +451,11 @@ public final class Options extends CompressionTuning {
      */
     public Options addEventListener(EventListener listener) {
         Objects.requireNonNull(listener, "listener");
-        lifecycle.enter();
-        try {
+        use(p -> {
             // the options take ownership of the native listener
-            rocksdb_options_add_eventlistener(ptr, EventListeners.create(listener));
+            rocksdb_options_add_eventlistener(p, EventListeners.create(listener));
             javaCallbacks = true;
-        } finally {
-            lifecycle.exit();
-        }
+        });
         return this;
     }
     // ---- statistics, ingestion, options strings (issue 16) ------------------------------------------

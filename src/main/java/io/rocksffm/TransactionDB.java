@@ -199,8 +199,7 @@ public final class TransactionDB extends Database {
      * @throws IllegalStateException if closed
      */
     public List<Transaction> getPreparedTransactions() {
-        lifecycle.enter();
-        try (Scratch s = Scratch.acquire()) {
+        return guard.call(s -> {
             MemorySegment array = rocksdb_transactiondb_get_prepared_transactions(ptr, s.size);
             long n = s.size.get(JAVA_LONG, 0);
             List<Transaction> out = new ArrayList<>();
@@ -221,9 +220,7 @@ public final class TransactionDB extends Database {
                 Native.rocksdbFree(array);
             }
             return out;
-        } finally {
-            lifecycle.exit();
-        }
+        });
     }
 
     // ---- writes (not transactional; they wait for the keys' locks) -----------------------------

@@ -2,23 +2,26 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Capabilities;
+import io.rocksffm.internal.Copies;
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.Native;
+import io.rocksffm.internal.PointReads;
 import io.rocksffm.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
-import java.util.Objects;
-import io.rocksffm.internal.Copies;
 import java.lang.foreign.ValueLayout;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.Objects;
 import java.util.Set;
 
 /**
  * A write batch you can read back ({@code rocksdb_writebatch_wi_t}): its writes are indexed by
  * key, so {@link #getFromBatch} finds a key's latest value in the batch,
  * {@link #getFromBatchAndDB} reads through the batch to a database, and
- * {@link #newIteratorWithBase} iterates the batch merged over a database. Written atomically with
+ * {@link #newIteratorWithBase} iterates the batch merged over a database, each in every form of
+ * the database's reads ({@link BatchReads}). Written atomically with
  * {@link RocksDB#write(WriteOptions, WriteBatchWithIndex)}.
  *
  * {@snippet id="WriteBatchWithIndex" :
@@ -26,8 +29,8 @@ import java.util.Set;
  *      ReadOptions read = new ReadOptions(); WriteOptions write = new WriteOptions()) {
  *     batch.put("a".getBytes(UTF_8), "10".getBytes(UTF_8));
  *     // reads see the batch's writes over the database's data: a is "10", b "2"
- *     byte[] a = batch.getFromBatchAndDB(db, read, db.defaultColumnFamily(), "a".getBytes(UTF_8));
- *     byte[] b = batch.getFromBatchAndDB(db, read, db.defaultColumnFamily(), "b".getBytes(UTF_8));
+ *     byte[] a = batch.getFromBatchAndDB(db, read, "a".getBytes(UTF_8));
+ *     byte[] b = batch.getFromBatchAndDB(db, read, "b".getBytes(UTF_8));
  *     db.write(write, batch);
  * }
  * }
@@ -37,7 +40,7 @@ import java.util.Set;
  * refuses writes and close ({@link IllegalStateException}). Use after close throws
  * {@link IllegalStateException}. Keys and values are copied in; segments may be heap or native.
  */
-public final class WriteBatchWithIndex extends NativeObject implements Writes<WriteBatchWithIndex> {
+public final class WriteBatchWithIndex extends NativeObject implements Writes<WriteBatchWithIndex>, BatchReads {
     /** A batch whose later write of a key replaces an earlier one in the index (RocksDB's overwrite_key). */
     public WriteBatchWithIndex() {
         this(true);
@@ -342,6 +345,25 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
         return this;
     }
 
+    /**
+     * RocksDB's default options, for the reads of the batch alone that take none (never closed;
+     * RocksDB 11 ignores them, 7.x takes only their logger and statistics for merges).
+     */
+    static final Options DEFAULT_OPTIONS = new Options();
+
+    /**
+     * Whether the engine has the pinned read through the batch to a database (RocksDB 10.10 and
+     * later): it spares the copy into a C string the other function makes.
+     */
+    private static final boolean PINNED = Capabilities.callable("rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf");
+
+    private static void checkOutput(MemorySegment value) {
+        Objects.requireNonNull(value, "value");
+        if (value.isReadOnly()) {
+            throw new IllegalArgumentException("value segment is read-only");
+        }
+    }
+
     /** A returned C string as an array (freed), or null. */
     private static byte[] take(MemorySegment value, Scratch s) {
         if (value.address() == 0) {
@@ -355,94 +377,163 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
         }
     }
 
-    /**
-     * The value the batch alone gives {@code key} in {@code family}: null when the batch has no
-     * write of it or deletes it.
-     *
-     * @param options the database's options (RocksDB reads its comparator and merge operator)
-     * @param family  the column family
-     * @param key     the key
-     * @return the value, or null
-     * @throws RocksDBException e.g. {@link RocksDBException.Code#MERGE_IN_PROGRESS} when only
-     *         merges of the key are in the batch
-     * @throws IllegalStateException if this batch, the options or the family is closed
-     */
-    public byte[] getFromBatch(Options options, ColumnFamilyHandle family, byte[] key) {
+    /** Copies what fits of a returned C string into {@code out} (freeing it); its length, or -1 when NULL. */
+    private static long take(MemorySegment value, MemorySegment out, Scratch s) {
+        if (value.address() == 0) {
+            Native.check(s.errptr);
+            return -1;
+        }
+        try {
+            long length = s.size.get(ValueLayout.JAVA_LONG, 0);
+            Copies.fromAddress(value.address(), out, 0, Math.min(length, out.byteSize()));
+            return length;
+        } finally {
+            Native.rocksdbFree(value);
+        }
+    }
+
+    /** rocksdb_writebatch_wi_get_from_batch[_cf] of a native key ({@code family} null: the default). */
+    private MemorySegment fromBatch(Options options, ColumnFamilyHandle family, MemorySegment key, long keyLength,
+                                    Scratch s) {
+        return family == null
+                ? rocksdb_writebatch_wi_get_from_batch(ptr, options.ptr, key, keyLength, s.size, s.errptr)
+                : rocksdb_writebatch_wi_get_from_batch_cf(ptr, options.ptr, family.ptr, key, keyLength, s.size,
+                        s.errptr);
+    }
+
+    /** Checks and enters what a batch-only read uses ({@code family} null: the default family). */
+    private void enterBatchRead(Options options, ColumnFamilyHandle family, Object key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
-        checkFamily(family);
+        if (family != null) {
+            checkFamily(family);
+        }
         lifecycle.check();
         options.lifecycle.enter();
+    }
+
+    @Override
+    public long getFromBatch(ColumnFamilyHandle family, Options options, MemorySegment key, MemorySegment value) {
+        Objects.requireNonNull(family, "family");
+        return segmentFromBatch(options, family, key, value);
+    }
+
+    @Override
+    public long getFromBatch(Options options, MemorySegment key, MemorySegment value) {
+        return segmentFromBatch(options, null, key, value);
+    }
+
+    private long segmentFromBatch(Options options, ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
+        checkOutput(value);
+        enterBatchRead(options, family, key);
         try (Scratch s = Scratch.acquire()) {
-            return take(rocksdb_writebatch_wi_get_from_batch_cf(ptr, options.ptr, family.ptr,
-                    s.copy(Scratch.FIRST, key), key.length, s.size, s.errptr), s);
+            return take(fromBatch(options, family, s.first(key), key.byteSize(), s), value, s);
         } finally {
             options.lifecycle.exit();
         }
     }
 
-    /**
-     * {@link #getFromBatch(Options, ColumnFamilyHandle, byte[])} in the default family (no
-     * database needed).
-     *
-     * @param options the database's options
-     * @param key     the key
-     * @return the value, or null
-     * @throws IllegalStateException if this batch or the options are closed
-     */
+    @Override
+    public byte[] getFromBatch(ColumnFamilyHandle family, Options options, byte[] key) {
+        Objects.requireNonNull(family, "family");
+        return arrayFromBatch(options, family, key);
+    }
+
+    @Override
     public byte[] getFromBatch(Options options, byte[] key) {
-        Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(key, "key");
-        lifecycle.check();
-        options.lifecycle.enter();
+        return arrayFromBatch(options, null, key);
+    }
+
+    private byte[] arrayFromBatch(Options options, ColumnFamilyHandle family, byte[] key) {
+        enterBatchRead(options, family, key);
         try (Scratch s = Scratch.acquire()) {
-            return take(rocksdb_writebatch_wi_get_from_batch(ptr, options.ptr, s.copy(Scratch.FIRST, key), key.length,
-                    s.size, s.errptr), s);
+            return take(fromBatch(options, family, s.copy(Scratch.FIRST, key), key.length, s), s);
         } finally {
             options.lifecycle.exit();
         }
     }
 
     /**
-     * The value of {@code key} in {@code family} as the batch written over {@code db} would
-     * leave it.
-     *
-     * @param db      the database (a {@link RocksDB} or {@link OptimisticTransactionDB}, or a
-     *                {@link TransactionDB} on engines with its base database)
-     * @param options read options (their snapshot, if any, must be {@code db}'s)
-     * @param family  the column family, of {@code db}
-     * @param key     the key
-     * @return the value, or null
-     * @throws IllegalArgumentException if {@code family} or the snapshot belongs to another database
-     * @throws UnsupportedOperationException for a {@link TransactionDB} on RocksDB 7.x
-     * @throws IllegalStateException if anything is closed
+     * The pinned read through the batch to {@code db}: the slice, or NULL when absent (the caller
+     * destroys it). The caller has entered everything.
      */
-    public byte[] getFromBatchAndDB(Database db, ReadOptions options, ColumnFamilyHandle family, byte[] key) {
+    private MemorySegment pinnedFromBatchAndDB(MemorySegment db, ReadOptions options, ColumnFamilyHandle family,
+                                               MemorySegment key, long keyLength, Scratch s) {
+        MemorySegment slice = rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf(ptr, db, options.ptr, family.ptr,
+                key, keyLength, s.errptr);
+        if (slice.address() == 0) {
+            Native.check(s.errptr);
+        }
+        return slice;
+    }
+
+    @Override
+    public long getFromBatchAndDB(Database db, ColumnFamilyHandle family, ReadOptions options, MemorySegment key,
+                                  MemorySegment value) {
+        Database d = Objects.requireNonNull(db, "db");
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(key, "key");
+        checkOutput(value);
+        lifecycle.check();
+        try (Scratch s = Scratch.acquire()) {
+            d.guard.enterRead(options, family, s);
+            try {
+                MemorySegment base = d.adminDb();
+                MemorySegment k = s.first(key);
+                return PINNED
+                        ? PointReads.copy(pinnedFromBatchAndDB(base, options, family, k, key.byteSize(), s), value, s)
+                        : take(rocksdb_writebatch_wi_get_from_batch_and_db_cf(ptr, base, options.ptr, family.ptr, k,
+                                key.byteSize(), s.size, s.errptr), value, s);
+            } finally {
+                d.guard.exit(options, family, s);
+            }
+        }
+    }
+
+    @Override
+    public byte[] getFromBatchAndDB(Database db, ColumnFamilyHandle family, ReadOptions options, byte[] key) {
         Database d = Objects.requireNonNull(db, "db");
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         lifecycle.check();
-        d.guard.enterRead(options, family);
         try (Scratch s = Scratch.acquire()) {
-            return take(rocksdb_writebatch_wi_get_from_batch_and_db_cf(ptr, d.adminDb(), options.ptr, family.ptr,
-                    s.copy(Scratch.FIRST, key), key.length, s.size, s.errptr), s);
-        } finally {
-            d.guard.exit(options, family);
+            d.guard.enterRead(options, family, s);
+            try {
+                MemorySegment base = d.adminDb();
+                MemorySegment k = s.copy(Scratch.FIRST, key);
+                return PINNED
+                        ? PointReads.array(pinnedFromBatchAndDB(base, options, family, k, key.length, s), s)
+                        : take(rocksdb_writebatch_wi_get_from_batch_and_db_cf(ptr, base, options.ptr, family.ptr, k,
+                                key.length, s.size, s.errptr), s);
+            } finally {
+                d.guard.exit(options, family, s);
+            }
         }
     }
 
-    /**
-     * An iterator over {@code family} of {@code db} with this batch's writes merged over it. This
-     * batch, the database, options and family refuse to close (and this batch to change) while
-     * it is open.
-     *
-     * @param db      the database (as for {@link #getFromBatchAndDB})
-     * @param options read options
-     * @param family  the column family, of {@code db}
-     * @return the iterator, confined to this thread, owned by the caller
-     * @throws IllegalStateException if anything is closed
-     */
-    public RocksIterator newIteratorWithBase(Database db, ReadOptions options, ColumnFamilyHandle family) {
+    @Override
+    public PinnedValue getPinnedFromBatchAndDB(Database db, ColumnFamilyHandle family, ReadOptions options,
+                                               MemorySegment key) {
+        Database d = Objects.requireNonNull(db, "db");
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(key, "key");
+        lifecycle.check();
+        Capabilities.require("rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf");
+        try (Scratch s = Scratch.acquire()) {
+            d.guard.enterRead(options, family, s);
+            try {
+                MemorySegment slice = pinnedFromBatchAndDB(d.adminDb(), options, family, s.first(key), key.byteSize(),
+                        s);
+                return slice.address() == 0 ? null : PinnedValue.of(d, slice, s.size);
+            } finally {
+                d.guard.exit(options, family, s);
+            }
+        }
+    }
+
+    @Override
+    public RocksIterator newIteratorWithBase(Database db, ColumnFamilyHandle family, ReadOptions options) {
         Database d = Objects.requireNonNull(db, "db");
         Objects.requireNonNull(options, "options");
         lifecycle.check();

@@ -180,6 +180,39 @@ class ArchitectureTest {
         assertEquals(List.of(), wrong);
     }
 
+    /**
+     * No API class locks an object its caller owns or can reach (issue 31): no synchronized
+     * methods (they lock {@code this}, which the caller holds), and every synchronized block locks
+     * a private lock object (a field named {@code lock}, {@code ...Lock} or {@code LOCK}).
+     * A caller may then synchronize on its own options, batches and databases without meeting
+     * rocksffm's locks.
+     */
+    @Test
+    void noApiClassLocksAnObjectItsCallerOwns() throws IOException {
+        Pattern modifier = Pattern.compile("\\bsynchronized(?!\\s*\\()");
+        Pattern block = Pattern.compile("\\bsynchronized\\s*\\(([^)]*)\\)");
+        List<String> wrong = new ArrayList<>();
+        int blocks = 0;
+        try (Stream<Path> files = Files.list(API)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                String code = stripComments(Files.readString(f));
+                Matcher m = modifier.matcher(code);
+                while (m.find()) {
+                    wrong.add(f.getFileName() + ": synchronized method at offset " + m.start());
+                }
+                Matcher b = block.matcher(code);
+                while (b.find()) {
+                    blocks++;
+                    if (!b.group(1).trim().matches("(\\w+\\.)?(lock|\\w*Lock|LOCK)")) {
+                        wrong.add(f.getFileName() + ": synchronized (" + b.group(1) + ")");
+                    }
+                }
+            }
+        }
+        assertTrue(blocks > 0, "the scan found the synchronized blocks");
+        assertEquals(List.of(), wrong);
+    }
+
     /** Every hand-written source file: the library, its tests, the benchmarks and their C loop, the scripts. */
     @Test
     void noHandWrittenFileIsOver600Lines() throws IOException {

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,5 +57,26 @@ class BlockBasedTableConfigTest {
             closed.close();
             assertThrows(IllegalStateException.class, () -> table.setBlockCache(closed));
         }
+    }
+
+    /** rocksffm does not lock the caller's configuration (issue 31): its setters run while the caller holds its monitor. */
+    @Test
+    void aCallerHoldingItsMonitorDoesNotBlockTheSetters() throws Exception {
+        try (BlockBasedTableConfig table = new BlockBasedTableConfig()) {
+            synchronized (table) {
+                CompletableFuture<Void> other = CompletableFuture.runAsync(() -> table
+                        .setIndexType(BlockBasedTableConfig.IndexType.BINARY_SEARCH)
+                        .setBlockRestartInterval(8).setFormatVersion(5).setBlockSize(8192));
+                other.get(30, TimeUnit.SECONDS);
+            }
+            try (Options o = new Options().setCreateIfMissing(true).setTableFormat(table);
+                 RocksDB db = RocksDB.open(dir, o)) {
+                db.put(bytes("k"), bytes("v"));
+            }
+        }
+        String written = FilterPolicyTest.optionsFile(dir);
+        assertTrue(written.contains("block_restart_interval=8"), written);
+        assertTrue(written.contains("format_version=5"), written);
+        assertTrue(written.contains("block_size=8192"), written);
     }
 }

@@ -4,6 +4,8 @@ import static io.rocksffm.TestSupport.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,5 +74,30 @@ class OptionsTest {
         assertThrows(IllegalStateException.class, () -> o.setBloomFilter(1));
         assertThrows(IllegalStateException.class, () -> o.setCompression(Compression.NONE));
         assertThrows(IllegalStateException.class, () -> o.setParallelism(1));
+    }
+
+    /**
+     * rocksffm does not lock the caller's options (issue 31): while this thread holds the
+     * options' monitor, another thread sets a comparator, a block cache and a bloom filter, reads
+     * them back and opens a database with them (each took the options' monitor before).
+     */
+    @Test
+    void aCallerHoldingItsOptionsMonitorDoesNotBlockThem() throws Exception {
+        try (Options o = new Options().setCreateIfMissing(true)) {
+            synchronized (o) {
+                CompletableFuture<String> other = CompletableFuture.supplyAsync(() -> {
+                    o.setComparator(new ComparatorTest.Reverse()).setBlockCacheSize(1 << 20).setBloomFilter(10);
+                    try (RocksDB db = RocksDB.open(dir, o)) {
+                        db.put(bytes("a"), bytes("1"));
+                        db.put(bytes("b"), bytes("2"));
+                        try (RocksIterator it = db.newIterator(ReadOptions.DEFAULT)) {
+                            it.seekToFirst();
+                            return o.comparator().name() + " " + string(it.keyBytes());
+                        }
+                    }
+                });
+                assertEquals("test.Reverse b", other.get(30, TimeUnit.SECONDS), "descending order, and no wait for this monitor");
+            }
+        }
     }
 }

@@ -105,8 +105,8 @@ class ReadWriteExamplesTest {
                  ReadOptions read = new ReadOptions(); WriteOptions write = new WriteOptions()) {
                 batch.put("a".getBytes(UTF_8), "10".getBytes(UTF_8));
                 // reads see the batch's writes over the database's data: a is "10", b "2"
-                byte[] a = batch.getFromBatchAndDB(db, read, db.defaultColumnFamily(), "a".getBytes(UTF_8));
-                byte[] b = batch.getFromBatchAndDB(db, read, db.defaultColumnFamily(), "b".getBytes(UTF_8));
+                byte[] a = batch.getFromBatchAndDB(db, read, "a".getBytes(UTF_8));
+                byte[] b = batch.getFromBatchAndDB(db, read, "b".getBytes(UTF_8));
                 db.write(write, batch);
                 // --- javadoc:WriteBatchWithIndex end
                 assertEquals("10", new String(a, UTF_8));

@@ -384,7 +384,7 @@ class RocksIteratorTest {
             }
             // RocksDB's iterator over an indexed batch and the database cannot be refreshed
             try (WriteBatchWithIndex batch = new WriteBatchWithIndex();
-                 RocksIterator it = batch.newIteratorWithBase(db, latest, db.defaultColumnFamily())) {
+                 RocksIterator it = batch.newIteratorWithBase(db, db.defaultColumnFamily(), latest)) {
                 RocksDBException e = assertThrows(RocksDBException.class, it::refresh);
                 assertEquals(RocksDBException.Code.NOT_SUPPORTED, e.code(), e.getMessage());
                 it.seekToFirst(); // still usable

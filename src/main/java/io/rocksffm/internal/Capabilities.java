@@ -148,6 +148,8 @@ public final class Capabilities {
             "rocksdb_transactiondb_get_base_db",
             "rocksdb_transactiondb_close_base_db",
             "rocksdb_transaction_multi_get_for_update_cf",
+            // the pinned read through an indexed batch (issue 31): not in 7.8.3 or 10.1.3
+            "rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf",
             // RocksDB 8.1 (fail_if_not_bottommost_level) and 8.6 (typed statistics) and later: not in 7.8.3
             "rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level",
             "rocksdb_options_set_statistics_level",

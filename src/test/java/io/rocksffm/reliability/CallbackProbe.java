@@ -295,7 +295,7 @@ public final class CallbackProbe {
                 try (batch; Options o = new Options().setComparator(new Reverse(a -> { }));
                      RocksDB db = RocksDB.open(dir.resolve("wbwi"), o, List.of(new ColumnFamilyDescriptor("cf", o)))) {
                     ColumnFamilyHandle cf = db.columnFamily("cf");
-                    say("wbwi " + new String(batch.getFromBatch(o, cf, bytes("k7"))));
+                    say("wbwi " + new String(batch.getFromBatch(cf, o, bytes("k7"))));
                     say("wbwi the first comparator still ran: " + (oldCalls.get() > 0));
                     batch.put(cf, MemorySegment.ofArray(bytes("k77")), MemorySegment.ofArray(bytes("x")));
                     say("wbwi count " + batch.count());

@@ -40,7 +40,12 @@ import io.rocksffm.UniversalCompactionOptions;
 import io.rocksffm.WalUpdate;
 import io.rocksffm.WriteOptions;
 import io.rocksffm.internal.Capabilities;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import io.rocksffm.PinnedValue;
+import io.rocksffm.RocksDBException;
+import io.rocksffm.WriteBatchWithIndex;
 
 /**
  * No native leaks in the operations of issue 16 (backups, table files and ingestion, statistics,
@@ -215,6 +220,59 @@ class OperationsLeakTest {
                     }
                 })));
         PerfContext.setPerfLevel(PerfLevel.DISABLE);
+    }
+
+    /**
+     * Issue 31's reads of an indexed batch: every form (batch alone and through it to the
+     * database, arrays and segments, a value too large for the output, absent keys, pinned where
+     * the engine has it) and the failing read of a key with only merges in the batch (its error
+     * string freed), on one batch; and batches made, read and closed.
+     */
+    @Test
+    void indexedBatchReadsLeakNothing() throws Exception {
+        int x = scale(1, 10);
+        boolean pinned = Capabilities.callable("rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf");
+        try (RocksDB db = open(dir.resolve("wbwi")); Options o = new Options(); ReadOptions ro = new ReadOptions();
+             WriteBatchWithIndex b = new WriteBatchWithIndex(); Arena arena = Arena.ofConfined()) {
+            db.put(bytes("d"), bytes("database value"));
+            b.put(bytes("b"), bytes("batch value")).delete(bytes("gone")).merge(bytes("m"), bytes("operand"));
+            MemorySegment inBatch = arena.allocateFrom(ValueLayout.JAVA_BYTE, bytes("b"));
+            MemorySegment inDb = MemorySegment.ofArray(bytes("d"));
+            MemorySegment out = arena.allocate(64);
+            MemorySegment small = arena.allocate(4);
+            NativeLeakTest.Workloads.run(List.of(
+                    new NativeLeakTest.Workload("WriteBatchWithIndex reads: batch alone", 100_000 * x, i -> {
+                        assertEquals(11, b.getFromBatch(o, inBatch, out));
+                        assertEquals(11, b.getFromBatch(db.defaultColumnFamily(), o, inBatch, small));
+                        assertEquals(11, b.getFromBatch(bytes("b")).length);
+                        assertNull(b.getFromBatch(o, bytes("gone")));
+                        assertEquals(-1, b.getFromBatch(o, inDb, out));
+                    }),
+                    new NativeLeakTest.Workload("WriteBatchWithIndex reads: through the batch", 100_000 * x, i -> {
+                        assertEquals(11, b.getFromBatchAndDB(db, ro, inBatch, out));
+                        assertEquals(14, b.getFromBatchAndDB(db, ro, inDb, small));
+                        assertEquals(14, b.getFromBatchAndDB(db, bytes("d")).length);
+                        assertNull(b.getFromBatchAndDB(db, ro, bytes("gone")));
+                        if (pinned) {
+                            try (PinnedValue v = b.getPinnedFromBatchAndDB(db, ro, inDb)) {
+                                assertEquals(14, v.segment().byteSize());
+                            }
+                            try (PinnedValue v = b.getPinnedFromBatchAndDB(db, ro, inBatch)) {
+                                assertEquals(11, v.segment().byteSize());
+                            }
+                        }
+                    }),
+                    new NativeLeakTest.Workload("WriteBatchWithIndex read failing (merge in progress)", 100_000 * x, i -> {
+                        RocksDBException e = assertThrows(RocksDBException.class, () -> b.getFromBatch(o, bytes("m")));
+                        assertEquals(RocksDBException.Code.MERGE_IN_PROGRESS, e.code());
+                    }),
+                    new NativeLeakTest.Workload("WriteBatchWithIndex create/put/read/close", 100_000 * x, i -> {
+                        try (WriteBatchWithIndex w = new WriteBatchWithIndex()) {
+                            w.put(bytes("k"), bytes("v"));
+                            assertEquals(1, w.getFromBatchAndDB(db, ro, bytes("k")).length);
+                        }
+                    })));
+        }
     }
 
     @Test

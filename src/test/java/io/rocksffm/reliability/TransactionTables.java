@@ -306,10 +306,27 @@ final class TransactionTables {
                 .guarded("count()", (b, c) -> b.count())
                 .guarded("clear()", (b, c) -> b.clear())
                 .guarded("getFromBatch(Options,byte[])", (b, c) -> b.getFromBatch(c.options, bytes("k")))
-                .guarded("getFromBatch(Options,ColumnFamilyHandle,byte[])", (b, c) -> b.getFromBatch(c.options, c.cf, bytes("k")))
-                .guarded("getFromBatchAndDB(Database,ReadOptions,ColumnFamilyHandle,byte[])",
-                        (b, c) -> b.getFromBatchAndDB(db, c.ro, c.cf, bytes("k")))
-                .guarded("newIteratorWithBase(Database,ReadOptions,ColumnFamilyHandle)",
-                        (b, c) -> b.newIteratorWithBase(db, c.ro, c.cf).close());
+                .guarded("getFromBatch(ColumnFamilyHandle,Options,byte[])", (b, c) -> b.getFromBatch(c.cf, c.options, bytes("k")))
+                .guarded("getFromBatch(byte[])", (b, c) -> b.getFromBatch(bytes("k")))
+                .guarded("getFromBatch(ColumnFamilyHandle,byte[])", (b, c) -> b.getFromBatch(c.cf, bytes("k")))
+                .guarded("getFromBatch(Options,MemorySegment,MemorySegment)", (b, c) -> b.getFromBatch(c.options, c.key, c.out))
+                .guarded("getFromBatch(ColumnFamilyHandle,Options,MemorySegment,MemorySegment)",
+                        (b, c) -> b.getFromBatch(c.cf, c.options, c.key, c.out))
+                .guarded("getFromBatchAndDB(Database,ColumnFamilyHandle,ReadOptions,byte[])",
+                        (b, c) -> b.getFromBatchAndDB(db, c.cf, c.ro, bytes("k")))
+                .guarded("getFromBatchAndDB(Database,ColumnFamilyHandle,byte[])", (b, c) -> b.getFromBatchAndDB(db, c.cf, bytes("k")))
+                .guarded("getFromBatchAndDB(Database,ReadOptions,byte[])", (b, c) -> b.getFromBatchAndDB(db, c.ro, bytes("k")))
+                .guarded("getFromBatchAndDB(Database,byte[])", (b, c) -> b.getFromBatchAndDB(db, bytes("k")))
+                .guarded("getFromBatchAndDB(Database,ColumnFamilyHandle,ReadOptions,MemorySegment,MemorySegment)",
+                        (b, c) -> b.getFromBatchAndDB(db, c.cf, c.ro, c.key, c.out))
+                .guarded("getFromBatchAndDB(Database,ReadOptions,MemorySegment,MemorySegment)",
+                        (b, c) -> b.getFromBatchAndDB(db, c.ro, c.key, c.out))
+                .guarded("getPinnedFromBatchAndDB(Database,ColumnFamilyHandle,ReadOptions,MemorySegment)",
+                        (b, c) -> b.getPinnedFromBatchAndDB(db, c.cf, c.ro, c.key))
+                .guarded("getPinnedFromBatchAndDB(Database,ReadOptions,MemorySegment)",
+                        (b, c) -> b.getPinnedFromBatchAndDB(db, c.ro, c.key))
+                .guarded("newIteratorWithBase(Database,ColumnFamilyHandle,ReadOptions)",
+                        (b, c) -> b.newIteratorWithBase(db, c.cf, c.ro).close())
+                .guarded("newIteratorWithBase(Database,ReadOptions)", (b, c) -> b.newIteratorWithBase(db, c.ro).close());
     }
 }
