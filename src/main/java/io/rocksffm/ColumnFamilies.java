@@ -2,7 +2,9 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Scratch;
 
@@ -193,6 +195,43 @@ final class ColumnFamilies {
             configured(handle, options);
             learn(db.realPath); // the engine wrote a new OPTIONS file with the family in it
             return handle;
+        }
+    }
+
+    /**
+     * Creates the families {@code names} in {@code db} (which the caller has entered) with one
+     * {@code rocksdb_create_column_families}, registering the handles of those RocksDB created
+     * (all, or the ones before a failure), then reports a failure.
+     */
+    List<ColumnFamilyHandle> createAll(Database db, List<String> names, Options options) {
+        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
+            Capabilities.require("rocksdb_create_column_families");
+            MemorySegment list = arena.allocate(ADDRESS, names.size());
+            for (int i = 0; i < names.size(); i++) {
+                list.setAtIndex(ADDRESS, i, arena.allocateFrom(names.get(i)));
+            }
+            s.size.set(JAVA_LONG, 0, 0);
+            MemorySegment handles = options.apply(o -> rocksdb_create_column_families(db.adminDb(), o, names.size(),
+                    list, s.size, s.errptr));
+            long n = Math.min(s.size.get(JAVA_LONG, 0), names.size());
+            List<ColumnFamilyHandle> out = new ArrayList<>((int) n);
+            try {
+                MemorySegment array = handles.reinterpret(n * ADDRESS.byteSize());
+                for (int i = 0; i < n; i++) {
+                    ColumnFamilyHandle handle = add(new ColumnFamilyHandle(db, names.get(i), array.getAtIndex(ADDRESS, i)));
+                    configured(handle, options);
+                    out.add(handle);
+                }
+            } finally {
+                if (handles.address() != 0) {
+                    rocksdb_create_column_families_destroy(handles); // the array only: the handles are ours
+                }
+            }
+            if (n > 0) {
+                learn(db.realPath); // the engine wrote a new OPTIONS file with the families in it
+            }
+            Native.check(s.errptr);
+            return List.copyOf(out);
         }
     }
 

@@ -83,6 +83,9 @@ class ArchitectureTest {
         OWN.put("UniversalCompactionOptions", List.of("rocksdb_universal_compaction_options_"));
         OWN.put("FifoCompactionOptions", List.of("rocksdb_fifo_compaction_options_"));
         OWN.put("CompactRangeOptions", List.of("rocksdb_compactoptions_"));
+        OWN.put("ColumnFamilyMetaData", List.of("rocksdb_column_family_metadata_", "rocksdb_level_metadata_",
+                "rocksdb_sst_file_metadata_"));
+        OWN.put("WaitForCompactOptions", List.of("rocksdb_wait_for_compact_options_"));
     }
 
     /** The package-private classes that are parts of {@code Options} (its superclasses, one per group of settings). */
@@ -90,7 +93,8 @@ class ArchitectureTest {
 
     /** The package-private classes that are parts of the database object. */
     private static final Set<String> DATABASE = Set.of("RocksDB", "Database", "BaseWrites", "Opening", "ColumnFamilies", "Ingestion",
-            "MutableOptions", "OptimisticTransactionDB", "Maintenance", "ChangeCapture", "FileAdmin");
+            "MutableOptions", "OptimisticTransactionDB", "Maintenance", "ChangeCapture", "FileAdmin",
+            "FamilyFiles", "CompactionControl");
 
     private static Set<String> generatedFunctions() throws IOException {
         Pattern p = Pattern.compile("public static MemorySegment (rocksdb_\\w+)\\$address\\(\\)");

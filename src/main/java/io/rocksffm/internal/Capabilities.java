@@ -90,6 +90,21 @@ public final class Capabilities {
      */
     public static final Set<String> GATED = Set.of(
             "rocksdb_get_into_buffer_cf",
+            // column families and compaction control (issue 32): absent from 7.8.3
+            "rocksdb_create_column_families",
+            "rocksdb_create_column_families_destroy",
+            "rocksdb_sst_file_metadata_get_directory",
+            "rocksdb_wait_for_compact",
+            "rocksdb_wait_for_compact_options_create",
+            "rocksdb_wait_for_compact_options_destroy",
+            "rocksdb_wait_for_compact_options_set_abort_on_pause",
+            "rocksdb_wait_for_compact_options_get_abort_on_pause",
+            "rocksdb_wait_for_compact_options_set_flush",
+            "rocksdb_wait_for_compact_options_get_flush",
+            "rocksdb_wait_for_compact_options_set_timeout",
+            "rocksdb_wait_for_compact_options_get_timeout",
+            "rocksdb_wait_for_compact_options_set_wait_for_purge",
+            "rocksdb_wait_for_compact_options_get_wait_for_purge",
             "rocksdb_options_set_plain_table_factory",
             "rocksdb_enable_file_deletions",
             // RocksDB 11.0 removed in_range; older engines are called through OlderShapes
