@@ -205,14 +205,15 @@ final class ColumnFamilies {
      */
     List<ColumnFamilyHandle> createAll(Database db, List<String> names, Options options) {
         try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
-            Capabilities.require("rocksdb_create_column_families");
             MemorySegment list = arena.allocate(ADDRESS, names.size());
             for (int i = 0; i < names.size(); i++) {
                 list.setAtIndex(ADDRESS, i, arena.allocateFrom(names.get(i)));
             }
             s.size.set(JAVA_LONG, 0, 0);
-            MemorySegment handles = options.apply(o -> rocksdb_create_column_families(db.adminDb(), o, names.size(),
-                    list, s.size, s.errptr));
+            MemorySegment handles = options.apply(o -> {
+                Capabilities.require("rocksdb_create_column_families"); // after the options' check: closed ones refuse first
+                return rocksdb_create_column_families(db.adminDb(), o, names.size(), list, s.size, s.errptr);
+            });
             long n = Math.min(s.size.get(JAVA_LONG, 0), names.size());
             List<ColumnFamilyHandle> out = new ArrayList<>((int) n);
             try {

@@ -31,6 +31,7 @@ import java.util.function.BiConsumer;
 import java.util.stream.Collectors;
 import io.rocksffm.CompactionOptions;
 import io.rocksffm.CompactRangeOptions;
+import io.rocksffm.WaitForCompactOptions;
 import io.rocksffm.CreateBackupOptions;
 import io.rocksffm.FifoCompactionOptions;
 import io.rocksffm.UniversalCompactionOptions;
@@ -73,6 +74,8 @@ final class ApiTableSupport {
         UniversalCompactionOptions universal;
         FifoCompactionOptions fifo;
         CompactRangeOptions compactRange;
+        /** Null on engines without them (7.8.3). */
+        WaitForCompactOptions waitForCompact;
         final MemorySegment key;
         final MemorySegment value;
         final MemorySegment out;
@@ -106,6 +109,7 @@ final class ApiTableSupport {
             c.universal = universal;
             c.fifo = fifo;
             c.compactRange = compactRange;
+            c.waitForCompact = waitForCompact;
             return c;
         }
 
@@ -149,6 +153,8 @@ final class ApiTableSupport {
                 c.fifo = (FifoCompactionOptions) closed;
             } else if (type == CompactRangeOptions.class) {
                 c.compactRange = (CompactRangeOptions) closed;
+            } else if (type == WaitForCompactOptions.class) {
+                c.waitForCompact = (WaitForCompactOptions) closed;
             } else {
                 throw new IllegalArgumentException(type.getName());
             }
@@ -162,7 +168,7 @@ final class ApiTableSupport {
             Cache.class, RateLimiter.class, WriteBufferManager.class,
             IngestExternalFileOptions.class, RestoreOptions.class, CompactionOptions.class,
             CreateBackupOptions.class, UniversalCompactionOptions.class,
-            FifoCompactionOptions.class, CompactRangeOptions.class);
+            FifoCompactionOptions.class, CompactRangeOptions.class, WaitForCompactOptions.class);
 
     /** A method's signature as the tables spell it: {@code name(SimpleType,...)}. */
     static String signature(Method m) {

@@ -80,6 +80,7 @@ class UseAfterCloseTest {
         ctx.universal = new UniversalCompactionOptions();
         ctx.fifo = new FifoCompactionOptions();
         ctx.compactRange = new CompactRangeOptions();
+        ctx.waitForCompact = AdminTables.waitForCompactOptionsIfSupported();
     }
 
     /** Compaction options, or null on engines without them (before RocksDB 11). */
@@ -113,7 +114,8 @@ class UseAfterCloseTest {
         ctx.cache.close();
         ctx.table.close();
         ctx.limiter.close();
-        for (AutoCloseable c : new AutoCloseable[] {ctx.wbm, ctx.compaction, ctx.createBackup, ctx.universal, ctx.fifo, ctx.compactRange}) {
+        for (AutoCloseable c : new AutoCloseable[] {ctx.wbm, ctx.compaction, ctx.createBackup, ctx.universal, ctx.fifo, ctx.compactRange,
+                ctx.waitForCompact}) {
             ApiTableSupport.closeQuietly(c);
         }
         ctx.arena.close();
@@ -127,7 +129,7 @@ class UseAfterCloseTest {
             "BlockBasedTableConfig", "Checkpoint", "RateLimiter", "WriteBufferManager",
             "BackupEngineOptions", "RestoreOptions", "BackupEngine", "SstFileWriter",
             "IngestExternalFileOptions", "LatestOptions", "CompactionOptions", "CreateBackupOptions",
-            "UniversalCompactionOptions", "FifoCompactionOptions", "CompactRangeOptions"})
+            "UniversalCompactionOptions", "FifoCompactionOptions", "CompactRangeOptions", "WaitForCompactOptions"})
     void everyPublicMethodOfAClosedObjectThrowsIllegalState(String type) {
         switch (type) {
             case "RocksDB" -> {
@@ -201,6 +203,13 @@ class UseAfterCloseTest {
                     closed(new UniversalCompactionOptions()), ctx);
             case "FifoCompactionOptions" -> check(OptionsTables.fifo(), closed(new FifoCompactionOptions()), ctx);
             case "CompactRangeOptions" -> check(OptionsTables.compactRange(), closed(new CompactRangeOptions()), ctx);
+            case "WaitForCompactOptions" -> {
+                if (ctx.waitForCompact == null) {
+                    report("use after close: WaitForCompactOptions: not on this engine");
+                } else {
+                    check(AdminTables.waitForCompactOptions(), closed(AdminTables.waitForCompactOptionsIfSupported()), ctx);
+                }
+            }
             case "CompactionOptions" -> {
                 if (ctx.compaction == null) {
                     report("use after close: CompactionOptions: not on this engine");
@@ -294,6 +303,7 @@ class UseAfterCloseTest {
         closedArgs.universal = closed(new UniversalCompactionOptions());
         closedArgs.fifo = closed(new FifoCompactionOptions());
         closedArgs.compactRange = closed(new CompactRangeOptions());
+        closedArgs.waitForCompact = ctx.waitForCompact == null ? null : closed(AdminTables.waitForCompactOptionsIfSupported());
         int calls = 0;
         for (Map.Entry<String, BiConsumer<T, Ctx>> e : table.guarded.entrySet()) {
             for (Class<?> p : table.closeableParameters(e.getKey())) {
@@ -316,6 +326,7 @@ class UseAfterCloseTest {
                     case "UniversalCompactionOptions" -> closedArgs.universal;
                     case "FifoCompactionOptions" -> closedArgs.fifo;
                     case "CompactRangeOptions" -> closedArgs.compactRange;
+                    case "WaitForCompactOptions" -> closedArgs.waitForCompact;
                     default -> throw new AssertionError(p);
                 };
                 Ctx c = ctx.with(p, closedArg);
