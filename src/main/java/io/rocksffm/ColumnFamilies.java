@@ -199,6 +199,26 @@ final class ColumnFamilies {
     }
 
     /**
+     * Creates the family {@code name} in {@code db} (which the caller has entered) from exported
+     * files ({@code rocksdb_create_column_family_with_import}) and registers its handle.
+     */
+    ColumnFamilyHandle createWithImport(Database db, String name, Options options, ImportColumnFamilyOptions importOptions,
+                                        ExportImportFilesMetaData metadata) {
+        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
+            MemorySegment cName = arena.allocateFrom(name);
+            MemorySegment h = options.apply(o -> importOptions.apply(i -> metadata.apply(m -> {
+                Capabilities.require("rocksdb_create_column_family_with_import"); // after the arguments' checks
+                return rocksdb_create_column_family_with_import(db.adminDb(), o, cName, i, m, s.errptr);
+            })));
+            Native.check(s.errptr); // on failure the C API frees its handle and returns NULL
+            ColumnFamilyHandle handle = add(new ColumnFamilyHandle(db, name, h));
+            configured(handle, options);
+            learn(db.realPath);
+            return handle;
+        }
+    }
+
+    /**
      * Creates the families {@code names} in {@code db} (which the caller has entered) with one
      * {@code rocksdb_create_column_families}, registering the handles of those RocksDB created
      * (all, or the ones before a failure), then reports a failure.

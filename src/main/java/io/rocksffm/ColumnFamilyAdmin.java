@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * The administration of a database's column families beyond creating and dropping one (issue 32):
- * creating several at once and reading a family's table files by level. Every {@link Database}
+ * creating several at once, creating one from exported table files, and reading a family's table
+ * files by level. Every {@link Database}
  * offers them through {@link DatabaseAdmin}. Thread-safe; a closed database, family or options
  * object throws {@link IllegalStateException}, a failure {@link RocksDBException}.
  */
@@ -53,5 +54,31 @@ public sealed interface ColumnFamilyAdmin permits DatabaseAdmin {
      */
     default ColumnFamilyMetaData getColumnFamilyMetaData() {
         return getColumnFamilyMetaData(((Database) this).defaultFamily);
+    }
+
+    /**
+     * Creates the column family {@code name} from the table files of an export
+     * ({@link Checkpoint#exportColumnFamily}, {@code CreateColumnFamilyWithImport}): the family
+     * holds exactly the exported data, at the exported levels. The files are copied, hard-linked
+     * or moved in ({@link ImportColumnFamilyOptions#setMoveFiles}); the metadata can be closed
+     * afterwards. {@code options} must name the comparator the export was ordered by
+     * ({@link ExportImportFilesMetaData#comparatorName()}). The handle is owned by the database,
+     * as {@link DatabaseAdmin#createColumnFamily}'s.
+     *
+     * @param name          the new family's name (not one the database has), without NUL
+     * @param options       the new family's options (read during the call)
+     * @param importOptions the import's settings (read during the call)
+     * @param metadata      what the export wrote (read during the call)
+     * @return the new family's handle
+     * @throws IllegalArgumentException if {@code name} holds a NUL
+     * @throws IllegalStateException if the database or an argument is closed
+     * @throws RocksDBException e.g. if the family exists, the comparators differ or a file is missing
+     * @throws UnsupportedOperationException on a {@link TransactionDB} (the C API has no import
+     *         through one), or if the engine lacks {@code rocksdb_create_column_family_with_import} (7.8.3)
+     */
+    default ColumnFamilyHandle createColumnFamilyWithImport(String name, Options options,
+                                                            ImportColumnFamilyOptions importOptions,
+                                                            ExportImportFilesMetaData metadata) {
+        return FamilyFiles.createWithImport((Database) this, name, options, importOptions, metadata);
     }
 }

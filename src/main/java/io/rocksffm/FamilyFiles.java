@@ -48,6 +48,27 @@ final class FamilyFiles {
         }
     }
 
+    static ColumnFamilyHandle createWithImport(Database db, String name, Options options,
+                                               ImportColumnFamilyOptions importOptions, ExportImportFilesMetaData metadata) {
+        db.lifecycle.ensureOpen();
+        new ColumnFamilyDescriptor(name, options); // the checks of one family's creation
+        Objects.requireNonNull(importOptions, "importOptions");
+        Objects.requireNonNull(metadata, "metadata");
+        if (db instanceof TransactionDB) {
+            throw new UnsupportedOperationException("createColumnFamilyWithImport on a TransactionDB: its lock manager "
+                    + "must know each family, and the C API has no import through a transaction database");
+        }
+        if (db.isReadOnly()) {
+            throw new RocksDBException("Not implemented: Not supported operation in read only mode.");
+        }
+        db.lifecycle.enter();
+        try {
+            return db.families.createWithImport(db, name, options, importOptions, metadata);
+        } finally {
+            db.lifecycle.exit();
+        }
+    }
+
     static ColumnFamilyMetaData metaData(Database db, ColumnFamilyHandle family) {
         db.guard.enterFamily(family);
         try {

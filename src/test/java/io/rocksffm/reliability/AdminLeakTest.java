@@ -5,7 +5,10 @@ import static io.rocksffm.reliability.Reliability.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import io.rocksffm.BackupEngine;
+import io.rocksffm.Checkpoint;
 import io.rocksffm.ColumnFamilyHandle;
+import io.rocksffm.ExportImportFilesMetaData;
+import io.rocksffm.ImportColumnFamilyOptions;
 import io.rocksffm.Options;
 import io.rocksffm.WaitForCompactOptions;
 import io.rocksffm.BackupEngineOptions;
@@ -145,6 +148,7 @@ class AdminLeakTest {
             db.flush(true);
             ColumnFamilyHandle taken = db.createColumnFamily("taken", options);
             boolean eleven = Capabilities.callable("rocksdb_create_column_families");
+            AtomicLong exports = new AtomicLong();
             List<NativeLeakTest.Workload> work = new ArrayList<>(List.of(
                     NativeLeakTest.heavyWorkload("getColumnFamilyMetaData", 20_000, i -> {
                         assertEquals(1, db.getColumnFamilyMetaData().fileCount());
@@ -170,6 +174,18 @@ class AdminLeakTest {
                         db.dropColumnFamily(h);
                     }
                 }));
+                work.add(NativeLeakTest.heavyWorkload("exportColumnFamily/files/createColumnFamilyWithImport/drop", 80,
+                        1 << 20, i -> {
+                            try (Checkpoint cp = Checkpoint.create(db);
+                                 ExportImportFilesMetaData meta = cp.exportColumnFamily(db.defaultColumnFamily(),
+                                         dir.resolve("export-" + exports.incrementAndGet()));
+                                 ImportColumnFamilyOptions io = new ImportColumnFamilyOptions()) {
+                                assertEquals(1, meta.files().size());
+                                meta.comparatorName();
+                                db.dropColumnFamily(db.createColumnFamilyWithImport("imported", options, io, meta));
+                                NativeLeakTest.expectError(() -> db.createColumnFamilyWithImport("taken", options, io, meta));
+                            }
+                        }));
                 work.add(NativeLeakTest.heavyWorkload("error: createColumnFamilies of a name that exists", 4_000,
                         i -> NativeLeakTest.expectError(() -> db.createColumnFamilies(options, List.of("taken")))));
             } else {

@@ -17,6 +17,10 @@ import io.rocksffm.Compression;
 import io.rocksffm.CompactRangeOptions;
 import io.rocksffm.ColumnFamilyHandle;
 import io.rocksffm.WaitForCompactOptions;
+import io.rocksffm.Checkpoint;
+import io.rocksffm.ExportImportFilesMetaData;
+import io.rocksffm.ImportColumnFamilyOptions;
+import io.rocksffm.RocksDB;
 import java.time.Duration;
 
 /**
@@ -73,6 +77,14 @@ final class AdminTables {
                 .guarded("getColumnFamilyMetaData()", (db, c) -> db.getColumnFamilyMetaData())
                 .guarded("waitForCompact(WaitForCompactOptions)", (db, c) -> withWaitForCompactOptions(c, db::waitForCompact))
                 .guarded("cancelAllBackgroundWork(boolean)", (db, c) -> db.cancelAllBackgroundWork(false))
+                .guarded("createColumnFamilyWithImport(String,Options,ImportColumnFamilyOptions,ExportImportFilesMetaData)",
+                        (db, c) -> {
+                            if (!Capabilities.callable("rocksdb_create_column_family_with_import")) {
+                                throw new IllegalStateException("no import on this engine");
+                            }
+                            // a closed database refuses before looking at its arguments (null where the test set none)
+                            db.createColumnFamilyWithImport("imported", c.options, c.importOptions, c.exported).close();
+                        })
                 .guarded("suggestCompactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)",
                         (db, c) -> db.suggestCompactRange(c.cf, c.key, c.value));
     }
@@ -113,6 +125,37 @@ final class AdminTables {
                 .guarded("waitForPurge()", (o, c) -> o.waitForPurge())
                 .guarded("setTimeout(Duration)", (o, c) -> o.setTimeout(Duration.ofSeconds(1)))
                 .guarded("timeout()", (o, c) -> o.timeout());
+    }
+
+    /** New import options, or null on engines without them. */
+    static ImportColumnFamilyOptions importOptionsIfSupported() {
+        return Capabilities.callable("rocksdb_import_column_family_options_create") ? new ImportColumnFamilyOptions() : null;
+    }
+
+    /** An export of {@code db}'s default family into {@code target}, or null on engines without exports. */
+    static ExportImportFilesMetaData exportIfSupported(RocksDB db, Path target) {
+        if (!Capabilities.callable("rocksdb_checkpoint_export_column_family")) {
+            return null;
+        }
+        try (Checkpoint cp = Checkpoint.create(db)) {
+            return cp.exportColumnFamily(db.defaultColumnFamily(), target);
+        }
+    }
+
+    static Table<ImportColumnFamilyOptions> importOptions() {
+        return new Table<>(ImportColumnFamilyOptions.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("setMoveFiles(boolean)", (o, c) -> o.setMoveFiles(true))
+                .guarded("moveFiles()", (o, c) -> o.moveFiles());
+    }
+
+    static Table<ExportImportFilesMetaData> exported() {
+        return new Table<>(ExportImportFilesMetaData.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("comparatorName()", (o, c) -> o.comparatorName())
+                .guarded("files()", (o, c) -> o.files());
     }
 
     /** New backup options, or null on engines without them. */

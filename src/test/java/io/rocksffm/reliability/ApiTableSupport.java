@@ -32,6 +32,8 @@ import java.util.stream.Collectors;
 import io.rocksffm.CompactionOptions;
 import io.rocksffm.CompactRangeOptions;
 import io.rocksffm.WaitForCompactOptions;
+import io.rocksffm.ImportColumnFamilyOptions;
+import io.rocksffm.ExportImportFilesMetaData;
 import io.rocksffm.CreateBackupOptions;
 import io.rocksffm.FifoCompactionOptions;
 import io.rocksffm.UniversalCompactionOptions;
@@ -76,6 +78,10 @@ final class ApiTableSupport {
         CompactRangeOptions compactRange;
         /** Null on engines without them (7.8.3). */
         WaitForCompactOptions waitForCompact;
+        /** Null on engines without them (7.8.3), and where a test sets none. */
+        ImportColumnFamilyOptions importOptions;
+        /** An export of a live family: null on engines without exports (7.8.3), and where a test sets none. */
+        ExportImportFilesMetaData exported;
         final MemorySegment key;
         final MemorySegment value;
         final MemorySegment out;
@@ -110,6 +116,8 @@ final class ApiTableSupport {
             c.fifo = fifo;
             c.compactRange = compactRange;
             c.waitForCompact = waitForCompact;
+            c.importOptions = importOptions;
+            c.exported = exported;
             return c;
         }
 
@@ -155,6 +163,10 @@ final class ApiTableSupport {
                 c.compactRange = (CompactRangeOptions) closed;
             } else if (type == WaitForCompactOptions.class) {
                 c.waitForCompact = (WaitForCompactOptions) closed;
+            } else if (type == ImportColumnFamilyOptions.class) {
+                c.importOptions = (ImportColumnFamilyOptions) closed;
+            } else if (type == ExportImportFilesMetaData.class) {
+                c.exported = (ExportImportFilesMetaData) closed;
             } else {
                 throw new IllegalArgumentException(type.getName());
             }
@@ -168,7 +180,8 @@ final class ApiTableSupport {
             Cache.class, RateLimiter.class, WriteBufferManager.class,
             IngestExternalFileOptions.class, RestoreOptions.class, CompactionOptions.class,
             CreateBackupOptions.class, UniversalCompactionOptions.class,
-            FifoCompactionOptions.class, CompactRangeOptions.class, WaitForCompactOptions.class);
+            FifoCompactionOptions.class, CompactRangeOptions.class, WaitForCompactOptions.class,
+            ImportColumnFamilyOptions.class, ExportImportFilesMetaData.class);
 
     /** A method's signature as the tables spell it: {@code name(SimpleType,...)}. */
     static String signature(Method m) {

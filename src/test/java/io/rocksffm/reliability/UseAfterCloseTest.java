@@ -81,6 +81,8 @@ class UseAfterCloseTest {
         ctx.fifo = new FifoCompactionOptions();
         ctx.compactRange = new CompactRangeOptions();
         ctx.waitForCompact = AdminTables.waitForCompactOptionsIfSupported();
+        ctx.importOptions = AdminTables.importOptionsIfSupported();
+        ctx.exported = AdminTables.exportIfSupported(live, dir.resolve("export"));
     }
 
     /** Compaction options, or null on engines without them (before RocksDB 11). */
@@ -115,7 +117,7 @@ class UseAfterCloseTest {
         ctx.table.close();
         ctx.limiter.close();
         for (AutoCloseable c : new AutoCloseable[] {ctx.wbm, ctx.compaction, ctx.createBackup, ctx.universal, ctx.fifo, ctx.compactRange,
-                ctx.waitForCompact}) {
+                ctx.waitForCompact, ctx.importOptions, ctx.exported}) {
             ApiTableSupport.closeQuietly(c);
         }
         ctx.arena.close();
@@ -129,7 +131,8 @@ class UseAfterCloseTest {
             "BlockBasedTableConfig", "Checkpoint", "RateLimiter", "WriteBufferManager",
             "BackupEngineOptions", "RestoreOptions", "BackupEngine", "SstFileWriter",
             "IngestExternalFileOptions", "LatestOptions", "CompactionOptions", "CreateBackupOptions",
-            "UniversalCompactionOptions", "FifoCompactionOptions", "CompactRangeOptions", "WaitForCompactOptions"})
+            "UniversalCompactionOptions", "FifoCompactionOptions", "CompactRangeOptions", "WaitForCompactOptions", "ImportColumnFamilyOptions",
+            "ExportImportFilesMetaData"})
     void everyPublicMethodOfAClosedObjectThrowsIllegalState(String type) {
         switch (type) {
             case "RocksDB" -> {
@@ -203,6 +206,20 @@ class UseAfterCloseTest {
                     closed(new UniversalCompactionOptions()), ctx);
             case "FifoCompactionOptions" -> check(OptionsTables.fifo(), closed(new FifoCompactionOptions()), ctx);
             case "CompactRangeOptions" -> check(OptionsTables.compactRange(), closed(new CompactRangeOptions()), ctx);
+            case "ImportColumnFamilyOptions" -> {
+                if (ctx.importOptions == null) {
+                    report("use after close: ImportColumnFamilyOptions: not on this engine");
+                } else {
+                    check(AdminTables.importOptions(), closed(AdminTables.importOptionsIfSupported()), ctx);
+                }
+            }
+            case "ExportImportFilesMetaData" -> {
+                if (ctx.exported == null) {
+                    report("use after close: ExportImportFilesMetaData: not on this engine");
+                } else {
+                    check(AdminTables.exported(), closed(AdminTables.exportIfSupported(live, dir.resolve("closed-export"))), ctx);
+                }
+            }
             case "WaitForCompactOptions" -> {
                 if (ctx.waitForCompact == null) {
                     report("use after close: WaitForCompactOptions: not on this engine");
@@ -304,6 +321,8 @@ class UseAfterCloseTest {
         closedArgs.fifo = closed(new FifoCompactionOptions());
         closedArgs.compactRange = closed(new CompactRangeOptions());
         closedArgs.waitForCompact = ctx.waitForCompact == null ? null : closed(AdminTables.waitForCompactOptionsIfSupported());
+        closedArgs.importOptions = ctx.importOptions == null ? null : closed(AdminTables.importOptionsIfSupported());
+        closedArgs.exported = ctx.exported == null ? null : closed(AdminTables.exportIfSupported(live, dir.resolve("arg-export")));
         int calls = 0;
         for (Map.Entry<String, BiConsumer<T, Ctx>> e : table.guarded.entrySet()) {
             for (Class<?> p : table.closeableParameters(e.getKey())) {
@@ -327,6 +346,8 @@ class UseAfterCloseTest {
                     case "FifoCompactionOptions" -> closedArgs.fifo;
                     case "CompactRangeOptions" -> closedArgs.compactRange;
                     case "WaitForCompactOptions" -> closedArgs.waitForCompact;
+                    case "ImportColumnFamilyOptions" -> closedArgs.importOptions;
+                    case "ExportImportFilesMetaData" -> closedArgs.exported;
                     default -> throw new AssertionError(p);
                 };
                 Ctx c = ctx.with(p, closedArg);
