@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.*;
 import io.rocksffm.BackupEngine;
 import io.rocksffm.Checkpoint;
 import io.rocksffm.ColumnFamilyHandle;
+import io.rocksffm.CuckooTableConfig;
+import io.rocksffm.PlainTableConfig;
 import io.rocksffm.ExportImportFilesMetaData;
 import io.rocksffm.ImportColumnFamilyOptions;
 import io.rocksffm.Options;
@@ -157,6 +159,15 @@ class AdminLeakTest {
                     NativeLeakTest.heavyWorkload("suggestCompactRange", 20_000,
                             i -> db.suggestCompactRange(db.defaultColumnFamily(), MemorySegment.ofArray(bytes("k1")),
                                     MemorySegment.ofArray(bytes("k5"))))));
+            work.add(new NativeLeakTest.Workload("CuckooTableConfig create/set/close, Options table formats", 50_000 * x,
+                    i -> {
+                        try (CuckooTableConfig c = new CuckooTableConfig().setHashTableRatio(0.5).setMaxSearchDepth(10);
+                             Options o = new Options().setAllowMmapReads(true).setTableFormat(c)) {
+                            if (Capabilities.callable("rocksdb_options_set_plain_table_factory")) {
+                                o.setTableFormat(PlainTableConfig.defaults());
+                            }
+                        }
+                    }));
             if (eleven) {
                 work.add(new NativeLeakTest.Workload("WaitForCompactOptions create/set/get/close", 100_000 * x, i -> {
                     try (WaitForCompactOptions o = new WaitForCompactOptions().setFlush(true).setAbortOnPause(true)

@@ -34,6 +34,7 @@ import io.rocksffm.CompactRangeOptions;
 import io.rocksffm.WaitForCompactOptions;
 import io.rocksffm.ImportColumnFamilyOptions;
 import io.rocksffm.ExportImportFilesMetaData;
+import io.rocksffm.CuckooTableConfig;
 import io.rocksffm.CreateBackupOptions;
 import io.rocksffm.FifoCompactionOptions;
 import io.rocksffm.UniversalCompactionOptions;
@@ -82,6 +83,7 @@ final class ApiTableSupport {
         ImportColumnFamilyOptions importOptions;
         /** An export of a live family: null on engines without exports (7.8.3), and where a test sets none. */
         ExportImportFilesMetaData exported;
+        CuckooTableConfig cuckoo;
         final MemorySegment key;
         final MemorySegment value;
         final MemorySegment out;
@@ -118,6 +120,7 @@ final class ApiTableSupport {
             c.waitForCompact = waitForCompact;
             c.importOptions = importOptions;
             c.exported = exported;
+            c.cuckoo = cuckoo;
             return c;
         }
 
@@ -167,6 +170,8 @@ final class ApiTableSupport {
                 c.importOptions = (ImportColumnFamilyOptions) closed;
             } else if (type == ExportImportFilesMetaData.class) {
                 c.exported = (ExportImportFilesMetaData) closed;
+            } else if (type == CuckooTableConfig.class) {
+                c.cuckoo = (CuckooTableConfig) closed;
             } else {
                 throw new IllegalArgumentException(type.getName());
             }
@@ -181,7 +186,7 @@ final class ApiTableSupport {
             IngestExternalFileOptions.class, RestoreOptions.class, CompactionOptions.class,
             CreateBackupOptions.class, UniversalCompactionOptions.class,
             FifoCompactionOptions.class, CompactRangeOptions.class, WaitForCompactOptions.class,
-            ImportColumnFamilyOptions.class, ExportImportFilesMetaData.class);
+            ImportColumnFamilyOptions.class, ExportImportFilesMetaData.class, CuckooTableConfig.class);
 
     /** A method's signature as the tables spell it: {@code name(SimpleType,...)}. */
     static String signature(Method m) {

@@ -39,6 +39,7 @@ import io.rocksffm.RateLimiter;
 import io.rocksffm.WriteBufferManager;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.CompactRangeOptions;
+import io.rocksffm.CuckooTableConfig;
 import io.rocksffm.FifoCompactionOptions;
 import io.rocksffm.UniversalCompactionOptions;
 
@@ -83,6 +84,7 @@ class UseAfterCloseTest {
         ctx.waitForCompact = AdminTables.waitForCompactOptionsIfSupported();
         ctx.importOptions = AdminTables.importOptionsIfSupported();
         ctx.exported = AdminTables.exportIfSupported(live, dir.resolve("export"));
+        ctx.cuckoo = new CuckooTableConfig();
     }
 
     /** Compaction options, or null on engines without them (before RocksDB 11). */
@@ -117,7 +119,7 @@ class UseAfterCloseTest {
         ctx.table.close();
         ctx.limiter.close();
         for (AutoCloseable c : new AutoCloseable[] {ctx.wbm, ctx.compaction, ctx.createBackup, ctx.universal, ctx.fifo, ctx.compactRange,
-                ctx.waitForCompact, ctx.importOptions, ctx.exported}) {
+                ctx.waitForCompact, ctx.importOptions, ctx.exported, ctx.cuckoo}) {
             ApiTableSupport.closeQuietly(c);
         }
         ctx.arena.close();
@@ -132,7 +134,7 @@ class UseAfterCloseTest {
             "BackupEngineOptions", "RestoreOptions", "BackupEngine", "SstFileWriter",
             "IngestExternalFileOptions", "LatestOptions", "CompactionOptions", "CreateBackupOptions",
             "UniversalCompactionOptions", "FifoCompactionOptions", "CompactRangeOptions", "WaitForCompactOptions", "ImportColumnFamilyOptions",
-            "ExportImportFilesMetaData"})
+            "ExportImportFilesMetaData", "CuckooTableConfig"})
     void everyPublicMethodOfAClosedObjectThrowsIllegalState(String type) {
         switch (type) {
             case "RocksDB" -> {
@@ -206,6 +208,7 @@ class UseAfterCloseTest {
                     closed(new UniversalCompactionOptions()), ctx);
             case "FifoCompactionOptions" -> check(OptionsTables.fifo(), closed(new FifoCompactionOptions()), ctx);
             case "CompactRangeOptions" -> check(OptionsTables.compactRange(), closed(new CompactRangeOptions()), ctx);
+            case "CuckooTableConfig" -> check(OptionsTables.cuckoo(), closed(new CuckooTableConfig()), ctx);
             case "ImportColumnFamilyOptions" -> {
                 if (ctx.importOptions == null) {
                     report("use after close: ImportColumnFamilyOptions: not on this engine");
@@ -321,6 +324,7 @@ class UseAfterCloseTest {
         closedArgs.fifo = closed(new FifoCompactionOptions());
         closedArgs.compactRange = closed(new CompactRangeOptions());
         closedArgs.waitForCompact = ctx.waitForCompact == null ? null : closed(AdminTables.waitForCompactOptionsIfSupported());
+        closedArgs.cuckoo = closed(new CuckooTableConfig());
         closedArgs.importOptions = ctx.importOptions == null ? null : closed(AdminTables.importOptionsIfSupported());
         closedArgs.exported = ctx.exported == null ? null : closed(AdminTables.exportIfSupported(live, dir.resolve("arg-export")));
         int calls = 0;
@@ -348,6 +352,7 @@ class UseAfterCloseTest {
                     case "WaitForCompactOptions" -> closedArgs.waitForCompact;
                     case "ImportColumnFamilyOptions" -> closedArgs.importOptions;
                     case "ExportImportFilesMetaData" -> closedArgs.exported;
+                    case "CuckooTableConfig" -> closedArgs.cuckoo;
                     default -> throw new AssertionError(p);
                 };
                 Ctx c = ctx.with(p, closedArg);
