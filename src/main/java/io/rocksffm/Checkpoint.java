@@ -113,7 +113,7 @@ public final class Checkpoint extends NativeObject {
      * @throws IllegalArgumentException if {@code family} belongs to another database, or the path holds a NUL
      * @throws IllegalStateException if this, the database or the family is closed
      * @throws RocksDBException e.g. if {@code target} exists
-     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_checkpoint_export_column_family} (7.8.3)
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_checkpoint_export_column_family} (7.8.3, 10.1.3)
      */
     public ExportImportFilesMetaData exportColumnFamily(ColumnFamilyHandle family, Path target) {
         String dir = Opening.cPath(target);

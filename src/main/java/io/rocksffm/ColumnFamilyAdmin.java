@@ -74,7 +74,7 @@ public sealed interface ColumnFamilyAdmin permits DatabaseAdmin {
      * @throws IllegalStateException if the database or an argument is closed
      * @throws RocksDBException e.g. if the family exists, the comparators differ or a file is missing
      * @throws UnsupportedOperationException on a {@link TransactionDB} (the C API has no import
-     *         through one), or if the engine lacks {@code rocksdb_create_column_family_with_import} (7.8.3)
+     *         through one), or if the engine lacks {@code rocksdb_create_column_family_with_import} (7.8.3, 10.1.3)
      */
     default ColumnFamilyHandle createColumnFamilyWithImport(String name, Options options,
                                                             ImportColumnFamilyOptions importOptions,

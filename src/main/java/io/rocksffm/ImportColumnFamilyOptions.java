@@ -11,8 +11,8 @@ import java.lang.foreign.MemorySegment;
  * ({@code rocksdb_import_column_family_options_t}): whether the exported table files are moved
  * into the database or copied (hard-linked where the file system allows).
  *
- * <p>The C functions {@code rocksdb_import_column_family_options_*} are in RocksDB 11 and later
- * engines: on older ones (7.8.3) the constructor throws {@link UnsupportedOperationException}
+ * <p>The C functions {@code rocksdb_import_column_family_options_*} are in engines newer than 7.8.3
+ * (the getter from RocksDB 11 only): on 7.8.3 the constructor throws {@link UnsupportedOperationException}
  * naming the function and the engine's version.
  *
  * <p>The caller owns and closes it; an import reads it during the call only. Setters return
@@ -57,8 +57,13 @@ public final class ImportColumnFamilyOptions extends NativeObject {
      *
      * @return the setting
      * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks
+     *         {@code rocksdb_import_column_family_options_get_move_files} (before RocksDB 11)
      */
     public boolean moveFiles() {
-        return read(p -> rocksdb_import_column_family_options_get_move_files(p)) != 0;
+        return read(p -> {
+            Capabilities.require("rocksdb_import_column_family_options_get_move_files");
+            return rocksdb_import_column_family_options_get_move_files(p);
+        }) != 0;
     }
 }

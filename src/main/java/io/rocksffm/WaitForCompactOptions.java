@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
  * it would close the database underneath its Java object, whose lifecycle closes it itself; wait,
  * then {@link Database#close()}.
  *
- * <p>The C functions {@code rocksdb_wait_for_compact_options_*} are in RocksDB 11 and later
- * engines: on older ones (7.8.3) the constructor throws {@link UnsupportedOperationException}
+ * <p>The C functions {@code rocksdb_wait_for_compact_options_*} are in engines newer than 7.8.3
+ * ({@code wait_for_purge} from RocksDB 11 only): on 7.8.3 the constructor throws {@link UnsupportedOperationException}
  * naming the function and the engine's version.
  *
  * <p>The caller owns and closes it; a wait reads it during the call only. Setters return
