@@ -7,13 +7,14 @@ import java.util.Objects;
  * {@link Options#setTableFormat(PlainTableConfig)}: a table format for data kept in memory
  * (tmpfs, page cache), with keys found through a hash of their prefix rather than a block index.
  *
- * <p>Its constraints, from RocksDB's documentation: the database should read through mmap
- * ({@link Options#setAllowMmapReads}); seeks and gets find keys by the prefix the family's
- * {@link Options#setPrefixExtractor prefix extractor} gives (without one, every key is its own
- * prefix and only whole-key lookups and full scans work: iterate from the first key, and leave
- * {@link ReadOptions} in total order); iteration runs forward only (no {@code prev}, no
- * {@code seekToLast}); the files are not compressed and have no block cache. With
- * {@link #fullScanMode()} only full scans work.
+ * <p>Its constraints, from RocksDB's documentation and its table reader: the database should
+ * read through mmap ({@link Options#setAllowMmapReads}); seeks find keys by the prefix the
+ * family's {@link Options#setPrefixExtractor prefix extractor} gives (RocksDB's prefix-hash index
+ * needs one; scan within a prefix with {@link ReadOptions#setPrefixSameAsStart}); iteration runs
+ * forward only: {@code seekToLast} fails with {@link RocksDBException.Code#NOT_SUPPORTED} in the
+ * iterator's status, and RocksDB does not support {@code prev} or {@code seekForPrev} either; the
+ * files are not compressed and have no block cache. With {@link #fullScanMode()} seeks are refused
+ * and only full scans work.
  *
  * <p>A plain value: the C API takes the settings as arguments, so nothing native is held and
  * nothing needs closing. Immutable and thread-safe.

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link PlainTableConfig} and {@link Options#setTableFormat(PlainTableConfig)} (issue 32): a round
- * trip through PlainTable files (put, flush, get every key of a model, prefix scans forward), the
+ * trip through PlainTable files (put, flush, get every key of a model, prefix scans forward, seekToLast refused), the
  * OPTIONS file naming the format, and the settings' checks. Gated on 7.8.3, whose
  * {@code rocksdb_options_set_plain_table_factory} has the older signature.
  */
@@ -57,6 +57,11 @@ class PlainTableConfigTest {
                         scanned.add(string(it.keyBytes()));
                     }
                     assertEquals(new ArrayList<>(model.subMap("bbb", "bbc").keySet()), scanned);
+                    RocksDBException backwards = assertThrows(RocksDBException.class, () -> { // forward only
+                        it.seekToLast();
+                        it.status();
+                    });
+                    assertEquals(RocksDBException.Code.NOT_SUPPORTED, backwards.code(), backwards.getMessage());
                 }
             }
             assertEquals("PlainTable", OptionsFileText.latest(dir).get("default").get("table_factory"));
