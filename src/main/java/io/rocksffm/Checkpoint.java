@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.Native;
 
@@ -26,8 +27,12 @@ import java.util.Objects;
  * share across threads; any call after close throws {@link IllegalStateException}.
  */
 public final class Checkpoint extends NativeObject {
-    private Checkpoint(Lifecycle lifecycle, MemorySegment checkpoint) {
+    /** The database this makes checkpoints of (its families can be exported). */
+    private final Database db;
+
+    private Checkpoint(Database db, Lifecycle lifecycle, MemorySegment checkpoint) {
         super(lifecycle, "Checkpoint", checkpoint);
+        this.db = db;
     }
 
     /**
@@ -50,7 +55,7 @@ public final class Checkpoint extends NativeObject {
             MemorySegment err = arena.allocate(ValueLayout.ADDRESS);
             cp = rocksdb_checkpoint_object_create(db.adminDb(), err);
             Native.check(err);
-            return new Checkpoint(lifecycle, cp);
+            return new Checkpoint(db, lifecycle, cp);
         } catch (RuntimeException | Error e) {
             if (cp.address() != 0) {
                 rocksdb_checkpoint_object_destroy(cp);
@@ -97,6 +102,39 @@ public final class Checkpoint extends NativeObject {
                 MemorySegment err = arena.allocate(ValueLayout.ADDRESS);
                 rocksdb_checkpoint_create(cp, arena.allocateFrom(dir), logSizeForFlush, err);
                 Native.check(err);
+            }
+        });
+    }
+
+    /**
+     * Exports the table files of {@code family} into the new directory {@code target}
+     * ({@code ExportColumnFamily}), flushing its memtable first: hard links where the file system
+     * allows, else copies. The returned metadata describes the files and can create a family
+     * from them in this or another database
+     * ({@link ColumnFamilyAdmin#createColumnFamilyWithImport}).
+     *
+     * @param family the column family of this checkpoint's database
+     * @param target a directory that does not exist yet
+     * @return the export's metadata, owned by the caller (close it)
+     * @throws IllegalArgumentException if {@code family} belongs to another database, or the path holds a NUL
+     * @throws IllegalStateException if this, the database or the family is closed
+     * @throws RocksDBException e.g. if {@code target} exists
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_checkpoint_export_column_family} (7.8.3, 10.1.3)
+     */
+    public ExportImportFilesMetaData exportColumnFamily(ColumnFamilyHandle family, Path target) {
+        String dir = Opening.cPath(target);
+        db.guard.checkFamily(family);
+        return apply(cp -> {
+            db.guard.enterFamily(family);
+            try (Arena arena = Arena.ofConfined()) {
+                Capabilities.require("rocksdb_checkpoint_export_column_family");
+                MemorySegment err = arena.allocate(ValueLayout.ADDRESS);
+                MemorySegment metadata = rocksdb_checkpoint_export_column_family(cp, family.ptr,
+                        arena.allocateFrom(dir), err);
+                Native.check(err);
+                return new ExportImportFilesMetaData(metadata);
+            } finally {
+                db.guard.exitFamily(family);
             }
         });
     }

@@ -2,8 +2,10 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.rocksffm.internal.Lifecycle;
+import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Scratch;
 
@@ -216,6 +218,64 @@ final class ColumnFamilies {
                 learn(db.realPath); // the engine wrote a new OPTIONS file with the family in it
             }
             return handle;
+        }
+    }
+
+    /**
+     * Creates the family {@code name} in {@code db} (which the caller has entered) from exported
+     * files ({@code rocksdb_create_column_family_with_import}) and registers its handle.
+     */
+    ColumnFamilyHandle createWithImport(Database db, String name, Options options, ImportColumnFamilyOptions importOptions,
+                                        ExportImportFilesMetaData metadata) {
+        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
+            MemorySegment cName = arena.allocateFrom(name);
+            MemorySegment h = options.apply(o -> importOptions.apply(i -> metadata.apply(m -> {
+                Capabilities.require("rocksdb_create_column_family_with_import"); // after the arguments' checks
+                return rocksdb_create_column_family_with_import(db.adminDb(), o, cName, i, m, s.errptr);
+            })));
+            Native.check(s.errptr); // on failure the C API frees its handle and returns NULL
+            ColumnFamilyHandle handle = add(new ColumnFamilyHandle(db, name, h));
+            configured(handle, options);
+            learn(db.realPath);
+            return handle;
+        }
+    }
+
+    /**
+     * Creates the families {@code names} in {@code db} (which the caller has entered) with one
+     * {@code rocksdb_create_column_families}, registering the handles of those RocksDB created
+     * (all, or the ones before a failure), then reports a failure.
+     */
+    List<ColumnFamilyHandle> createAll(Database db, List<String> names, Options options) {
+        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
+            MemorySegment list = arena.allocate(ADDRESS, names.size());
+            for (int i = 0; i < names.size(); i++) {
+                list.setAtIndex(ADDRESS, i, arena.allocateFrom(names.get(i)));
+            }
+            s.size.set(JAVA_LONG, 0, 0);
+            MemorySegment handles = options.apply(o -> {
+                Capabilities.require("rocksdb_create_column_families"); // after the options' check: closed ones refuse first
+                return rocksdb_create_column_families(db.adminDb(), o, names.size(), list, s.size, s.errptr);
+            });
+            long n = Math.min(s.size.get(JAVA_LONG, 0), names.size());
+            List<ColumnFamilyHandle> out = new ArrayList<>((int) n);
+            try {
+                MemorySegment array = handles.reinterpret(n * ADDRESS.byteSize());
+                for (int i = 0; i < n; i++) {
+                    ColumnFamilyHandle handle = add(new ColumnFamilyHandle(db, names.get(i), array.getAtIndex(ADDRESS, i)));
+                    configured(handle, options);
+                    out.add(handle);
+                }
+            } finally {
+                if (handles.address() != 0) {
+                    rocksdb_create_column_families_destroy(handles); // the array only: the handles are ours
+                }
+            }
+            if (n > 0) {
+                learn(db.realPath); // the engine wrote a new OPTIONS file with the families in it
+            }
+            Native.check(s.errptr);
+            return List.copyOf(out);
         }
     }
 

@@ -23,7 +23,7 @@ import java.util.Objects;
  * db.flush(true);                                                        // memtables to table files
  * }
  */
-public sealed interface DatabaseAdmin permits Database {
+public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database {
 
     /**
      * The default column family's handle.
@@ -507,4 +507,53 @@ public sealed interface DatabaseAdmin permits Database {
      *         holds {@code sequence} (or the database has no log, e.g. read-only)
      */
     List<WalUpdate> getUpdatesSince(long sequence, int maxBatches);
+
+    /**
+     * Waits until the database's background flushes and compactions are done ({@code WaitForCompact}),
+     * with what {@code options} ask: a flush first, giving up when background work is paused, a
+     * time limit. (RocksDB's option to close the database afterwards is not offered: see
+     * {@link WaitForCompactOptions}.) Not from inside a callback.
+     *
+     * @param options the wait's settings (read during the call)
+     * @throws IllegalStateException if the database or options are closed, or called from inside a callback
+     * @throws RocksDBException e.g. {@link RocksDBException.Code#TIMED_OUT} past the time limit,
+     *         {@link RocksDBException.Code#ABORTED} when paused and asked to give up
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_wait_for_compact} (7.8.3)
+     */
+    default void waitForCompact(WaitForCompactOptions options) {
+        CompactionControl.waitForCompact((Database) this, options);
+    }
+
+    /**
+     * Cancels the database's background work ({@code CancelAllBackgroundWork}), as closing does:
+     * running compactions stop, and no flush or compaction is scheduled again until the database
+     * is closed and reopened. Meant right before {@link Database#close()}. Reads keep working, and
+     * writes too until the memtables fill: then a write waits for a flush that never comes (it
+     * stalls, or fails if the write options say not to wait). The data written stays in the
+     * write-ahead log and is recovered by the next open.
+     *
+     * @param wait whether to wait until running background jobs have stopped (not from inside a callback)
+     * @throws IllegalStateException if the database is closed, or {@code wait} from inside a callback
+     */
+    default void cancelAllBackgroundWork(boolean wait) {
+        CompactionControl.cancelAllBackgroundWork((Database) this, wait);
+    }
+
+    /**
+     * Suggests to RocksDB that the table files of {@code family} overlapping {@code [begin, end]}
+     * be compacted ({@code SuggestCompactRange}): it marks them, and background compaction picks
+     * them up when it next runs (this call does not wait). Only files above the family's last
+     * non-empty level are marked: with every file in one level (only level 0, say) nothing happens. Null bounds mean the start or end of
+     * the family; {@code begin} must not sort after {@code end} in the family's order.
+     *
+     * @param family the column family
+     * @param begin  the first key, or null
+     * @param end    the last key, or null
+     * @throws IllegalArgumentException if {@code end} sorts before {@code begin}, or a bound is too large
+     * @throws IllegalStateException if the database or family is closed
+     * @throws RocksDBException if RocksDB refuses (e.g. under FIFO compaction, which has no levels to mark)
+     */
+    default void suggestCompactRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
+        CompactionControl.suggestCompactRange((Database) this, family, begin, end);
+    }
 }

@@ -2,6 +2,8 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Scratch;
+
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -33,27 +35,34 @@ final class FileAdmin {
     }
 
     static List<LiveFile> liveFiles(Database db) {
-        return db.guard.call(s -> {
-            MemorySegment files = rocksdb_livefiles(db.adminDb());
-            if (files.address() == 0) {
-                throw new IllegalStateException("RocksDB returned NULL listing the live files");
+        db.lifecycle.enter();
+        try {
+            return copy(rocksdb_livefiles(db.adminDb()));
+        } finally {
+            db.lifecycle.exit();
+        }
+    }
+
+    /** The files of a {@code rocksdb_livefiles_t} RocksDB returned, copied; it is destroyed here. */
+    static List<LiveFile> copy(MemorySegment files) {
+        if (files.address() == 0) {
+            throw new IllegalStateException("RocksDB returned NULL listing the live files");
+        }
+        try (Scratch s = Scratch.acquire()) {
+            int n = rocksdb_livefiles_count(files);
+            List<LiveFile> out = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                byte[] smallest = key(rocksdb_livefiles_smallestkey(files, i, s.size), s.size);
+                byte[] largest = key(rocksdb_livefiles_largestkey(files, i, s.size), s.size);
+                out.add(new LiveFile(string(rocksdb_livefiles_name(files, i)),
+                        string(rocksdb_livefiles_column_family_name(files, i)), rocksdb_livefiles_level(files, i),
+                        rocksdb_livefiles_size(files, i), smallest, largest, rocksdb_livefiles_entries(files, i),
+                        rocksdb_livefiles_deletions(files, i)));
             }
-            try {
-                int n = rocksdb_livefiles_count(files);
-                List<LiveFile> out = new ArrayList<>(n);
-                for (int i = 0; i < n; i++) {
-                    byte[] smallest = key(rocksdb_livefiles_smallestkey(files, i, s.size), s.size);
-                    byte[] largest = key(rocksdb_livefiles_largestkey(files, i, s.size), s.size);
-                    out.add(new LiveFile(string(rocksdb_livefiles_name(files, i)),
-                            string(rocksdb_livefiles_column_family_name(files, i)), rocksdb_livefiles_level(files, i),
-                            rocksdb_livefiles_size(files, i), smallest, largest, rocksdb_livefiles_entries(files, i),
-                            rocksdb_livefiles_deletions(files, i)));
-                }
-                return List.copyOf(out);
-            } finally {
-                rocksdb_livefiles_destroy(files);
-            }
-        });
+            return List.copyOf(out);
+        } finally {
+            rocksdb_livefiles_destroy(files);
+        }
     }
 
     private static String string(MemorySegment s) {

@@ -20,7 +20,7 @@ import io.rocksffm.internal.Capabilities;
  * Safe to share across threads (calls are serialised by RocksDB only where it does so); using a
  * closed instance throws {@link IllegalStateException}.
  */
-public final class Options extends CompressionTuning {
+public final class Options extends TableTuning {
     private long blockCacheSize = -1;
     private double bloomBitsPerKey;
 

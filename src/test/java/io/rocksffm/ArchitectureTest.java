@@ -88,15 +88,22 @@ class ArchitectureTest {
         OWN.put("InfoLogger", List.of("rocksdb_logger_"));
         OWN.put("SstFileManager", List.of("rocksdb_sst_file_manager_"));
         OWN.put("Env", List.of("rocksdb_create_mem_env", "rocksdb_env_destroy"));
+        OWN.put("ColumnFamilyMetaData", List.of("rocksdb_column_family_metadata_", "rocksdb_level_metadata_",
+                "rocksdb_sst_file_metadata_"));
+        OWN.put("WaitForCompactOptions", List.of("rocksdb_wait_for_compact_options_"));
+        OWN.put("CuckooTableConfig", List.of("rocksdb_cuckoo_options_"));
+        OWN.put("ImportColumnFamilyOptions", List.of("rocksdb_import_column_family_options_"));
+        OWN.put("ExportImportFilesMetaData", List.of("rocksdb_export_import_files_metadata_"));
     }
 
     /** The package-private classes that are parts of {@code Options} (its superclasses, one per group of settings). */
     private static final Set<String> OPTIONS_PARTS = Set.of("DatabaseTuning", "CompactionTuning", "CompressionTuning",
-            "EnvironmentTuning");
+            "EnvironmentTuning", "TableTuning");
 
     /** The package-private classes that are parts of the database object. */
     private static final Set<String> DATABASE = Set.of("RocksDB", "Database", "BaseWrites", "Opening", "ColumnFamilies", "Ingestion",
-            "MutableOptions", "OptimisticTransactionDB", "Maintenance", "ChangeCapture", "FileAdmin");
+            "MutableOptions", "OptimisticTransactionDB", "Maintenance", "ChangeCapture", "FileAdmin",
+            "FamilyFiles", "CompactionControl");
 
     private static Set<String> generatedFunctions() throws IOException {
         Pattern p = Pattern.compile("public static MemorySegment (rocksdb_\\w+)\\$address\\(\\)");

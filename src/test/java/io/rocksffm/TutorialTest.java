@@ -10,6 +10,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -241,6 +242,52 @@ class TutorialTest {
         }
         // --- readme:operations end
         assertArrayEquals("1".getBytes(StandardCharsets.UTF_8), a);
+    }
+
+    @Test
+    void familyFilesAndCompactionControl() {
+        if (!Gated.since11("rocksdb_checkpoint_export_column_family", () -> {
+            try (RocksDB db = RocksDB.open(dir.resolve("gate"), new Options().setCreateIfMissing(true));
+                 Checkpoint cp = Checkpoint.create(db)) {
+                cp.exportColumnFamily(db.defaultColumnFamily(), dir.resolve("gate-export"));
+            }
+        })) {
+            return;
+        }
+        Path source = dir.resolve("source");
+        Path target = dir.resolve("target");
+        Path export = dir.resolve("export");
+        byte[] v;
+        // --- readme:familyfiles begin
+        try (Options options = new Options().setCreateIfMissing(true);
+             RocksDB db = RocksDB.open(source, options);
+             RocksDB other = RocksDB.open(target, options)) {
+            List<ColumnFamilyHandle> made = db.createColumnFamilies(options, List.of("events", "users"));
+            ColumnFamilyHandle events = made.get(0);
+            db.put(events, "e1".getBytes(StandardCharsets.UTF_8), "login".getBytes(StandardCharsets.UTF_8));
+            db.flush(events, true);
+            ColumnFamilyMetaData meta = db.getColumnFamilyMetaData(events); // levels, files, key ranges
+            // copy the family into another database: export its files, import them there
+            try (Checkpoint checkpoint = Checkpoint.create(db);
+                 ExportImportFilesMetaData exported = checkpoint.exportColumnFamily(events, export);
+                 ImportColumnFamilyOptions importOptions = new ImportColumnFamilyOptions()) {
+                ColumnFamilyHandle copy = other.createColumnFamilyWithImport("events", options, importOptions, exported);
+                v = other.get(copy, "e1".getBytes(StandardCharsets.UTF_8));   // "login"
+            }
+            // --- readme:familyfiles end
+            assertEquals(1, meta.fileCount());
+            assertEquals("login", new String(v, StandardCharsets.UTF_8));
+            // --- readme:compaction begin
+            db.suggestCompactRange(events, null, null);                  // mark the family's files for compaction
+            try (WaitForCompactOptions wait = new WaitForCompactOptions().setFlush(true)
+                    .setTimeout(Duration.ofMinutes(1))) {
+                db.waitForCompact(wait);                                 // flushes, then waits for the compactions
+            }
+            // --- readme:compaction end
+            assertEquals("0", db.getProperty(events, "rocksdb.num-entries-active-mem-table"));
+            // --- readme:familyfiles begin
+        }
+        // --- readme:familyfiles end
     }
 
     /**

@@ -5,6 +5,14 @@ import static io.rocksffm.reliability.Reliability.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import io.rocksffm.BackupEngine;
+import io.rocksffm.Checkpoint;
+import io.rocksffm.ColumnFamilyHandle;
+import io.rocksffm.CuckooTableConfig;
+import io.rocksffm.PlainTableConfig;
+import io.rocksffm.ExportImportFilesMetaData;
+import io.rocksffm.ImportColumnFamilyOptions;
+import io.rocksffm.Options;
+import io.rocksffm.WaitForCompactOptions;
 import io.rocksffm.BackupEngineOptions;
 import io.rocksffm.CompactionOptions;
 import io.rocksffm.Compression;
@@ -16,7 +24,10 @@ import io.rocksffm.internal.Capabilities;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -120,6 +131,78 @@ class AdminLeakTest {
                     new NativeLeakTest.Workload("error: continue background work not paused", 20_000 * x,
                             i -> NativeLeakTest.expectError(db::continueBackgroundWork))));
             assertTrue(progress.get() > 0, "the progress callback ran");
+        }
+    }
+
+    /**
+     * Issue 32's column family administration and compaction control: metadata copies (every
+     * engine), suggested ranges, and on RocksDB 11 waits with options and families created
+     * several at once and dropped, with the error path of a name that exists.
+     */
+    @Test
+    void familyMetadataAndCompactionControlLeakNothing() throws Exception {
+        int x = scale(1, 10);
+        try (RocksDB db = open(dir.resolve("families"));
+             Options options = new Options()) {
+            for (int i = 0; i < 100; i++) {
+                db.put(bytes("k" + i), bytes("value " + i));
+            }
+            db.flush(true);
+            ColumnFamilyHandle taken = db.createColumnFamily("taken", options);
+            boolean eleven = Capabilities.callable("rocksdb_create_column_families");
+            AtomicLong exports = new AtomicLong();
+            List<NativeLeakTest.Workload> work = new ArrayList<>(List.of(
+                    NativeLeakTest.heavyWorkload("getColumnFamilyMetaData", 20_000, i -> {
+                        assertEquals(1, db.getColumnFamilyMetaData().fileCount());
+                        db.getColumnFamilyMetaData(taken);
+                    }),
+                    NativeLeakTest.heavyWorkload("suggestCompactRange", 20_000,
+                            i -> db.suggestCompactRange(db.defaultColumnFamily(), MemorySegment.ofArray(bytes("k1")),
+                                    MemorySegment.ofArray(bytes("k5"))))));
+            work.add(new NativeLeakTest.Workload("CuckooTableConfig create/set/close, Options table formats", 50_000 * x,
+                    i -> {
+                        try (CuckooTableConfig c = new CuckooTableConfig().setHashTableRatio(0.5).setMaxSearchDepth(10);
+                             Options o = new Options().setAllowMmapReads(true).setTableFormat(c)) {
+                            if (Capabilities.callable("rocksdb_options_set_plain_table_factory")) {
+                                o.setTableFormat(PlainTableConfig.defaults());
+                            }
+                        }
+                    }));
+            if (eleven) {
+                work.add(new NativeLeakTest.Workload("WaitForCompactOptions create/set/get/close", 100_000 * x, i -> {
+                    try (WaitForCompactOptions o = new WaitForCompactOptions().setFlush(true).setAbortOnPause(true)
+                            .setTimeout(Duration.ofSeconds(1))) {
+                        o.timeout();
+                    }
+                }));
+                work.add(NativeLeakTest.heavyWorkload("waitForCompact", 4_000, i -> {
+                    try (WaitForCompactOptions o = new WaitForCompactOptions()) {
+                        db.waitForCompact(o);
+                    }
+                }));
+                work.add(NativeLeakTest.heavyWorkload("createColumnFamilies/drop", 80, 1 << 20, i -> {
+                    for (ColumnFamilyHandle h : db.createColumnFamilies(options, List.of("a" + i, "b" + i))) {
+                        db.dropColumnFamily(h);
+                    }
+                }));
+                work.add(NativeLeakTest.heavyWorkload("exportColumnFamily/files/createColumnFamilyWithImport/drop", 80,
+                        1 << 20, i -> {
+                            try (Checkpoint cp = Checkpoint.create(db);
+                                 ExportImportFilesMetaData meta = cp.exportColumnFamily(db.defaultColumnFamily(),
+                                         dir.resolve("export-" + exports.incrementAndGet()));
+                                 ImportColumnFamilyOptions io = new ImportColumnFamilyOptions()) {
+                                assertEquals(1, meta.files().size());
+                                meta.comparatorName();
+                                db.dropColumnFamily(db.createColumnFamilyWithImport("imported", options, io, meta));
+                                NativeLeakTest.expectError(() -> db.createColumnFamilyWithImport("taken", options, io, meta));
+                            }
+                        }));
+                work.add(NativeLeakTest.heavyWorkload("error: createColumnFamilies of a name that exists", 4_000,
+                        i -> NativeLeakTest.expectError(() -> db.createColumnFamilies(options, List.of("taken")))));
+            } else {
+                report("leaks: createColumnFamilies, waitForCompact: not on this engine (%s)", RocksDB.engine().version());
+            }
+            NativeLeakTest.Workloads.run(work);
         }
     }
 

@@ -15,6 +15,13 @@ import java.util.Map;
 import java.util.function.Consumer;
 import io.rocksffm.Compression;
 import io.rocksffm.CompactRangeOptions;
+import io.rocksffm.ColumnFamilyHandle;
+import io.rocksffm.WaitForCompactOptions;
+import io.rocksffm.Checkpoint;
+import io.rocksffm.ExportImportFilesMetaData;
+import io.rocksffm.ImportColumnFamilyOptions;
+import io.rocksffm.RocksDB;
+import java.time.Duration;
 
 /**
  * The use-after-close rows and tables of issue 30's RocksDB 11 administration: the
@@ -62,12 +69,93 @@ final class AdminTables {
                         (db, c) -> db.deleteFilesInRange(c.cf, c.key, c.value))
                 .guarded("keyMayExist(ColumnFamilyHandle,ReadOptions,byte[])", (db, c) -> db.keyMayExist(c.cf, c.ro, new byte[] {1}))
                 .guarded("getAggregatedLongProperty(String)", (db, c) -> db.getAggregatedLongProperty("rocksdb.estimate-num-keys"))
-                .guarded("getUpdatesSince(long,int)", (db, c) -> db.getUpdatesSince(1, 1).forEach(u -> u.batch().close()));
+                .guarded("getUpdatesSince(long,int)", (db, c) -> db.getUpdatesSince(1, 1).forEach(u -> u.batch().close()))
+                // column families and compaction control (issue 32)
+                .guarded("createColumnFamilies(Options,List)", (db, c) -> db.createColumnFamilies(c.options, List.of("uac1", "uac2"))
+                        .forEach(ColumnFamilyHandle::close))
+                .guarded("getColumnFamilyMetaData(ColumnFamilyHandle)", (db, c) -> db.getColumnFamilyMetaData(c.cf))
+                .guarded("getColumnFamilyMetaData()", (db, c) -> db.getColumnFamilyMetaData())
+                .guarded("waitForCompact(WaitForCompactOptions)", (db, c) -> withWaitForCompactOptions(c, db::waitForCompact))
+                .guarded("cancelAllBackgroundWork(boolean)", (db, c) -> db.cancelAllBackgroundWork(false))
+                .guarded("createColumnFamilyWithImport(String,Options,ImportColumnFamilyOptions,ExportImportFilesMetaData)",
+                        (db, c) -> {
+                            if (!Capabilities.callable("rocksdb_create_column_family_with_import")) {
+                                throw new IllegalStateException("no import on this engine");
+                            }
+                            // a closed database refuses before looking at its arguments (null where the test set none)
+                            db.createColumnFamilyWithImport("imported", c.options, c.importOptions, c.exported).close();
+                        })
+                .guarded("suggestCompactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)",
+                        (db, c) -> db.suggestCompactRange(c.cf, c.key, c.value));
     }
 
     /** New compaction options, or null on engines without them. */
     static CompactionOptions compactionOptionsIfSupported() {
         return Capabilities.callable("rocksdb_compaction_options_create") ? new CompactionOptions() : null;
+    }
+
+    /** New wait options, or null on engines without them. */
+    static WaitForCompactOptions waitForCompactOptionsIfSupported() {
+        return Capabilities.callable("rocksdb_wait_for_compact_options_create") ? new WaitForCompactOptions() : null;
+    }
+
+    /** Runs {@code call} with the context's wait options, or fresh ones, or refuses when the engine has none. */
+    static void withWaitForCompactOptions(Ctx c, Consumer<WaitForCompactOptions> call) {
+        if (c.waitForCompact != null) {
+            call.accept(c.waitForCompact);
+            return;
+        }
+        if (!Capabilities.callable("rocksdb_wait_for_compact_options_create")) {
+            throw new IllegalStateException("no wait options on this engine");
+        }
+        try (WaitForCompactOptions o = new WaitForCompactOptions()) {
+            call.accept(o);
+        }
+    }
+
+    static Table<WaitForCompactOptions> waitForCompactOptions() {
+        return new Table<>(WaitForCompactOptions.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("setAbortOnPause(boolean)", (o, c) -> o.setAbortOnPause(true))
+                .guarded("abortOnPause()", (o, c) -> o.abortOnPause())
+                .guarded("setFlush(boolean)", (o, c) -> o.setFlush(true))
+                .guarded("flush()", (o, c) -> o.flush())
+                .guarded("setWaitForPurge(boolean)", (o, c) -> o.setWaitForPurge(true))
+                .guarded("waitForPurge()", (o, c) -> o.waitForPurge())
+                .guarded("setTimeout(Duration)", (o, c) -> o.setTimeout(Duration.ofSeconds(1)))
+                .guarded("timeout()", (o, c) -> o.timeout());
+    }
+
+    /** New import options, or null on engines without them. */
+    static ImportColumnFamilyOptions importOptionsIfSupported() {
+        return Capabilities.callable("rocksdb_import_column_family_options_create") ? new ImportColumnFamilyOptions() : null;
+    }
+
+    /** An export of {@code db}'s default family into {@code target}, or null on engines without exports. */
+    static ExportImportFilesMetaData exportIfSupported(RocksDB db, Path target) {
+        if (!Capabilities.callable("rocksdb_checkpoint_export_column_family")) {
+            return null;
+        }
+        try (Checkpoint cp = Checkpoint.create(db)) {
+            return cp.exportColumnFamily(db.defaultColumnFamily(), target);
+        }
+    }
+
+    static Table<ImportColumnFamilyOptions> importOptions() {
+        return new Table<>(ImportColumnFamilyOptions.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("setMoveFiles(boolean)", (o, c) -> o.setMoveFiles(true))
+                .guarded("moveFiles()", (o, c) -> o.moveFiles());
+    }
+
+    static Table<ExportImportFilesMetaData> exported() {
+        return new Table<>(ExportImportFilesMetaData.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("comparatorName()", (o, c) -> o.comparatorName())
+                .guarded("files()", (o, c) -> o.files());
     }
 
     /** New backup options, or null on engines without them. */

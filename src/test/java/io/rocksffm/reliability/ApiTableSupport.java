@@ -34,6 +34,10 @@ import io.rocksffm.CompactRangeOptions;
 import io.rocksffm.Env;
 import io.rocksffm.InfoLogger;
 import io.rocksffm.SstFileManager;
+import io.rocksffm.WaitForCompactOptions;
+import io.rocksffm.ImportColumnFamilyOptions;
+import io.rocksffm.ExportImportFilesMetaData;
+import io.rocksffm.CuckooTableConfig;
 import io.rocksffm.CreateBackupOptions;
 import io.rocksffm.FifoCompactionOptions;
 import io.rocksffm.UniversalCompactionOptions;
@@ -81,6 +85,13 @@ final class ApiTableSupport {
         SstFileManager sfm;
         /** Null on engines without them (7.8.3). */
         InfoLogger logger;
+        /** Null on engines without them (7.8.3). */
+        WaitForCompactOptions waitForCompact;
+        /** Null on engines without them (7.8.3), and where a test sets none. */
+        ImportColumnFamilyOptions importOptions;
+        /** An export of a live family: null on engines without exports (7.8.3), and where a test sets none. */
+        ExportImportFilesMetaData exported;
+        CuckooTableConfig cuckoo;
         final MemorySegment key;
         final MemorySegment value;
         final MemorySegment out;
@@ -117,6 +128,10 @@ final class ApiTableSupport {
             c.env = env;
             c.sfm = sfm;
             c.logger = logger;
+            c.waitForCompact = waitForCompact;
+            c.importOptions = importOptions;
+            c.exported = exported;
+            c.cuckoo = cuckoo;
             return c;
         }
 
@@ -166,6 +181,14 @@ final class ApiTableSupport {
                 c.sfm = (SstFileManager) closed;
             } else if (type == InfoLogger.class) {
                 c.logger = (InfoLogger) closed;
+            } else if (type == WaitForCompactOptions.class) {
+                c.waitForCompact = (WaitForCompactOptions) closed;
+            } else if (type == ImportColumnFamilyOptions.class) {
+                c.importOptions = (ImportColumnFamilyOptions) closed;
+            } else if (type == ExportImportFilesMetaData.class) {
+                c.exported = (ExportImportFilesMetaData) closed;
+            } else if (type == CuckooTableConfig.class) {
+                c.cuckoo = (CuckooTableConfig) closed;
             } else {
                 throw new IllegalArgumentException(type.getName());
             }
@@ -179,7 +202,8 @@ final class ApiTableSupport {
             Cache.class, RateLimiter.class, WriteBufferManager.class,
             IngestExternalFileOptions.class, RestoreOptions.class, CompactionOptions.class,
             CreateBackupOptions.class, UniversalCompactionOptions.class,
-            FifoCompactionOptions.class, CompactRangeOptions.class, Env.class, SstFileManager.class, InfoLogger.class);
+            FifoCompactionOptions.class, CompactRangeOptions.class, Env.class, SstFileManager.class, InfoLogger.class,
+            WaitForCompactOptions.class, ImportColumnFamilyOptions.class, ExportImportFilesMetaData.class, CuckooTableConfig.class);
 
     /** A method's signature as the tables spell it: {@code name(SimpleType,...)}. */
     static String signature(Method m) {

@@ -388,7 +388,9 @@ final class ApiTables {
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("createCheckpoint(Path)", (o, c) -> o.createCheckpoint(c.dir.resolve("cp-" + System.nanoTime())))
                 .guarded("createCheckpoint(Path,long)",
-                        (o, c) -> o.createCheckpoint(c.dir.resolve("cp-" + System.nanoTime()), 1 << 20));
+                        (o, c) -> o.createCheckpoint(c.dir.resolve("cp-" + System.nanoTime()), 1 << 20))
+                .guarded("exportColumnFamily(ColumnFamilyHandle,Path)",
+                        (o, c) -> o.exportColumnFamily(c.cf, c.dir.resolve("export-" + System.nanoTime())).close());
     }
 
     // ---- issue 16: backups, table files and ingestion, options files ----------------------------------

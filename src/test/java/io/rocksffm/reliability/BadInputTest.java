@@ -57,6 +57,11 @@ import org.junit.jupiter.api.function.Executable;
 import io.rocksffm.CompactionFilter;
 import io.rocksffm.CompactionFilterFactory;
 import io.rocksffm.CompactionOptions;
+import io.rocksffm.CuckooTableConfig;
+import io.rocksffm.ExportImportFilesMetaData;
+import io.rocksffm.ImportColumnFamilyOptions;
+import io.rocksffm.PlainTableConfig;
+import io.rocksffm.WaitForCompactOptions;
 import io.rocksffm.Comparator;
 import io.rocksffm.CreateBackupOptions;
 import io.rocksffm.MergeOperator;
@@ -110,6 +115,8 @@ class BadInputTest extends BadInputFixture {
             "compactRange(ColumnFamilyHandle,CompactRangeOptions,MemorySegment,MemorySegment)#3",
             "deleteFilesInRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#1",
             "deleteFilesInRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#2",
+            "suggestCompactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#1",
+            "suggestCompactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#2",
             "setProgressCallback(Runnable)#0", // null removes the callback
             "equals(Object)#0"); // Object's contract: false for null
 
@@ -136,7 +143,12 @@ class BadInputTest extends BadInputFixture {
              IngestExternalFileOptions ingest = new IngestExternalFileOptions();
              // null before RocksDB 11 (no such objects; calls given null for one refuse it: still an NPE)
              CompactionOptions compaction = AdminTables.compactionOptionsIfSupported();
-             CreateBackupOptions createBackup = AdminTables.createBackupOptionsIfSupported()) {
+             CreateBackupOptions createBackup = AdminTables.createBackupOptionsIfSupported();
+             // issue 32: null on 7.8.3 (no such objects), like the two above
+             WaitForCompactOptions wait = AdminTables.waitForCompactOptionsIfSupported();
+             ImportColumnFamilyOptions importOptions = AdminTables.importOptionsIfSupported();
+             ExportImportFilesMetaData exported = AdminTables.exportIfSupported(db, dir.resolve("probe-export"));
+             CuckooTableConfig cuckoo = new CuckooTableConfig()) {
             it.seekToFirst();
             Statistics statistics = options.enableStatistics();
             Map<Class<?>, Object> live = new HashMap<>(Map.ofEntries(Map.entry(RocksDB.class, db), Map.entry(Options.class, options),
@@ -149,6 +161,12 @@ class BadInputTest extends BadInputFixture {
                     Map.entry(BackupEngineOptions.class, backupOptions), Map.entry(BackupEngine.class, backups),
                     Map.entry(RestoreOptions.class, restore), Map.entry(SstFileWriter.class, writer),
                     Map.entry(IngestExternalFileOptions.class, ingest), Map.entry(Statistics.class, statistics)));
+            live.put(CuckooTableConfig.class, cuckoo);
+            if (wait != null) {
+                live.put(WaitForCompactOptions.class, wait);
+                live.put(ImportColumnFamilyOptions.class, importOptions);
+                live.put(ExportImportFilesMetaData.class, exported);
+            }
             if (compaction != null) {
                 live.put(CompactionOptions.class, compaction);
                 live.put(CreateBackupOptions.class, createBackup);
@@ -235,8 +253,12 @@ class BadInputTest extends BadInputFixture {
         if (t == FlushOptions.class || t == Cache.class || t == BlockBasedTableConfig.class
                 || t == IngestExternalFileOptions.class || t == RestoreOptions.class || t == BackupEngineOptions.class) {
             return live.get(t);
-        } else if (t == CompactionOptions.class || t == CreateBackupOptions.class) {
-            return live.get(t); // null before RocksDB 11
+        } else if (t == CompactionOptions.class || t == CreateBackupOptions.class || t == WaitForCompactOptions.class
+                || t == ImportColumnFamilyOptions.class || t == ExportImportFilesMetaData.class
+                || t == CuckooTableConfig.class) {
+            return live.get(t); // null before RocksDB 11 (but the Cuckoo settings)
+        } else if (t == PlainTableConfig.class) {
+            return PlainTableConfig.defaults();
         } else if (t == CreateBackupOptions.CpuPriority.class) {
             return CreateBackupOptions.CpuPriority.LOW;
         } else if (t == Runnable.class) {

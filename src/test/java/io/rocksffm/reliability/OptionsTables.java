@@ -8,6 +8,8 @@ import io.rocksffm.Options;
 import io.rocksffm.UniversalCompactionOptions;
 import io.rocksffm.reliability.ApiTableSupport.Table;
 import io.rocksffm.CompactRangeOptions;
+import io.rocksffm.CuckooTableConfig;
+import io.rocksffm.PlainTableConfig;
 import io.rocksffm.CompactionStyle;
 import io.rocksffm.Compression;
 import io.rocksffm.InfoLogLevel;
@@ -28,6 +30,11 @@ final class OptionsTables {
     /** Adds the issue 32 methods of {@link Options} to its table. */
     static Table<Options> issue32(Table<Options> table) {
         return table
+                // table formats (issue 32)
+                .guarded("setTableFormat(PlainTableConfig)", (o, c) -> o.setTableFormat(PlainTableConfig.defaults()))
+                .guarded("setTableFormat(CuckooTableConfig)", (o, c) -> o.setTableFormat(c.cuckoo))
+                .guarded("setAllowMmapReads(boolean)", (o, c) -> o.setAllowMmapReads(true))
+                .guarded("allowMmapReads()", (o, c) -> o.allowMmapReads())
                 .guarded("setMaxBackgroundJobs(int)", (o, c) -> o.setMaxBackgroundJobs(2))
                 .guarded("maxBackgroundJobs()", (o, c) -> o.maxBackgroundJobs())
                 .guarded("setMaxSubcompactions(int)", (o, c) -> o.setMaxSubcompactions(2))
@@ -210,6 +217,22 @@ final class OptionsTables {
                 .guarded("lowPri()", (o, c) -> o.lowPri())
                 .guarded("setMemtableInsertHintPerBatch(boolean)", (o, c) -> o.setMemtableInsertHintPerBatch(true))
                 .guarded("memtableInsertHintPerBatch()", (o, c) -> o.memtableInsertHintPerBatch());
+    }
+
+    static Table<CuckooTableConfig> cuckoo() {
+        return new Table<>(CuckooTableConfig.class)
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("setHashTableRatio(double)", (o, c) -> o.setHashTableRatio(0.5))
+                .guarded("hashTableRatio()", (o, c) -> o.hashTableRatio())
+                .guarded("setMaxSearchDepth(int)", (o, c) -> o.setMaxSearchDepth(10))
+                .guarded("maxSearchDepth()", (o, c) -> o.maxSearchDepth())
+                .guarded("setCuckooBlockSize(int)", (o, c) -> o.setCuckooBlockSize(2))
+                .guarded("cuckooBlockSize()", (o, c) -> o.cuckooBlockSize())
+                .guarded("setIdentityAsFirstHash(boolean)", (o, c) -> o.setIdentityAsFirstHash(true))
+                .guarded("identityAsFirstHash()", (o, c) -> o.identityAsFirstHash())
+                .guarded("setUseModuleHash(boolean)", (o, c) -> o.setUseModuleHash(true))
+                .guarded("useModuleHash()", (o, c) -> o.useModuleHash());
     }
 
     static Table<CompactRangeOptions> compactRange() {

@@ -39,6 +39,7 @@ import io.rocksffm.RateLimiter;
 import io.rocksffm.WriteBufferManager;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.CompactRangeOptions;
+import io.rocksffm.CuckooTableConfig;
 import io.rocksffm.FifoCompactionOptions;
 import io.rocksffm.UniversalCompactionOptions;
 import io.rocksffm.Env;
@@ -85,6 +86,10 @@ class UseAfterCloseTest {
         ctx.env = Env.memory();
         ctx.sfm = ObservabilityTables.sstFileManagerIfSupported();
         ctx.logger = ObservabilityTables.infoLoggerIfSupported();
+        ctx.waitForCompact = AdminTables.waitForCompactOptionsIfSupported();
+        ctx.importOptions = AdminTables.importOptionsIfSupported();
+        ctx.exported = AdminTables.exportIfSupported(live, dir.resolve("export"));
+        ctx.cuckoo = new CuckooTableConfig();
     }
 
     /** Compaction options, or null on engines without them (before RocksDB 11). */
@@ -119,7 +124,8 @@ class UseAfterCloseTest {
         ctx.table.close();
         ctx.limiter.close();
         for (AutoCloseable c : new AutoCloseable[] {ctx.wbm, ctx.compaction, ctx.createBackup, ctx.universal, ctx.fifo, ctx.compactRange,
-                ctx.env, ctx.sfm, ctx.logger}) {
+                ctx.env, ctx.sfm, ctx.logger,
+                ctx.waitForCompact, ctx.importOptions, ctx.exported, ctx.cuckoo}) {
             ApiTableSupport.closeQuietly(c);
         }
         ctx.arena.close();
@@ -134,7 +140,8 @@ class UseAfterCloseTest {
             "BackupEngineOptions", "RestoreOptions", "BackupEngine", "SstFileWriter",
             "IngestExternalFileOptions", "LatestOptions", "CompactionOptions", "CreateBackupOptions",
             "UniversalCompactionOptions", "FifoCompactionOptions", "CompactRangeOptions",
-            "PerfContext", "InfoLogger", "SstFileManager", "Env"})
+            "PerfContext", "InfoLogger", "SstFileManager", "Env",
+            "WaitForCompactOptions", "ImportColumnFamilyOptions", "ExportImportFilesMetaData", "CuckooTableConfig"})
     void everyPublicMethodOfAClosedObjectThrowsIllegalState(String type) {
         switch (type) {
             case "RocksDB" -> {
@@ -208,6 +215,28 @@ class UseAfterCloseTest {
                     closed(new UniversalCompactionOptions()), ctx);
             case "FifoCompactionOptions" -> check(OptionsTables.fifo(), closed(new FifoCompactionOptions()), ctx);
             case "CompactRangeOptions" -> check(OptionsTables.compactRange(), closed(new CompactRangeOptions()), ctx);
+            case "CuckooTableConfig" -> check(OptionsTables.cuckoo(), closed(new CuckooTableConfig()), ctx);
+            case "ImportColumnFamilyOptions" -> {
+                if (ctx.importOptions == null) {
+                    report("use after close: ImportColumnFamilyOptions: not on this engine");
+                } else {
+                    check(AdminTables.importOptions(), closed(AdminTables.importOptionsIfSupported()), ctx);
+                }
+            }
+            case "ExportImportFilesMetaData" -> {
+                if (ctx.exported == null) {
+                    report("use after close: ExportImportFilesMetaData: not on this engine");
+                } else {
+                    check(AdminTables.exported(), closed(AdminTables.exportIfSupported(live, dir.resolve("closed-export"))), ctx);
+                }
+            }
+            case "WaitForCompactOptions" -> {
+                if (ctx.waitForCompact == null) {
+                    report("use after close: WaitForCompactOptions: not on this engine");
+                } else {
+                    check(AdminTables.waitForCompactOptions(), closed(AdminTables.waitForCompactOptionsIfSupported()), ctx);
+                }
+            }
             case "CompactionOptions" -> {
                 if (ctx.compaction == null) {
                     report("use after close: CompactionOptions: not on this engine");
@@ -320,6 +349,10 @@ class UseAfterCloseTest {
         closedArgs.env = closed(Env.memory());
         closedArgs.sfm = ctx.sfm == null ? null : closed(ObservabilityTables.sstFileManagerIfSupported());
         closedArgs.logger = ctx.logger == null ? null : closed(ObservabilityTables.infoLoggerIfSupported());
+        closedArgs.waitForCompact = ctx.waitForCompact == null ? null : closed(AdminTables.waitForCompactOptionsIfSupported());
+        closedArgs.cuckoo = closed(new CuckooTableConfig());
+        closedArgs.importOptions = ctx.importOptions == null ? null : closed(AdminTables.importOptionsIfSupported());
+        closedArgs.exported = ctx.exported == null ? null : closed(AdminTables.exportIfSupported(live, dir.resolve("arg-export")));
         int calls = 0;
         for (Map.Entry<String, BiConsumer<T, Ctx>> e : table.guarded.entrySet()) {
             for (Class<?> p : table.closeableParameters(e.getKey())) {
@@ -345,6 +378,10 @@ class UseAfterCloseTest {
                     case "Env" -> closedArgs.env;
                     case "SstFileManager" -> closedArgs.sfm;
                     case "InfoLogger" -> closedArgs.logger;
+                    case "WaitForCompactOptions" -> closedArgs.waitForCompact;
+                    case "ImportColumnFamilyOptions" -> closedArgs.importOptions;
+                    case "ExportImportFilesMetaData" -> closedArgs.exported;
+                    case "CuckooTableConfig" -> closedArgs.cuckoo;
                     default -> throw new AssertionError(p);
                 };
                 Ctx c = ctx.with(p, closedArg);

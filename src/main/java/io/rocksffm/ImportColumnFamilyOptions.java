@@ -1,0 +1,69 @@
+package io.rocksffm;
+
+import static io.rocksffm.internal.capi.RocksDBC.*;
+
+import io.rocksffm.internal.Capabilities;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Options of {@link ColumnFamilyAdmin#createColumnFamilyWithImport}
+ * ({@code rocksdb_import_column_family_options_t}): whether the exported table files are moved
+ * into the database or copied (hard-linked where the file system allows).
+ *
+ * <p>The C functions {@code rocksdb_import_column_family_options_*} are in engines newer than 7.8.3
+ * (the getter from RocksDB 11 only): on 7.8.3 the constructor throws {@link UnsupportedOperationException}
+ * naming the function and the engine's version.
+ *
+ * <p>The caller owns and closes it; an import reads it during the call only. Setters return
+ * {@code this}. Safe to share across threads; any call after close throws
+ * {@link IllegalStateException}.
+ */
+public final class ImportColumnFamilyOptions extends NativeObject {
+    /**
+     * RocksDB's defaults: the files are copied (or hard-linked), not moved.
+     *
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_import_column_family_options_create}
+     */
+    public ImportColumnFamilyOptions() {
+        super("ImportColumnFamilyOptions", create());
+    }
+
+    private static MemorySegment create() {
+        Capabilities.require("rocksdb_import_column_family_options_create");
+        return rocksdb_import_column_family_options_create();
+    }
+
+    @Override
+    void destroy(MemorySegment p) {
+        rocksdb_import_column_family_options_destroy(p);
+    }
+
+    /**
+     * Whether the import moves the exported files into the database (they leave the export
+     * directory) rather than copying or hard-linking them. False by default.
+     *
+     * @param value true to move
+     * @return these options
+     * @throws IllegalStateException if closed
+     */
+    public ImportColumnFamilyOptions setMoveFiles(boolean value) {
+        use(p -> rocksdb_import_column_family_options_set_move_files(p, flag(value)));
+        return this;
+    }
+
+    /**
+     * Whether the import moves the files.
+     *
+     * @return the setting
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks
+     *         {@code rocksdb_import_column_family_options_get_move_files} (before RocksDB 11)
+     */
+    public boolean moveFiles() {
+        return read(p -> {
+            Capabilities.require("rocksdb_import_column_family_options_get_move_files");
+            return rocksdb_import_column_family_options_get_move_files(p);
+        }) != 0;
+    }
+}
