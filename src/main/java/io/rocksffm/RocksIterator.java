@@ -403,6 +403,24 @@ public final class RocksIterator implements AutoCloseable {
     }
 
     /**
+     * The current entry's timestamp, in a family with user-defined timestamps
+     * ({@link TimestampedComparator}); empty in a family without them.
+     *
+     * @return a copy of the timestamp's bytes
+     * @throws IllegalStateException if the iterator is not on an entry, or its options prefetch
+     *         ({@link ReadOptions#setPrefetchBytes}: the engine's iterator is then ahead of it)
+     */
+    public byte[] timestamp() {
+        check();
+        requireEntry();
+        if (inRun) {
+            throw new IllegalStateException("timestamp() needs read options without prefetch");
+        }
+        MemorySegment p = rocksdb_iter_timestamp(it, length);
+        return p.reinterpret(length.get(ValueLayout.JAVA_LONG, 0)).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /**
      * The current key as a read-only view that is <b>not</b> checked against moves: valid until
      * the next move, and {@link IllegalStateException} after {@link #close()}, but used after a
      * move it reads whatever that memory then holds (another entry's bytes, or memory RocksDB has

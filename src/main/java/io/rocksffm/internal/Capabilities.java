@@ -265,6 +265,20 @@ public final class Capabilities {
         }
     }
 
+    /**
+     * {@link #require} for a function whose older engines misbehave (abort the process in a build
+     * with assertions, as the system's 7.8.3 is): also refuses engines before {@code since}, or
+     * of unknown version, saying {@code why}.
+     */
+    public static void requireSince(String function, String since, String why) {
+        require(function);
+        String version = knownOrInferredVersion();
+        if (version == null || compareVersions(version, since) < 0) {
+            throw new UnsupportedOperationException(function + " is not available on the RocksDB engine " + describe()
+                    + ": before RocksDB " + since + " " + why);
+        }
+    }
+
     /** Why {@code function} cannot be called on the loaded engine, or null if it can. */
     private static String reason(String function) {
         if (!exports(function)) {
