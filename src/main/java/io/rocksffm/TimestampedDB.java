@@ -387,11 +387,11 @@ public final class TimestampedDB {
      *         function asserts that a low was set (a build with assertions aborts the process)
      */
     public byte[] fullHistoryTsLow(ColumnFamilyHandle family) {
-        Capabilities.requireSince("rocksdb_get_full_history_ts_low", "8.8",
-                "it asserts that the family's low was set, which aborts the process in a build with assertions");
         try (Scratch s = Scratch.acquire()) {
-            db.guard.enter(WriteOptions.DEFAULT, family, s);
+            db.guard.enter(WriteOptions.DEFAULT, family, s); // closed first, then the engine
             try {
+                Capabilities.requireSince("rocksdb_get_full_history_ts_low", "8.8",
+                        "it asserts that the family's low was set, which aborts the process in a build with assertions");
                 MemorySegment p = rocksdb_get_full_history_ts_low(db.db, family.ptr, s.size, s.errptr);
                 try {
                     Native.check(s.errptr);

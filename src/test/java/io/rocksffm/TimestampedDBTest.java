@@ -4,16 +4,23 @@ import static io.rocksffm.TestSupport.bytes;
 import static io.rocksffm.TestSupport.string;
 import static org.junit.jupiter.api.Assertions.*;
 
+import io.rocksffm.internal.BatchFormat;
 import io.rocksffm.internal.Capabilities;
+import io.rocksffm.internal.OptionsFileText;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 /** User-defined timestamps: writes and reads as of every time against a model, history, bad inputs, reopen. */
@@ -119,8 +126,8 @@ class TimestampedDBTest {
                 for (it.seekToFirst(); it.isValid(); it.next()) {
                     byte[] internal = it.keyBytes(); // key, timestamp, then 8 bytes: sequence << 8 | type (little-endian)
                     int keyLength = internal.length - 8 - Timestamps.U64_SIZE;
-                    String key = new String(internal, 0, keyLength, java.nio.charset.StandardCharsets.UTF_8);
-                    byte[] stamp = java.util.Arrays.copyOfRange(internal, keyLength, keyLength + Timestamps.U64_SIZE);
+                    String key = new String(internal, 0, keyLength, StandardCharsets.UTF_8);
+                    byte[] stamp = Arrays.copyOfRange(internal, keyLength, keyLength + Timestamps.U64_SIZE);
                     assertArrayEquals(stamp, it.timestamp());
                     boolean value = internal[internal.length - 8] == 1; // kTypeValue
                     got.add(key + "@" + Timestamps.u64(stamp) + "=" + (value ? string(it.valueBytes()) : "<deleted>"));
@@ -180,7 +187,7 @@ class TimestampedDBTest {
             ColumnFamilyHandle f = db.defaultColumnFamily();
             ColumnFamilyHandle p = db.createColumnFamily("plain", plain);
             tdb.put(f, bytes("k"), Timestamps.u64(1), bytes("v"));
-            List<org.junit.jupiter.api.function.Executable> invalid = List.of(
+            List<Executable> invalid = List.of(
                     () -> tdb.put(f, bytes("k"), new byte[4], bytes("v")), // wrong timestamp size
                     () -> tdb.delete(f, bytes("k"), new byte[9]),
                     () -> tdb.put(p, bytes("k"), Timestamps.u64(1), bytes("v")), // a family without timestamps
@@ -190,7 +197,7 @@ class TimestampedDBTest {
                     () -> tdb.get(f, ro, bytes("k")),
                     () -> tdb.get(p, ro.setTimestamp(ts(1)), bytes("k")), // a read timestamp on a family without
                     () -> tdb.get(f, ro.setTimestamp(MemorySegment.ofArray(new byte[3])), bytes("k")));
-            for (org.junit.jupiter.api.function.Executable call : invalid) {
+            for (Executable call : invalid) {
                 ro.setTimestamp(null);
                 RocksDBException e = assertThrows(RocksDBException.class, call);
                 assertEquals(RocksDBException.Code.INVALID_ARGUMENT, e.code(), e.getMessage());
@@ -261,14 +268,13 @@ class TimestampedDBTest {
 
             @Override
             public int compareTimestamp(MemorySegment a, MemorySegment b) {
-                return Integer.compareUnsigned(a.get(java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED.withOrder(
-                        java.nio.ByteOrder.BIG_ENDIAN), 0), b.get(java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED
-                        .withOrder(java.nio.ByteOrder.BIG_ENDIAN), 0));
+                ValueLayout.OfInt be = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+                return Integer.compareUnsigned(a.get(be, 0), b.get(be, 0));
             }
 
             @Override
             public int compareWithoutTimestamp(MemorySegment a, MemorySegment b) {
-                return io.rocksffm.internal.BatchFormat.compareBytewise(a, b);
+                return BatchFormat.compareBytewise(a, b);
             }
         };
         try (Options o = new Options().setCreateIfMissing(true); Options withTs = new Options().setComparator(be32);
@@ -314,13 +320,13 @@ class TimestampedDBTest {
                     assertEquals("v", string(tdb.get(db.defaultColumnFamily(), ro, bytes("k")).value()));
                 }
             }
-            assertEquals("false", io.rocksffm.internal.OptionsFileText.latest(dir).get("default")
+            assertEquals("false", OptionsFileText.latest(dir).get("default")
                     .get("persist_user_defined_timestamps"));
         }
     }
 
     private static byte[] concat(byte[] a, byte[] b) {
-        byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }

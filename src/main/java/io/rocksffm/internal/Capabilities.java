@@ -90,6 +90,11 @@ public final class Capabilities {
      */
     public static final Set<String> GATED = Set.of(
             "rocksdb_get_into_buffer_cf",
+            // user-defined timestamps (issue 32): RocksDB 11's; the C comparator with timestamps is in every engine, gated anyway
+            "rocksdb_options_set_persist_user_defined_timestamps",
+            "rocksdb_options_get_persist_user_defined_timestamps",
+            "rocksdb_comparator_with_ts_create",
+            "rocksdb_get_full_history_ts_low",
             "rocksdb_options_set_plain_table_factory",
             "rocksdb_enable_file_deletions",
             // RocksDB 11.0 removed in_range; older engines are called through OlderShapes

@@ -18,6 +18,7 @@ import io.rocksffm.Options;
 import io.rocksffm.PinnedValue;
 import io.rocksffm.ReadOptions;
 import io.rocksffm.RocksDB;
+import io.rocksffm.TimestampedDB;
 import io.rocksffm.RocksIterator;
 import io.rocksffm.WriteBatch;
 import io.rocksffm.WriteOptions;
@@ -127,7 +128,7 @@ class UseAfterCloseTest {
             "BlockBasedTableConfig", "Checkpoint", "RateLimiter", "WriteBufferManager",
             "BackupEngineOptions", "RestoreOptions", "BackupEngine", "SstFileWriter",
             "IngestExternalFileOptions", "LatestOptions", "CompactionOptions", "CreateBackupOptions",
-            "UniversalCompactionOptions", "FifoCompactionOptions", "CompactRangeOptions"})
+            "UniversalCompactionOptions", "FifoCompactionOptions", "CompactRangeOptions", "TimestampedDB"})
     void everyPublicMethodOfAClosedObjectThrowsIllegalState(String type) {
         switch (type) {
             case "RocksDB" -> {
@@ -139,6 +140,14 @@ class UseAfterCloseTest {
                 check(ApiTables.rocksDB(), db, c);
             }
             case "Options" -> check(ApiTables.options(), closed(new Options().setCreateIfMissing(true)), ctx);
+            case "TimestampedDB" -> { // a view: its database closed
+                RocksDB db = open(dir.resolve("closed-ts"));
+                Ctx c = ctx.copy();
+                c.cf = db.defaultColumnFamily();
+                TimestampedDB view = TimestampedDB.of(db);
+                db.close();
+                check(TimestampTables.timestampedDB(), view, c);
+            }
             case "ReadOptions" -> {
                 ReadOptions ro = new ReadOptions();
                 ro.setIterateLowerBound(MemorySegment.ofArray(bytes("a")));
@@ -247,7 +256,8 @@ class UseAfterCloseTest {
 
     /** Every public method given a closed argument (options, batch, snapshot, family handle) throws IllegalStateException. */
     @ParameterizedTest
-    @ValueSource(strings = {"RocksDB", "ReadOptions", "WriteBatch", "Options", "BlockBasedTableConfig", "BackupEngine"})
+    @ValueSource(strings = {"RocksDB", "ReadOptions", "WriteBatch", "Options", "BlockBasedTableConfig", "BackupEngine",
+            "TimestampedDB"})
     void everyPublicMethodGivenAClosedArgumentThrowsIllegalState(String type) {
         switch (type) {
             case "BackupEngine" -> {
@@ -257,6 +267,7 @@ class UseAfterCloseTest {
                 }
             }
             case "RocksDB" -> checkArguments(ApiTables.rocksDB(), live);
+            case "TimestampedDB" -> checkArguments(TimestampTables.timestampedDB(), TimestampedDB.of(live));
             case "Options" -> checkArguments(ApiTables.options(), ctx.options);
             case "BlockBasedTableConfig" -> checkArguments(ApiTables.blockBasedTableConfig(), ctx.table);
             case "ReadOptions" -> checkArguments(ApiTables.readOptions(), ctx.ro);
