@@ -283,7 +283,8 @@ public final class TimestampedDB {
      */
     public List<Versioned> multiGet(ReadOptions options, List<ColumnFamilyHandle> families, List<byte[]> keys) {
         Objects.requireNonNull(options, "options");
-        int n = keys.size();
+        Objects.requireNonNull(families, "families");
+        int n = Objects.requireNonNull(keys, "keys").size();
         if (families.size() != n) {
             throw new IllegalArgumentException(families.size() + " families for " + n + " keys");
         }

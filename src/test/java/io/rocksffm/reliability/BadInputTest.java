@@ -29,6 +29,8 @@ import io.rocksffm.Options;
 import io.rocksffm.PinnedValue;
 import io.rocksffm.ReadOptions;
 import io.rocksffm.RocksDB;
+import io.rocksffm.TimestampedDB;
+import io.rocksffm.Timestamps;
 import io.rocksffm.RocksDBException;
 import io.rocksffm.RocksIterator;
 import io.rocksffm.Snapshot;
@@ -106,6 +108,7 @@ class BadInputTest extends BadInputFixture {
             "deleteFilesInRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#1",
             "deleteFilesInRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#2",
             "setProgressCallback(Runnable)#0", // null removes the callback
+            "setTimestamp(MemorySegment)#0", "setIterStartTimestamp(MemorySegment)#0", // null removes the timestamp
             "equals(Object)#0"); // Object's contract: false for null
 
     /**
@@ -144,6 +147,7 @@ class BadInputTest extends BadInputFixture {
                     Map.entry(BackupEngineOptions.class, backupOptions), Map.entry(BackupEngine.class, backups),
                     Map.entry(RestoreOptions.class, restore), Map.entry(SstFileWriter.class, writer),
                     Map.entry(IngestExternalFileOptions.class, ingest), Map.entry(Statistics.class, statistics)));
+            live.put(TimestampedDB.class, TimestampedDB.of(db)); // a plain database: null is refused before RocksDB
             if (compaction != null) {
                 live.put(CompactionOptions.class, compaction);
                 live.put(CreateBackupOptions.class, createBackup);
@@ -160,7 +164,7 @@ class BadInputTest extends BadInputFixture {
             }
             for (Class<?> factory : List.of(RocksDB.class, WriteBatch.class, Cache.class, FilterPolicy.class, Checkpoint.class,
                     RateLimiter.class, WriteBufferManager.class,
-                    BackupEngine.class, SstFileWriter.class, LatestOptions.class, Options.class)) {
+                    BackupEngine.class, SstFileWriter.class, LatestOptions.class, Options.class, TimestampedDB.class, Timestamps.class)) {
                 for (Method m : factory.getMethods()) {
                     if (Modifier.isStatic(m.getModifiers())) {
                         targets.add(new Object[] {m, null});
