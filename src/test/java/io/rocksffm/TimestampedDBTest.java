@@ -207,6 +207,11 @@ class TimestampedDBTest {
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> db.write(WriteOptions.DEFAULT, batch));
                 assertTrue(e.getMessage().contains("user-defined timestamps"), e.getMessage());
             }
+            try (WriteBatchWithIndex indexed = new WriteBatchWithIndex()) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> indexed.put(f, bytes("k"), bytes("v")));
+                assertTrue(e.getMessage().contains("user-defined timestamps"), e.getMessage());
+                assertEquals(0, indexed.count(), "nothing indexed");
+            }
             try (WriteBatch batch = new WriteBatch()) { // a batch for the plain family only is still written
                 batch.put(p, bytes("k"), bytes("v"));
                 db.write(WriteOptions.DEFAULT, batch);
