@@ -242,6 +242,28 @@ class TimestampedDBTest {
         }
     }
 
+    /**
+     * Reopened from its OPTIONS file, the family runs RocksDB's built-in u64 comparator (the name
+     * bytewiseU64 shares): it reads the same, and batches for it are still refused.
+     */
+    @Test
+    void reopenedFromTheOptionsFileWithRocksDBsBuiltInComparator() {
+        try (RocksDB db = open(dir)) {
+            TimestampedDB.of(db).put(db.defaultColumnFamily(), bytes("k"), Timestamps.u64(7), bytes("v"));
+        }
+        try (LatestOptions latest = LatestOptions.load(dir);
+             RocksDB db = RocksDB.open(dir, latest.dbOptions(), latest.columnFamilies());
+             ReadOptions ro = new ReadOptions().setTimestamp(ts(9))) {
+            assertNull(latest.dbOptions().comparator(), "no Java comparator: the engine's own");
+            TimestampedDB.Versioned got = TimestampedDB.of(db).get(db.defaultColumnFamily(), ro, bytes("k"));
+            assertEquals("v", string(got.value()));
+            assertEquals(7, Timestamps.u64(got.timestamp()));
+            try (WriteBatch batch = new WriteBatch().put(bytes("k"), bytes("v2"))) {
+                assertThrows(IllegalArgumentException.class, () -> db.write(WriteOptions.DEFAULT, batch));
+            }
+        }
+    }
+
     @Test
     void aJavaTimestampedComparatorOrdersLikeRocksDB() {
         TimestampedComparator c = TimestampedComparator.bytewiseU64();
