@@ -353,9 +353,9 @@ public final class ReadOptions extends NativeObject {
     /**
      * Iterators with these options return every version of each key with a timestamp from
      * {@code timestamp} up to the read timestamp ({@link #setTimestamp}), newest first, and
-     * deletions among them (with an empty value), instead of each key's newest version only:
-     * history iteration ({@link RocksIterator#timestamp()} tells the versions apart). {@code null}
-     * removes it. Copied as {@link #setTimestamp}'s.
+     * deletions (empty values), instead of each key's newest version: history iteration. Keys are
+     * then RocksDB's internal keys: the key, its timestamp, 8 bytes of sequence number and type
+     * ({@link RocksIterator#timestamp()}). {@code null} removes it. Copied as {@link #setTimestamp}'s.
      *
      * @param timestamp the oldest timestamp, or {@code null} for none
      * @return these options
