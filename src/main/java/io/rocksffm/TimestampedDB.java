@@ -170,6 +170,22 @@ public final class TimestampedDB {
         write(family, options, key, timestamp, SINGLE);
     }
 
+    /**
+     * {@link #singleDelete(ColumnFamilyHandle, WriteOptions, MemorySegment, MemorySegment)} with
+     * default write options.
+     *
+     * @param family    the family
+     * @param key       the key
+     * @param timestamp the deletion's timestamp
+     * @throws NullPointerException if an argument is null
+     * @throws RocksDBException as the core form
+     * @throws IllegalStateException if the database or family is closed
+     */
+    public void singleDelete(ColumnFamilyHandle family, byte[] key, byte[] timestamp) {
+        singleDelete(family, WriteOptions.DEFAULT, MemorySegment.ofArray(Objects.requireNonNull(key, "key")),
+                MemorySegment.ofArray(Objects.requireNonNull(timestamp, "timestamp")));
+    }
+
     /** Marks a single deletion for {@link #write}. */
     private static final MemorySegment SINGLE = MemorySegment.ofArray(new byte[0]);
 

@@ -137,6 +137,24 @@ class TimestampedDBTest {
         }
     }
 
+    /** A single deletion hides the one version below it from reads as of its time and later, not earlier. */
+    @Test
+    void singleDeleteEndsTheVersionAtItsTime() {
+        try (RocksDB db = open(dir); ReadOptions ro = new ReadOptions()) {
+            TimestampedDB tdb = TimestampedDB.of(db);
+            ColumnFamilyHandle f = db.defaultColumnFamily();
+            tdb.put(f, bytes("k"), Timestamps.u64(1), bytes("v"));
+            tdb.singleDelete(f, bytes("k"), Timestamps.u64(2));
+            tdb.singleDelete(f, WriteOptions.DEFAULT, MemorySegment.ofArray(bytes("absent")), ts(2));
+            for (boolean flushed : new boolean[] {false, true}) {
+                assertEquals("v", string(tdb.get(f, ro.setTimestamp(ts(1)), bytes("k")).value()), "flushed " + flushed);
+                assertNull(tdb.get(f, ro.setTimestamp(ts(2)), bytes("k")), "flushed " + flushed);
+                assertNull(tdb.get(f, ro.setTimestamp(ts(3)), bytes("absent")));
+                db.flush(true);
+            }
+        }
+    }
+
     @Test
     void fullHistoryLowOnlyRises() {
         try (RocksDB db = open(dir); ReadOptions ro = new ReadOptions()) {

@@ -32,6 +32,7 @@ final class TimestampTables {
                 .guarded("delete(ColumnFamilyHandle,byte[],byte[])", (t, c) -> t.delete(c.cf, bytes("k"), TS))
                 .guarded("singleDelete(ColumnFamilyHandle,WriteOptions,MemorySegment,MemorySegment)",
                         (t, c) -> t.singleDelete(c.cf, c.wo, c.key, MemorySegment.ofArray(TS)))
+                .guarded("singleDelete(ColumnFamilyHandle,byte[],byte[])", (t, c) -> t.singleDelete(c.cf, bytes("k"), TS))
                 .guarded("get(ColumnFamilyHandle,ReadOptions,MemorySegment)", (t, c) -> t.get(c.cf, c.ro, c.key))
                 .guarded("get(ColumnFamilyHandle,ReadOptions,byte[])", (t, c) -> t.get(c.cf, c.ro, bytes("k")))
                 .guarded("multiGet(ReadOptions,List,List)", (t, c) -> t.multiGet(c.ro, List.of(c.cf), List.of(bytes("k"))))
