@@ -95,6 +95,13 @@ class TimestampedDBTest {
                     }
                 }
                 assertEquals(expectedScan, scan, "scan as of " + t);
+                List<String> backwards = new ArrayList<>();
+                try (RocksIterator it = db.newIterator(f, ro)) {
+                    for (it.seekToLast(); it.isValid(); it.prev()) {
+                        backwards.add(0, string(it.keyBytes()) + "@" + Timestamps.u64(it.timestamp()) + "=" + string(it.valueBytes()));
+                    }
+                }
+                assertEquals(expectedScan, backwards, "reverse scan as of " + t);
                 List<TimestampedDB.Versioned> multi = tdb.multiGet(ro, List.of(f, f, f, f),
                         KEYS.stream().map(TestSupport::bytes).toList());
                 for (int i = 0; i < KEYS.size(); i++) {
