@@ -32,6 +32,8 @@ final class ColumnFamilies {
     private final Set<Integer> ids = ConcurrentHashMap.newKeySet();
     /** Ids of the families with a merge operator (set by rocksffm, or named in the database's OPTIONS file). */
     private final Set<Integer> mergeIds = ConcurrentHashMap.newKeySet();
+    /** Ids of the families with user-defined timestamps (a {@link TimestampedComparator}, or a built-in one named so). */
+    private final Set<Integer> timestampedIds = ConcurrentHashMap.newKeySet();
     /** The key order of each family not ordered bytewise (by id). */
     private final Map<Integer, KeyOrder> orderById = new ConcurrentHashMap<>();
     /**
@@ -84,6 +86,11 @@ final class ColumnFamilies {
         return javaLogger || javaReadIds.contains(family.id());
     }
 
+    /** The ids of the families with user-defined timestamps (which Java-encoded batches must not name). */
+    Set<Integer> timestampedIds() {
+        return timestampedIds;
+    }
+
     /** The ids of the families opened or created with a merge operator. */
     Set<Integer> mergeIds() {
         return mergeIds;
@@ -104,6 +111,9 @@ final class ColumnFamilies {
             javaReadIds.add(family.id());
         }
         environment.addAll(options.retainEnvironment());
+        if (options.comparator() instanceof TimestampedComparator) {
+            timestampedIds.add(family.id());
+        }
         NativeComparator c = options.retainComparator();
         if (c != null) {
             comparators.add(c);
@@ -129,9 +139,13 @@ final class ColumnFamilies {
             if (OptionsFileText.names(e.getValue().get("merge_operator"))) {
                 mergeIds.add(h.id());
             }
+            String comparator = e.getValue().get("comparator");
+            if (comparator != null && comparator.endsWith(".u64ts")) { // RocksDB's built-in timestamped order
+                timestampedIds.add(h.id());
+            }
             KeyOrder known = orderById.get(h.id());
             if (known == null || !known.isJava()) {
-                KeyOrder order = KeyOrder.named(e.getValue().get("comparator"));
+                KeyOrder order = KeyOrder.named(comparator);
                 if (order != KeyOrder.BYTEWISE) {
                     orderById.put(h.id(), order);
                 }

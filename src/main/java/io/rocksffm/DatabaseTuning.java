@@ -432,4 +432,28 @@ abstract class DatabaseTuning extends EnvironmentTuning {
     public long dbWriteBufferSize() {
         return read(p -> rocksdb_options_get_db_write_buffer_size(p));
     }
+    /**
+     * Whether a family with user-defined timestamps ({@link TimestampedComparator}) keeps them in
+     * its files (true, the default). False keeps them only in the memtables (RocksDB's contract:
+     * needs {@code atomic_flush} and {@link #setAllowConcurrentMemtableWrite} off, and a comparator
+     * whose name ends in {@code .u64ts}; opening fails otherwise). In RocksDB 11's C API.
+     *
+     * @param value whether timestamps are persisted
+     * @return these options
+     * @throws UnsupportedOperationException on an engine without it (7.8.3, 10.x)
+     */
+    public Options setPersistUserDefinedTimestamps(boolean value) {
+        return setGated("rocksdb_options_set_persist_user_defined_timestamps",
+                p -> rocksdb_options_set_persist_user_defined_timestamps(p, flag(value)));
+    }
+
+    /**
+     * {@return whether user-defined timestamps are persisted in files}
+     *
+     * @throws UnsupportedOperationException on an engine without it (7.8.3, 10.x)
+     */
+    public boolean persistUserDefinedTimestamps() {
+        return readGated("rocksdb_options_get_persist_user_defined_timestamps",
+                p -> rocksdb_options_get_persist_user_defined_timestamps(p)) != 0;
+    }
 }

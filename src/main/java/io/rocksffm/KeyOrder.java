@@ -47,6 +47,9 @@ final class KeyOrder {
 
     /** Compares two keys in this order (a throwing Java comparator propagates: this runs before RocksDB is called). */
     int compare(MemorySegment a, MemorySegment b) {
+        if (java instanceof TimestampedComparator t) { // the caller's keys carry no timestamp
+            return t.compareWithoutTimestamp(a.asReadOnly(), b.asReadOnly());
+        }
         if (java != null) {
             return java.compare(a.asReadOnly(), b.asReadOnly());
         }

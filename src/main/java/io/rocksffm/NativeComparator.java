@@ -5,8 +5,11 @@ import static java.lang.foreign.ValueLayout.JAVA_BYTE;
 
 import io.rocksffm.internal.BatchFormat;
 import io.rocksffm.internal.Callbacks;
+import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Upcalls;
 import io.rocksffm.internal.capi.rocksdb_comparator_create$compare;
+import io.rocksffm.internal.capi.rocksdb_comparator_with_ts_create$compare_ts;
+import io.rocksffm.internal.capi.rocksdb_comparator_with_ts_create$compare_without_ts;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
@@ -32,8 +35,11 @@ final class NativeComparator {
     NativeComparator(Comparator comparator) {
         this.comparator = comparator;
         String name = Objects.requireNonNull(comparator.name(), "comparator name");
+        int tsSize = comparator instanceof TimestampedComparator t ? WithTimestamps.size(t) : 0;
         Upcalls.Entry entry = Upcalls.register(comparator, name, null);
-        MemorySegment p = rocksdb_comparator_create(entry.state(), Upcalls.DESTRUCTOR, COMPARE, Upcalls.NAME);
+        MemorySegment p = tsSize == 0 ? rocksdb_comparator_create(entry.state(), Upcalls.DESTRUCTOR, COMPARE, Upcalls.NAME)
+                : rocksdb_comparator_with_ts_create(entry.state(), Upcalls.DESTRUCTOR, WithTimestamps.COMPARE,
+                        WithTimestamps.COMPARE_TS, WithTimestamps.COMPARE_WITHOUT_TS, Upcalls.NAME, tsSize);
         if (p.address() == 0) {
             Upcalls.release(entry.state().address());
             throw new IllegalStateException("RocksDB returned NULL creating a comparator");
@@ -91,6 +97,67 @@ final class NativeComparator {
             return 0;
         }
         return r;
+    }
+
+    /**
+     * The callbacks of a {@link TimestampedComparator} ({@code rocksdb_comparator_with_ts_create}),
+     * made when the first one is set. Its full-key compare is {@link #compare} (the same
+     * checks); the other two compare timestamps, and keys without them, under the same rules.
+     */
+    private static final class WithTimestamps {
+        static final MemorySegment COMPARE = NativeComparator.COMPARE;
+        static final MemorySegment COMPARE_TS = Upcalls.stub(MethodHandles.lookup(), WithTimestamps.class, "compareTs",
+                Upcalls.addressesAsLongs(rocksdb_comparator_with_ts_create$compare_ts.descriptor()), 0);
+        static final MemorySegment COMPARE_WITHOUT_TS = Upcalls.stub(MethodHandles.lookup(), WithTimestamps.class,
+                "compareWithoutTs", Upcalls.addressesAsLongs(rocksdb_comparator_with_ts_create$compare_without_ts.descriptor()), 0);
+
+        /** The comparator's timestamp size, checked, on an engine that has timestamped comparators. */
+        static int size(TimestampedComparator t) {
+            Capabilities.require("rocksdb_comparator_with_ts_create");
+            int size = t.timestampSize();
+            if (size <= 0) {
+                throw new IllegalArgumentException("timestamp size must be positive: " + size);
+            }
+            return size;
+        }
+
+        private static int compareTs(long state, long a, long aLength, long b, long bLength) {
+            int mark = Callbacks.enter(Callbacks.Kind.COMPARATOR);
+            try {
+                return ((TimestampedComparator) Upcalls.entry(state).target())
+                        .compareTimestamp(Upcalls.view(a, aLength), Upcalls.view(b, bLength));
+            } catch (Throwable t) {
+                Upcalls.failed(state, t);
+                return BatchFormat.compareBytewise(Upcalls.view(a, aLength), Upcalls.view(b, bLength));
+            } finally {
+                Callbacks.exit(mark);
+            }
+        }
+
+        private static int compareWithoutTs(long state, long a, long aLength, byte aHasTs, long b, long bLength, byte bHasTs) {
+            TimestampedComparator c = (TimestampedComparator) Upcalls.entry(state).target();
+            int ts = c.timestampSize();
+            long aKey = aHasTs != 0 ? Math.max(0, aLength - ts) : aLength;
+            long bKey = bHasTs != 0 ? Math.max(0, bLength - ts) : bLength;
+            if (a == b && aKey == bKey) {
+                return 0;
+            }
+            int mark = Callbacks.enter(Callbacks.Kind.COMPARATOR);
+            try {
+                int r = c.compareWithoutTimestamp(Upcalls.view(a, aKey), Upcalls.view(b, bKey));
+                if (r != 0 && aKey == bKey && sameBytes(a, b, aKey)) {
+                    Upcalls.failed(state, new IllegalStateException(
+                            "comparator " + Upcalls.entry(state).name() + " called two equal keys different"));
+                    return 0;
+                }
+                return r;
+            } catch (Throwable t) {
+                Upcalls.failed(state, t);
+                return BatchFormat.compareBytewise(Upcalls.view(a, aKey), Upcalls.view(b, bKey));
+            } finally {
+                Callbacks.exit(mark);
+            }
+        }
     }
 
     /** Whether the {@code length} bytes at {@code a} and {@code b} are the same (last byte first). */

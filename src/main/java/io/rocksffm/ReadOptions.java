@@ -6,6 +6,8 @@ import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Native;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -45,6 +47,10 @@ public final class ReadOptions extends NativeObject {
     final Object lock = new Object();
     private Bound lower;
     private Bound upper;
+    /** The read and iteration-start timestamps ({@link #setTimestamp}), and the copies they replaced. */
+    private Bound timestamp;
+    private Bound iterStartTimestamp;
+    private List<Bound> retired;
     private volatile Snapshot snapshot;
     /** The prefetch run buffer of iterators made with these options, 0 for none (under {@link #lock}). */
     long prefetchBytes;
@@ -67,13 +73,16 @@ public final class ReadOptions extends NativeObject {
     }
 
     private void freeBounds() {
-        for (Bound b : new Bound[] {lower, upper}) {
+        for (Bound b : new Bound[] {lower, upper, timestamp, iterStartTimestamp}) {
             if (b != null) {
                 b.free();
             }
         }
-        lower = null;
-        upper = null;
+        if (retired != null) {
+            retired.forEach(Bound::free);
+        }
+        retired = null;
+        lower = upper = timestamp = iterStartTimestamp = null;
     }
 
     /**
@@ -331,6 +340,57 @@ public final class ReadOptions extends NativeObject {
     }
 
     /**
+     * Reads and iterators with these options read as of {@code timestamp}: in a family with
+     * user-defined timestamps ({@link TimestampedComparator}), each key's newest version at or
+     * before it. {@code null} removes it; reads of such a family then fail with
+     * {@link RocksDBException} {@code INVALID_ARGUMENT}, and so do reads of a family without
+     * timestamps while one is set, or with one of another size. The bytes are copied; a replaced
+     * copy is freed when these options close (reads in flight on other threads may still read
+     * it), so change it on long-lived options sparingly.
+     *
+     * @param timestamp the timestamp, or {@code null} for none
+     * @return these options
+     * @throws IllegalStateException while iterators created with these options are open
+     */
+    public ReadOptions setTimestamp(MemorySegment timestamp) {
+        synchronized (lock) {
+            Bound b = copyBound(timestamp);
+            use(p -> rocksdb_readoptions_set_timestamp(p, Bound.data(b), Bound.length(b)));
+            retire(this.timestamp);
+            this.timestamp = b;
+            return this;
+        }
+    }
+
+    /**
+     * Iterators with these options return every version of each key with a timestamp from
+     * {@code timestamp} up to the read timestamp ({@link #setTimestamp}), newest first, and
+     * deletions (empty values), instead of each key's newest version: history iteration. Keys are
+     * then RocksDB's internal keys: the key, its timestamp, 8 bytes of sequence number and type
+     * ({@link RocksIterator#timestamp()}). {@code null} removes it. Copied as {@link #setTimestamp}'s.
+     *
+     * @param timestamp the oldest timestamp, or {@code null} for none
+     * @return these options
+     * @throws IllegalStateException while iterators created with these options are open
+     */
+    public ReadOptions setIterStartTimestamp(MemorySegment timestamp) {
+        synchronized (lock) {
+            Bound b = copyBound(timestamp);
+            use(p -> rocksdb_readoptions_set_iter_start_ts(p, Bound.data(b), Bound.length(b)));
+            retire(iterStartTimestamp);
+            iterStartTimestamp = b;
+            return this;
+        }
+    }
+
+    /** Keeps a replaced timestamp copy until close: a read in flight on another thread may read it. */
+    private void retire(Bound old) {
+        if (old != null) {
+            (retired == null ? retired = new ArrayList<>() : retired).add(old);
+        }
+    }
+
+    /**
      * A copy of a bound's bytes in C-heap memory these options own until the bound is replaced
      * or they close. Only RocksDB reads it, and only while no iterator is open it can change.
      */
@@ -352,7 +412,8 @@ public final class ReadOptions extends NativeObject {
     private Bound copyBound(MemorySegment bound) {
         lifecycle.ensureOpen();
         if (lifecycle.hasChildren()) {
-            throw new IllegalStateException("iterate bounds cannot change while iterators created with these options are open");
+            throw new IllegalStateException("iterate bounds and timestamps cannot change while iterators created with these"
+                    + " options are open");
         }
         return bound == null ? null : new Bound(Native.mallocCopy(bound));
     }

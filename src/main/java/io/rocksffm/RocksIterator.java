@@ -77,6 +77,8 @@ public final class RocksIterator implements AutoCloseable {
     private final MemorySegment prefetchBuffer;
     /** The prefetch run, or null without prefetch. */
     private final PrefetchRun run;
+    /** Whether the family has user-defined timestamps (RocksDB asserts it before reading one). */
+    private final boolean timestamped;
     /** Whether moves may be linked critically (see {@link IteratorCalls}). */
     final boolean criticalMoves; // package-private for tests
 
@@ -87,8 +89,10 @@ public final class RocksIterator implements AutoCloseable {
     /** The scope of the current entry's views, made by the first view, closed by the next move. */
     private Arena views;
 
-    private RocksIterator(Lifecycle lifecycle, MemorySegment it, long prefetchBytes, boolean criticalMoves) {
+    private RocksIterator(Lifecycle lifecycle, MemorySegment it, long prefetchBytes, boolean criticalMoves,
+                          boolean timestamped) {
         this.lifecycle = lifecycle;
+        this.timestamped = timestamped;
         this.it = it;
         this.itAddress = it.address();
         this.length = Native.malloc(ValueLayout.JAVA_LONG.byteSize());
@@ -152,7 +156,8 @@ public final class RocksIterator implements AutoCloseable {
         MemorySegment it = MemorySegment.NULL;
         try {
             it = source.create(options.ptr, family.ptr);
-            return new RocksIterator(lifecycle, it, prefetchBytes, criticalMovesAllowed(family.db, family));
+            return new RocksIterator(lifecycle, it, prefetchBytes, criticalMovesAllowed(family.db, family),
+                    family.db.families.timestampedIds().contains(family.id()));
         } catch (RuntimeException | Error e) {
             if (it.address() != 0) {
                 rocksdb_iter_destroy(it);
@@ -436,6 +441,27 @@ public final class RocksIterator implements AutoCloseable {
     public MemorySegment value() {
         long p = valueAt();
         return view(p, atLength);
+    }
+
+    /**
+     * The current entry's timestamp, in a family with user-defined timestamps
+     * ({@link TimestampedComparator}); empty in a family without them.
+     *
+     * @return a copy of the timestamp's bytes
+     * @throws IllegalStateException if the iterator is not on an entry, or its options prefetch
+     *         ({@link ReadOptions#setPrefetchBytes}: the engine's iterator is then ahead of it)
+     */
+    public byte[] timestamp() {
+        check();
+        requireEntry();
+        if (inRun) {
+            throw new IllegalStateException("timestamp() needs read options without prefetch");
+        }
+        if (!timestamped) {
+            return new byte[0];
+        }
+        MemorySegment p = rocksdb_iter_timestamp(it, length);
+        return p.reinterpret(length.get(ValueLayout.JAVA_LONG, 0)).toArray(ValueLayout.JAVA_BYTE);
     }
 
     /**

@@ -565,6 +565,16 @@ public final class WriteBatch implements Writes<WriteBatch>, AutoCloseable {
                 }
             }
         }
+        Set<Integer> timestamped = target.timestampedIds();
+        if (!timestamped.isEmpty() && size > BatchFormat.HEADER) {
+            BitSet named = BatchFormat.families(buf.asSlice(0, size));
+            for (int id : timestamped) {
+                if (named.get(id)) {
+                    throw new IllegalArgumentException("the batch holds records for column family id " + id
+                            + ", which has user-defined timestamps: write it with TimestampedDB");
+                }
+            }
+        }
         if (rangeFamilies != null) {
             BatchFormat.forEachRange(buf.asSlice(0, size), (at, id, begin, end) -> {
                 if (target.compare(id, begin, end) > 0) {

@@ -114,6 +114,10 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
     /** {@link #checkFamily} for a write, remembering the family. */
     private void noteFamily(ColumnFamilyHandle family) {
         checkFamily(family);
+        Set<Integer> timestamped = family.db.families.timestampedIds();
+        if (!timestamped.isEmpty() && timestamped.contains(family.id())) { // RocksDB would store the key without one
+            throw new IllegalArgumentException(family + " has user-defined timestamps: write it with TimestampedDB");
+        }
         if (family != lastFamily && !family.isDefault()) {
             families.add(family);
             lastFamily = family;

@@ -103,7 +103,7 @@ class ArchitectureTest {
     /** The package-private classes that are parts of the database object. */
     private static final Set<String> DATABASE = Set.of("RocksDB", "Database", "BaseWrites", "Opening", "ColumnFamilies", "Ingestion",
             "MutableOptions", "OptimisticTransactionDB", "Maintenance", "ChangeCapture", "FileAdmin",
-            "FamilyFiles", "CompactionControl");
+            "FamilyFiles", "CompactionControl", "TimestampedDB");
 
     private static Set<String> generatedFunctions() throws IOException {
         Pattern p = Pattern.compile("public static MemorySegment (rocksdb_\\w+)\\$address\\(\\)");

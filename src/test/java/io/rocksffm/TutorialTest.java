@@ -290,6 +290,41 @@ class TutorialTest {
         // --- readme:familyfiles end
     }
 
+    @Test
+    void timestamps() {
+        Path path = dir.resolve("ts");
+        List<String> history = new ArrayList<>();
+        TimestampedDB.Versioned atTwo;
+        TimestampedDB.Versioned atFour;
+        // --- readme:timestamps begin
+        try (Options options = new Options().setCreateIfMissing(true)
+                     .setComparator(TimestampedComparator.bytewiseU64()); // 8-byte timestamps, newest first
+             RocksDB db = RocksDB.open(path, options);
+             ReadOptions asOf = new ReadOptions()) {
+            TimestampedDB versions = TimestampedDB.of(db);
+            ColumnFamilyHandle family = db.defaultColumnFamily();
+            byte[] key = "price".getBytes(StandardCharsets.UTF_8);
+            versions.put(family, key, Timestamps.u64(1), "10".getBytes(StandardCharsets.UTF_8));
+            versions.put(family, key, Timestamps.u64(3), "12".getBytes(StandardCharsets.UTF_8));
+            versions.delete(family, key, Timestamps.u64(4));
+            asOf.setTimestamp(MemorySegment.ofArray(Timestamps.u64(2)));   // read as of time 2
+            atTwo = versions.get(family, asOf, key);                          // "10", written at 1
+            asOf.setTimestamp(MemorySegment.ofArray(Timestamps.u64(4)));
+            atFour = versions.get(family, asOf, key);                         // null: deleted at 4
+            asOf.setIterStartTimestamp(MemorySegment.ofArray(Timestamps.u64(0))); // every version up to 4
+            try (RocksIterator it = db.newIterator(family, asOf)) {
+                for (it.seekToFirst(); it.isValid(); it.next()) {
+                    history.add(Timestamps.u64(it.timestamp()) + ":" + new String(it.valueBytes(), StandardCharsets.UTF_8));
+                }
+            }
+        }
+        // --- readme:timestamps end
+        assertEquals("10", new String(atTwo.value(), StandardCharsets.UTF_8));
+        assertEquals(1, Timestamps.u64(atTwo.timestamp()));
+        assertNull(atFour);
+        assertEquals(List.of("4:", "3:12", "1:10"), history);
+    }
+
     /**
      * Every block of the README and the guides marked {@code <!-- readme:NAME -->} is exactly the
      * code between the markers of this file or {@link MigrationTest}, and every snippet of both is

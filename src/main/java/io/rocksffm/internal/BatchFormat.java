@@ -123,6 +123,30 @@ public final class BatchFormat {
     }
 
     /**
+     * The column families (0: default) the records of {@code data} name, a batch {@link #validate}
+     * accepted (or one rocksffm encoded).
+     */
+    public static BitSet families(MemorySegment data) {
+        BitSet out = new BitSet();
+        Reader r = new Reader(data, HEADER);
+        while (r.offset < data.byteSize()) {
+            long at = r.offset;
+            byte tag = data.get(ValueLayout.JAVA_BYTE, r.offset++);
+            if (tag == NOOP) {
+                continue;
+            }
+            boolean named = tag == CF_DELETION || tag == CF_SINGLE_DELETION || tag == CF_VALUE || tag == CF_MERGE
+                    || tag == CF_RANGE_DELETION;
+            out.set(named ? (int) r.varint(at) : 0);
+            r.slice(at);
+            if (tag != DELETION && tag != SINGLE_DELETION && tag != CF_DELETION && tag != CF_SINGLE_DELETION) {
+                r.slice(at);
+            }
+        }
+        return out;
+    }
+
+    /**
      * Checks that {@code data} is a well-formed batch of operations rocksffm can encode (the
      * record types above) and summarises it. (Range order depends on the comparator of the
      * family the batch is written to: it is checked then.)

@@ -114,6 +114,11 @@ public final class Capabilities {
             "rocksdb_wait_for_compact_options_get_timeout",
             "rocksdb_wait_for_compact_options_set_wait_for_purge",
             "rocksdb_wait_for_compact_options_get_wait_for_purge",
+            // user-defined timestamps (issue 32): RocksDB 11's; the C comparator with timestamps is in every engine, gated anyway
+            "rocksdb_options_set_persist_user_defined_timestamps",
+            "rocksdb_options_get_persist_user_defined_timestamps",
+            "rocksdb_comparator_with_ts_create",
+            "rocksdb_get_full_history_ts_low",
             "rocksdb_options_set_plain_table_factory",
             "rocksdb_enable_file_deletions",
             // RocksDB 11.0 removed in_range; older engines are called through OlderShapes
@@ -306,6 +311,20 @@ public final class Capabilities {
         String why = reason(function);
         if (why != null) {
             throw new UnsupportedOperationException(why);
+        }
+    }
+
+    /**
+     * {@link #require} for a function whose older engines misbehave (abort the process in a build
+     * with assertions, as the system's 7.8.3 is): also refuses engines before {@code since}, or
+     * of unknown version, saying {@code why}.
+     */
+    public static void requireSince(String function, String since, String why) {
+        require(function);
+        String version = knownOrInferredVersion();
+        if (version == null || compareVersions(version, since) < 0) {
+            throw new UnsupportedOperationException(function + " is not available on the RocksDB engine " + describe()
+                    + ": before RocksDB " + since + " " + why);
         }
     }
 

@@ -134,7 +134,7 @@ final class ApiTables {
     }
 
     static Table<Options> options() {
-        return ObservabilityTables.environment(OptionsTables.issue32(new Table<>(Options.class)))
+        return TimestampTables.options(ObservabilityTables.environment(OptionsTables.issue32(new Table<>(Options.class))))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setCreateIfMissing(boolean)", (o, c) -> o.setCreateIfMissing(true))
@@ -201,7 +201,7 @@ final class ApiTables {
     }
 
     static Table<ReadOptions> readOptions() {
-        return OptionsTables.readIssue32(new Table<>(ReadOptions.class))
+        return TimestampTables.readOptions(OptionsTables.readIssue32(new Table<>(ReadOptions.class)))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setVerifyChecksums(boolean)", (o, c) -> o.setVerifyChecksums(true))
@@ -280,7 +280,7 @@ final class ApiTables {
     }
 
     static Table<RocksIterator> iterator() {
-        return new Table<>(RocksIterator.class)
+        return TimestampTables.iterator(new Table<>(RocksIterator.class))
                 .plain("close()", (it, c) -> it.close())
                 .plain("isClosed()", (it, c) -> it.isClosed())
                 .guarded("seekToFirst()", (it, c) -> it.seekToFirst())

@@ -29,6 +29,8 @@ import io.rocksffm.Options;
 import io.rocksffm.PinnedValue;
 import io.rocksffm.ReadOptions;
 import io.rocksffm.RocksDB;
+import io.rocksffm.TimestampedDB;
+import io.rocksffm.Timestamps;
 import io.rocksffm.RocksDBException;
 import io.rocksffm.RocksIterator;
 import io.rocksffm.Snapshot;
@@ -118,6 +120,7 @@ class BadInputTest extends BadInputFixture {
             "suggestCompactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#1",
             "suggestCompactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#2",
             "setProgressCallback(Runnable)#0", // null removes the callback
+            "setTimestamp(MemorySegment)#0", "setIterStartTimestamp(MemorySegment)#0", // null removes the timestamp
             "equals(Object)#0"); // Object's contract: false for null
 
     /**
@@ -167,6 +170,7 @@ class BadInputTest extends BadInputFixture {
                 live.put(ImportColumnFamilyOptions.class, importOptions);
                 live.put(ExportImportFilesMetaData.class, exported);
             }
+            live.put(TimestampedDB.class, TimestampedDB.of(db)); // a plain database: null is refused before RocksDB
             if (compaction != null) {
                 live.put(CompactionOptions.class, compaction);
                 live.put(CreateBackupOptions.class, createBackup);
@@ -183,7 +187,7 @@ class BadInputTest extends BadInputFixture {
             }
             for (Class<?> factory : List.of(RocksDB.class, WriteBatch.class, Cache.class, FilterPolicy.class, Checkpoint.class,
                     RateLimiter.class, WriteBufferManager.class, PerfContext.class, InfoLogger.class, SstFileManager.class, Env.class,
-                    BackupEngine.class, SstFileWriter.class, LatestOptions.class, Options.class)) {
+                    BackupEngine.class, SstFileWriter.class, LatestOptions.class, Options.class, TimestampedDB.class, Timestamps.class)) {
                 for (Method m : factory.getMethods()) {
                     if (Modifier.isStatic(m.getModifiers())) {
                         targets.add(new Object[] {m, null});

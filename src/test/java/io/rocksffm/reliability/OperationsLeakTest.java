@@ -5,6 +5,11 @@ import static io.rocksffm.reliability.Reliability.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import io.rocksffm.BackupEngine;
+import io.rocksffm.ColumnFamilyHandle;
+import io.rocksffm.RocksIterator;
+import io.rocksffm.TimestampedComparator;
+import io.rocksffm.TimestampedDB;
+import io.rocksffm.Timestamps;
 import io.rocksffm.BackupEngineOptions;
 import io.rocksffm.HistogramType;
 import io.rocksffm.IngestExternalFileOptions;
@@ -121,6 +126,59 @@ class OperationsLeakTest {
                         db.put(bytes("k"), bytes("a value long enough for a blob"));
                     }
                 })));
+    }
+
+    /**
+     * User-defined timestamps (issue 32): timestamped writes and reads (each read frees the value
+     * and timestamp the engine allocated), history and read-timestamp options (their copies freed
+     * at close), iterators as of a time, the comparator with timestamps, and the errors.
+     */
+    @Test
+    void timestampsLeakNothing() throws Exception {
+        int x = scale(1, 10);
+        try (Options o = new Options().setCreateIfMissing(true).setWriteBufferSize(256 << 10)
+                .setComparator(TimestampedComparator.bytewiseU64());
+             RocksDB db = RocksDB.open(dir.resolve("ts"), o);
+             ReadOptions asOf = new ReadOptions().setTimestamp(MemorySegment.ofArray(Timestamps.u64(Long.MAX_VALUE)))) {
+            TimestampedDB tdb = TimestampedDB.of(db);
+            ColumnFamilyHandle f = db.defaultColumnFamily();
+            byte[] ts = Timestamps.u64(5);
+            tdb.put(f, bytes("k"), ts, bytes("v"));
+            long[] clock = {100}; // timestamps rise across the workload's rounds
+            NativeLeakTest.Workloads.run(List.of(
+                    new NativeLeakTest.Workload("timestamped put/get/delete/get", 50_000 * x, i -> {
+                        tdb.put(f, bytes("key"), Timestamps.u64(++clock[0]), bytes("value"));
+                        assertNotNull(tdb.get(f, asOf, bytes("key")));
+                        tdb.delete(f, bytes("key"), Timestamps.u64(++clock[0]));
+                        assertNull(tdb.get(f, asOf, bytes("key")));
+                    }),
+                    new NativeLeakTest.Workload("timestamped multiGet", 50_000 * x,
+                            i -> tdb.multiGet(asOf, List.of(f, f), List.of(bytes("k"), bytes("absent")))),
+                    new NativeLeakTest.Workload("ReadOptions read/start timestamps set/replace/close", 50_000 * x, i -> {
+                        try (ReadOptions ro = new ReadOptions()) {
+                            ro.setTimestamp(MemorySegment.ofArray(ts)).setTimestamp(MemorySegment.ofArray(ts))
+                                    .setIterStartTimestamp(MemorySegment.ofArray(ts)).setIterStartTimestamp(null);
+                        }
+                    }),
+                    new NativeLeakTest.Workload("iterator as of a timestamp, with timestamp()", 20_000 * x, i -> {
+                        try (RocksIterator it = db.newIterator(f, asOf)) {
+                            it.seekToFirst();
+                            assertEquals(8, it.timestamp().length);
+                        }
+                    }),
+                    new NativeLeakTest.Workload("Options with a timestamped comparator create/close", 20_000 * x,
+                            i -> new Options().setComparator(TimestampedComparator.bytewiseU64()).close()),
+                    new NativeLeakTest.Workload("error: wrong timestamp size", 50_000 * x,
+                            i -> NativeLeakTest.expectError(() -> tdb.put(f, bytes("k"), new byte[3], bytes("v")))),
+                    new NativeLeakTest.Workload("error: read without a read timestamp", 50_000 * x,
+                            i -> NativeLeakTest.expectError(() -> db.get(bytes("k")))),
+                    new NativeLeakTest.Workload("error: decrease the full history low", 50_000 * x, i -> {
+                        if (i == 0) {
+                            tdb.increaseFullHistoryTsLow(f, ts);
+                        }
+                        NativeLeakTest.expectError(() -> tdb.increaseFullHistoryTsLow(f, Timestamps.u64(1)));
+                    })));
+        }
     }
 
     /** Change capture (issue 32): the log iterator and the native batches it returns are freed in every call, and on errors. */

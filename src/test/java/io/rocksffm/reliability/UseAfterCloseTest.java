@@ -18,6 +18,7 @@ import io.rocksffm.Options;
 import io.rocksffm.PinnedValue;
 import io.rocksffm.ReadOptions;
 import io.rocksffm.RocksDB;
+import io.rocksffm.TimestampedDB;
 import io.rocksffm.RocksIterator;
 import io.rocksffm.WriteBatch;
 import io.rocksffm.WriteOptions;
@@ -141,7 +142,7 @@ class UseAfterCloseTest {
             "IngestExternalFileOptions", "LatestOptions", "CompactionOptions", "CreateBackupOptions",
             "UniversalCompactionOptions", "FifoCompactionOptions", "CompactRangeOptions",
             "PerfContext", "InfoLogger", "SstFileManager", "Env",
-            "WaitForCompactOptions", "ImportColumnFamilyOptions", "ExportImportFilesMetaData", "CuckooTableConfig"})
+            "WaitForCompactOptions", "ImportColumnFamilyOptions", "ExportImportFilesMetaData", "CuckooTableConfig", "TimestampedDB"})
     void everyPublicMethodOfAClosedObjectThrowsIllegalState(String type) {
         switch (type) {
             case "RocksDB" -> {
@@ -153,6 +154,14 @@ class UseAfterCloseTest {
                 check(ApiTables.rocksDB(), db, c);
             }
             case "Options" -> check(ApiTables.options(), closed(new Options().setCreateIfMissing(true)), ctx);
+            case "TimestampedDB" -> { // a view: its database closed
+                RocksDB db = open(dir.resolve("closed-ts"));
+                Ctx c = ctx.copy();
+                c.cf = db.defaultColumnFamily();
+                TimestampedDB view = TimestampedDB.of(db);
+                db.close();
+                check(TimestampTables.timestampedDB(), view, c);
+            }
             case "ReadOptions" -> {
                 ReadOptions ro = new ReadOptions();
                 ro.setIterateLowerBound(MemorySegment.ofArray(bytes("a")));
@@ -299,7 +308,8 @@ class UseAfterCloseTest {
 
     /** Every public method given a closed argument (options, batch, snapshot, family handle) throws IllegalStateException. */
     @ParameterizedTest
-    @ValueSource(strings = {"RocksDB", "ReadOptions", "WriteBatch", "Options", "BlockBasedTableConfig", "BackupEngine"})
+    @ValueSource(strings = {"RocksDB", "ReadOptions", "WriteBatch", "Options", "BlockBasedTableConfig", "BackupEngine",
+            "TimestampedDB"})
     void everyPublicMethodGivenAClosedArgumentThrowsIllegalState(String type) {
         switch (type) {
             case "BackupEngine" -> {
@@ -309,6 +319,7 @@ class UseAfterCloseTest {
                 }
             }
             case "RocksDB" -> checkArguments(ApiTables.rocksDB(), live);
+            case "TimestampedDB" -> checkArguments(TimestampTables.timestampedDB(), TimestampedDB.of(live));
             case "Options" -> checkArguments(ApiTables.options(), ctx.options);
             case "BlockBasedTableConfig" -> checkArguments(ApiTables.blockBasedTableConfig(), ctx.table);
             case "ReadOptions" -> checkArguments(ApiTables.readOptions(), ctx.ro);
