@@ -11,7 +11,9 @@ import io.rocksffm.internal.Scratch;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import io.rocksffm.internal.BatchFormat;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -305,6 +307,24 @@ final class ColumnFamilies {
             ids.remove(family.id());
         } finally {
             dropLock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * Refuses a batch ({@code BatchFormat}'s records) with records for a family with user-defined
+     * timestamps: RocksDB would store its keys without timestamps, unchecked.
+     */
+    void refuseTimestampedRecords(MemorySegment batch) {
+        Set<Integer> timestamped = timestampedIds();
+        if (timestamped.isEmpty()) {
+            return;
+        }
+        BitSet named = BatchFormat.families(batch);
+        for (int id : timestamped) {
+            if (named.get(id)) {
+                throw new IllegalArgumentException("the batch holds records for column family id " + id
+                        + ", which has user-defined timestamps: write it with TimestampedDB");
+            }
         }
     }
 }

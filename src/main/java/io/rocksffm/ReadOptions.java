@@ -45,12 +45,12 @@ public final class ReadOptions extends NativeObject {
      * close (an internal object: never the caller's, who may lock these options for their own use).
      */
     final Object lock = new Object();
-    private Bound lower;
-    private Bound upper;
+    private BoundCopy lower;
+    private BoundCopy upper;
     /** The read and iteration-start timestamps ({@link #setTimestamp}), and the copies they replaced. */
-    private Bound timestamp;
-    private Bound iterStartTimestamp;
-    private List<Bound> retired;
+    private BoundCopy timestamp;
+    private BoundCopy iterStartTimestamp;
+    private List<BoundCopy> retired;
     private volatile Snapshot snapshot;
     /** The prefetch run buffer of iterators made with these options, 0 for none (under {@link #lock}). */
     long prefetchBytes;
@@ -73,13 +73,13 @@ public final class ReadOptions extends NativeObject {
     }
 
     private void freeBounds() {
-        for (Bound b : new Bound[] {lower, upper, timestamp, iterStartTimestamp}) {
+        for (BoundCopy b : new BoundCopy[] {lower, upper, timestamp, iterStartTimestamp}) {
             if (b != null) {
                 b.free();
             }
         }
         if (retired != null) {
-            retired.forEach(Bound::free);
+            retired.forEach(BoundCopy::free);
         }
         retired = null;
         lower = upper = timestamp = iterStartTimestamp = null;
@@ -307,9 +307,9 @@ public final class ReadOptions extends NativeObject {
      */
     public ReadOptions setIterateLowerBound(MemorySegment bound) {
         synchronized (lock) {
-            Bound old = lower;
-            Bound b = copyBound(bound);
-            use(p -> rocksdb_readoptions_set_iterate_lower_bound(p, Bound.data(b), Bound.length(b)));
+            BoundCopy old = lower;
+            BoundCopy b = copyBound(bound);
+            use(p -> rocksdb_readoptions_set_iterate_lower_bound(p, BoundCopy.data(b), BoundCopy.length(b)));
             lower = b;
             if (old != null) {
                 old.free();
@@ -328,9 +328,9 @@ public final class ReadOptions extends NativeObject {
      */
     public ReadOptions setIterateUpperBound(MemorySegment bound) {
         synchronized (lock) {
-            Bound old = upper;
-            Bound b = copyBound(bound);
-            use(p -> rocksdb_readoptions_set_iterate_upper_bound(p, Bound.data(b), Bound.length(b)));
+            BoundCopy old = upper;
+            BoundCopy b = copyBound(bound);
+            use(p -> rocksdb_readoptions_set_iterate_upper_bound(p, BoundCopy.data(b), BoundCopy.length(b)));
             upper = b;
             if (old != null) {
                 old.free();
@@ -354,8 +354,8 @@ public final class ReadOptions extends NativeObject {
      */
     public ReadOptions setTimestamp(MemorySegment timestamp) {
         synchronized (lock) {
-            Bound b = copyBound(timestamp);
-            use(p -> rocksdb_readoptions_set_timestamp(p, Bound.data(b), Bound.length(b)));
+            BoundCopy b = copyBound(timestamp);
+            use(p -> rocksdb_readoptions_set_timestamp(p, BoundCopy.data(b), BoundCopy.length(b)));
             retire(this.timestamp);
             this.timestamp = b;
             return this;
@@ -375,8 +375,8 @@ public final class ReadOptions extends NativeObject {
      */
     public ReadOptions setIterStartTimestamp(MemorySegment timestamp) {
         synchronized (lock) {
-            Bound b = copyBound(timestamp);
-            use(p -> rocksdb_readoptions_set_iter_start_ts(p, Bound.data(b), Bound.length(b)));
+            BoundCopy b = copyBound(timestamp);
+            use(p -> rocksdb_readoptions_set_iter_start_ts(p, BoundCopy.data(b), BoundCopy.length(b)));
             retire(iterStartTimestamp);
             iterStartTimestamp = b;
             return this;
@@ -384,38 +384,20 @@ public final class ReadOptions extends NativeObject {
     }
 
     /** Keeps a replaced timestamp copy until close: a read in flight on another thread may read it. */
-    private void retire(Bound old) {
+    private void retire(BoundCopy old) {
         if (old != null) {
             (retired == null ? retired = new ArrayList<>() : retired).add(old);
         }
     }
 
-    /**
-     * A copy of a bound's bytes in C-heap memory these options own until the bound is replaced
-     * or they close. Only RocksDB reads it, and only while no iterator is open it can change.
-     */
-    private record Bound(MemorySegment bytes) {
-        static MemorySegment data(Bound b) {
-            return b == null ? MemorySegment.NULL : b.bytes;
-        }
-
-        static long length(Bound b) {
-            return b == null ? 0 : b.bytes.byteSize();
-        }
-
-        void free() {
-            Native.free(bytes);
-        }
-    }
-
     /** Copies the new bound first (which may fail), so a failure leaves the options unchanged. */
-    private Bound copyBound(MemorySegment bound) {
+    private BoundCopy copyBound(MemorySegment bound) {
         lifecycle.ensureOpen();
         if (lifecycle.hasChildren()) {
             throw new IllegalStateException("iterate bounds and timestamps cannot change while iterators created with these"
                     + " options are open");
         }
-        return bound == null ? null : new Bound(Native.mallocCopy(bound));
+        return bound == null ? null : new BoundCopy(Native.mallocCopy(bound));
     }
 
     /**

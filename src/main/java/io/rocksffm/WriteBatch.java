@@ -306,9 +306,8 @@ public final class WriteBatch implements Writes<WriteBatch>, AutoCloseable {
         return append(VALUE, 0, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
     }
 
-    // The array forms call the array append rather than their segment form: no wrappers that can
-    // escape when the JIT does not inline the path (see append(byte, int, byte[], byte[])). Only
-    // deleteRange(byte[], byte[]), rare, wraps its arguments.
+    // Array forms call the array append, not their segment form: no wrappers to escape when the JIT
+    // does not inline the path (see append(byte, int, byte[], byte[])); only deleteRange wraps.
 
     /**
      * {@link #put(MemorySegment, MemorySegment)} for arrays.
@@ -427,8 +426,7 @@ public final class WriteBatch implements Writes<WriteBatch>, AutoCloseable {
         return append(RANGE_DELETION, family, begin, end); // order: checked when written
     }
 
-    // Merge records: a database refuses a batch holding some for a family without a merge operator
-    // (see checkWritable); the encoder is tested against the C API's byte for byte.
+    // Merge records (refused for a family without a merge operator: checkWritable); byte-exact to the C API's.
 
     /**
      * Merges {@code value} into {@code key} of {@code family} with the family's merge operator
@@ -565,15 +563,8 @@ public final class WriteBatch implements Writes<WriteBatch>, AutoCloseable {
                 }
             }
         }
-        Set<Integer> timestamped = target.timestampedIds();
-        if (!timestamped.isEmpty() && size > BatchFormat.HEADER) {
-            BitSet named = BatchFormat.families(buf.asSlice(0, size));
-            for (int id : timestamped) {
-                if (named.get(id)) {
-                    throw new IllegalArgumentException("the batch holds records for column family id " + id
-                            + ", which has user-defined timestamps: write it with TimestampedDB");
-                }
-            }
+        if (size > BatchFormat.HEADER) {
+            target.refuseTimestampedRecords(buf.asSlice(0, size));
         }
         if (rangeFamilies != null) {
             BatchFormat.forEachRange(buf.asSlice(0, size), (at, id, begin, end) -> {

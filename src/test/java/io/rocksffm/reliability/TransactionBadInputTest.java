@@ -34,7 +34,10 @@ import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import io.rocksffm.CompactionOptions;
+import io.rocksffm.ExportImportFilesMetaData;
+import io.rocksffm.ImportColumnFamilyOptions;
 import io.rocksffm.IngestExternalFileOptions;
+import io.rocksffm.WaitForCompactOptions;
 import java.util.Arrays;
 import io.rocksffm.CompactRangeOptions;
 
@@ -56,6 +59,9 @@ class TransactionBadInputTest {
     /** Null on engines before RocksDB 11. */
     private CompactionOptions compaction;
 
+    /** Import options for the probes (null on engines without imports). */
+    private static final ImportColumnFamilyOptions IMPORT = AdminTables.importOptionsIfSupported();
+
     private static final Set<String> NULLABLE = Set.of(
             "beginTransaction(WriteOptions,TransactionOptions,Transaction)#2",
             "beginTransaction(WriteOptions,OptimisticTransactionOptions,Transaction)#2",
@@ -65,6 +71,8 @@ class TransactionBadInputTest {
             "compactRange(ColumnFamilyHandle,CompactRangeOptions,MemorySegment,MemorySegment)#3",
             "deleteFilesInRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#1",
             "deleteFilesInRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#2",
+            "suggestCompactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#1",
+            "suggestCompactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#2",
             "equals(Object)#0");
 
     @Test
@@ -205,6 +213,14 @@ class TransactionBadInputTest {
         }
         if (t == CompactRangeOptions.class) {
             return COMPACT_RANGE;
+        }
+        if (t == ImportColumnFamilyOptions.class) {
+            return IMPORT;
+        }
+        if (t == ExportImportFilesMetaData.class || t == WaitForCompactOptions.class) {
+            // no export to import into a TransactionDB (it refuses imports), and no wait options on
+            // 7.8.3: null, which the call refuses as it refuses the probed one
+            return null;
         }
         throw new AssertionError("no dummy for " + t + " in " + m);
     }
