@@ -273,6 +273,47 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
     long[] approximateSizes(ColumnFamilyHandle family, MemorySegment[] starts, MemorySegment[] limits);
 
     /**
+     * Approximate sizes of the ranges {@code [starts[i], limits[i])} counting the memtables (unflushed
+     * writes), the table files, or both ({@code SizeApproximationFlags}); files only: the plain form.
+     *
+     * @param family the column family
+     * @param starts the ranges' first keys
+     * @param limits the ranges' ends (exclusive)
+     * @param includeMemtables whether to count the memtables
+     * @param includeFiles whether to count the table files
+     * @return one size per range
+     * @throws IllegalArgumentException if the arrays differ in length, or neither flag is set
+     * @throws IllegalStateException if the database or family is closed
+     * @throws UnsupportedOperationException on engines without {@code rocksdb_approximate_sizes_cf_with_flags}
+     */
+    default long[] approximateSizes(ColumnFamilyHandle family, MemorySegment[] starts, MemorySegment[] limits,
+                                    boolean includeMemtables, boolean includeFiles) {
+        return FileAdmin.approximateSizes((Database) this, family, starts, limits, includeMemtables, includeFiles);
+    }
+
+    /**
+     * Stops RocksDB deleting obsolete files (compacted table files, old logs) until as many
+     * {@link #enableFileDeletions()}: for copying the files from outside while the database runs.
+     *
+     * @throws IllegalStateException if the database is closed
+     * @throws RocksDBException if RocksDB fails
+     */
+    default void disableFileDeletions() {
+        FileAdmin.fileDeletions((Database) this, false);
+    }
+
+    /**
+     * Undoes one {@link #disableFileDeletions()}; once all are undone, RocksDB deletes the files
+     * that became obsolete meanwhile (before 9.0 rocksffm passes {@code force} false: the same count).
+     *
+     * @throws IllegalStateException if the database is closed
+     * @throws RocksDBException if RocksDB fails
+     */
+    default void enableFileDeletions() {
+        FileAdmin.fileDeletions((Database) this, true);
+    }
+
+    /**
      * Creates a checkpoint: a consistent copy of the database (hard links where possible) in
      * the new directory {@code target}, which can be opened as a database of its own. To make
      * many, keep a {@link Checkpoint}.

@@ -2,6 +2,9 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Capabilities;
+import io.rocksffm.internal.KeyRanges;
+import io.rocksffm.internal.OlderShapes;
 import io.rocksffm.internal.Scratch;
 
 
@@ -94,6 +97,42 @@ final class FileAdmin {
             MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
             rocksdb_delete_file_in_range_cf(db.adminDb(), family.ptr, b, begin == null ? 0 : begin.byteSize(), e,
                     end == null ? 0 : end.byteSize(), s.errptr);
+            Native.check(s.errptr);
+            return null;
+        });
+    }
+
+    static long[] approximateSizes(Database db, ColumnFamilyHandle family, MemorySegment[] starts,
+                                   MemorySegment[] limits, boolean includeMemtables, boolean includeFiles) {
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(starts, "starts");
+        Objects.requireNonNull(limits, "limits");
+        if (starts.length != limits.length) {
+            throw new IllegalArgumentException("starts and limits must have the same length");
+        }
+        if (!includeMemtables && !includeFiles) {
+            throw new IllegalArgumentException("count the memtables, the table files, or both");
+        }
+        db.guard.enterFamily(family);
+        try {
+            Capabilities.require("rocksdb_approximate_sizes_cf_with_flags");
+            return KeyRanges.approximateSizes(db.adminDb(), family.ptr, starts, limits,
+                    (includeMemtables ? KeyRanges.INCLUDE_MEMTABLES : 0) | (includeFiles ? KeyRanges.INCLUDE_FILES : 0));
+        } finally {
+            db.guard.exitFamily(family);
+        }
+    }
+
+    /** {@code rocksdb_enable_file_deletions} (through its pre-9.0 shape where the engine has that) or disable. */
+    static void fileDeletions(Database db, boolean enable) {
+        db.guard.call(s -> {
+            if (!enable) {
+                rocksdb_disable_file_deletions(db.adminDb(), s.errptr);
+            } else if (Capabilities.callable("rocksdb_enable_file_deletions")) {
+                rocksdb_enable_file_deletions(db.adminDb(), s.errptr);
+            } else {
+                OlderShapes.enableFileDeletions(db.adminDb(), s.errptr);
+            }
             Native.check(s.errptr);
             return null;
         });

@@ -4,6 +4,7 @@ import static io.rocksffm.TestSupport.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.channels.FileChannel;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -243,6 +244,79 @@ class DatabaseAdminTest {
             assertTrue(db.keyMayExist(db.defaultColumnFamily(), ro, bytes("memtable")));
             assertThrows(NullPointerException.class, () -> db.keyMayExist(db.defaultColumnFamily(), ro, null));
             assertThrows(NullPointerException.class, () -> db.keyMayExist(db.defaultColumnFamily(), null, bytes("k")));
+        }
+    }
+
+    /**
+     * The include flags, checked against RocksDB's own answers: memtables only sees unflushed
+     * writes and no file; files only is the plain call's answer; both is at least either.
+     */
+    @Test
+    void approximateSizesCountWhatTheFlagsSay() {
+        try (RocksDB db = open(dir)) {
+            ColumnFamilyHandle cf = db.defaultColumnFamily();
+            MemorySegment[] starts = {MemorySegment.ofArray(bytes("k"))};
+            MemorySegment[] limits = {MemorySegment.ofArray(bytes("l"))};
+            assertThrows(IllegalArgumentException.class, () -> db.approximateSizes(cf, starts, limits, false, false));
+            assertThrows(IllegalArgumentException.class,
+                    () -> db.approximateSizes(cf, starts, new MemorySegment[0], true, true));
+            assertThrows(NullPointerException.class, () -> db.approximateSizes(cf, null, limits, true, true));
+            if (!Gated.supported("rocksdb_approximate_sizes_cf_with_flags",
+                    () -> db.approximateSizes(cf, starts, limits, true, true))) {
+                return;
+            }
+            for (int i = 0; i < 2000; i++) {
+                db.put(bytes("k" + i), new byte[100]);
+            }
+            assertTrue(db.approximateSizes(cf, starts, limits, true, false)[0] > 0, "memtables hold the writes");
+            assertEquals(0, db.approximateSizes(cf, starts, limits, false, true)[0], "no table file yet");
+            db.flush(true);
+            long files = db.approximateSizes(cf, starts, limits, false, true)[0];
+            assertTrue(files > 0, "the flushed file");
+            assertEquals(db.approximateSizes(cf, starts, limits)[0], files, "files only is the plain call");
+            assertEquals(0, db.approximateSizes(cf, starts, limits, true, false)[0], "the memtables are empty");
+            assertTrue(db.approximateSizes(cf, starts, limits, true, true)[0] >= files);
+        }
+    }
+
+    /**
+     * While file deletions are disabled, a compaction's input files stay on disk; once every
+     * disable is undone (they nest), RocksDB deletes them.
+     */
+    @Test
+    void disabledFileDeletionsKeepObsoleteFilesUntilReEnabled() throws Exception {
+        try (RocksDB db = open(dir)) {
+            for (int round = 0; round < 3; round++) { // overlapping files: a compaction must merge them
+                db.put(bytes("a"), bytes("v" + round));
+                db.put(bytes("k2"), bytes("v" + round));
+                db.put(bytes("z"), bytes("v" + round));
+                db.flush(true);
+            }
+            List<Path> before = tableFiles(dir);
+            assertEquals(3, before.size(), before.toString());
+            db.disableFileDeletions();
+            db.disableFileDeletions();
+            db.compactRange();
+            assertTrue(db.liveFiles().stream().noneMatch(f -> before.contains(dir.resolve(f.name().substring(1)))),
+                    "the compaction replaced the files");
+            assertTrue(tableFiles(dir).containsAll(before), "compacted inputs kept while disabled");
+            db.enableFileDeletions();
+            db.compactRange();
+            assertTrue(tableFiles(dir).containsAll(before), "one enable of two: still disabled");
+            db.enableFileDeletions();
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (before.stream().anyMatch(Files::exists) && System.nanoTime() < deadline) {
+                db.compactRange();
+                Thread.sleep(20);
+            }
+            assertTrue(before.stream().noneMatch(Files::exists), "the obsolete files are deleted once enabled");
+            assertArrayEquals(bytes("v2"), db.get(bytes("k2")));
+        }
+    }
+
+    private static List<Path> tableFiles(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".sst")).sorted().toList();
         }
     }
 }

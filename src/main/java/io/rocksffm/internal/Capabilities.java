@@ -91,6 +91,7 @@ public final class Capabilities {
     public static final Set<String> GATED = Set.of(
             "rocksdb_get_into_buffer_cf",
             // column families and compaction control (issue 32): absent from 7.8.3
+            "rocksdb_approximate_sizes_cf_with_flags",
             "rocksdb_create_column_families",
             "rocksdb_create_column_families_destroy",
             "rocksdb_create_column_family_with_import",

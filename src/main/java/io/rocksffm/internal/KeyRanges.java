@@ -21,6 +21,21 @@ public final class KeyRanges {
      */
     public static long[] approximateSizes(MemorySegment db, MemorySegment family, MemorySegment[] starts,
                                           MemorySegment[] limits) {
+        return approximateSizes(db, family, starts, limits, -1);
+    }
+
+    /** Include flags of {@code rocksdb_approximate_sizes_cf_with_flags} (RocksDB's {@code SizeApproximationFlags}). */
+    public static final int INCLUDE_MEMTABLES = 1;
+    /** See {@link #INCLUDE_MEMTABLES}. */
+    public static final int INCLUDE_FILES = 2;
+
+    /**
+     * {@link #approximateSizes(MemorySegment, MemorySegment, MemorySegment[], MemorySegment[])} with
+     * {@code rocksdb_approximate_sizes_cf_with_flags}'s include flags ({@link #INCLUDE_MEMTABLES},
+     * {@link #INCLUDE_FILES}), or without flags when {@code flags} is negative.
+     */
+    public static long[] approximateSizes(MemorySegment db, MemorySegment family, MemorySegment[] starts,
+                                          MemorySegment[] limits, int flags) {
         int n = starts.length;
         for (int i = 0; i < n; i++) { // before allocating room for them
             long size = Math.max(MultiGet.element(starts[i], "starts", i).byteSize(),
@@ -43,7 +58,12 @@ public final class KeyRanges {
                 lp.setAtIndex(ADDRESS, i, arena.allocate(limit.byteSize() + 1).copyFrom(limit));
                 ll.setAtIndex(JAVA_LONG, i, limit.byteSize());
             }
-            RocksDBC.rocksdb_approximate_sizes_cf(db, family, n, sp, sl, lp, ll, sizes, s.errptr);
+            if (flags < 0) {
+                RocksDBC.rocksdb_approximate_sizes_cf(db, family, n, sp, sl, lp, ll, sizes, s.errptr);
+            } else {
+                RocksDBC.rocksdb_approximate_sizes_cf_with_flags(db, family, n, sp, sl, lp, ll, (byte) flags, sizes,
+                        s.errptr);
+            }
             Native.check(s.errptr);
             return n == 0 ? new long[0] : sizes.toArray(JAVA_LONG);
         }

@@ -33,6 +33,9 @@ public final class OlderShapes {
     /** {@code rocksdb_slicetransform_create} before RocksDB 11.0: it also took {@code in_range}. */
     public static final String SLICETRANSFORM_CREATE = "rocksdb_slicetransform_create";
 
+    /** {@code rocksdb_enable_file_deletions} before RocksDB 9.0: it also took {@code force}. */
+    public static final String ENABLE_FILE_DELETIONS = "rocksdb_enable_file_deletions";
+
     /**
      * The older prototypes, as the older headers declare them: function name to declaration
      * (without {@code extern ROCKSDB_LIBRARY_API}).
@@ -43,7 +46,9 @@ public final class OlderShapes {
                     + " char* (*transform)(void*, const char* key, size_t length, size_t* dst_length),"
                     + " unsigned char (*in_domain)(void*, const char* key, size_t length),"
                     + " unsigned char (*in_range)(void*, const char* key, size_t length),"
-                    + " const char* (*name)(void*))");
+                    + " const char* (*name)(void*))",
+            ENABLE_FILE_DELETIONS,
+            "void rocksdb_enable_file_deletions(rocksdb_t* db, unsigned char force, char** errptr)");
 
     /** The {@code in_range} callback of the older {@code rocksdb_slicetransform_create}. */
     public static final FunctionDescriptor SLICETRANSFORM_IN_RANGE = FunctionDescriptor.of(JAVA_BYTE, ADDRESS,
@@ -52,11 +57,18 @@ public final class OlderShapes {
     /** The older descriptors, by function name: what {@link #PROTOTYPES} declares, as the JDK calls it. */
     public static final Map<String, FunctionDescriptor> DESCRIPTORS = Map.of(
             SLICETRANSFORM_CREATE,
-            FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS));
+            FunctionDescriptor.of(ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS, ADDRESS),
+            ENABLE_FILE_DELETIONS,
+            FunctionDescriptor.ofVoid(ADDRESS, JAVA_BYTE, ADDRESS));
 
     /** Linked on first use: only an engine older than 11.0 with a Java prefix extractor needs it. */
     private static final class SliceTransformCreate {
         static final MethodHandle HANDLE = link(SLICETRANSFORM_CREATE);
+    }
+
+    /** Linked on first use: only an engine older than 9.0 that re-enables file deletions needs it. */
+    private static final class EnableFileDeletions {
+        static final MethodHandle HANDLE = link(ENABLE_FILE_DELETIONS);
     }
 
     private static MethodHandle link(String function) {
@@ -76,6 +88,18 @@ public final class OlderShapes {
         try {
             return (MemorySegment) SliceTransformCreate.HANDLE.invokeExact(state, destructor, transform, inDomain,
                     inRange, name);
+        } catch (Throwable t) {
+            throw Native.rethrow(t);
+        }
+    }
+
+    /**
+     * Calls {@code rocksdb_enable_file_deletions} with its signature before RocksDB 9.0, with
+     * {@code force} false (one disable undone, as 9.0 and later count them).
+     */
+    public static void enableFileDeletions(MemorySegment db, MemorySegment errptr) {
+        try {
+            EnableFileDeletions.HANDLE.invokeExact(db, (byte) 0, errptr);
         } catch (Throwable t) {
             throw Native.rethrow(t);
         }

@@ -158,7 +158,17 @@ class AdminLeakTest {
                     }),
                     NativeLeakTest.heavyWorkload("suggestCompactRange", 20_000,
                             i -> db.suggestCompactRange(db.defaultColumnFamily(), MemorySegment.ofArray(bytes("k1")),
-                                    MemorySegment.ofArray(bytes("k5"))))));
+                                    MemorySegment.ofArray(bytes("k5")))),
+                    new NativeLeakTest.Workload("disableFileDeletions/enableFileDeletions", 50_000 * x, i -> {
+                        db.disableFileDeletions();
+                        db.enableFileDeletions();
+                    })));
+            if (Capabilities.callable("rocksdb_approximate_sizes_cf_with_flags")) {
+                MemorySegment[] starts = {MemorySegment.ofArray(bytes("k1"))};
+                MemorySegment[] limits = {MemorySegment.ofArray(bytes("k5"))};
+                work.add(new NativeLeakTest.Workload("approximateSizes with include flags", 100_000 * x,
+                        i -> db.approximateSizes(db.defaultColumnFamily(), starts, limits, (i & 1) == 0, true)));
+            }
             work.add(new NativeLeakTest.Workload("CuckooTableConfig create/set/close, Options table formats", 50_000 * x,
                     i -> {
                         try (CuckooTableConfig c = new CuckooTableConfig().setHashTableRatio(0.5).setMaxSearchDepth(10);

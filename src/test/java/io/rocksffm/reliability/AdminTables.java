@@ -9,6 +9,7 @@ import io.rocksffm.internal.Capabilities;
 import io.rocksffm.reliability.ApiTableSupport.Ctx;
 import io.rocksffm.reliability.ApiTableSupport.Table;
 
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -86,7 +87,18 @@ final class AdminTables {
                             db.createColumnFamilyWithImport("imported", c.options, c.importOptions, c.exported).close();
                         })
                 .guarded("suggestCompactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)",
-                        (db, c) -> db.suggestCompactRange(c.cf, c.key, c.value));
+                        (db, c) -> db.suggestCompactRange(c.cf, c.key, c.value))
+                .guarded("approximateSizes(ColumnFamilyHandle,MemorySegment[],MemorySegment[],boolean,boolean)",
+                        (db, c) -> db.approximateSizes(c.cf, new MemorySegment[] {c.key}, new MemorySegment[] {c.value},
+                                true, true))
+                .guarded("disableFileDeletions()", (db, c) -> {
+                    db.disableFileDeletions();
+                    db.enableFileDeletions();
+                })
+                .guarded("enableFileDeletions()", (db, c) -> {
+                    db.disableFileDeletions();
+                    db.enableFileDeletions();
+                });
     }
 
     /** New compaction options, or null on engines without them. */
