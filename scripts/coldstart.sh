@@ -35,7 +35,7 @@ MVN_REPO=()
 [ -n "${MAVEN_REPO:-}" ] && MVN_REPO=("-Dmaven.repo.local=$MAVEN_REPO")
 if [ "$build" = 1 ]; then
   mvn -q -B -ntp "${MVN_REPO[@]}" install -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true
-  (cd ycsb && mvn -q -B -ntp "${MVN_REPO[@]}" package)
+  (cd ycsb && mvn -q -B -ntp "${MVN_REPO[@]}" clean package) # clean: its classes must be compiled against this rocksffm
 fi
 JDK_MAJOR=$(jdk_major "$JAVA_HOME")
 FLAGS="--enable-native-access=ALL-UNNAMED -Xms1g -Xmx1g"

@@ -55,7 +55,7 @@ if [ "$build" = 1 ]; then
   say "building rocksffm (mvn install -DskipTests)"
   mvn -q -B -ntp "${MVN_REPO[@]}" install -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true
   say "building the YCSB bindings (ycsb/)"
-  (cd ycsb && mvn -q -B -ntp "${MVN_REPO[@]}" package)
+  (cd ycsb && mvn -q -B -ntp "${MVN_REPO[@]}" clean package) # clean: its classes must be compiled against this rocksffm
 fi
 [ -f "$JAR" ] || { echo "ycsb.sh: $JAR is missing; run without --no-build" >&2; exit 1; }
 
