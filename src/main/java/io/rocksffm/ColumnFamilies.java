@@ -312,16 +312,17 @@ final class ColumnFamilies {
 
     /**
      * Refuses a batch ({@code BatchFormat}'s records) with records for a family with user-defined
-     * timestamps: RocksDB would store its keys without timestamps, unchecked.
+     * timestamps: RocksDB would store its keys without timestamps, unchecked. {@code named} is the
+     * non-default families the batch names (null for none), which it tracks as it is built; only a
+     * timestamped default family makes the records be read.
      */
-    void refuseTimestampedRecords(MemorySegment batch) {
+    void refuseTimestampedRecords(BitSet named, MemorySegment batch) {
         Set<Integer> timestamped = timestampedIds();
         if (timestamped.isEmpty()) {
             return;
         }
-        BitSet named = BatchFormat.families(batch);
         for (int id : timestamped) {
-            if (named.get(id)) {
+            if (id == 0 ? BatchFormat.families(batch).get(0) : named != null && named.get(id)) {
                 throw new IllegalArgumentException("the batch holds records for column family id " + id
                         + ", which has user-defined timestamps: write it with TimestampedDB");
             }

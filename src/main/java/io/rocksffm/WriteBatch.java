@@ -564,7 +564,7 @@ public final class WriteBatch implements Writes<WriteBatch>, AutoCloseable {
             }
         }
         if (size > BatchFormat.HEADER) {
-            target.refuseTimestampedRecords(buf.asSlice(0, size));
+            target.refuseTimestampedRecords(families, buf.asSlice(0, size));
         }
         if (rangeFamilies != null) {
             BatchFormat.forEachRange(buf.asSlice(0, size), (at, id, begin, end) -> {

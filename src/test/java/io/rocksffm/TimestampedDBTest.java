@@ -382,4 +382,27 @@ class TimestampedDBTest {
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }
+
+    /**
+     * A timestamped family beside a plain default one: a batch naming it is refused (from the
+     * families the batch tracked while built), a batch for the default family alone is written.
+     */
+    @Test
+    void aBatchNamingATimestampedFamilyIsRefused() {
+        try (RocksDB db = TestSupport.open(dir.resolve("mixed"));
+             Options tsOptions = new Options().setComparator(TimestampedComparator.bytewiseU64())) {
+            ColumnFamilyHandle versions = db.createColumnFamily("versions", tsOptions);
+            try (WriteBatch batch = new WriteBatch()) {
+                batch.put(bytes("plain"), bytes("v")).put(versions, bytes("k"), bytes("v"));
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                        () -> db.write(WriteOptions.DEFAULT, batch));
+                assertTrue(e.getMessage().contains("id " + versions.id()), e.getMessage());
+                assertNull(db.get(bytes("plain")), "nothing of the refused batch was applied");
+            }
+            try (WriteBatch batch = new WriteBatch().put(bytes("plain"), bytes("v"))) {
+                db.write(WriteOptions.DEFAULT, batch);
+                assertEquals("v", string(db.get(bytes("plain"))));
+            }
+        }
+    }
 }

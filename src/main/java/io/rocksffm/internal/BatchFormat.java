@@ -101,6 +101,37 @@ public final class BatchFormat {
      * rocksffm encoded), to {@code visitor}, in order.
      */
     public static void forEachRange(MemorySegment data, RangeVisitor visitor) {
+        forEachRecord(data, (at, tag, family, first, r) -> {
+            if (tag == VALUE || tag == MERGE || tag == CF_VALUE || tag == CF_MERGE) {
+                r.slice(at);
+            } else if (tag == RANGE_DELETION || tag == CF_RANGE_DELETION) {
+                visitor.visit(at, family, first, r.slice(at));
+            }
+        });
+    }
+
+    /**
+     * The column families (0: default) the records of {@code data} name, a batch {@link #validate}
+     * accepted (or one rocksffm encoded).
+     */
+    public static BitSet families(MemorySegment data) {
+        BitSet out = new BitSet();
+        forEachRecord(data, (at, tag, family, first, r) -> {
+            out.set(family);
+            if (tag != DELETION && tag != SINGLE_DELETION && tag != CF_DELETION && tag != CF_SINGLE_DELETION) {
+                r.slice(at);
+            }
+        });
+        return out;
+    }
+
+    /** A record's tag, family and first slice; the visitor reads the second slice, if any, from {@code r}. */
+    private interface RecordVisitor {
+        void visit(long at, byte tag, int family, MemorySegment first, Reader r);
+    }
+
+    /** Walks the records of a well-formed batch, skipping no-ops. */
+    private static void forEachRecord(MemorySegment data, RecordVisitor visitor) {
         Reader r = new Reader(data, HEADER);
         while (r.offset < data.byteSize()) {
             long at = r.offset;
@@ -113,37 +144,8 @@ public final class BatchFormat {
                     || tag == CF_RANGE_DELETION) {
                 family = (int) r.varint(at);
             }
-            MemorySegment first = r.slice(at);
-            if (tag == VALUE || tag == MERGE || tag == CF_VALUE || tag == CF_MERGE) {
-                r.slice(at);
-            } else if (tag == RANGE_DELETION || tag == CF_RANGE_DELETION) {
-                visitor.visit(at, family, first, r.slice(at));
-            }
+            visitor.visit(at, tag, family, r.slice(at), r);
         }
-    }
-
-    /**
-     * The column families (0: default) the records of {@code data} name, a batch {@link #validate}
-     * accepted (or one rocksffm encoded).
-     */
-    public static BitSet families(MemorySegment data) {
-        BitSet out = new BitSet();
-        Reader r = new Reader(data, HEADER);
-        while (r.offset < data.byteSize()) {
-            long at = r.offset;
-            byte tag = data.get(ValueLayout.JAVA_BYTE, r.offset++);
-            if (tag == NOOP) {
-                continue;
-            }
-            boolean named = tag == CF_DELETION || tag == CF_SINGLE_DELETION || tag == CF_VALUE || tag == CF_MERGE
-                    || tag == CF_RANGE_DELETION;
-            out.set(named ? (int) r.varint(at) : 0);
-            r.slice(at);
-            if (tag != DELETION && tag != SINGLE_DELETION && tag != CF_DELETION && tag != CF_SINGLE_DELETION) {
-                r.slice(at);
-            }
-        }
-        return out;
     }
 
     /**
