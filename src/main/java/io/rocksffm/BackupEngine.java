@@ -121,22 +121,19 @@ public final class BackupEngine extends NativeObject {
             Database d = Objects.requireNonNull(db, "db");
             Objects.requireNonNull(options, "options");
             return apply(be -> {
-                d.lifecycle.enter();
-                try {
+                try (Scratch call = d.guard.begin()) {
                     return options.apply(o -> {
                         Capabilities.require("rocksdb_backup_engine_create_new_backup_with_options");
                         options.backupStarted();
-                        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
+                        try (Arena arena = Arena.ofConfined()) {
                             MemorySegment id = arena.allocate(ValueLayout.JAVA_INT);
-                            rocksdb_backup_engine_create_new_backup_with_options(be, d.adminDb(), o, id, s.errptr);
-                            Native.check(s.errptr);
+                            rocksdb_backup_engine_create_new_backup_with_options(be, d.adminDb(), o, id, call.errptr);
+                            Native.check(call.errptr);
                             return id.get(ValueLayout.JAVA_INT, 0);
                         } finally {
                             options.backupEnded();
                         }
                     });
-                } finally {
-                    d.lifecycle.exit();
                 }
             });
         }

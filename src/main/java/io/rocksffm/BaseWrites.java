@@ -77,14 +77,9 @@ final class BaseWrites {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         Limits.checkKey(key);
-        try (Scratch s = Scratch.acquire()) {
-            d.guard.enter(options, family, s);
-            try {
-                write.call(d.db, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
-                d.checkWrite(s.errptr);
-            } finally {
-                d.guard.exit(options, family, s);
-            }
+        try (Scratch s = d.guard.begin(options, family)) {
+            write.call(d.db, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
+            d.checkWrite(s.errptr);
         }
     }
 
@@ -92,17 +87,12 @@ final class BaseWrites {
     private static void write(Database d, ColumnFamilyHandle family, WriteOptions options, MemorySegment a,
                               MemorySegment b, boolean merge, TwoSliceWrite write) {
         Objects.requireNonNull(options, "options");
-        try (Scratch s = Scratch.acquire()) {
-            d.guard.enter(options, family, s); // closed database, family or options first
-            try {
-                if (merge) {
-                    d.requireMergeOperator(family);
-                }
-                write.call(d.db, options.ptr, family.ptr, s.first(a), a.byteSize(), s.second(b), b.byteSize(), s.errptr);
-                d.checkWrite(s.errptr);
-            } finally {
-                d.guard.exit(options, family, s);
+        try (Scratch s = d.guard.begin(options, family)) { // closed database, family or options first
+            if (merge) {
+                d.requireMergeOperator(family);
             }
+            write.call(d.db, options.ptr, family.ptr, s.first(a), a.byteSize(), s.second(b), b.byteSize(), s.errptr);
+            d.checkWrite(s.errptr);
         }
     }
 }

@@ -7,17 +7,18 @@ import java.util.Objects;
 /**
  * The guard around a database's calls: enters the database, the column family and the options
  * (their {@link io.rocksffm.internal.Lifecycle}s) so none can be destroyed while a call uses it,
- * and checks that the family and the options' snapshot belong to this database. Every
- * {@code enter} is paired with an {@code exit} in a {@code finally}.
+ * and checks that the family and the options' snapshot belong to this database.
+ *
+ * <p>Every call goes through a token: a pooled {@link Scratch} that enters the objects the call
+ * uses ({@link Scratch#enter}) and exits them, in reverse order, when it is released. The
+ * {@code begin} forms acquire the token; the {@code enter} forms add this database's objects to a
+ * token a caller holds already (a transaction's, which entered the transaction first). A striped
+ * database lifecycle counts the call in the cell of the scratch's pool slot, one atomic
+ * instruction per call.
  *
  * <p>The default family's handle is destroyed only when the database closes, after every call
  * has left, and the shared default read/write options never, so calls need not enter their
  * lifecycles: that saves two atomic operations per call on each.
- *
- * <p>The forms taking a {@link Scratch} are for calls that hold one: the database and the family
- * then count the call in the cell of that scratch's pool slot ({@link
- * io.rocksffm.internal.Lifecycle#enter(Scratch)}), one atomic instruction per call instead of two.
- * Such a call acquires its scratch first and exits before releasing it.
  */
 final class CallGuard {
     private final NativeObject database;
@@ -41,78 +42,99 @@ final class CallGuard {
         }
     }
 
-    /** Enters the database, the family and the options (in that order); pair with exit(). */
-    void enter(NativeObject options, ColumnFamilyHandle family) {
-        enter(options, family, null);
+    /**
+     * The token of a call on the database: a scratch with the database entered; release it
+     * (try-with-resources) to end the call.
+     *
+     * @throws IllegalStateException if the database is closed
+     */
+    Scratch begin() {
+        return Scratch.enterFirst(database.lifecycle);
     }
 
-    /** {@link #enter(NativeObject, ColumnFamilyHandle)} within a call holding {@code s} (or null). */
-    void enter(NativeObject options, ColumnFamilyHandle family, Scratch s) {
-        enterFamily(family, s);
-        if (!owned(options)) {
-            try {
-                options.lifecycle.enter();
-            } catch (RuntimeException e) {
-                exitFamily(family, s);
-                throw e;
-            }
-        }
-    }
-
-    void exit(NativeObject options, ColumnFamilyHandle family) {
-        exit(options, family, null);
-    }
-
-    /** Ends {@link #enter(NativeObject, ColumnFamilyHandle, Scratch)}, with the same scratch, still held. */
-    void exit(NativeObject options, ColumnFamilyHandle family, Scratch s) {
-        if (!owned(options)) {
-            options.lifecycle.exit();
-        }
-        exitFamily(family, s);
-    }
-
-    /** Enters the database and the family; pair with exitFamily(). */
-    void enterFamily(ColumnFamilyHandle family) {
-        enterFamily(family, null);
-    }
-
-    private void enterFamily(ColumnFamilyHandle family, Scratch s) {
+    /** {@link #begin()} with {@code family} entered too (refused if null or another database's). */
+    Scratch begin(ColumnFamilyHandle family) {
         checkFamily(family);
-        database.lifecycle.enter(s);
+        Scratch s = begin();
         if (family != defaultFamily) {
             try {
-                family.lifecycle.enter(s);
-            } catch (RuntimeException e) {
-                database.lifecycle.exit(s);
+                s.enter(family.lifecycle);
+            } catch (RuntimeException | Error e) {
+                s.release();
                 throw e;
             }
         }
+        return s;
     }
 
-    void exitFamily(ColumnFamilyHandle family) {
-        exitFamily(family, null);
-    }
-
-    private void exitFamily(ColumnFamilyHandle family, Scratch s) {
-        if (family != defaultFamily) {
-            family.lifecycle.exit(s);
+    /** {@link #begin(ColumnFamilyHandle)} with {@code options} entered too. */
+    Scratch begin(NativeObject options, ColumnFamilyHandle family) {
+        Scratch s = begin(family);
+        if (!owned(options)) {
+            try {
+                s.enter(options.lifecycle);
+            } catch (RuntimeException | Error e) {
+                s.release();
+                throw e;
+            }
         }
-        database.lifecycle.exit(s);
+        return s;
     }
 
-    /** {@link #enter} for reads, refusing a snapshot of another database. */
-    void enterRead(ReadOptions options, ColumnFamilyHandle family) {
-        enterRead(options, family, null);
+    /** {@link #begin(NativeObject, ColumnFamilyHandle)} for a read: refuses a snapshot of another database. */
+    Scratch beginRead(ReadOptions options, ColumnFamilyHandle family) {
+        checkSnapshot(options);
+        return begin(options, family);
     }
 
-    /** {@link #enterRead(ReadOptions, ColumnFamilyHandle)} within a call holding {@code s} (or null). */
-    void enterRead(ReadOptions options, ColumnFamilyHandle family, Scratch s) {
-        enter(options, family, s);
+    /** Refuses read options carrying a snapshot of another database. */
+    private void checkSnapshot(ReadOptions options) {
         Database owner = options.snapshotOwner();
         if (owner != null && owner != database) {
-            exit(options, family, s);
             throw new IllegalArgumentException("the read options carry a snapshot of another database");
         }
+    }
+
+    /**
+     * Enters the database and {@code family} (in that order) for the call holding {@code s}; the
+     * caller releases {@code s} if this throws (what was entered is then exited).
+     *
+     * @return {@code s}
+     * @throws NullPointerException if {@code family} is null
+     * @throws IllegalArgumentException if it is another database's
+     * @throws IllegalStateException if the database or family is closed
+     */
+    Scratch enterFamily(Scratch s, ColumnFamilyHandle family) {
+        checkFamily(family);
+        s.enter(database.lifecycle);
+        return family == defaultFamily ? s : s.enter(family.lifecycle);
+    }
+
+    /**
+     * Enters one more family of this database for the call holding {@code s}, which entered the
+     * database already (a call on several families); refusals as {@link #enterFamily(Scratch,
+     * ColumnFamilyHandle)}.
+     *
+     * @return {@code s}
+     */
+    Scratch enterOtherFamily(Scratch s, ColumnFamilyHandle family) {
+        checkFamily(family);
+        return family == defaultFamily ? s : s.enter(family.lifecycle);
+    }
+
+    /** {@link #enterFamily(Scratch, ColumnFamilyHandle)}, then {@code options} (the shared defaults need not be). */
+    Scratch enter(Scratch s, NativeObject options, ColumnFamilyHandle family) {
+        enterFamily(s, family);
+        if (!owned(options)) {
+            s.enter(options.lifecycle);
+        }
+        return s;
+    }
+
+    /** {@link #enter(Scratch, NativeObject, ColumnFamilyHandle)} for a read: refuses a snapshot of another database. */
+    Scratch enterRead(Scratch s, ReadOptions options, ColumnFamilyHandle family) {
+        checkSnapshot(options);
+        return enter(s, options, family);
     }
 
     // ---- whole calls (administration, not the data path) -----------------------------------------
@@ -124,46 +146,33 @@ final class CallGuard {
     }
 
     /**
-     * Runs {@code body} with the database entered and scratch memory, in the order of every such
-     * call: enter, acquire the scratch; release it, exit. For calls off the data path (one
-     * lambda per call), which the per-call cost of the scratch forms does not matter to.
+     * Runs {@code body} as one call with the database entered and scratch memory: for calls off the
+     * data path (one lambda per call), which the per-call cost of a lambda does not matter to.
      */
     <R> R call(Body<R> body) {
-        database.lifecycle.enter();
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = begin()) {
             return body.run(s);
-        } finally {
-            database.lifecycle.exit();
         }
     }
 
     /** {@link #call(Body)} with {@code family} entered too (refused if it is another database's). */
     <R> R callFamily(ColumnFamilyHandle family, Body<R> body) {
-        enterFamily(family);
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = begin(family)) {
             return body.run(s);
-        } finally {
-            exitFamily(family);
         }
     }
 
     /** {@link #call(Body)} with {@code family} and {@code options} entered too. */
     <R> R call(NativeObject options, ColumnFamilyHandle family, Body<R> body) {
-        enter(options, family);
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = begin(options, family)) {
             return body.run(s);
-        } finally {
-            exit(options, family);
         }
     }
 
     /** {@link #call(NativeObject, ColumnFamilyHandle, Body)} for a read (a snapshot of another database refused). */
     <R> R callRead(ReadOptions options, ColumnFamilyHandle family, Body<R> body) {
-        enterRead(options, family);
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = beginRead(options, family)) {
             return body.run(s);
-        } finally {
-            exit(options, family);
         }
     }
 }

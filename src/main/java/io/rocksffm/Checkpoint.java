@@ -5,6 +5,7 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.Native;
+import io.rocksffm.internal.Scratch;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -125,16 +126,13 @@ public final class Checkpoint extends NativeObject {
         String dir = Opening.cPath(target);
         db.guard.checkFamily(family);
         return apply(cp -> {
-            db.guard.enterFamily(family);
-            try (Arena arena = Arena.ofConfined()) {
+            try (Scratch s = db.guard.begin(family); Arena arena = Arena.ofConfined()) {
                 Capabilities.require("rocksdb_checkpoint_export_column_family");
                 MemorySegment err = arena.allocate(ValueLayout.ADDRESS);
                 MemorySegment metadata = rocksdb_checkpoint_export_column_family(cp, family.ptr,
                         arena.allocateFrom(dir), err);
                 Native.check(err);
                 return new ExportImportFilesMetaData(metadata);
-            } finally {
-                db.guard.exitFamily(family);
             }
         });
     }

@@ -20,13 +20,10 @@ final class CompactionControl {
     static void waitForCompact(Database db, WaitForCompactOptions options) {
         Objects.requireNonNull(options, "options");
         Callbacks.refuseWaiting("waitForCompact");
-        db.lifecycle.enter();
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = db.guard.begin()) {
             Capabilities.require("rocksdb_wait_for_compact");
             options.use(o -> rocksdb_wait_for_compact(db.adminDb(), o, s.errptr));
             Native.check(s.errptr);
-        } finally {
-            db.lifecycle.exit();
         }
     }
 
@@ -34,11 +31,8 @@ final class CompactionControl {
         if (wait) {
             Callbacks.refuseWaiting("cancelAllBackgroundWork");
         }
-        db.lifecycle.enter();
-        try {
+        try (Scratch s = db.guard.begin()) {
             rocksdb_cancel_all_background_work(db.adminDb(), (byte) (wait ? 1 : 0));
-        } finally {
-            db.lifecycle.exit();
         }
     }
 
@@ -50,15 +44,12 @@ final class CompactionControl {
                 throw new IllegalArgumentException("suggestCompactRange: end sorts before begin");
             }
         }
-        db.guard.enterFamily(family);
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = db.guard.begin(family)) {
             MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
             MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
             rocksdb_suggest_compact_range_cf(db.adminDb(), family.ptr, b, begin == null ? 0 : begin.byteSize(), e,
                     end == null ? 0 : end.byteSize(), s.errptr);
             Native.check(s.errptr);
-        } finally {
-            db.guard.exitFamily(family);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.rocksffm;
 
+import io.rocksffm.internal.Scratch;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
 import java.lang.foreign.Arena;
@@ -30,16 +31,13 @@ abstract class CompressionTuning extends CompactionTuning {
      */
     public Options setCompressionPerLevel(List<Compression> perLevel) {
         List<Compression> copy = List.copyOf(Objects.requireNonNull(perLevel, "perLevel"));
-        lifecycle.enter();
-        try (Arena arena = Arena.ofConfined()) {
+        try (Scratch s = Scratch.enterFirst(lifecycle); Arena arena = Arena.ofConfined()) {
             MemorySegment ids = arena.allocate(ValueLayout.JAVA_INT, Math.max(1, copy.size()));
             for (int i = 0; i < copy.size(); i++) {
                 ids.setAtIndex(ValueLayout.JAVA_INT, i, copy.get(i).id);
             }
             rocksdb_options_set_compression_per_level(ptr, ids, copy.size());
             compressionPerLevel = copy;
-        } finally {
-            lifecycle.exit();
         }
         return self();
     }

@@ -117,11 +117,8 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     public ColumnFamilyHandle createColumnFamily(String name, Options options) {
         new ColumnFamilyDescriptor(name, options); // argument checks
         refuseIfReadOnly();
-        lifecycle.enter();
-        try {
+        try (Scratch s = guard.begin()) {
             return families.create(this, name, options);
-        } finally {
-            lifecycle.exit();
         }
     }
 
@@ -154,14 +151,11 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         adminDb(); // a kind without the base database refuses before the handle closes
         family.lifecycle.ensureOpen();
         boolean[] dropped = {false};
-        lifecycle.enter();
-        try {
+        try (Scratch s = guard.begin()) {
             family.closeHandle(() -> {
                 families.drop(this, family);
                 dropped[0] = true;
             });
-        } finally {
-            lifecycle.exit();
         }
         if (!dropped[0]) { // closed by another thread meanwhile
             throw new IllegalStateException(family + " is closed");
@@ -225,25 +219,20 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         if (value.isReadOnly()) {
             throw new IllegalArgumentException("value segment is read-only");
         }
-        try (Scratch s = Scratch.acquire()) {
-            guard.enterRead(options, family, s);
-            try {
-                if (oneCallGets() && (value.isNative() || value.byteSize() <= INTO_BUFFER_MAX)) {
-                    // one downcall into the caller's segment, or into scratch memory for a heap one
-                    MemorySegment buf = value.isNative() ? value : s.buffer(Scratch.SECOND, value.byteSize());
-                    long length = Native.getIntoBuffer(db, options.ptr, family.ptr, s.first(key), key.byteSize(), buf, s);
-                    if (length <= buf.byteSize()) { // absent (-1), or the whole value is in buf
-                        if (buf != value && length > 0) {
-                            MemorySegment.copy(buf, 0, value, 0, Math.min(length, value.byteSize()));
-                        }
-                        return length;
+        try (Scratch s = guard.beginRead(options, family)) {
+            if (oneCallGets() && (value.isNative() || value.byteSize() <= INTO_BUFFER_MAX)) {
+                // one downcall into the caller's segment, or into scratch memory for a heap one
+                MemorySegment buf = value.isNative() ? value : s.buffer(Scratch.SECOND, value.byteSize());
+                long length = Native.getIntoBuffer(db, options.ptr, family.ptr, s.first(key), key.byteSize(), buf, s);
+                if (length <= buf.byteSize()) { // absent (-1), or the whole value is in buf
+                    if (buf != value && length > 0) {
+                        MemorySegment.copy(buf, 0, value, 0, Math.min(length, value.byteSize()));
                     }
-                    // too large for buf, which copied nothing: read it pinned to copy what fits
+                    return length;
                 }
-                return PointReads.copy(pinnedSlice(options.ptr, family.ptr, s.first(key), key.byteSize(), s), value, s);
-            } finally {
-                guard.exit(options, family, s);
+                // too large for buf, which copied nothing: read it pinned to copy what fits
             }
+            return PointReads.copy(pinnedSlice(options.ptr, family.ptr, s.first(key), key.byteSize(), s), value, s);
         }
     }
 
@@ -251,36 +240,31 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     public byte[] get(ColumnFamilyHandle family, ReadOptions options, byte[] key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
-        try (Scratch s = Scratch.acquire()) {
-            guard.enterRead(options, family, s);
-            try {
-                if (oneCallGets() && !s.largeValues) {
-                    // one downcall into a reused scratch buffer that grows to the values seen (up to
-                    // INTO_BUFFER_MAX); larger values are read pinned and copied once
-                    MemorySegment buf = s.buffer(Scratch.SECOND, INTO_BUFFER_MIN);
-                    long length = Native.getIntoBuffer(db, options.ptr, family.ptr, s.copy(Scratch.FIRST, key),
-                            key.length, buf, s);
-                    if (length < 0) {
-                        return null;
-                    }
-                    if (length <= buf.byteSize()) {
-                        byte[] out = new byte[(int) length];
-                        MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, out, 0, (int) length);
-                        return out;
-                    }
-                    // the read was wasted: the engine copies nothing into a buffer too small
-                    s.buffer(Scratch.SECOND, Math.min(length, INTO_BUFFER_MAX));
-                    s.largeValues = length > INTO_BUFFER_MAX;
+        try (Scratch s = guard.beginRead(options, family)) {
+            if (oneCallGets() && !s.largeValues) {
+                // one downcall into a reused scratch buffer that grows to the values seen (up to
+                // INTO_BUFFER_MAX); larger values are read pinned and copied once
+                MemorySegment buf = s.buffer(Scratch.SECOND, INTO_BUFFER_MIN);
+                long length = Native.getIntoBuffer(db, options.ptr, family.ptr, s.copy(Scratch.FIRST, key),
+                        key.length, buf, s);
+                if (length < 0) {
+                    return null;
                 }
-                byte[] value = PointReads.array(pinnedSlice(options.ptr, family.ptr, s.copy(Scratch.FIRST, key),
-                        key.length, s), s);
-                if (value != null && value.length <= INTO_BUFFER_MAX) {
-                    s.largeValues = false;
+                if (length <= buf.byteSize()) {
+                    byte[] out = new byte[(int) length];
+                    MemorySegment.copy(buf, ValueLayout.JAVA_BYTE, 0, out, 0, (int) length);
+                    return out;
                 }
-                return value;
-            } finally {
-                guard.exit(options, family, s);
+                // the read was wasted: the engine copies nothing into a buffer too small
+                s.buffer(Scratch.SECOND, Math.min(length, INTO_BUFFER_MAX));
+                s.largeValues = length > INTO_BUFFER_MAX;
             }
+            byte[] value = PointReads.array(pinnedSlice(options.ptr, family.ptr, s.copy(Scratch.FIRST, key),
+                    key.length, s), s);
+            if (value != null && value.length <= INTO_BUFFER_MAX) {
+                s.largeValues = false;
+            }
+            return value;
         }
     }
 
@@ -288,14 +272,9 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     public PinnedValue getPinned(ColumnFamilyHandle family, ReadOptions options, MemorySegment key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
-        try (Scratch s = Scratch.acquire()) {
-            guard.enterRead(options, family, s);
-            try {
-                MemorySegment slice = pinnedSlice(options.ptr, family.ptr, s.first(key), key.byteSize(), s);
-                return slice.address() == 0 ? null : PinnedValue.of(this, slice, s.size);
-            } finally {
-                guard.exit(options, family, s);
-            }
+        try (Scratch s = guard.beginRead(options, family)) {
+            MemorySegment slice = pinnedSlice(options.ptr, family.ptr, s.first(key), key.byteSize(), s);
+            return slice.address() == 0 ? null : PinnedValue.of(this, slice, s.size);
         }
     }
 
@@ -305,14 +284,9 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         Objects.requireNonNull(family, "family");
         Objects.requireNonNull(options, "options");
         MultiGet.checkArguments(keys, values, lengths, errors);
-        try (Scratch s = Scratch.acquire()) {
-            guard.enterRead(options, family, s);
-            try {
-                MultiGet.call(db, options.ptr, family.ptr, keys, sortedInput, s);
-                return MultiGet.intoSegments(s, values, lengths, errors, valueSuffix);
-            } finally {
-                guard.exit(options, family, s);
-            }
+        try (Scratch s = guard.beginRead(options, family)) {
+            MultiGet.call(db, options.ptr, family.ptr, keys, sortedInput, s);
+            return MultiGet.intoSegments(s, values, lengths, errors, valueSuffix);
         }
     }
 
@@ -325,14 +299,9 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         for (int i = 0; i < n; i++) {
             segments[i] = MemorySegment.ofArray(MultiGet.element(keys.get(i), "keys", i));
         }
-        try (Scratch s = Scratch.acquire()) {
-            guard.enterRead(options, family, s);
-            try {
-                MultiGet.call(db, options.ptr, family.ptr, segments, false, s);
-                return MultiGet.asArrays(s, n, valueSuffix);
-            } finally {
-                guard.exit(options, family, s);
-            }
+        try (Scratch s = guard.beginRead(options, family)) {
+            MultiGet.call(db, options.ptr, family.ptr, segments, false, s);
+            return MultiGet.asArrays(s, n, valueSuffix);
         }
     }
 
@@ -341,13 +310,10 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     @Override
     public RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options) {
         Objects.requireNonNull(options, "options");
-        guard.enterRead(options, family);
-        try {
+        try (Scratch s = guard.beginRead(options, family)) {
             synchronized (options.lock) { // orders against bound, snapshot and prefetch changes
                 return RocksIterator.create(this, family, options, options.prefetchBytes);
             }
-        } finally {
-            guard.exit(options, family);
         }
     }
 
@@ -358,11 +324,8 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
      * @throws IllegalStateException if closed
      */
     public Snapshot getSnapshot() {
-        lifecycle.enter();
-        try {
+        try (Scratch s = guard.begin()) {
             return Snapshot.take(this);
-        } finally {
-            lifecycle.exit();
         }
     }
 
@@ -372,26 +335,16 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     public void flush(ColumnFamilyHandle family, FlushOptions options) {
         Objects.requireNonNull(options, "options");
         Callbacks.refuseWaiting("flush");
-        try (Scratch s = Scratch.acquire()) {
-            guard.enter(options, family, s);
-            try {
-                rocksdb_flush_cf(adminDb(), options.ptr, family.ptr, s.errptr);
-                checkWrite(s.errptr);
-            } finally {
-                guard.exit(options, family, s);
-            }
+        try (Scratch s = guard.begin(options, family)) {
+            rocksdb_flush_cf(adminDb(), options.ptr, family.ptr, s.errptr);
+            checkWrite(s.errptr);
         }
     }
 
     @Override
     public void flushWal(boolean sync) {
-        try (Scratch s = Scratch.acquire()) {
-            lifecycle.enter();
-            try {
-                rocksdb_flush_wal(adminDb(), flag(sync), s.errptr);
-            } finally {
-                lifecycle.exit();
-            }
+        try (Scratch s = guard.begin()) {
+            rocksdb_flush_wal(adminDb(), flag(sync), s.errptr);
             Native.check(s.errptr);
         }
     }
@@ -399,22 +352,18 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     @Override
     public void compactRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
         Callbacks.refuseWaiting("compactRange");
-        guard.enterFamily(family);
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = guard.begin(family)) {
             MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
             MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
             rocksdb_compact_range_cf(adminDb(), family.ptr, b, begin == null ? 0 : begin.byteSize(), e,
                     end == null ? 0 : end.byteSize());
-        } finally {
-            guard.exitFamily(family);
         }
     }
 
     @Override
     public String getProperty(ColumnFamilyHandle family, String property) {
         Objects.requireNonNull(property, "property");
-        guard.enterFamily(family);
-        try (Arena arena = Arena.ofConfined()) {
+        try (Scratch s = guard.begin(family); Arena arena = Arena.ofConfined()) {
             MemorySegment v = rocksdb_property_value_cf(adminDb(), family.ptr, arena.allocateFrom(property));
             if (v.address() == 0) {
                 return null;
@@ -424,20 +373,15 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
             } finally {
                 rocksdb_free(v);
             }
-        } finally {
-            guard.exitFamily(family);
         }
     }
 
     @Override
     public OptionalLong getLongProperty(ColumnFamilyHandle family, String property) {
         Objects.requireNonNull(property, "property");
-        guard.enterFamily(family);
-        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
+        try (Scratch s = guard.begin(family); Arena arena = Arena.ofConfined()) {
             int rc = rocksdb_property_int_cf(adminDb(), family.ptr, arena.allocateFrom(property), s.size);
             return rc == 0 ? OptionalLong.of(s.size.get(JAVA_LONG, 0)) : OptionalLong.empty();
-        } finally {
-            guard.exitFamily(family);
         }
     }
 
@@ -448,11 +392,8 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         if (starts.length != limits.length) {
             throw new IllegalArgumentException("starts and limits must have the same length");
         }
-        guard.enterFamily(family);
-        try {
+        try (Scratch s = guard.begin(family)) {
             return KeyRanges.approximateSizes(adminDb(), family.ptr, starts, limits);
-        } finally {
-            guard.exitFamily(family);
         }
     }
 
@@ -575,10 +516,9 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         if (named) {
             families.dropLock.readLock().lock();
         }
-        try (Scratch s = Scratch.acquire()) {
+        try {
             batch.checkWritable(this, families);
-            guard.enter(options, defaultFamily, s);
-            try {
+            try (Scratch s = guard.begin(options, defaultFamily)) {
                 MemorySegment nativeBatch = batch.createNative();
                 try {
                     write.call(ptr, options.ptr, nativeBatch, s.errptr);
@@ -586,8 +526,6 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
                     WriteBatch.destroyNative(nativeBatch);
                 }
                 checkWrite(s.errptr);
-            } finally {
-                guard.exit(options, defaultFamily, s);
             }
         } finally {
             if (named) {

@@ -3,6 +3,7 @@ package io.rocksffm;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
 import io.rocksffm.internal.Capabilities;
+import io.rocksffm.internal.Scratch;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -327,12 +328,9 @@ abstract class DatabaseTuning extends EnvironmentTuning {
      */
     public Options setWalDir(Path dir) {
         String name = Opening.cPath(dir);
-        lifecycle.enter();
-        try (Arena arena = Arena.ofConfined()) {
+        try (Scratch s = Scratch.enterFirst(lifecycle); Arena arena = Arena.ofConfined()) {
             rocksdb_options_set_wal_dir(ptr, arena.allocateFrom(name));
             walDir = Path.of(name);
-        } finally {
-            lifecycle.exit();
         }
         return self();
     }
@@ -349,17 +347,14 @@ abstract class DatabaseTuning extends EnvironmentTuning {
         if (!Capabilities.callable("rocksdb_options_get_wal_dir")) {
             return walDir;
         }
-        lifecycle.enter();
-        try (Arena arena = Arena.ofConfined()) {
+        try (Scratch s = Scratch.enterFirst(lifecycle); Arena arena = Arena.ofConfined()) {
             MemorySegment size = arena.allocate(ValueLayout.JAVA_LONG);
-            MemorySegment s = rocksdb_options_get_wal_dir(ptr, size);
+            MemorySegment dir = rocksdb_options_get_wal_dir(ptr, size);
             long n = size.get(ValueLayout.JAVA_LONG, 0);
-            if (s.address() == 0 || n == 0) {
+            if (dir.address() == 0 || n == 0) {
                 return null;
             }
-            return Path.of(new String(s.reinterpret(n).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8));
-        } finally {
-            lifecycle.exit();
+            return Path.of(new String(dir.reinterpret(n).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8));
         }
     }
 

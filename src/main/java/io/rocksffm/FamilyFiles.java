@@ -1,5 +1,6 @@
 package io.rocksffm;
 
+import io.rocksffm.internal.Scratch;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
 import java.util.ArrayList;
@@ -40,11 +41,8 @@ final class FamilyFiles {
         if (db.isReadOnly()) { // RocksDB 7.x lets a read-only handle change the families on disk
             throw new RocksDBException("Not implemented: Not supported operation in read only mode.");
         }
-        db.lifecycle.enter();
-        try {
+        try (Scratch s = db.guard.begin()) {
             return db.families.createAll(db, List.copyOf(names), options);
-        } finally {
-            db.lifecycle.exit();
         }
     }
 
@@ -61,20 +59,14 @@ final class FamilyFiles {
         if (db.isReadOnly()) {
             throw new RocksDBException("Not implemented: Not supported operation in read only mode.");
         }
-        db.lifecycle.enter();
-        try {
+        try (Scratch s = db.guard.begin()) {
             return db.families.createWithImport(db, name, options, importOptions, metadata);
-        } finally {
-            db.lifecycle.exit();
         }
     }
 
     static ColumnFamilyMetaData metaData(Database db, ColumnFamilyHandle family) {
-        db.guard.enterFamily(family);
-        try {
+        try (Scratch s = db.guard.begin(family)) {
             return ColumnFamilyMetaData.copy(rocksdb_get_column_family_metadata_cf(db.adminDb(), family.ptr));
-        } finally {
-            db.guard.exitFamily(family);
         }
     }
 }

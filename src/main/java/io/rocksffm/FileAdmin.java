@@ -38,11 +38,8 @@ final class FileAdmin {
     }
 
     static List<LiveFile> liveFiles(Database db) {
-        db.lifecycle.enter();
-        try {
+        try (Scratch s = db.guard.begin()) {
             return copy(rocksdb_livefiles(db.adminDb()));
-        } finally {
-            db.lifecycle.exit();
         }
     }
 
@@ -80,14 +77,11 @@ final class FileAdmin {
     static boolean keyMayExist(Database db, ColumnFamilyHandle family, ReadOptions options, byte[] key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
-        db.guard.enterRead(options, family);
-        try (Arena arena = Arena.ofConfined()) {
+        try (Scratch s = db.guard.beginRead(options, family); Arena arena = Arena.ofConfined()) {
             MemorySegment k = arena.allocateFrom(ValueLayout.JAVA_BYTE, key);
             // no value wanted: RocksDB allocates nothing (value_found NULL)
             return rocksdb_key_may_exist_cf(db.adminDb(), options.ptr, family.ptr, k, key.length, MemorySegment.NULL,
                     MemorySegment.NULL, MemorySegment.NULL, 0, MemorySegment.NULL) != 0;
-        } finally {
-            db.guard.exit(options, family);
         }
     }
 
@@ -113,13 +107,10 @@ final class FileAdmin {
         if (!includeMemtables && !includeFiles) {
             throw new IllegalArgumentException("count the memtables, the table files, or both");
         }
-        db.guard.enterFamily(family);
-        try {
+        try (Scratch s = db.guard.begin(family)) {
             Capabilities.require("rocksdb_approximate_sizes_cf_with_flags");
             return KeyRanges.approximateSizes(db.adminDb(), family.ptr, starts, limits,
                     (includeMemtables ? KeyRanges.INCLUDE_MEMTABLES : 0) | (includeFiles ? KeyRanges.INCLUDE_FILES : 0));
-        } finally {
-            db.guard.exitFamily(family);
         }
     }
 

@@ -27,8 +27,7 @@ final class MutableOptions {
     static void set(Database db, ColumnFamilyHandle family, Map<String, String> options) {
         String[][] pairs = pairs(options, false);
         ColumnFamilyHandle target = family == null ? db.defaultFamily : family;
-        db.guard.enterFamily(target);
-        try {
+        try (Scratch s = db.guard.begin(target)) {
             refuseWedging(db, target, options);
             call(pairs, (n, keys, values, errptr) -> {
                 if (family == null) {
@@ -37,8 +36,6 @@ final class MutableOptions {
                     rocksdb_set_options_cf(db.adminDb(), family.ptr, n, keys, values, errptr);
                 }
             });
-        } finally {
-            db.guard.exitFamily(target);
         }
     }
 

@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.Native;
+import io.rocksffm.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
@@ -39,21 +40,15 @@ abstract class NativeObject implements AutoCloseable {
 
     /** Runs {@code action} with the pointer while the object is guaranteed open. */
     final void use(Consumer<MemorySegment> action) {
-        lifecycle.enter();
-        try {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
             action.accept(ptr);
-        } finally {
-            lifecycle.exit();
         }
     }
 
     /** Computes a value from the pointer while the object is guaranteed open. */
     final <T> T apply(Function<MemorySegment, T> function) {
-        lifecycle.enter();
-        try {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return function.apply(ptr);
-        } finally {
-            lifecycle.exit();
         }
     }
 

@@ -113,18 +113,14 @@ final class Opening {
             all.add(0, new ColumnFamilyDescriptor(ColumnFamilyHandle.DEFAULT, options));
         }
         int n = all.size();
-        List<NativeObject> entered = new ArrayList<>();
-        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
+        try (Scratch s = Scratch.enterFirst(options.lifecycle); Arena arena = Arena.ofConfined()) {
             MemorySegment names = arena.allocate(ADDRESS, n);
             MemorySegment familyOptions = arena.allocate(ADDRESS, n);
             MemorySegment handles = arena.allocate(ADDRESS, n);
             List<String> familyNames = new ArrayList<>();
-            options.lifecycle.enter();
-            entered.add(options);
             for (int i = 0; i < n; i++) {
                 ColumnFamilyDescriptor d = all.get(i);
-                d.options().lifecycle.enter();
-                entered.add(d.options());
+                s.enter(d.options().lifecycle);
                 names.setAtIndex(ADDRESS, i, arena.allocateFrom(d.name()));
                 familyOptions.setAtIndex(ADDRESS, i, d.options().ptr);
                 familyNames.add(d.name());
@@ -147,10 +143,6 @@ final class Opening {
             }
             WarmUp.afterOpen();
             return opened;
-        } finally {
-            for (NativeObject o : entered) {
-                o.lifecycle.exit();
-            }
         }
     }
 

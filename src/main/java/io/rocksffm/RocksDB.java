@@ -182,13 +182,8 @@ public final class RocksDB extends Database {
      * @throws IllegalStateException if closed
      */
     public void tryCatchUpWithPrimary() {
-        try (Scratch s = Scratch.acquire()) {
-            lifecycle.enter();
-            try {
-                rocksdb_try_catch_up_with_primary(ptr, s.errptr);
-            } finally {
-                lifecycle.exit();
-            }
+        try (Scratch s = guard.begin()) {
+            rocksdb_try_catch_up_with_primary(ptr, s.errptr);
             Native.check(s.errptr);
         }
     }
@@ -289,15 +284,10 @@ public final class RocksDB extends Database {
         // them in segments allocates whenever the JIT does not inline the whole path.
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        try (Scratch s = Scratch.acquire()) {
-            guard.enter(WriteOptions.DEFAULT, defaultFamily, s);
-            try {
-                rocksdb_put_cf(ptr, WriteOptions.DEFAULT.ptr, defaultFamily.ptr, s.copy(Scratch.FIRST, key), key.length,
-                        s.copy(Scratch.SECOND, value), value.length, s.errptr);
-                checkWrite(s.errptr);
-            } finally {
-                guard.exit(WriteOptions.DEFAULT, defaultFamily, s);
-            }
+        try (Scratch s = guard.begin(WriteOptions.DEFAULT, defaultFamily)) {
+            rocksdb_put_cf(ptr, WriteOptions.DEFAULT.ptr, defaultFamily.ptr, s.copy(Scratch.FIRST, key), key.length,
+                    s.copy(Scratch.SECOND, value), value.length, s.errptr);
+            checkWrite(s.errptr);
         }
         return this;
     }
@@ -350,12 +340,9 @@ public final class RocksDB extends Database {
         }
         try {
             batch.checkFamilies(this);
-            guard.enter(options, defaultFamily);
-            try (Scratch s = Scratch.acquire()) {
+            try (Scratch s = guard.begin(options, defaultFamily)) {
                 rocksdb_write_writebatch_wi(ptr, options.ptr, batch.ptr, s.errptr);
                 checkWrite(s.errptr);
-            } finally {
-                guard.exit(options, defaultFamily);
             }
         } finally {
             if (named) {

@@ -194,24 +194,19 @@ public final class TimestampedDB {
                        MemorySegment value) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(timestamp, "timestamp");
-        try (Scratch s = Scratch.acquire()) {
-            db.guard.enter(options, family, s);
-            try {
-                MemorySegment k = s.first(key);
-                MemorySegment ts = nativeTimestamp(s, timestamp);
-                if (value == null) {
-                    rocksdb_delete_cf_with_ts(db.db, options.ptr, family.ptr, k, key.byteSize(), ts, timestamp.byteSize(), s.errptr);
-                } else if (value == SINGLE) {
-                    rocksdb_singledelete_cf_with_ts(db.db, options.ptr, family.ptr, k, key.byteSize(), ts, timestamp.byteSize(),
-                            s.errptr);
-                } else {
-                    rocksdb_put_cf_with_ts(db.db, options.ptr, family.ptr, k, key.byteSize(), ts, timestamp.byteSize(),
-                            s.second(value), value.byteSize(), s.errptr);
-                }
-                db.checkWrite(s.errptr);
-            } finally {
-                db.guard.exit(options, family, s);
+        try (Scratch s = db.guard.begin(options, family)) {
+            MemorySegment k = s.first(key);
+            MemorySegment ts = nativeTimestamp(s, timestamp);
+            if (value == null) {
+                rocksdb_delete_cf_with_ts(db.db, options.ptr, family.ptr, k, key.byteSize(), ts, timestamp.byteSize(), s.errptr);
+            } else if (value == SINGLE) {
+                rocksdb_singledelete_cf_with_ts(db.db, options.ptr, family.ptr, k, key.byteSize(), ts, timestamp.byteSize(),
+                        s.errptr);
+            } else {
+                rocksdb_put_cf_with_ts(db.db, options.ptr, family.ptr, k, key.byteSize(), ts, timestamp.byteSize(),
+                        s.second(value), value.byteSize(), s.errptr);
             }
+            db.checkWrite(s.errptr);
         }
     }
 
@@ -248,23 +243,18 @@ public final class TimestampedDB {
     public Versioned get(ColumnFamilyHandle family, ReadOptions options, MemorySegment key) {
         Objects.requireNonNull(options, "options");
         Limits.checkKey(Objects.requireNonNull(key, "key"));
-        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
+        try (Scratch s = db.guard.beginRead(options, family); Arena arena = Arena.ofConfined()) {
             MemorySegment out = arena.allocate(JAVA_LONG, 3); // value length, timestamp pointer, timestamp length
-            db.guard.enterRead(options, family, s);
+            MemorySegment v = rocksdb_get_cf_with_ts(db.db, options.ptr, family.ptr, s.first(key), key.byteSize(), out,
+                    out.asSlice(8), out.asSlice(16), s.errptr);
+            MemorySegment ts = out.get(ADDRESS, 8);
             try {
-                MemorySegment v = rocksdb_get_cf_with_ts(db.db, options.ptr, family.ptr, s.first(key), key.byteSize(), out,
-                        out.asSlice(8), out.asSlice(16), s.errptr);
-                MemorySegment ts = out.get(ADDRESS, 8);
-                try {
-                    Native.check(s.errptr);
-                    return v.address() == 0 ? null
-                            : new Versioned(copy(v, out.get(JAVA_LONG, 0)), copy(ts, out.get(JAVA_LONG, 16)));
-                } finally {
-                    free(v);
-                    free(ts);
-                }
+                Native.check(s.errptr);
+                return v.address() == 0 ? null
+                        : new Versioned(copy(v, out.get(JAVA_LONG, 0)), copy(ts, out.get(JAVA_LONG, 16)));
             } finally {
-                db.guard.exit(options, family, s);
+                free(v);
+                free(ts);
             }
         }
     }
@@ -304,30 +294,20 @@ public final class TimestampedDB {
         if (families.size() != n) {
             throw new IllegalArgumentException(families.size() + " families for " + n + " keys");
         }
-        List<ColumnFamilyHandle> entered = new ArrayList<>(n);
-        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
+        try (Scratch s = db.guard.beginRead(options, db.defaultFamily); Arena arena = Arena.ofConfined()) {
             MemorySegment slots = arena.allocate(JAVA_LONG, 8L * Math.max(1, n)); // 8 arrays of n pointers or sizes
-            db.guard.enterRead(options, db.defaultFamily, s);
-            try {
-                for (int i = 0; i < n; i++) {
-                    ColumnFamilyHandle f = Objects.requireNonNull(families.get(i), "family");
-                    byte[] key = Objects.requireNonNull(keys.get(i), "key");
-                    db.guard.enterFamily(f);
-                    entered.add(f);
-                    slots.setAtIndex(ADDRESS, i, f.ptr);
-                    slots.setAtIndex(ADDRESS, n + i, arena.allocateFrom(JAVA_BYTE, key));
-                    slots.setAtIndex(JAVA_LONG, 2L * n + i, key.length);
-                }
-                rocksdb_multi_get_cf_with_ts(db.db, options.ptr, slots, n, slots.asSlice(8L * n), slots.asSlice(16L * n),
-                        slots.asSlice(24L * n), slots.asSlice(32L * n), slots.asSlice(40L * n), slots.asSlice(48L * n),
-                        slots.asSlice(56L * n));
-                return collect(slots, n);
-            } finally {
-                for (ColumnFamilyHandle f : entered) {
-                    db.guard.exitFamily(f);
-                }
-                db.guard.exit(options, db.defaultFamily, s);
+            for (int i = 0; i < n; i++) {
+                ColumnFamilyHandle f = Objects.requireNonNull(families.get(i), "family");
+                byte[] key = Objects.requireNonNull(keys.get(i), "key");
+                db.guard.enterOtherFamily(s, f);
+                slots.setAtIndex(ADDRESS, i, f.ptr);
+                slots.setAtIndex(ADDRESS, n + i, arena.allocateFrom(JAVA_BYTE, key));
+                slots.setAtIndex(JAVA_LONG, 2L * n + i, key.length);
             }
+            rocksdb_multi_get_cf_with_ts(db.db, options.ptr, slots, n, slots.asSlice(8L * n), slots.asSlice(16L * n),
+                    slots.asSlice(24L * n), slots.asSlice(32L * n), slots.asSlice(40L * n), slots.asSlice(48L * n),
+                    slots.asSlice(56L * n));
+            return collect(slots, n);
         }
     }
 
@@ -379,15 +359,10 @@ public final class TimestampedDB {
      */
     public void increaseFullHistoryTsLow(ColumnFamilyHandle family, byte[] timestamp) {
         Objects.requireNonNull(timestamp, "timestamp");
-        try (Scratch s = Scratch.acquire()) {
-            db.guard.enter(WriteOptions.DEFAULT, family, s);
-            try {
-                rocksdb_increase_full_history_ts_low(db.db, family.ptr, s.copy(Scratch.FIRST, timestamp), timestamp.length,
-                        s.errptr);
-                Native.check(s.errptr);
-            } finally {
-                db.guard.exit(WriteOptions.DEFAULT, family, s);
-            }
+        try (Scratch s = db.guard.begin(WriteOptions.DEFAULT, family)) {
+            rocksdb_increase_full_history_ts_low(db.db, family.ptr, s.copy(Scratch.FIRST, timestamp), timestamp.length,
+                    s.errptr);
+            Native.check(s.errptr);
         }
     }
 
@@ -404,20 +379,15 @@ public final class TimestampedDB {
      *         function asserts that a low was set (a build with assertions aborts the process)
      */
     public byte[] fullHistoryTsLow(ColumnFamilyHandle family) {
-        try (Scratch s = Scratch.acquire()) {
-            db.guard.enter(WriteOptions.DEFAULT, family, s); // closed first, then the engine
+        try (Scratch s = db.guard.begin(family)) { // closed first, then the engine
+            Capabilities.requireSince("rocksdb_get_full_history_ts_low", "8.8",
+                    "it asserts that the family's low was set, which aborts the process in a build with assertions");
+            MemorySegment p = rocksdb_get_full_history_ts_low(db.db, family.ptr, s.size, s.errptr);
             try {
-                Capabilities.requireSince("rocksdb_get_full_history_ts_low", "8.8",
-                        "it asserts that the family's low was set, which aborts the process in a build with assertions");
-                MemorySegment p = rocksdb_get_full_history_ts_low(db.db, family.ptr, s.size, s.errptr);
-                try {
-                    Native.check(s.errptr);
-                    return copy(p, s.size.get(JAVA_LONG, 0));
-                } finally {
-                    free(p);
-                }
+                Native.check(s.errptr);
+                return copy(p, s.size.get(JAVA_LONG, 0));
             } finally {
-                db.guard.exit(WriteOptions.DEFAULT, family, s);
+                free(p);
             }
         }
     }

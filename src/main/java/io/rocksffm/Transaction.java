@@ -3,11 +3,10 @@ package io.rocksffm;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
 import io.rocksffm.internal.Lifecycle;
+import io.rocksffm.internal.Scratch;
 import io.rocksffm.internal.capi.RocksDBC;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -71,21 +70,8 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
         ROLLED_BACK
     }
 
-    private static final VarHandle BUSY;
-
-    static {
-        try {
-            BUSY = MethodHandles.lookup().findVarHandle(Transaction.class, "busy", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     final Database db;
     final boolean optimistic;
-    /** 1 while a call is in flight (one thread at a time). */
-    @SuppressWarnings("unused")
-    private volatile int busy;
     volatile State state = State.STARTED;
     /** The non-default families written since begin, null until one is (see {@link TransactionWrites#holdFamilies}). */
     Set<ColumnFamilyHandle> written;
@@ -127,43 +113,50 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
 
     // ---- the guard: open, one thread at a time --------------------------------------------------
 
-    void enter() {
-        lifecycle.enter();
-        if (!BUSY.compareAndSet(this, 0, 1)) {
-            lifecycle.exit();
-            throw new IllegalStateException("Transaction is in use by another thread (a transaction is used by one "
-                    + "thread at a time)");
-        }
+    /**
+     * The token of a call on this transaction (its lifecycle refuses a second thread's call while
+     * one is in flight): release it to end the call.
+     */
+    Scratch begin() {
+        return Scratch.enterFirst(lifecycle);
     }
 
-    void exit() {
-        BUSY.setRelease(this, 0);
-        lifecycle.exit();
-    }
-
-    /** {@link #enter()} for reads and writes: refuses a finished transaction. */
-    void enterActive() {
-        enter();
-        State s = state;
-        if (s == State.COMMITTED || s == State.ROLLED_BACK) {
-            exit();
-            throw new IllegalStateException("Transaction is " + (s == State.COMMITTED ? "committed" : "rolled back"));
+    /** {@link #begin()} for reads and writes: refuses a finished transaction. */
+    Scratch beginActive() {
+        Scratch s = begin();
+        State st = state;
+        if (st == State.COMMITTED || st == State.ROLLED_BACK) {
+            s.release();
+            throw new IllegalStateException("Transaction is " + (st == State.COMMITTED ? "committed" : "rolled back"));
         }
+        return s;
     }
 
     /**
-     * {@link #enter()} for writes, savepoints and locking reads: refuses a transaction that is not
+     * {@link #begin()} for writes, savepoints and locking reads: refuses a transaction that is not
      * {@link State#STARTED} (once prepared, RocksDB has logged its writes: a later one would be
      * visible after the commit and lost in a crash).
      */
-    void enterWritable() {
-        enter();
-        State s = state;
-        if (s != State.STARTED) {
-            exit();
-            throw new IllegalStateException(s == State.PREPARED
+    Scratch beginWritable() {
+        Scratch s = begin();
+        State st = state;
+        if (st != State.STARTED) {
+            s.release();
+            throw new IllegalStateException(st == State.PREPARED
                     ? "Transaction is prepared: only commit or rollback are allowed"
-                    : "Transaction is " + (s == State.COMMITTED ? "committed" : "rolled back"));
+                    : "Transaction is " + (st == State.COMMITTED ? "committed" : "rolled back"));
+        }
+        return s;
+    }
+
+    /** {@link #beginWritable()}, then the database and {@code family} (checked to be this database's). */
+    Scratch beginWrite(ColumnFamilyHandle family) {
+        Scratch s = beginWritable();
+        try {
+            return db.guard.enterFamily(s, family);
+        } catch (RuntimeException | Error e) {
+            s.release();
+            throw e;
         }
     }
 
@@ -278,8 +271,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
         db.guard.checkFamily(family);
-        enterWritable(); // closed, finished or prepared: IllegalStateException as for every write
-        exit();
+        beginWritable().release(); // closed, finished or prepared: IllegalStateException as for every write
         throw new UnsupportedOperationException("a transaction cannot delete a range (RocksDB's transactions lock"
                 + " keys, not ranges): write the range deletion to the database or a WriteBatch");
     }
@@ -291,30 +283,21 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
 
     // ---- reads ----------------------------------------------------------------------------------
 
-    /** Enters this transaction and, for a read, the family and options (checked to be this database's). */
-    void enterRead(ReadOptions options, ColumnFamilyHandle family) {
-        enterRead(options, family, false);
+    /** The token of a read: this transaction, then the database, family and options (checked to be this database's). */
+    Scratch beginRead(ReadOptions options, ColumnFamilyHandle family) {
+        return beginRead(options, family, false);
     }
 
-    /** {@link #enterRead(ReadOptions, ColumnFamilyHandle)}; a read for update locks, and needs {@link #enterWritable()}. */
-    void enterRead(ReadOptions options, ColumnFamilyHandle family, boolean forUpdate) {
+    /** {@link #beginRead(ReadOptions, ColumnFamilyHandle)}; a read for update locks, and needs {@link #beginWritable()}. */
+    Scratch beginRead(ReadOptions options, ColumnFamilyHandle family, boolean forUpdate) {
         Objects.requireNonNull(options, "options");
-        if (forUpdate) {
-            enterWritable();
-        } else {
-            enterActive();
-        }
+        Scratch s = forUpdate ? beginWritable() : beginActive();
         try {
-            db.guard.enterRead(options, family);
+            return db.guard.enterRead(s, options, family);
         } catch (RuntimeException | Error e) {
-            exit();
+            s.release();
             throw e;
         }
-    }
-
-    void exitRead(ReadOptions options, ColumnFamilyHandle family) {
-        db.guard.exit(options, family);
-        exit();
     }
 
     /**

@@ -105,15 +105,12 @@ public final class TransactionDB extends Database {
     public static TransactionDB open(Path path, Options options, TransactionDBOptions txOptions,
                                      List<ColumnFamilyDescriptor> families) {
         Objects.requireNonNull(txOptions, "txOptions");
-        txOptions.lifecycle.enter();
-        try {
+        try (Scratch s = Scratch.enterFirst(txOptions.lifecycle)) {
             return Opening.open(path, options, families,
                     (o, name, n, names, familyOptions, handles, err) -> rocksdb_transactiondb_open_column_families(o,
                             txOptions.ptr, name, n, names, familyOptions, handles, err),
                     false, (db, p, readOnly, names, handles) -> new TransactionDB(db,
                             BASE_DB ? rocksdb_transactiondb_get_base_db(db) : MemorySegment.NULL, p, names, handles));
-        } finally {
-            txOptions.lifecycle.exit();
         }
     }
 
@@ -230,13 +227,10 @@ public final class TransactionDB extends Database {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        guard.enter(options, family);
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = guard.begin(options, family)) {
             rocksdb_transactiondb_put_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.second(value),
                     value.byteSize(), s.errptr);
             checkWrite(s.errptr);
-        } finally {
-            guard.exit(options, family);
         }
         return this;
     }
@@ -245,12 +239,9 @@ public final class TransactionDB extends Database {
     public Database delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
-        guard.enter(options, family);
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = guard.begin(options, family)) {
             rocksdb_transactiondb_delete_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
             checkWrite(s.errptr);
-        } finally {
-            guard.exit(options, family);
         }
         return this;
     }
@@ -260,14 +251,11 @@ public final class TransactionDB extends Database {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        guard.enter(options, family);
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = guard.begin(options, family)) {
             requireMergeOperator(family);
             rocksdb_transactiondb_merge_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(),
                     s.second(value), value.byteSize(), s.errptr);
             checkWrite(s.errptr);
-        } finally {
-            guard.exit(options, family);
         }
         return this;
     }
@@ -359,12 +347,9 @@ public final class TransactionDB extends Database {
         Objects.requireNonNull(family, "family");
         Objects.requireNonNull(options, "options");
         MultiGet.checkArguments(keys, values, lengths, errors);
-        guard.enterRead(options, family);
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = guard.beginRead(options, family)) {
             ListMultiGet.call(RocksDBC::rocksdb_transactiondb_multi_get_cf, ptr, options.ptr, family.ptr, keys, s);
             return ListMultiGet.intoSegments(s, values, lengths, errors);
-        } finally {
-            guard.exit(options, family);
         }
     }
 
@@ -379,12 +364,9 @@ public final class TransactionDB extends Database {
         for (int i = 0; i < segments.length; i++) {
             segments[i] = MemorySegment.ofArray(MultiGet.element(keys.get(i), "keys", i));
         }
-        guard.enterRead(options, family);
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = guard.beginRead(options, family)) {
             ListMultiGet.call(RocksDBC::rocksdb_transactiondb_multi_get_cf, ptr, options.ptr, family.ptr, segments, s);
             return ListMultiGet.asArrays(s, segments.length);
-        } finally {
-            guard.exit(options, family);
         }
     }
 
@@ -394,14 +376,11 @@ public final class TransactionDB extends Database {
             return super.newIterator(family, options);
         }
         Objects.requireNonNull(options, "options");
-        guard.enterRead(options, family);
-        try {
+        try (Scratch s = guard.beginRead(options, family)) {
             synchronized (options.lock) {
                 return RocksIterator.create(lifecycle, family, options, options.prefetchBytes,
                         (o, f) -> rocksdb_transactiondb_create_iterator_cf(ptr, o, f));
             }
-        } finally {
-            guard.exit(options, family);
         }
     }
 
@@ -410,8 +389,7 @@ public final class TransactionDB extends Database {
         if (BASE_DB) {
             return super.getSnapshot();
         }
-        lifecycle.enter();
-        try {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
             Lifecycle child = Lifecycle.child("Snapshot", false, lifecycle);
             MemorySegment snapshot;
             try {
@@ -421,8 +399,6 @@ public final class TransactionDB extends Database {
                 throw e;
             }
             return Snapshot.adopt(this, child, snapshot, p -> rocksdb_transactiondb_release_snapshot(ptr, p));
-        } finally {
-            lifecycle.exit();
         }
     }
 
@@ -433,12 +409,9 @@ public final class TransactionDB extends Database {
             return;
         }
         Objects.requireNonNull(options, "options");
-        guard.enter(options, family);
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = guard.begin(options, family)) {
             rocksdb_transactiondb_flush_cf(ptr, options.ptr, family.ptr, s.errptr);
             Native.check(s.errptr);
-        } finally {
-            guard.exit(options, family);
         }
     }
 
@@ -448,13 +421,8 @@ public final class TransactionDB extends Database {
             super.flushWal(sync);
             return;
         }
-        try (Scratch s = Scratch.acquire()) {
-            lifecycle.enter();
-            try {
-                rocksdb_transactiondb_flush_wal(ptr, flag(sync), s.errptr);
-            } finally {
-                lifecycle.exit();
-            }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_transactiondb_flush_wal(ptr, flag(sync), s.errptr);
             Native.check(s.errptr);
         }
     }
@@ -465,8 +433,7 @@ public final class TransactionDB extends Database {
             return super.getProperty(family, property);
         }
         Objects.requireNonNull(property, "property");
-        lifecycle.enter();
-        try (Arena arena = Arena.ofConfined()) {
+        try (Scratch s = Scratch.enterFirst(lifecycle); Arena arena = Arena.ofConfined()) {
             MemorySegment v = rocksdb_transactiondb_property_value(ptr, arena.allocateFrom(property));
             if (v.address() == 0) {
                 return null;
@@ -476,8 +443,6 @@ public final class TransactionDB extends Database {
             } finally {
                 Native.rocksdbFree(v);
             }
-        } finally {
-            lifecycle.exit();
         }
     }
 
@@ -487,12 +452,9 @@ public final class TransactionDB extends Database {
             return super.getLongProperty(family, property);
         }
         Objects.requireNonNull(property, "property");
-        lifecycle.enter();
-        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
+        try (Scratch s = guard.begin(); Arena arena = Arena.ofConfined()) {
             int rc = rocksdb_transactiondb_property_int(ptr, arena.allocateFrom(property), s.size);
             return rc == 0 ? OptionalLong.of(s.size.get(JAVA_LONG, 0)) : OptionalLong.empty();
-        } finally {
-            lifecycle.exit();
         }
     }
 }

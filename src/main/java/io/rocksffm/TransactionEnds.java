@@ -18,19 +18,15 @@ final class TransactionEnds {
             throw new IllegalArgumentException("name must not be empty");
         }
         byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
-        tx.enterWritable();
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = tx.beginWritable()) {
             rocksdb_transaction_set_name(tx.ptr, s.copy(Scratch.FIRST, bytes), bytes.length, s.errptr);
             Native.check(s.errptr);
             Transactions.hold(tx, name); // so getPreparedTransactions leaves it out once prepared
-        } finally {
-            tx.exit();
         }
     }
 
     static void prepare(Transaction tx) {
-        tx.enterActive();
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = tx.beginActive()) {
             boolean held = TransactionWrites.holdFamilies(tx);
             try {
                 rocksdb_transaction_prepare(tx.ptr, s.errptr);
@@ -39,14 +35,11 @@ final class TransactionEnds {
             }
             Native.check(s.errptr);
             tx.state = Transaction.State.PREPARED;
-        } finally {
-            tx.exit();
         }
     }
 
     static void commit(Transaction tx) {
-        tx.enterActive();
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = tx.beginActive()) {
             tx.refuseWithChildren("committed");
             boolean held = TransactionWrites.holdFamilies(tx);
             try {
@@ -56,22 +49,17 @@ final class TransactionEnds {
             }
             tx.db.checkWrite(s.errptr);
             tx.state = Transaction.State.COMMITTED;
-        } finally {
-            tx.exit();
         }
     }
 
     static void rollback(Transaction tx) {
-        tx.enterActive();
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = tx.beginActive()) {
             tx.refuseWithChildren("rolled back");
             rocksdb_transaction_rollback(tx.ptr, s.errptr);
             Native.check(s.errptr);
             tx.state = Transaction.State.ROLLED_BACK;
             tx.written = null;
             tx.lastWritten = null;
-        } finally {
-            tx.exit();
         }
     }
 }

@@ -33,19 +33,10 @@ final class TransactionWrites {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
         Limits.checkKeyValue(key, value);
-        tx.enterWritable();
-        try {
-            tx.db.guard.enterFamily(family);
-            try (Scratch s = Scratch.acquire()) {
-                noteFamily(tx, family);
-                write.call(tx.ptr, family.ptr, s.first(key), key.byteSize(), s.second(value), value.byteSize(),
-                        s.errptr);
-                Native.check(s.errptr);
-            } finally {
-                tx.db.guard.exitFamily(family);
-            }
-        } finally {
-            tx.exit();
+        try (Scratch s = tx.beginWrite(family)) {
+            noteFamily(tx, family);
+            write.call(tx.ptr, family.ptr, s.first(key), key.byteSize(), s.second(value), value.byteSize(), s.errptr);
+            Native.check(s.errptr);
         }
     }
 
@@ -53,18 +44,10 @@ final class TransactionWrites {
     static void delete(Transaction tx, ColumnFamilyHandle family, MemorySegment key) {
         Objects.requireNonNull(key, "key");
         Limits.checkKey(key);
-        tx.enterWritable();
-        try {
-            tx.db.guard.enterFamily(family);
-            try (Scratch s = Scratch.acquire()) {
-                noteFamily(tx, family);
-                rocksdb_transaction_delete_cf(tx.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
-                Native.check(s.errptr);
-            } finally {
-                tx.db.guard.exitFamily(family);
-            }
-        } finally {
-            tx.exit();
+        try (Scratch s = tx.beginWrite(family)) {
+            noteFamily(tx, family);
+            rocksdb_transaction_delete_cf(tx.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
+            Native.check(s.errptr);
         }
     }
 
@@ -110,22 +93,16 @@ final class TransactionWrites {
     }
 
     static void setSavePoint(Transaction tx) {
-        tx.enterWritable();
-        try {
+        try (Scratch s = tx.beginWritable()) {
             rocksdb_transaction_set_savepoint(tx.ptr);
-        } finally {
-            tx.exit();
         }
     }
 
     static void rollbackToSavePoint(Transaction tx) {
-        tx.enterWritable();
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = tx.beginWritable()) {
             tx.refuseWithChildren("rolled back to a savepoint");
             rocksdb_transaction_rollback_to_savepoint(tx.ptr, s.errptr);
             Native.check(s.errptr);
-        } finally {
-            tx.exit();
         }
     }
 }

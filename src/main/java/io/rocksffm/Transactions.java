@@ -33,64 +33,49 @@ final class Transactions {
     static Transaction begin(Database db, Transaction reuse, NativeObject writeOptions, NativeObject txOptions,
                              Function<MemorySegment, MemorySegment> begin) {
         boolean optimistic = db instanceof OptimisticTransactionDB;
-        db.lifecycle.enter();
-        try {
-            writeOptions.lifecycle.enter();
-            try {
-                txOptions.lifecycle.enter();
+        try (Scratch s = db.guard.begin()) {
+            s.enter(writeOptions.lifecycle);
+            s.enter(txOptions.lifecycle);
+            if (reuse == null) {
+                Lifecycle lifecycle = Lifecycle.exclusiveChild("Transaction", db.lifecycle);
+                MemorySegment txn;
                 try {
-                    if (reuse == null) {
-                        Lifecycle lifecycle = Lifecycle.child("Transaction", false, db.lifecycle);
-                        MemorySegment txn;
-                        try {
-                            txn = begin.apply(MemorySegment.NULL);
-                        } catch (RuntimeException | Error e) {
-                            lifecycle.abandon();
-                            throw e;
-                        }
-                        try {
-                            return new Transaction(db, lifecycle, txn, optimistic, Transaction.State.STARTED);
-                        } catch (RuntimeException | Error e) {
-                            lifecycle.abandon();
-                            throw e;
-                        }
-                    }
-                    if (reuse.db != db) {
-                        throw new IllegalArgumentException("the transaction to reuse belongs to another database");
-                    }
-                    reuse.enter();
-                    try {
-                        if (reuse.state != Transaction.State.COMMITTED && reuse.state != Transaction.State.ROLLED_BACK) {
-                            throw new IllegalStateException("only a committed or rolled back transaction can be "
-                                    + "begun again; this one is " + reuse.state);
-                        }
-                        reuse.refuseWithChildren("begun again");
-                        MemorySegment again = begin.apply(reuse.ptr);
-                        if (again.address() != reuse.ptr.address()) {
-                            throw new AssertionError("the C API did not begin the old transaction again");
-                        }
-                        hold(reuse, nameOf(reuse.ptr)); // whatever name BeginTransaction left it
-                        reuse.state = Transaction.State.STARTED;
-                        reuse.written = null;
-                        reuse.lastWritten = null;
-                        return reuse;
-                    } finally {
-                        reuse.exit();
-                    }
-                } finally {
-                    txOptions.lifecycle.exit();
+                    txn = begin.apply(MemorySegment.NULL);
+                } catch (RuntimeException | Error e) {
+                    lifecycle.abandon();
+                    throw e;
                 }
-            } finally {
-                writeOptions.lifecycle.exit();
+                try {
+                    return new Transaction(db, lifecycle, txn, optimistic, Transaction.State.STARTED);
+                } catch (RuntimeException | Error e) {
+                    lifecycle.abandon();
+                    throw e;
+                }
             }
-        } finally {
-            db.lifecycle.exit();
+            if (reuse.db != db) {
+                throw new IllegalArgumentException("the transaction to reuse belongs to another database");
+            }
+            s.enter(reuse.lifecycle);
+            if (reuse.state != Transaction.State.COMMITTED && reuse.state != Transaction.State.ROLLED_BACK) {
+                throw new IllegalStateException("only a committed or rolled back transaction can be "
+                        + "begun again; this one is " + reuse.state);
+            }
+            reuse.refuseWithChildren("begun again");
+            MemorySegment again = begin.apply(reuse.ptr);
+            if (again.address() != reuse.ptr.address()) {
+                throw new AssertionError("the C API did not begin the old transaction again");
+            }
+            hold(reuse, nameOf(reuse.ptr)); // whatever name BeginTransaction left it
+            reuse.state = Transaction.State.STARTED;
+            reuse.written = null;
+            reuse.lastWritten = null;
+            return reuse;
         }
     }
 
     /** A prepared transaction recovered by {@code db} on open (the caller has entered {@code db}). */
     static Transaction recovered(TransactionDB db, MemorySegment txn) {
-        Lifecycle lifecycle = Lifecycle.child("Transaction", false, db.lifecycle);
+        Lifecycle lifecycle = Lifecycle.exclusiveChild("Transaction", db.lifecycle);
         try {
             return new Transaction(db, lifecycle, txn, false, Transaction.State.PREPARED);
         } catch (RuntimeException | Error e) {
@@ -119,24 +104,18 @@ final class Transactions {
         if (value.isReadOnly()) {
             throw new IllegalArgumentException("value segment is read-only");
         }
-        tx.enterRead(options, family, forUpdate);
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = tx.beginRead(options, family, forUpdate)) {
             return PointReads.copy(slice(tx, options, family, s.first(key), key.byteSize(), forUpdate, exclusive, s),
                     value, s);
-        } finally {
-            tx.exitRead(options, family);
         }
     }
 
     static byte[] get(Transaction tx, ColumnFamilyHandle family, ReadOptions options, byte[] key, boolean forUpdate,
                        boolean exclusive) {
         Objects.requireNonNull(key, "key");
-        tx.enterRead(options, family, forUpdate);
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = tx.beginRead(options, family, forUpdate)) {
             return PointReads.array(slice(tx, options, family, s.copy(Scratch.FIRST, key), key.length, forUpdate,
                     exclusive, s), s);
-        } finally {
-            tx.exitRead(options, family);
         }
     }
 
@@ -153,12 +132,9 @@ final class Transactions {
                 }
             }
         }
-        tx.enterRead(options, family);
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = tx.beginRead(options, family)) {
             ListMultiGet.call(RocksDBC::rocksdb_transaction_multi_get_cf, tx.ptr, options.ptr, family.ptr, keys, s);
             return ListMultiGet.intoSegments(s, values, lengths, errors);
-        } finally {
-            tx.exitRead(options, family);
         }
     }
 
@@ -169,20 +145,16 @@ final class Transactions {
         for (int i = 0; i < segments.length; i++) {
             segments[i] = MemorySegment.ofArray(MultiGet.element(keys.get(i), "keys", i));
         }
-        tx.enterRead(options, family, forUpdate);
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = tx.beginRead(options, family, forUpdate)) {
             ListMultiGet.call(forUpdate ? RocksDBC::rocksdb_transaction_multi_get_for_update_cf
                     : RocksDBC::rocksdb_transaction_multi_get_cf, tx.ptr, options.ptr, family.ptr, segments, s);
             return ListMultiGet.asArrays(s, segments.length);
-        } finally {
-            tx.exitRead(options, family);
         }
     }
 
 
     static WriteBatch writeBatch(Transaction tx) {
-        tx.enterActive();
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = tx.beginActive()) {
             MemorySegment wi = rocksdb_transaction_get_writebatch_wi(tx.ptr);
             try {
                 MemorySegment data = rocksdb_writebatch_wi_data(wi, s.size);
@@ -190,17 +162,12 @@ final class Transactions {
             } finally {
                 Native.rocksdbFree(wi);
             }
-        } finally {
-            tx.exit();
         }
     }
 
     static String name(Transaction tx) {
-        tx.enter();
-        try {
+        try (Scratch s = tx.begin()) {
             return nameOf(tx.ptr);
-        } finally {
-            tx.exit();
         }
     }
 
@@ -234,8 +201,7 @@ final class Transactions {
     }
 
     static Snapshot snapshot(Transaction tx) {
-        tx.enterActive();
-        try {
+        try (Scratch s = tx.beginActive()) {
             MemorySegment wrapper = rocksdb_transaction_get_snapshot(tx.ptr);
             if (wrapper.reinterpret(ADDRESS.byteSize()).get(ADDRESS, 0).address() == 0) {
                 Native.rocksdbFree(wrapper);
@@ -249,8 +215,6 @@ final class Transactions {
                 throw e;
             }
             return Snapshot.adopt(tx.db, child, wrapper, Native::rocksdbFree);
-        } finally {
-            tx.exit();
         }
     }
 
@@ -266,12 +230,9 @@ final class Transactions {
     /** The body of {@link Transaction#getPinned(ColumnFamilyHandle, ReadOptions, MemorySegment)}. */
     static PinnedValue pinned(Transaction tx, ColumnFamilyHandle family, ReadOptions options, MemorySegment key) {
         Objects.requireNonNull(key, "key");
-        tx.enterRead(options, family);
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = tx.beginRead(options, family)) {
             MemorySegment slice = slice(tx, options, family, s.first(key), key.byteSize(), false, false, s);
             return slice.address() == 0 ? null : PinnedValue.of(tx.db, slice, s.size);
-        } finally {
-            tx.exitRead(options, family);
         }
     }
 
@@ -288,14 +249,11 @@ final class Transactions {
 
     /** The body of {@link Transaction#newIterator(ColumnFamilyHandle, ReadOptions)}. */
     static RocksIterator iterator(Transaction tx, ColumnFamilyHandle family, ReadOptions options) {
-        tx.enterRead(options, family);
-        try {
+        try (Scratch s = tx.beginRead(options, family)) {
             synchronized (options.lock) {
                 return RocksIterator.create(tx.lifecycle, family, options, options.prefetchBytes,
                         (o, f) -> rocksdb_transaction_create_iterator_cf(tx.ptr, o, f));
             }
-        } finally {
-            tx.exitRead(options, family);
         }
     }
 }

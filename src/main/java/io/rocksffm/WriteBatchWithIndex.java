@@ -405,15 +405,15 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
                         s.errptr);
     }
 
-    /** Checks and enters what a batch-only read uses ({@code family} null: the default family). */
-    private void enterBatchRead(Options options, ColumnFamilyHandle family, Object key) {
+    /** Checks what a batch-only read uses ({@code family} null: the default family); the call's token enters the options. */
+    private Scratch beginBatchRead(Options options, ColumnFamilyHandle family, Object key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         if (family != null) {
             checkFamily(family);
         }
         lifecycle.check();
-        options.lifecycle.enter();
+        return Scratch.enterFirst(options.lifecycle);
     }
 
     @Override
@@ -429,11 +429,8 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
 
     private long segmentFromBatch(Options options, ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
         checkOutput(value);
-        enterBatchRead(options, family, key);
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = beginBatchRead(options, family, key)) {
             return take(fromBatch(options, family, s.first(key), key.byteSize(), s), value, s);
-        } finally {
-            options.lifecycle.exit();
         }
     }
 
@@ -449,11 +446,8 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
     }
 
     private byte[] arrayFromBatch(Options options, ColumnFamilyHandle family, byte[] key) {
-        enterBatchRead(options, family, key);
-        try (Scratch s = Scratch.acquire()) {
+        try (Scratch s = beginBatchRead(options, family, key)) {
             return take(fromBatch(options, family, s.copy(Scratch.FIRST, key), key.length, s), s);
-        } finally {
-            options.lifecycle.exit();
         }
     }
 
@@ -479,18 +473,13 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
         Objects.requireNonNull(key, "key");
         checkOutput(value);
         lifecycle.check();
-        try (Scratch s = Scratch.acquire()) {
-            d.guard.enterRead(options, family, s);
-            try {
-                MemorySegment base = d.adminDb();
-                MemorySegment k = s.first(key);
-                return PINNED
-                        ? PointReads.copy(pinnedFromBatchAndDB(base, options, family, k, key.byteSize(), s), value, s)
-                        : take(rocksdb_writebatch_wi_get_from_batch_and_db_cf(ptr, base, options.ptr, family.ptr, k,
-                                key.byteSize(), s.size, s.errptr), value, s);
-            } finally {
-                d.guard.exit(options, family, s);
-            }
+        try (Scratch s = d.guard.beginRead(options, family)) {
+            MemorySegment base = d.adminDb();
+            MemorySegment k = s.first(key);
+            return PINNED
+                    ? PointReads.copy(pinnedFromBatchAndDB(base, options, family, k, key.byteSize(), s), value, s)
+                    : take(rocksdb_writebatch_wi_get_from_batch_and_db_cf(ptr, base, options.ptr, family.ptr, k,
+                            key.byteSize(), s.size, s.errptr), value, s);
         }
     }
 
@@ -500,18 +489,13 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         lifecycle.check();
-        try (Scratch s = Scratch.acquire()) {
-            d.guard.enterRead(options, family, s);
-            try {
-                MemorySegment base = d.adminDb();
-                MemorySegment k = s.copy(Scratch.FIRST, key);
-                return PINNED
-                        ? PointReads.array(pinnedFromBatchAndDB(base, options, family, k, key.length, s), s)
-                        : take(rocksdb_writebatch_wi_get_from_batch_and_db_cf(ptr, base, options.ptr, family.ptr, k,
-                                key.length, s.size, s.errptr), s);
-            } finally {
-                d.guard.exit(options, family, s);
-            }
+        try (Scratch s = d.guard.beginRead(options, family)) {
+            MemorySegment base = d.adminDb();
+            MemorySegment k = s.copy(Scratch.FIRST, key);
+            return PINNED
+                    ? PointReads.array(pinnedFromBatchAndDB(base, options, family, k, key.length, s), s)
+                    : take(rocksdb_writebatch_wi_get_from_batch_and_db_cf(ptr, base, options.ptr, family.ptr, k,
+                            key.length, s.size, s.errptr), s);
         }
     }
 
@@ -524,15 +508,10 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
         Objects.requireNonNull(key, "key");
         lifecycle.check();
         Capabilities.require("rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf");
-        try (Scratch s = Scratch.acquire()) {
-            d.guard.enterRead(options, family, s);
-            try {
-                MemorySegment slice = pinnedFromBatchAndDB(d.adminDb(), options, family, s.first(key), key.byteSize(),
-                        s);
-                return slice.address() == 0 ? null : PinnedValue.of(d, slice, s.size);
-            } finally {
-                d.guard.exit(options, family, s);
-            }
+        try (Scratch s = d.guard.beginRead(options, family)) {
+            MemorySegment slice = pinnedFromBatchAndDB(d.adminDb(), options, family, s.first(key), key.byteSize(),
+                    s);
+            return slice.address() == 0 ? null : PinnedValue.of(d, slice, s.size);
         }
     }
 
@@ -541,16 +520,13 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
         Database d = Objects.requireNonNull(db, "db");
         Objects.requireNonNull(options, "options");
         lifecycle.check();
-        d.guard.enterRead(options, family);
-        try {
+        try (Scratch s = d.guard.beginRead(options, family)) {
             MemorySegment base = d.adminDb();
             synchronized (options.lock) { // the base iterator does not prefetch
                 return RocksIterator.create(new Lifecycle[] {d.lifecycle, lifecycle}, family, options, 0, (o, f) ->
                         rocksdb_writebatch_wi_create_iterator_with_base_cf(ptr, RocksIterator.nativeIterator(base, o, f),
                                 f));
             }
-        } finally {
-            d.guard.exit(options, family);
         }
     }
 }

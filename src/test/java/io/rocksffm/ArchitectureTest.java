@@ -220,6 +220,34 @@ class ArchitectureTest {
         assertEquals(List.of(), wrong);
     }
 
+    /**
+     * The call protocol is written once (issue 31): API classes enter and exit lifecycles only
+     * through a call token ({@code Scratch.enter}/{@code enterFirst}, released by try-with-resources),
+     * never by hand-written {@code enter()}/{@code exit()} pairs.
+     */
+    @Test
+    void apiClassesEnterLifecyclesOnlyThroughACallToken() throws IOException {
+        Pattern byHand = Pattern.compile("\\.(enter|exit)\\(\\s*\\)");
+        Pattern token = Pattern.compile("try \\(Scratch \\w+ = ");
+        List<String> wrong = new ArrayList<>();
+        int tokens = 0;
+        try (Stream<Path> files = Files.list(API)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                String code = stripComments(Files.readString(f));
+                Matcher m = byHand.matcher(code);
+                while (m.find()) {
+                    wrong.add(f.getFileName() + ": ." + m.group(1) + "() at offset " + m.start());
+                }
+                Matcher t = token.matcher(code);
+                while (t.find()) {
+                    tokens++;
+                }
+            }
+        }
+        assertTrue(tokens > 50, "the scan found the calls' tokens: " + tokens);
+        assertEquals(List.of(), wrong);
+    }
+
     /** Every hand-written source file: the library, its tests, the benchmarks and their C loop, the scripts. */
     @Test
     void noHandWrittenFileIsOver600Lines() throws IOException {

@@ -59,6 +59,8 @@ public final class Lifecycle {
     private boolean guarded;
     /** The calls in flight of a striped lifecycle, one cell per {@link #STRIDE} elements; else null. */
     private final AtomicLongArray calls;
+    /** Whether one call at a time is allowed ({@link #exclusiveChild}). */
+    private final boolean exclusive;
 
     /** Cells of a striped lifecycle: a power of two, at least 16 and 2 per processor, at most 64. */
     static final int STRIPES = Math.min(64, Integer.highestOneBit(
@@ -79,14 +81,15 @@ public final class Lifecycle {
     }
 
     private Lifecycle(String what, Thread owner, Lifecycle[] parents) {
-        this(what, owner, parents, false);
+        this(what, owner, parents, false, false);
     }
 
-    private Lifecycle(String what, Thread owner, Lifecycle[] parents, boolean striped) {
+    private Lifecycle(String what, Thread owner, Lifecycle[] parents, boolean striped, boolean exclusive) {
         this.what = what;
         this.owner = owner;
         this.parents = parents;
         this.calls = striped ? new AtomicLongArray(CELLS * STRIDE) : null;
+        this.exclusive = exclusive;
     }
 
     /**
@@ -97,7 +100,7 @@ public final class Lifecycle {
      * @return the lifecycle
      */
     public static Lifecycle striped(String what) {
-        return new Lifecycle(what, null, NONE, true);
+        return new Lifecycle(what, null, NONE, true, false);
     }
 
     /** The calling thread's cell: the same for the same thread, whatever carrier it runs on. */
@@ -126,6 +129,28 @@ public final class Lifecycle {
      * @throws IllegalStateException if a parent is closed (the ones claimed before are released)
      */
     public static Lifecycle child(String what, boolean confined, Lifecycle... parents) {
+        claim(parents);
+        return new Lifecycle(what, confined ? Thread.currentThread() : null, parents.clone());
+    }
+
+    /**
+     * A {@link #child} shared between threads but used by one at a time: a call entered while
+     * another is in flight is refused with IllegalStateException (one compare-and-set per call,
+     * the same as a shared object's), for an object whose native side is not thread-safe and whose
+     * calls cannot wait (a transaction).
+     *
+     * @param what    the object's name in error messages
+     * @param parents the objects it keeps open
+     * @return the lifecycle
+     * @throws IllegalStateException if a parent is closed (the ones claimed before are released)
+     */
+    public static Lifecycle exclusiveChild(String what, Lifecycle... parents) {
+        claim(parents);
+        return new Lifecycle(what, null, parents.clone(), false, true);
+    }
+
+    /** Claims every parent, all or none. */
+    private static void claim(Lifecycle[] parents) {
         int claimed = 0;
         try {
             for (Lifecycle p : parents) {
@@ -138,7 +163,6 @@ public final class Lifecycle {
             }
             throw e;
         }
-        return new Lifecycle(what, confined ? Thread.currentThread() : null, parents.clone());
     }
 
     /**
@@ -155,7 +179,10 @@ public final class Lifecycle {
         return guarded;
     }
 
-    /** Starts a call: throws IllegalStateException if closed. Pair with {@link #exit()} in finally. */
+    /**
+     * Starts a call: throws IllegalStateException if closed, or, for an {@link #exclusiveChild},
+     * while another call is in flight. Pair with {@link #exit()} in finally.
+     */
     public void enter() {
         if (guarded) {
             Callbacks.refuseReentry(what);
@@ -174,6 +201,10 @@ public final class Lifecycle {
         while (true) {
             if (s < 0) {
                 throw closed();
+            }
+            if (exclusive && (s & CALLS) != 0) {
+                throw new IllegalStateException(what + " is in use by another thread (a " + what
+                        + " is used by one thread at a time)");
             }
             long w = state.compareAndExchange(s, s + 1);
             if (w == s) {

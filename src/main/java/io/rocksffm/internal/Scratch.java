@@ -20,6 +20,12 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * hands out (slots, buffers) may be used after release. Release frees an error message left in
  * {@link #errptr}, but callers take their errors first ({@link Native#check}).
  *
+ * <p><b>The call token.</b> A scratch is also the token of the call that holds it: the call
+ * enters the objects it uses through it ({@link #enter(Lifecycle)}), and release exits them in
+ * reverse order before the scratch goes back. Every guarded call is thus one
+ * {@code try (Scratch s = ...) { ... }}, and the order (acquire, enter; exit, release) holds by
+ * construction.
+ *
  * <p><b>Pool.</b> No thread keeps scratch memory between calls: that would cost native memory per
  * thread, and a server may run a virtual thread per request. A fixed pool of {@link #SLOTS}
  * scratches, made when this class loads, sits in {@link #SLOTS} slots, one per cache line; each
@@ -90,6 +96,12 @@ public final class Scratch implements AutoCloseable {
     private Thread owner;
     /** Whether a buffer grew beyond {@link #KEEP_BYTES} since the last release (rare: skips a loop). */
     private boolean large;
+    /** The lifecycles the holder's call entered through {@link #enter(Lifecycle)}, in order. */
+    private Lifecycle[] entered = new Lifecycle[MAX_ENTERED];
+    /** How many of {@link #entered} are in use. */
+    private int enteredCount;
+    /** The lifecycles most calls enter at most (a transaction, its database, a family, options); more grow the array. */
+    private static final int MAX_ENTERED = 4;
 
     /** The processor the calling thread runs on (glibc's {@code sched_getcpu}), where the C library has it. */
     static final class Cpu {
@@ -167,6 +179,11 @@ public final class Scratch implements AutoCloseable {
         if (owner != Thread.currentThread()) {
             throw new IllegalStateException("scratch released twice, or by a thread that does not hold it");
         }
+        for (int i = enteredCount - 1; i >= 0; i--) { // the call leaves its objects before the scratch goes
+            entered[i].exit(this);
+            entered[i] = null;
+        }
+        enteredCount = 0;
         owner = null;
         if (errptr.get(ValueLayout.JAVA_LONG, 0) != 0) {
             Native.takeError(errptr, 0); // a caller's bug; the message is freed, not leaked
@@ -184,6 +201,44 @@ public final class Scratch implements AutoCloseable {
             POOL.setRelease(home * STRIDE, this); // the slot stayed empty: only its holder fills it
         } else {
             destroy();
+        }
+    }
+
+    /**
+     * Enters {@code lifecycle} for the call holding this scratch, to be exited by {@link
+     * #release()} (after the lifecycles entered later, before the scratch goes back): the scratch
+     * is the call's token. A striped lifecycle counts the call in this scratch's cell ({@link
+     * Lifecycle#enter(Scratch)}). If the enter fails, nothing is recorded; the caller releases the
+     * scratch (a try-with-resources does), which exits what the call entered before.
+     *
+     * @param lifecycle the object the call uses
+     * @return this scratch
+     * @throws IllegalStateException if the object is closed (or refuses the call, see {@link Lifecycle#enter()})
+     */
+    public Scratch enter(Lifecycle lifecycle) {
+        lifecycle.enter(this);
+        if (enteredCount == entered.length) { // a call on many families
+            entered = Arrays.copyOf(entered, 2 * enteredCount);
+        }
+        entered[enteredCount++] = lifecycle;
+        return this;
+    }
+
+    /**
+     * A scratch with {@code lifecycle} entered: the token of a call on that object, to release
+     * when the call ends (try-with-resources). If the enter fails, the scratch is released first.
+     *
+     * @param lifecycle the object the call uses
+     * @return the scratch
+     * @throws IllegalStateException if the object is closed (or refuses the call)
+     */
+    public static Scratch enterFirst(Lifecycle lifecycle) {
+        Scratch s = acquire();
+        try {
+            return s.enter(lifecycle);
+        } catch (RuntimeException | Error e) {
+            s.release();
+            throw e;
         }
     }
 

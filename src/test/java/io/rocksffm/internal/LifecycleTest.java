@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 
 class LifecycleTest {
     @Test
@@ -82,6 +83,39 @@ class LifecycleTest {
             c.close(() -> fail("closed once"));
             return null;
         }).get(), "closing a closed object is harmless on any thread");
+    }
+
+    /** An exclusive child (a transaction) takes one call at a time, from any thread, and still waits on close. */
+    @Test
+    void anExclusiveChildRefusesASecondCallInFlight() throws Exception {
+        Lifecycle parent = new Lifecycle("P");
+        Lifecycle tx = Lifecycle.exclusiveChild("Transaction", parent);
+        tx.enter();
+        IllegalStateException busy = assertThrows(IllegalStateException.class, tx::enter, "same thread, nested");
+        assertTrue(busy.getMessage().contains("in use by another thread"), busy.getMessage());
+        AtomicReference<Throwable> other = new AtomicReference<>();
+        Thread t = Thread.ofPlatform().start(() -> {
+            try {
+                tx.enter();
+            } catch (Throwable e) {
+                other.set(e);
+            }
+        });
+        t.join();
+        assertInstanceOf(IllegalStateException.class, other.get(), "another thread during the call");
+        tx.exit();
+        Thread t2 = Thread.ofPlatform().start(() -> {
+            tx.enter(); // one call at a time, but from any thread
+            tx.exit();
+        });
+        t2.join();
+        tx.enter();
+        tx.exit();
+        assertThrows(IllegalStateException.class, () -> parent.close(() -> { }),
+                "the child keeps its parent open");
+        tx.close(() -> { });
+        assertThrows(IllegalStateException.class, tx::enter, "closed");
+        parent.close(() -> { });
     }
 
     @Test

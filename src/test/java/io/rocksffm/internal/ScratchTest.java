@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -34,6 +35,62 @@ class ScratchTest {
         assertInstanceOf(IllegalStateException.class, other.get(), "release on a thread that does not hold it");
         s.release();
         assertThrows(IllegalStateException.class, s::release, "second release");
+    }
+
+    /** The call token: release exits what the call entered before the scratch goes back. */
+    @Test
+    void releaseExitsTheEnteredLifecycles() throws Exception {
+        Lifecycle parent = new Lifecycle("P");
+        Lifecycle child = Lifecycle.child("C", false, parent);
+        Lifecycle other = new Lifecycle("O");
+        int pooled = Scratch.pooled();
+        Scratch s = Scratch.enterFirst(parent).enter(child).enter(other);
+        assertEquals(pooled - (s.home() >= 0 ? 1 : 0), Scratch.pooled(), "held while the call runs");
+        // a close on another thread waits for the call in flight
+        CountDownLatch destroyed = new CountDownLatch(1);
+        Thread closer = Thread.ofPlatform().start(() -> other.close(destroyed::countDown));
+        assertFalse(destroyed.await(200, TimeUnit.MILLISECONDS), "destroyed during a call");
+        s.release();
+        assertTrue(destroyed.await(10, TimeUnit.SECONDS), "the release let the close through");
+        closer.join();
+        child.close(() -> { });
+        parent.close(() -> { });
+        assertEquals(pooled, Scratch.pooled(), "the scratch went back");
+    }
+
+    /** A failing enter leaves the call's earlier enters to the release; enterFirst releases by itself. */
+    @Test
+    void aRefusedEnterIsUndoneByTheRelease() {
+        Lifecycle open = new Lifecycle("Open");
+        Lifecycle closed = new Lifecycle("Closed");
+        closed.close(() -> { });
+        int pooled = Scratch.pooled();
+        assertThrows(IllegalStateException.class, () -> Scratch.enterFirst(closed));
+        assertEquals(pooled, Scratch.pooled(), "enterFirst released the scratch it took");
+        Scratch s = Scratch.enterFirst(open);
+        assertThrows(IllegalStateException.class, () -> s.enter(closed));
+        s.release();
+        open.close(() -> { }); // would wait forever if the release had not exited it
+        assertTrue(open.isClosed());
+        assertEquals(pooled, Scratch.pooled());
+    }
+
+    /** A call entering more objects than the usual four (a read of many families) grows its record. */
+    @Test
+    void aCallMayEnterManyObjects() {
+        List<Lifecycle> many = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            many.add(new Lifecycle("L" + i));
+        }
+        Scratch s = Scratch.acquire();
+        for (Lifecycle l : many) {
+            s.enter(l);
+        }
+        s.release();
+        for (Lifecycle l : many) {
+            l.close(() -> { }); // each would wait forever with a call still counted
+            assertTrue(l.isClosed());
+        }
     }
 
     @Test
