@@ -15,6 +15,19 @@ import java.util.Objects;
  * has core methods taking a {@link ColumnFamilyHandle} and options, and the other forms are
  * written here once, as default methods.
  *
+ * {@snippet id="BatchReads" :
+ * try (WriteBatchWithIndex batch = new WriteBatchWithIndex(true); ReadOptions read = new ReadOptions()) {
+ *     batch.put("b".getBytes(UTF_8), "2".getBytes(UTF_8)).delete("a".getBytes(UTF_8));
+ *     byte[] b = batch.getFromBatch(options, "b".getBytes(UTF_8));     // "2": the batch alone
+ *     byte[] a = batch.getFromBatchAndDB(db, read, "a".getBytes(UTF_8));   // null: the batch deletes it
+ *     try (RocksIterator it = batch.newIteratorWithBase(db, read)) {   // the batch over the database
+ *         for (it.seekToFirst(); it.isValid(); it.next()) {
+ *             merged.add(new String(it.keyBytes(), UTF_8));   // "b", "c"
+ *         }
+ *     }
+ * }
+ * }
+ *
  * <p>A read of the batch alone ({@code getFromBatch}) sees only the batch's writes of the key:
  * absent when it has none or deletes the key; when the batch holds only merges of the key it
  * fails with {@link RocksDBException.Code#MERGE_IN_PROGRESS} (there is no base value to merge

@@ -8,6 +8,14 @@ import java.util.List;
  * files by level. Every {@link Database}
  * offers them through {@link DatabaseAdmin}. Thread-safe; a closed database, family or options
  * object throws {@link IllegalStateException}, a failure {@link RocksDBException}.
+ *
+ * {@snippet id="ColumnFamilyAdmin" :
+ * List<ColumnFamilyHandle> made = db.createColumnFamilies(options, List.of("events", "users"));
+ * ColumnFamilyHandle events = made.get(0);   // owned by the database, like createColumnFamily's
+ * db.put(events, "e1".getBytes(UTF_8), "login".getBytes(UTF_8));
+ * db.flush(events, true);
+ * ColumnFamilyMetaData files = db.getColumnFamilyMetaData(events);   // one table file, at level 0
+ * }
  */
 public sealed interface ColumnFamilyAdmin permits DatabaseAdmin {
 

@@ -20,6 +20,15 @@ import java.util.Objects;
  * level and file metadata). A snapshot in Java memory: it holds nothing native and does not change
  * when the database does. Immutable and thread-safe.
  *
+ * {@snippet id="ColumnFamilyMetaData" :
+ * ColumnFamilyMetaData meta = db.getColumnFamilyMetaData();   // the default family's, a snapshot
+ * for (ColumnFamilyMetaData.Level level : meta.levels()) {    // level 0 first, empty ones too
+ *     for (ColumnFamilyMetaData.SstFile file : level.files()) {
+ *         listed.add(level.level() + " " + file.relativeName() + " " + file.size());   // level, name, bytes
+ *     }
+ * }
+ * }
+ *
  * @param name      the family's name
  * @param size      the total size of its table files in bytes
  * @param fileCount the number of its table files

@@ -9,6 +9,20 @@ import java.lang.foreign.MemorySegment;
  * {@link Options#setTableFormat(CuckooTableConfig)}: table files that are cuckoo hash tables, for
  * point lookups from memory at one or two memory reads each.
  *
+ * {@snippet id="CuckooTableConfig" :
+ * // Point lookups from memory-mapped hash tables: keys of one length, values of one length
+ * try (CuckooTableConfig cuckoo = new CuckooTableConfig().setHashTableRatio(0.5);
+ *      Options options = new Options().setCreateIfMissing(true)
+ *              .setAllowMmapReads(true)    // required: "File is not mmaped" otherwise
+ *              .setTableFormat(cuckoo);   // copied: cuckoo may be closed
+ *      RocksDB db = RocksDB.open(path, options)) {
+ *     db.put("user0001".getBytes(UTF_8), "alice".getBytes(UTF_8));
+ *     db.put("user0002".getBytes(UTF_8), "bobby".getBytes(UTF_8));
+ *     db.flush(true);                                  // a Cuckoo table file
+ *     byte[] name = db.get("user0002".getBytes(UTF_8));   // "bobby"
+ * }
+ * }
+ *
  * <p>Its constraints, from RocksDB's documentation and its table builder: the database must read
  * through mmap ({@link Options#setAllowMmapReads}, else reading a file fails with "File is not
  * mmaped"); every key of a file must have the same length, and every value too: <strong>RocksDB

@@ -10,6 +10,18 @@ import java.lang.foreign.MemorySegment;
  * this process's memory and nothing is written to disk, which makes fast, self-cleaning tests.
  * Databases are named by path as usual; the path names files inside the environment only.
  *
+ * {@snippet id="Env" :
+ * try (Env memory = Env.memory();
+ *      Options options = new Options().setCreateIfMissing(true).setEnv(memory)) {
+ *     try (RocksDB db = RocksDB.open(path, options)) {   // path names files in memory only
+ *         db.put("k".getBytes(UTF_8), "v".getBytes(UTF_8));
+ *     }
+ *     try (RocksDB again = RocksDB.open(path, options)) {   // same path, same Env: same data
+ *         byte[] value = again.get("k".getBytes(UTF_8));   // "v"
+ *     }
+ * }   // closing the Env frees its files
+ * }
+ *
  * <p>Set it with {@link Options#setEnv}. Ownership: the caller owns it and closes it; RocksDB
  * keeps only a raw pointer to it, so it must outlive every database using it: the options it is
  * set on, and every database opened with them, hold it open, and {@link #close()} throws

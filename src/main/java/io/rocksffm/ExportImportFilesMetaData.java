@@ -13,6 +13,16 @@ import java.util.List;
  * to pass to {@link ColumnFamilyAdmin#createColumnFamilyWithImport} of this or another database.
  * The files stay where the export put them; this object only describes them.
  *
+ * {@snippet id="ExportImportFilesMetaData" :
+ * // Copy the family events into the database other: export its files, import them there
+ * try (Checkpoint checkpoint = Checkpoint.create(db);
+ *      ExportImportFilesMetaData exported = checkpoint.exportColumnFamily(events, exportDir);
+ *      ImportColumnFamilyOptions importOptions = new ImportColumnFamilyOptions()) {
+ *     List<LiveFile> files = exported.files();   // in exportDir, with their levels and key ranges
+ *     ColumnFamilyHandle copy = other.createColumnFamilyWithImport("events", options, importOptions, exported);
+ * }   // the files were copied or hard-linked: exportDir may be deleted now
+ * }
+ *
  * <p>Only an export makes one (RocksDB 11 and later engines). The caller owns and closes it; it
  * does not depend on the database it came from, which may be closed first. Safe to share across
  * threads; any call after close throws {@link IllegalStateException}.

@@ -11,6 +11,12 @@ import java.lang.foreign.MemorySegment;
  * ({@code rocksdb_import_column_family_options_t}): whether the exported table files are moved
  * into the database or copied (hard-linked where the file system allows).
  *
+ * {@snippet id="ImportColumnFamilyOptions" :
+ * try (ImportColumnFamilyOptions move = new ImportColumnFamilyOptions().setMoveFiles(true)) {
+ *     ColumnFamilyHandle moved = third.createColumnFamilyWithImport("events", options, move, exported);
+ * }   // the exported files are in the database now, no longer in the export's directory
+ * }
+ *
  * <p>The C functions {@code rocksdb_import_column_family_options_*} are in engines newer than 7.8.3
  * (the getter from RocksDB 11 only): on 7.8.3 the constructor throws {@link UnsupportedOperationException}
  * naming the function and the engine's version.

@@ -24,6 +24,16 @@ import java.util.function.BiConsumer;
  * Java code ({@link #toSystemLogger}, {@link #of}) or the process's standard error
  * ({@link #stderr}).
  *
+ * {@snippet id="InfoLogger" :
+ * Queue<String> messages = new ConcurrentLinkedQueue<>();   // the sink runs on RocksDB's threads
+ * try (InfoLogger logger = InfoLogger.of(InfoLogLevel.INFO, (level, message) -> messages.add(message));
+ *      Options options = new Options().setCreateIfMissing(true).setInfoLogger(logger);   // no LOG file
+ *      RocksDB db = RocksDB.open(path, options)) {
+ *     db.put("k".getBytes(UTF_8), "v".getBytes(UTF_8));
+ *     db.flush(true);   // logged from a background thread
+ * }   // closed in reverse order: the logger last, after the database's last messages
+ * }
+ *
  * <p><b>Threads.</b> RocksDB writes its info log from the threads that call it and from its
  * background threads (flushes, compactions), concurrently: a Java sink must be thread-safe. It
  * may run while RocksDB holds the database's internal mutex, so it must be quick and must not

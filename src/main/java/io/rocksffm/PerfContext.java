@@ -14,6 +14,18 @@ import java.util.Objects;
  * each step took. RocksDB counts per operating-system thread, into a thread-local context, at the
  * level the same thread set with {@link #setPerfLevel} (off by default).
  *
+ * {@snippet id="PerfContext" :
+ * // on a platform thread: the level and the counters are this OS thread's
+ * PerfContext.setPerfLevel(PerfLevel.ENABLE_COUNT);
+ * try (PerfContext perf = PerfContext.create()) {
+ *     perf.reset();
+ *     db.get("k".getBytes(UTF_8));
+ *     db.get("absent".getBytes(UTF_8));
+ *     long fromMemtable = perf.metric(PerfMetric.GET_FROM_MEMTABLE_COUNT);   // 2
+ *     String report = perf.report(true);   // the counters that moved: "get_from_memtable_count = 2, ..."
+ * }
+ * }
+ *
  * <p><b>Threads.</b> Both the level and the counters belong to the OS thread that runs the
  * RocksDB calls. A {@code PerfContext} reads the counters of the thread that created it, so it is
  * confined to that thread (another thread gets {@link WrongThreadException}; {@link #close()}

@@ -10,6 +10,15 @@ import io.rocksffm.internal.Capabilities;
  * loaded engine lacks throws {@link UnsupportedOperationException} (its C function would answer 0
  * without saying it does not know the id). Every engine rocksffm supports has the metrics up to
  * {@link #INTERNAL_RANGE_DEL_RESEEK_COUNT} (id 75).
+ *
+ * {@snippet id="PerfMetric" :
+ * Map<PerfMetric, Long> moved = new EnumMap<>(PerfMetric.class);
+ * for (PerfMetric metric : PerfMetric.values()) {
+ *     if (metric.isAvailable() && perf.metric(metric) != 0) {   // isAvailable: engine at since() or newer
+ *         moved.put(metric, perf.metric(metric));
+ *     }
+ * }
+ * }
  */
 public enum PerfMetric {
     /** {@code rocksdb_user_key_comparison_count} (id 0, since RocksDB 7.8). */

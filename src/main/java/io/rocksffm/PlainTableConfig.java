@@ -7,6 +7,26 @@ import java.util.Objects;
  * {@link Options#setTableFormat(PlainTableConfig)}: a table format for data kept in memory
  * (tmpfs, page cache), with keys found through a hash of their prefix rather than a block index.
  *
+ * {@snippet id="PlainTableConfig" :
+ * // Keys found through a hash of their 4-byte prefix, in files kept in memory (tmpfs, page cache)
+ * try (Options options = new Options().setCreateIfMissing(true)
+ *              .setAllowMmapReads(true)
+ *              .setPrefixExtractor(PrefixExtractor.fixed(4))
+ *              .setTableFormat(PlainTableConfig.defaults().withStoreIndexInFile(true));
+ *      RocksDB db = RocksDB.open(path, options);
+ *      ReadOptions samePrefix = new ReadOptions().setPrefixSameAsStart(true)) {
+ *     for (String k : List.of("user1", "user2", "item1")) {
+ *         db.put(k.getBytes(UTF_8), "v".getBytes(UTF_8));
+ *     }
+ *     db.flush(true);   // a PlainTable file
+ *     try (RocksIterator it = db.newIterator(samePrefix)) {   // forward only, within a prefix
+ *         for (it.seek("user".getBytes(UTF_8)); it.isValid(); it.next()) {
+ *             scanned.add(new String(it.keyBytes(), UTF_8));
+ *         }
+ *     }
+ * }
+ * }
+ *
  * <p>Its constraints, from RocksDB's documentation and its table reader: the database should
  * read through mmap ({@link Options#setAllowMmapReads}); seeks find keys by the prefix the
  * family's {@link Options#setPrefixExtractor prefix extractor} gives (RocksDB's prefix-hash index

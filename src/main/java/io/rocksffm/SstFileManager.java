@@ -15,6 +15,17 @@ import java.lang.foreign.MemorySegment;
  * compactions fail with a {@link RocksDBException} whose status is {@code IOError} ("Max allowed
  * space was reached"), and the database enters read-only mode with that background error.
  *
+ * {@snippet id="SstFileManager" :
+ * try (SstFileManager files = SstFileManager.create()
+ *              .setMaxAllowedSpaceUsage(10L << 30);   // past 10 GiB of table files, writes fail
+ *      Options options = new Options().setCreateIfMissing(true).setSstFileManager(files);
+ *      RocksDB db = RocksDB.open(dir.resolve("tracked"), options)) {
+ *     db.put("k".getBytes(UTF_8), new byte[1000]);
+ *     db.flush(true);
+ *     long bytes = files.totalSize();   // of the table files of every database using the manager
+ * }
+ * }
+ *
  * <p>The C functions {@code rocksdb_sst_file_manager_*} are in RocksDB 10.4 and later, not in
  * older engines such as 7.8.3 and 10.1.3: there {@link #create} throws
  * {@link UnsupportedOperationException} naming the function.

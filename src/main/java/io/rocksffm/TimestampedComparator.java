@@ -9,6 +9,26 @@ import java.lang.foreign.MemorySegment;
  * Reads name the time they read as of ({@link ReadOptions#setTimestamp}), and see, for each key,
  * the newest version at or before that time.
  *
+ * {@snippet id="TimestampedComparator" :
+ * // Keys are 8-byte big-endian ids; timestamps 4-byte big-endian seconds
+ * ValueLayout.OfLong id = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+ * ValueLayout.OfInt seconds = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+ * TimestampedComparator idThenSeconds = new TimestampedComparator() {
+ *     public String name() { return "id-then-seconds"; }   // the same name and size at every open
+ *     public int timestampSize() { return 4; }
+ *     public int compareTimestamp(MemorySegment a, MemorySegment b) {   // oldest first
+ *         return Integer.compareUnsigned(a.get(seconds, 0), b.get(seconds, 0));
+ *     }
+ *     public int compareWithoutTimestamp(MemorySegment a, MemorySegment b) {   // the ids alone
+ *         return Long.compareUnsigned(a.get(id, 0), b.get(id, 0));
+ *     }
+ * };
+ * try (Options options = new Options().setCreateIfMissing(true).setComparator(idThenSeconds);
+ *      RocksDB db = RocksDB.open(path, options)) {
+ *     // writes and reads name their timestamps: TimestampedDB.of(db)
+ * }
+ * }
+ *
  * <p><b>Contract</b> (RocksDB's, {@code Comparator} with a timestamp size in
  * {@code rocksdb/comparator.h}): {@link #compareWithoutTimestamp} orders the caller's keys;
  * {@link #compareTimestamp} orders timestamps from oldest to newest, and RocksDB assumes that

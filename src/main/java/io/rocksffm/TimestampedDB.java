@@ -28,6 +28,21 @@ import java.util.Objects;
  * ({@link Database#newIterator(ColumnFamilyHandle, ReadOptions)} with a read timestamp;
  * {@link RocksIterator#timestamp()}).
  *
+ * {@snippet id="TimestampedDB" :
+ * try (Options options = new Options().setCreateIfMissing(true)
+ *              .setComparator(TimestampedComparator.bytewiseU64());   // 8-byte timestamps
+ *      RocksDB db = RocksDB.open(path, options);
+ *      ReadOptions asOf = new ReadOptions()) {
+ *     TimestampedDB versions = TimestampedDB.of(db);
+ *     ColumnFamilyHandle family = db.defaultColumnFamily();
+ *     versions.put(family, "price".getBytes(UTF_8), Timestamps.u64(1), "10".getBytes(UTF_8));
+ *     versions.put(family, "price".getBytes(UTF_8), Timestamps.u64(3), "12".getBytes(UTF_8));
+ *     asOf.setTimestamp(MemorySegment.ofArray(Timestamps.u64(2)));   // read as of time 2
+ *     TimestampedDB.Versioned price = versions.get(family, asOf, "price".getBytes(UTF_8));
+ *     // price.value() is "10", price.timestamp() the 1 it was written at
+ * }
+ * }
+ *
  * <p>Thread-safe, like its database. Inputs are read during the call only.
  */
 public final class TimestampedDB {

@@ -10,6 +10,13 @@ import java.util.Objects;
 /**
  * Encodings of user-defined timestamps: RocksDB's 8-byte one ({@link #u64(long)}), which
  * {@link TimestampedComparator#bytewiseU64()} orders. Stateless; thread-safe.
+ *
+ * {@snippet id="Timestamps" :
+ * byte[] now = Timestamps.u64(System.currentTimeMillis());   // 8 bytes, little-endian: EncodeU64Ts
+ * versions.put(family, key, now, "v".getBytes(UTF_8));
+ * asOf.setTimestamp(MemorySegment.ofArray(now));
+ * long writtenAt = Timestamps.u64(versions.get(family, asOf, key).timestamp());   // back to a number
+ * }
  */
 public final class Timestamps {
     private Timestamps() {}

@@ -15,6 +15,14 @@ import java.util.concurrent.TimeUnit;
  * ({@code rocksdb_wait_for_compact_options_t}): whether to flush first, to give up when background
  * work is paused, to wait for obsolete files to be purged, and for how long at most.
  *
+ * {@snippet id="WaitForCompactOptions" :
+ * try (WaitForCompactOptions wait = new WaitForCompactOptions()
+ *              .setFlush(true)                          // flush the memtables first
+ *              .setTimeout(Duration.ofMinutes(1))) {   // else fails with TIMED_OUT
+ *     db.waitForCompact(wait);   // returns once no flush or compaction is running or due
+ * }
+ * }
+ *
  * <p>RocksDB's {@code close_db} option (close the database once the wait is over) is not offered:
  * it would close the database underneath its Java object, whose lifecycle closes it itself; wait,
  * then {@link Database#close()}.

@@ -147,6 +147,49 @@ class CallbackExamplesTest {
     }
 
     @Test
+    void timestampedComparator() {
+        Path path = dir.resolve("seconds");
+        List<String> read = new ArrayList<>();
+        // --- javadoc:TimestampedComparator begin
+        // Keys are 8-byte big-endian ids; timestamps 4-byte big-endian seconds
+        ValueLayout.OfLong id = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+        ValueLayout.OfInt seconds = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+        TimestampedComparator idThenSeconds = new TimestampedComparator() {
+            public String name() { return "id-then-seconds"; }   // the same name and size at every open
+            public int timestampSize() { return 4; }
+            public int compareTimestamp(MemorySegment a, MemorySegment b) {   // oldest first
+                return Integer.compareUnsigned(a.get(seconds, 0), b.get(seconds, 0));
+            }
+            public int compareWithoutTimestamp(MemorySegment a, MemorySegment b) {   // the ids alone
+                return Long.compareUnsigned(a.get(id, 0), b.get(id, 0));
+            }
+        };
+        try (Options options = new Options().setCreateIfMissing(true).setComparator(idThenSeconds);
+             RocksDB db = RocksDB.open(path, options)) {
+            // writes and reads name their timestamps: TimestampedDB.of(db)
+            // --- javadoc:TimestampedComparator end
+            TimestampedDB versions = TimestampedDB.of(db);
+            ColumnFamilyHandle family = db.defaultColumnFamily();
+            for (long key : new long[] {300, 7}) {
+                for (int second : new int[] {10, 20}) {
+                    versions.put(family, ByteBuffer.allocate(8).putLong(key).array(),
+                            ByteBuffer.allocate(4).putInt(second).array(), (key + "@" + second).getBytes(UTF_8));
+                }
+            }
+            try (ReadOptions asOf = new ReadOptions()
+                         .setTimestamp(MemorySegment.ofArray(ByteBuffer.allocate(4).putInt(15).array()));
+                 RocksIterator it = db.newIterator(asOf)) {
+                for (it.seekToFirst(); it.isValid(); it.next()) {
+                    read.add(new String(it.valueBytes(), UTF_8));
+                }
+            }
+            // --- javadoc:TimestampedComparator begin
+        }
+        // --- javadoc:TimestampedComparator end
+        assertEquals(List.of("7@10", "300@10"), read, "ids in order, each as of second 15");
+    }
+
+    @Test
     void compactionFilter() {
         Path path = dir.resolve("filter");
         // --- javadoc:CompactionFilter begin

@@ -34,24 +34,6 @@ class JavadocExamplesTest {
 
     /** The public types whose class javadoc has no example of its own, and why. */
     static final Map<String, String> WITHOUT_EXAMPLE = Map.ofEntries(
-            // types of this session's breadth work: their tested examples are in the guides (TutorialTest)
-            Map.entry("BatchReads", "interface of WriteBatchWithIndex, whose example reads through it"),
-            Map.entry("ColumnFamilyAdmin", "interface of every database: docs/column-families.md, tested example"),
-            Map.entry("ColumnFamilyMetaData", "record returned by getColumnFamilyMetaData: docs/column-families.md"),
-            Map.entry("ExportImportFilesMetaData", "returned by Checkpoint.exportColumnFamily: docs/column-families.md"),
-            Map.entry("ImportColumnFamilyOptions", "options of createColumnFamilyWithImport: docs/column-families.md"),
-            Map.entry("WaitForCompactOptions", "options of waitForCompact: docs/operations.md, tested example"),
-            Map.entry("CuckooTableConfig", "a table format set on Options: docs/operations.md"),
-            Map.entry("PlainTableConfig", "record of a table format set on Options: docs/operations.md"),
-            Map.entry("Env", "docs/observability.md, tested example"),
-            Map.entry("InfoLogger", "docs/observability.md, tested example"),
-            Map.entry("PerfContext", "docs/observability.md, tested example"),
-            Map.entry("PerfLevel", "enum passed to PerfContext.setPerfLevel: docs/observability.md"),
-            Map.entry("PerfMetric", "enum read from a PerfContext: docs/observability.md"),
-            Map.entry("SstFileManager", "docs/observability.md, tested example"),
-            Map.entry("TimestampedComparator", "docs/timestamps.md, tested example"),
-            Map.entry("TimestampedDB", "docs/timestamps.md, tested example"),
-            Map.entry("Timestamps", "encoders of TimestampedDB's timestamps: docs/timestamps.md"),
             Map.entry("Compression", "enum: one constant passed to Options.setCompression"),
             Map.entry("HistogramType", "enum: one constant passed to Statistics.histogram"),
             Map.entry("InfoLogLevel", "enum: one constant passed to Options.setInfoLogLevel"),

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
@@ -299,6 +301,92 @@ class OperationsExamplesTest {
             // --- javadoc:CreateBackupOptions end
             assertEquals("0", db.getProperty("rocksdb.num-entries-active-mem-table"), "flushed first");
         }
+    }
+
+    @Test
+    void waitForCompact() {
+        assumeTrue(Gated.since11("rocksdb_wait_for_compact_options_create", WaitForCompactOptions::new),
+                "the engine has no wait for compaction");
+        try (Options options = new Options().setCreateIfMissing(true);
+             RocksDB db = RocksDB.open(dir.resolve("settled"), options)) {
+            for (int round = 0; round < 4; round++) {   // three overlapping level-0 files, one short of the trigger
+                for (int i = 0; i < 100; i++) {
+                    db.put(("k" + i).getBytes(UTF_8), ("v" + round).getBytes(UTF_8));
+                }
+                if (round < 3) {
+                    db.flush(true);
+                }
+            }
+            assertEquals("3", db.getProperty("rocksdb.num-files-at-level0").strip());
+            // --- javadoc:WaitForCompactOptions begin
+            try (WaitForCompactOptions wait = new WaitForCompactOptions()
+                         .setFlush(true)                          // flush the memtables first
+                         .setTimeout(Duration.ofMinutes(1))) {   // else fails with TIMED_OUT
+                db.waitForCompact(wait);   // returns once no flush or compaction is running or due
+            }
+            // --- javadoc:WaitForCompactOptions end
+            assertEquals("0", db.getProperty("rocksdb.num-entries-active-mem-table"), "flushed");
+            assertEquals("0", db.getProperty("rocksdb.num-files-at-level0").strip(), "the fourth file's compaction");
+            assertEquals("0", db.getProperty("rocksdb.compaction-pending"));
+            assertEquals("0", db.getProperty("rocksdb.num-running-compactions"));
+            assertEquals("0", db.getProperty("rocksdb.num-running-flushes"));
+            assertEquals("v3", new String(db.get("k7".getBytes(UTF_8)), UTF_8));
+        }
+    }
+
+    @Test
+    void cuckooTable() throws IOException {
+        Path path = dir.resolve("cuckoo");
+        // --- javadoc:CuckooTableConfig begin
+        // Point lookups from memory-mapped hash tables: keys of one length, values of one length
+        try (CuckooTableConfig cuckoo = new CuckooTableConfig().setHashTableRatio(0.5);
+             Options options = new Options().setCreateIfMissing(true)
+                     .setAllowMmapReads(true)    // required: "File is not mmaped" otherwise
+                     .setTableFormat(cuckoo);   // copied: cuckoo may be closed
+             RocksDB db = RocksDB.open(path, options)) {
+            db.put("user0001".getBytes(UTF_8), "alice".getBytes(UTF_8));
+            db.put("user0002".getBytes(UTF_8), "bobby".getBytes(UTF_8));
+            db.flush(true);                                  // a Cuckoo table file
+            byte[] name = db.get("user0002".getBytes(UTF_8));   // "bobby"
+            // --- javadoc:CuckooTableConfig end
+            assertEquals("bobby", new String(name, UTF_8));
+            assertEquals("alice", new String(db.get("user0001".getBytes(UTF_8)), UTF_8));
+            assertEquals(1, db.liveFiles().size());
+            // --- javadoc:CuckooTableConfig begin
+        }
+        // --- javadoc:CuckooTableConfig end
+        assertTrue(latestOptionsFile(path).contains("table_factory=CuckooTable"));
+    }
+
+    @Test
+    void plainTable() throws IOException {
+        try (Options probe = new Options()) {
+            assumeTrue(Gated.supported("rocksdb_options_set_plain_table_factory",
+                    () -> probe.setTableFormat(PlainTableConfig.defaults())), "the engine's PlainTable setter differs");
+        }
+        Path path = dir.resolve("plain");
+        List<String> scanned = new ArrayList<>();
+        // --- javadoc:PlainTableConfig begin
+        // Keys found through a hash of their 4-byte prefix, in files kept in memory (tmpfs, page cache)
+        try (Options options = new Options().setCreateIfMissing(true)
+                     .setAllowMmapReads(true)
+                     .setPrefixExtractor(PrefixExtractor.fixed(4))
+                     .setTableFormat(PlainTableConfig.defaults().withStoreIndexInFile(true));
+             RocksDB db = RocksDB.open(path, options);
+             ReadOptions samePrefix = new ReadOptions().setPrefixSameAsStart(true)) {
+            for (String k : List.of("user1", "user2", "item1")) {
+                db.put(k.getBytes(UTF_8), "v".getBytes(UTF_8));
+            }
+            db.flush(true);   // a PlainTable file
+            try (RocksIterator it = db.newIterator(samePrefix)) {   // forward only, within a prefix
+                for (it.seek("user".getBytes(UTF_8)); it.isValid(); it.next()) {
+                    scanned.add(new String(it.keyBytes(), UTF_8));
+                }
+            }
+        }
+        // --- javadoc:PlainTableConfig end
+        assertEquals(List.of("user1", "user2"), scanned);
+        assertTrue(latestOptionsFile(path).contains("table_factory=PlainTable"));
     }
 
     private static String latestOptionsFile(Path db) throws IOException {

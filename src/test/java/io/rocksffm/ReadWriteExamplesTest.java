@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -115,6 +117,86 @@ class ReadWriteExamplesTest {
             }
             // --- javadoc:WriteBatchWithIndex end
             assertEquals("10", new String(db.get("a".getBytes(UTF_8)), UTF_8));
+        }
+    }
+
+    @Test
+    void batchReads() {
+        List<String> merged = new ArrayList<>();
+        try (Options options = new Options().setCreateIfMissing(true);
+             RocksDB db = RocksDB.open(dir.resolve("batchreads"), options)) {
+            db.put("a".getBytes(UTF_8), "1".getBytes(UTF_8)).put("c".getBytes(UTF_8), "3".getBytes(UTF_8));
+            // --- javadoc:BatchReads begin
+            try (WriteBatchWithIndex batch = new WriteBatchWithIndex(true); ReadOptions read = new ReadOptions()) {
+                batch.put("b".getBytes(UTF_8), "2".getBytes(UTF_8)).delete("a".getBytes(UTF_8));
+                byte[] b = batch.getFromBatch(options, "b".getBytes(UTF_8));     // "2": the batch alone
+                byte[] a = batch.getFromBatchAndDB(db, read, "a".getBytes(UTF_8));   // null: the batch deletes it
+                try (RocksIterator it = batch.newIteratorWithBase(db, read)) {   // the batch over the database
+                    for (it.seekToFirst(); it.isValid(); it.next()) {
+                        merged.add(new String(it.keyBytes(), UTF_8));   // "b", "c"
+                    }
+                }
+                // --- javadoc:BatchReads end
+                assertEquals("2", new String(b, UTF_8));
+                assertNull(a);
+                // --- javadoc:BatchReads begin
+            }
+            // --- javadoc:BatchReads end
+            assertEquals(List.of("b", "c"), merged);
+            assertEquals("1", new String(db.get("a".getBytes(UTF_8)), UTF_8), "the batch was not written");
+            assertNull(db.get("b".getBytes(UTF_8)));
+        }
+    }
+
+    @Test
+    void timestampedDB() {
+        Path path = dir.resolve("versions");
+        // --- javadoc:TimestampedDB begin
+        try (Options options = new Options().setCreateIfMissing(true)
+                     .setComparator(TimestampedComparator.bytewiseU64());   // 8-byte timestamps
+             RocksDB db = RocksDB.open(path, options);
+             ReadOptions asOf = new ReadOptions()) {
+            TimestampedDB versions = TimestampedDB.of(db);
+            ColumnFamilyHandle family = db.defaultColumnFamily();
+            versions.put(family, "price".getBytes(UTF_8), Timestamps.u64(1), "10".getBytes(UTF_8));
+            versions.put(family, "price".getBytes(UTF_8), Timestamps.u64(3), "12".getBytes(UTF_8));
+            asOf.setTimestamp(MemorySegment.ofArray(Timestamps.u64(2)));   // read as of time 2
+            TimestampedDB.Versioned price = versions.get(family, asOf, "price".getBytes(UTF_8));
+            // price.value() is "10", price.timestamp() the 1 it was written at
+            // --- javadoc:TimestampedDB end
+            assertEquals("10", new String(price.value(), UTF_8));
+            assertEquals(1, Timestamps.u64(price.timestamp()));
+            asOf.setTimestamp(MemorySegment.ofArray(Timestamps.u64(3)));
+            assertEquals("12", new String(versions.get(family, asOf, "price".getBytes(UTF_8)).value(), UTF_8));
+            asOf.setTimestamp(MemorySegment.ofArray(Timestamps.u64(0)));
+            assertNull(versions.get(family, asOf, "price".getBytes(UTF_8)), "nothing before time 1");
+            RocksDBException plain = assertThrows(RocksDBException.class, () -> db.get("price".getBytes(UTF_8)));
+            assertEquals(RocksDBException.Code.INVALID_ARGUMENT, plain.code(), "a read without a timestamp");
+            // --- javadoc:TimestampedDB begin
+        }
+        // --- javadoc:TimestampedDB end
+    }
+
+    @Test
+    void timestamps() {
+        long millis = System.currentTimeMillis();
+        try (Options options = new Options().setCreateIfMissing(true).setComparator(TimestampedComparator.bytewiseU64());
+             RocksDB db = RocksDB.open(dir.resolve("u64"), options);
+             ReadOptions asOf = new ReadOptions()) {
+            TimestampedDB versions = TimestampedDB.of(db);
+            ColumnFamilyHandle family = db.defaultColumnFamily();
+            byte[] key = "k".getBytes(UTF_8);
+            // --- javadoc:Timestamps begin
+            byte[] now = Timestamps.u64(System.currentTimeMillis());   // 8 bytes, little-endian: EncodeU64Ts
+            versions.put(family, key, now, "v".getBytes(UTF_8));
+            asOf.setTimestamp(MemorySegment.ofArray(now));
+            long writtenAt = Timestamps.u64(versions.get(family, asOf, key).timestamp());   // back to a number
+            // --- javadoc:Timestamps end
+            assertTrue(writtenAt >= millis && writtenAt <= System.currentTimeMillis(), millis + " <= " + writtenAt);
+            assertArrayEquals(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(writtenAt).array(), now);
+            assertEquals(Timestamps.U64_SIZE, now.length);
+            asOf.setTimestamp(MemorySegment.ofArray(Timestamps.u64(writtenAt - 1)));
+            assertNull(versions.get(family, asOf, key), "not yet written a millisecond before");
         }
     }
 
