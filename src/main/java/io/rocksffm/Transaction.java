@@ -223,7 +223,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      */
     @Override
     public Transaction merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
-        Transactions.checkMerge(this, db, family, key, value);
+        TransactionWrites.checkMerge(this, db, family, key, value);
         TransactionWrites.write(this, family, key, value, RocksDBC::rocksdb_transaction_merge_cf);
         return this;
     }
@@ -308,7 +308,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      */
     @Override
     public long get(ColumnFamilyHandle family, ReadOptions options, MemorySegment key, MemorySegment value) {
-        return Transactions.get(this, family, options, key, value, false, false);
+        return TransactionReads.get(this, family, options, key, value, false, false);
     }
 
     /**
@@ -318,7 +318,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      */
     @Override
     public byte[] get(ColumnFamilyHandle family, ReadOptions options, byte[] key) {
-        return Transactions.get(this, family, options, key, false, false);
+        return TransactionReads.get(this, family, options, key, false, false);
     }
 
     /**
@@ -341,7 +341,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      */
     public long getForUpdate(ColumnFamilyHandle family, ReadOptions options, MemorySegment key, MemorySegment value,
                              boolean exclusive) {
-        return Transactions.get(this, family, options, key, value, true, exclusive);
+        return TransactionReads.get(this, family, options, key, value, true, exclusive);
     }
 
     /**
@@ -357,7 +357,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
      */
     public byte[] getForUpdate(ColumnFamilyHandle family, ReadOptions options, byte[] key, boolean exclusive) {
-        return Transactions.get(this, family, options, key, true, exclusive);
+        return TransactionReads.get(this, family, options, key, true, exclusive);
     }
 
     /**
@@ -369,7 +369,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      * @return the value, or null if absent
      */
     public byte[] getForUpdate(ColumnFamilyHandle family, ReadOptions options, byte[] key) {
-        return Transactions.get(this, family, options, key, true, true);
+        return TransactionReads.get(this, family, options, key, true, true);
     }
 
     /**
@@ -381,7 +381,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      * @return the value, or null if absent
      */
     public byte[] getForUpdate(ColumnFamilyHandle family, byte[] key) {
-        return Transactions.get(this, family, ReadOptions.DEFAULT, key, true, true);
+        return TransactionReads.get(this, family, ReadOptions.DEFAULT, key, true, true);
     }
 
     /**
@@ -393,7 +393,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      * @return the value, or null if absent
      */
     public byte[] getForUpdate(ReadOptions options, byte[] key) {
-        return Transactions.get(this, db.defaultFamily, options, key, true, true);
+        return TransactionReads.get(this, db.defaultFamily, options, key, true, true);
     }
 
     /**
@@ -404,7 +404,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      * @return the value, or null if absent
      */
     public byte[] getForUpdate(byte[] key) {
-        return Transactions.get(this, db.defaultFamily, ReadOptions.DEFAULT, key, true, true);
+        return TransactionReads.get(this, db.defaultFamily, ReadOptions.DEFAULT, key, true, true);
     }
 
     /**
@@ -414,7 +414,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      */
     @Override
     public PinnedValue getPinned(ColumnFamilyHandle family, ReadOptions options, MemorySegment key) {
-        return Transactions.pinned(this, family, options, key);
+        return TransactionReads.pinned(this, family, options, key);
     }
 
     /**
@@ -426,12 +426,12 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
     @Override
     public int multiGet(ColumnFamilyHandle family, ReadOptions options, MemorySegment[] keys, MemorySegment[] values,
                         long[] lengths, RocksDBException[] errors, boolean sortedInput) {
-        return Transactions.multiGet(this, family, options, keys, values, lengths, errors, sortedInput);
+        return TransactionReads.multiGet(this, family, options, keys, values, lengths, errors, sortedInput);
     }
 
     @Override
     public List<byte[]> multiGetAsList(ColumnFamilyHandle family, ReadOptions options, List<byte[]> keys) {
-        return Transactions.multiGetAsList(this, family, options, keys, false);
+        return TransactionReads.multiGetAsList(this, family, options, keys, false);
     }
 
     /**
@@ -447,7 +447,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
      */
     public List<byte[]> multiGetForUpdateAsList(ColumnFamilyHandle family, ReadOptions options, List<byte[]> keys) {
-        return Transactions.multiGetForUpdateAsList(this, family, options, keys);
+        return TransactionReads.multiGetForUpdateAsList(this, family, options, keys);
     }
 
     /**
@@ -458,7 +458,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      */
     @Override
     public RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options) {
-        return Transactions.iterator(this, family, options);
+        return TransactionReads.iterator(this, family, options);
     }
 
     // ---- snapshot, savepoints, write batch ---------------------------------------------------------
@@ -473,7 +473,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      * @throws IllegalStateException if closed, finished, or in use by another thread
      */
     public Snapshot getSnapshot() {
-        return Transactions.snapshot(this);
+        return TransactionReads.snapshot(this);
     }
 
     /**
@@ -503,7 +503,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      * @throws IllegalStateException if closed, finished, or in use by another thread
      */
     public WriteBatch getWriteBatch() {
-        return Transactions.writeBatch(this);
+        return TransactionReads.writeBatch(this);
     }
 
     // ---- two-phase commit, commit, rollback ------------------------------------------------------

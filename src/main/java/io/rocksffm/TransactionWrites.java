@@ -105,4 +105,13 @@ final class TransactionWrites {
             Native.check(s.errptr);
         }
     }
+
+    /** Argument and state checks of {@link Transaction#merge}: nulls, closed, then the family's merge operator. */
+    static void checkMerge(Transaction tx, Database db, ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        tx.lifecycle.ensureOpen();
+        db.requireMergeOperator(family);
+    }
 }

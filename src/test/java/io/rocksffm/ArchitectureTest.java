@@ -157,7 +157,7 @@ class ArchitectureTest {
                         boolean ok = owner.equals(cls) || (owner.equals("RocksDB") && DATABASE.contains(cls))
                                 || (cls.equals("NativeWriteBatch") && owner.equals("WriteBatch"))
                                 || (OPTIONS_PARTS.contains(cls) && owner.equals("Options"))
-                                || ((cls.equals("Transactions") || cls.equals("TransactionWrites") || cls.equals("TransactionEnds"))
+                                || ((cls.equals("Transactions") || cls.equals("TransactionReads") || cls.equals("TransactionWrites") || cls.equals("TransactionEnds"))
                                         && owner.equals("Transaction"));
                         if (!ok) {
                             wrong.add(cls + " calls " + m.group() + " (" + owner + "'s)");
