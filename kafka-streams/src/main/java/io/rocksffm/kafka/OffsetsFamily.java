@@ -14,6 +14,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.List;
 
 /**
  * The store's bookkeeping column family: the committed changelog offsets and the position,
@@ -57,7 +58,7 @@ final class OffsetsFamily {
         }
         for (String topic : position.getTopics()) {
             for (Map.Entry<Integer, Long> p : position.getPartitionPositions(topic).entrySet()) {
-                MemorySegment key = keys.computeIfAbsent(java.util.List.of(topic, p.getKey()),
+                MemorySegment key = keys.computeIfAbsent(List.of(topic, p.getKey()),
                         t -> MemorySegment.ofArray(key(POSITION, topic, p.getKey())));
                 batch.put(family, key, value(p.getValue()));
             }

@@ -45,6 +45,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.Objects;
+import java.util.HashMap;
+import java.util.Arrays;
+import java.lang.foreign.MemorySegment;
 
 /**
  * A persistent Kafka Streams key-value store on rocksffm: the bytes store that
@@ -87,7 +91,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     private final Set<StoreIterator> openIterators = ConcurrentHashMap.newKeySet();
     private final Map<TopicPartition, Long> committed = new ConcurrentHashMap<>();
     /** The encoded keys of the offsets family, by partition or position component. */
-    private final Map<Object, java.lang.foreign.MemorySegment> encodedKeys = new java.util.HashMap<>();
+    private final Map<Object, MemorySegment> encodedKeys = new HashMap<>();
 
     private volatile boolean open;
     /** Closed while iterators of other threads were open: the database closes with the last. */
@@ -233,8 +237,8 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         }
     }
 
-    private static java.lang.foreign.MemorySegment wrap(byte[] bytes) {
-        return java.lang.foreign.MemorySegment.ofArray(bytes);
+    private static MemorySegment wrap(byte[] bytes) {
+        return MemorySegment.ofArray(bytes);
     }
 
     private void validateOpen() {
@@ -257,7 +261,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     @Override
     public synchronized void put(Bytes key, byte[] value) {
-        java.util.Objects.requireNonNull(key, "key cannot be null");
+        Objects.requireNonNull(key, "key cannot be null");
         validateOpen();
         write(key, value);
         updatePosition();
@@ -273,7 +277,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     @Override
     public synchronized byte[] putIfAbsent(Bytes key, byte[] value) {
-        java.util.Objects.requireNonNull(key, "key cannot be null");
+        Objects.requireNonNull(key, "key cannot be null");
         byte[] existing = get(key);
         if (existing == null) {
             put(key, value);
@@ -286,7 +290,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     public synchronized void putAll(List<KeyValue<Bytes, byte[]>> entries) {
         validateOpen();
         for (KeyValue<Bytes, byte[]> entry : entries) {
-            java.util.Objects.requireNonNull(entry.key, "key cannot be null");
+            Objects.requireNonNull(entry.key, "key cannot be null");
         }
         for (KeyValue<Bytes, byte[]> entry : entries) {
             write(entry.key, entry.value);
@@ -296,7 +300,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     @Override
     public synchronized byte[] delete(Bytes key) {
-        java.util.Objects.requireNonNull(key, "key cannot be null");
+        Objects.requireNonNull(key, "key cannot be null");
         byte[] old = get(key);
         pending.delete(key);
         updatePosition();
@@ -311,7 +315,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
 
     synchronized byte[] get(Bytes key, boolean uncommitted) {
-        java.util.Objects.requireNonNull(key, "key cannot be null");
+        Objects.requireNonNull(key, "key cannot be null");
         validateOpen();
         if (uncommitted) {
             byte[] value = pending.get(key);
@@ -365,8 +369,8 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
 
     <PS extends Serializer<P>, P> KeyValueIterator<Bytes, byte[]> prefixScan(P prefix, PS serializer, boolean uncommitted) {
-        java.util.Objects.requireNonNull(prefix, "prefix cannot be null");
-        java.util.Objects.requireNonNull(serializer, "serializer cannot be null");
+        Objects.requireNonNull(prefix, "prefix cannot be null");
+        Objects.requireNonNull(serializer, "serializer cannot be null");
         Bytes lower = Bytes.wrap(serializer.serialize(null, prefix));
         return iterator(lower, increment(lower), false, false, uncommitted, false);
     }
@@ -377,7 +381,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         for (int i = bytes.length - 1; i >= 0; i--) {
             if (bytes[i] != (byte) 0xFF) {
                 bytes[i]++;
-                return Bytes.wrap(java.util.Arrays.copyOf(bytes, i + 1));
+                return Bytes.wrap(Arrays.copyOf(bytes, i + 1));
             }
         }
         return null;

@@ -39,6 +39,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutionException;
+import java.util.Optional;
 
 /**
  * What Kafka Streams 4.4 asks of a store beyond Kafka's 4.3.1 conformance tests: committed
@@ -170,7 +173,7 @@ class RocksffmKeyValueStoreTest {
                             Position.emptyPosition().withComponent("input", 0, 100 + i)).array());
                     changelog.add(new ConsumerRecord<>(CHANGELOG.topic(), 0, i, 0L,
                             org.apache.kafka.common.record.TimestampType.CREATE_TIME, -1, -1, v("k" + i), v("v" + i), headers,
-                            java.util.Optional.empty()));
+                            Optional.empty()));
                 }
                 ((RecordBatchingStateRestoreCallback) context.restoreCallback("store")).restoreBatch(changelog);
                 positions.put(ours ? "rocksffm" : "kafka", store.getPosition().copy());
@@ -268,7 +271,7 @@ class RocksffmKeyValueStoreTest {
         RocksffmKeyValueStore store = (RocksffmKeyValueStore) o.store();
         store.put(b("a"), v("1"));
         store.commit(Map.of());
-        var executor = java.util.concurrent.Executors.newSingleThreadExecutor();
+        var executor = Executors.newSingleThreadExecutor();
         try {
             KeyValueIterator<Bytes, byte[]> query = executor.submit(() -> {
                 KeyValueIterator<Bytes, byte[]> it = store.all();
@@ -278,7 +281,7 @@ class RocksffmKeyValueStoreTest {
             store.close();
             assertFalse(store.isOpen());
             assertEquals(1, store.openIterators());
-            assertThrows(java.util.concurrent.ExecutionException.class, () -> executor.submit(query::hasNext).get());
+            assertThrows(ExecutionException.class, () -> executor.submit(query::hasNext).get());
             assertEquals(0, store.openIterators());
         } finally {
             executor.shutdown();

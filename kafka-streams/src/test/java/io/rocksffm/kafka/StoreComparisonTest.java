@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Arrays;
 
 /**
  * The rocksffm store and Kafka's own RocksDB store ({@code Stores.persistentKeyValueStore}, on
@@ -87,7 +88,7 @@ class StoreComparisonTest {
             assertEquals(drain(b.range(from, to)), drain(a.range(from, to)), step + " range " + from + " " + to);
             assertEquals(drain(b.reverseRange(from, to)), drain(a.reverseRange(from, to)),
                     step + " reverseRange " + from + " " + to);
-            byte[] prefix = k.get().length > 1 ? java.util.Arrays.copyOf(k.get(), 1) : k.get();
+            byte[] prefix = k.get().length > 1 ? Arrays.copyOf(k.get(), 1) : k.get();
             assertEquals(drain(b.prefixScan(prefix, Serdes.ByteArray().serializer())),
                     drain(a.prefixScan(prefix, Serdes.ByteArray().serializer())), step + " prefixScan " + Bytes.wrap(prefix));
         }

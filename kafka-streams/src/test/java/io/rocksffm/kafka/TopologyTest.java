@@ -2,7 +2,6 @@ package io.rocksffm.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -39,6 +38,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Optional;
+import java.util.HashMap;
+import java.time.Duration;
+import java.io.IOException;
 
 /**
  * End to end on kafka-streams 4.4 with {@code TopologyTestDriver}: a word count and a
@@ -89,11 +92,11 @@ class TopologyTest {
     /** The input, deterministic: lines of text, customer updates and orders, interleaved. */
     static List<Runnable> input(TopologyTestDriver driver, int records) {
         TestInputTopic<String, String> text = driver.createInputTopic("text", Serdes.String().serializer(),
-                Serdes.String().serializer(), Instant.ofEpochMilli(0), java.time.Duration.ofMillis(10));
+                Serdes.String().serializer(), Instant.ofEpochMilli(0), Duration.ofMillis(10));
         TestInputTopic<String, String> customers = driver.createInputTopic("customers", Serdes.String().serializer(),
-                Serdes.String().serializer(), Instant.ofEpochMilli(0), java.time.Duration.ofMillis(10));
+                Serdes.String().serializer(), Instant.ofEpochMilli(0), Duration.ofMillis(10));
         TestInputTopic<String, String> orders = driver.createInputTopic("orders", Serdes.String().serializer(),
-                Serdes.String().serializer(), Instant.ofEpochMilli(0), java.time.Duration.ofMillis(10));
+                Serdes.String().serializer(), Instant.ofEpochMilli(0), Duration.ofMillis(10));
         String[] words = "the quick brown fox jumps over the lazy dog and the cat sat on the mat".split(" ");
         List<Runnable> steps = new ArrayList<>();
         for (int i = 0; i < records; i++) {
@@ -159,10 +162,10 @@ class TopologyTest {
      * each store rebuilt from its changelog through the callback it registers, and the second half
      * runs on a new driver over the restored state.
      */
-    private Outputs crashAndRestore(boolean rocksffm, String sub, int records) throws java.io.IOException {
+    private Outputs crashAndRestore(boolean rocksffm, String sub, int records) throws IOException {
         File stateDir = dir.resolve(sub).toFile();
         Outputs outputs;
-        Map<String, List<TestRecord<byte[], byte[]>>> changelogs = new java.util.HashMap<>();
+        Map<String, List<TestRecord<byte[], byte[]>>> changelogs = new HashMap<>();
         try (TopologyTestDriver driver = new TopologyTestDriver(topology(), props(stateDir, rocksffm))) {
             input(driver, records).subList(0, records / 2).forEach(Runnable::run);
             outputs = read(driver);
@@ -193,7 +196,7 @@ class TopologyTest {
                     TestRecord<byte[], byte[]> r = log.get(offset);
                     records2.add(toTimestamped.convert(new ConsumerRecord<>(changelog.topic(), 0, offset, r.timestamp(),
                             org.apache.kafka.common.record.TimestampType.CREATE_TIME, -1, -1, r.key(), r.value(), r.headers(),
-                            java.util.Optional.empty())));
+                            Optional.empty())));
                 }
                 var callback = (RecordBatchingStateRestoreCallback) context.restoreCallback(name);
                 for (int from = 0; from < records2.size(); from += 100) {
@@ -215,7 +218,7 @@ class TopologyTest {
     }
 
     @Test
-    void afterACrashTheStoresRestoredFromTheirChangelogsGiveTheSameAnswers() throws java.io.IOException {
+    void afterACrashTheStoresRestoredFromTheirChangelogsGiveTheSameAnswers() throws IOException {
         int records = 300;
         Outputs uninterrupted = run(true, "uninterrupted", records);
         Outputs ours = crashAndRestore(true, "ours", records);

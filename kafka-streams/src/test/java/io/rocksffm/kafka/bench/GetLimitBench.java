@@ -32,6 +32,8 @@ import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Random;
+import java.util.Properties;
+import java.util.List;
 
 /**
  * The get phase of {@link StoreBench} alone, on four paths to the same data (issue 33's "physical
@@ -78,7 +80,7 @@ public final class GetLimitBench {
     private static KeyValueStore<Bytes, byte[]> open(boolean rocksffm, File dir) {
         KeyValueStore<Bytes, byte[]> store = rocksffm ? RocksffmStores.keyValueStore("bench").get()
                 : Stores.persistentKeyValueStore("bench").get();
-        java.util.Properties props = new java.util.Properties();
+        Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "bench");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         store.init(new MockProcessorContext<>(props, new TaskId(0, 0), dir).getStateStoreContext(), store);
@@ -156,7 +158,7 @@ public final class GetLimitBench {
             random.nextBytes(value);
             int chunk = 1_000;
             for (int from = 0; from < KEYS; from += chunk) {
-                for (KeyValueStore<Bytes, byte[]> store : java.util.List.of(ours, kafka)) {
+                for (KeyValueStore<Bytes, byte[]> store : List.of(ours, kafka)) {
                     for (int i = from; i < Math.min(KEYS, from + chunk); i++) {
                         store.put(key(order[i]), value);
                         if ((i + 1) % COMMIT_EVERY == 0 || i == KEYS - 1) {
@@ -243,7 +245,7 @@ public final class GetLimitBench {
                                     for (int i = from; i < to; i++) {
                                         byte[] k = key(gets[i]).get();
                                         try {
-                                            byte ok = (byte) critical.invokeExact(d, roPtr, c, MemorySegment.ofArray(k),
+                                            byte _ = (byte) critical.invokeExact(d, roPtr, c, MemorySegment.ofArray(k),
                                                     (long) k.length, valBuf, valBuf.byteSize(), lenOut, foundOut, errOut);
                                         } catch (Throwable t) {
                                             throw new AssertionError(t);

@@ -7,7 +7,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.common.utils.Utils;
-import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
@@ -31,6 +30,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.function.Supplier;
+import java.util.concurrent.Callable;
+import io.rocksffm.RocksDB;
 
 /**
  * A small benchmark (not a test): put, get and range through the store interface, and a word
@@ -204,7 +205,7 @@ public final class StoreBench {
         return best;
     }
 
-    private static Supplier<double[]> unchecked(java.util.concurrent.Callable<double[]> c) {
+    private static Supplier<double[]> unchecked(Callable<double[]> c) {
         return () -> {
             try {
                 return c.call();
@@ -215,7 +216,7 @@ public final class StoreBench {
     }
 
     public static void main(String[] args) {
-        System.out.printf("engine: rocksffm %s, rocksdbjni %s%n", io.rocksffm.RocksDB.engine().version(),
+        System.out.printf("engine: rocksffm %s, rocksdbjni %s%n", RocksDB.engine().version(),
                 org.rocksdb.RocksDB.rocksdbVersion());
         System.out.printf("store: %,d keys (16 B keys, 100 B values, commit every %,d), %,d gets, %,d ranges of 100; "
                 + "topology: %,d lines of 8 words; best of %d rounds%n", KEYS, COMMIT_EVERY, GETS, RANGES, LINES, ROUNDS);
