@@ -181,9 +181,8 @@ public final class Scratch implements AutoCloseable {
         }
         for (int i = enteredCount - 1; i >= 0; i--) { // the call leaves its objects before the scratch goes
             entered[i].exit(this);
-            entered[i] = null;
         }
-        enteredCount = 0;
+        enteredCount = 0; // the references stay: see enter
         owner = null;
         if (errptr.get(ValueLayout.JAVA_LONG, 0) != 0) {
             Native.takeError(errptr, 0); // a caller's bug; the message is freed, not leaked
@@ -220,7 +219,14 @@ public final class Scratch implements AutoCloseable {
         if (enteredCount == entered.length) { // a call on many families
             entered = Arrays.copyOf(entered, 2 * enteredCount);
         }
-        entered[enteredCount++] = lifecycle;
+        // A pooled scratch mostly serves calls on the same objects: storing a reference the slot
+        // already holds would cost a garbage-collector write barrier (with a fence) per call, so
+        // the slot is written only when it changes, and release leaves it (a released scratch
+        // keeps at most a few lifecycles reachable, no native memory).
+        if (entered[enteredCount] != lifecycle) {
+            entered[enteredCount] = lifecycle;
+        }
+        enteredCount++;
         return this;
     }
 
