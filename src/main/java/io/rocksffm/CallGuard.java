@@ -54,31 +54,18 @@ final class CallGuard {
 
     /** {@link #begin()} with {@code family} entered too (refused if null or another database's). */
     Scratch begin(ColumnFamilyHandle family) {
-        checkFamily(family);
-        Scratch s = begin();
-        if (family != defaultFamily) {
-            try {
-                s.enter(family.lifecycle);
-            } catch (RuntimeException | Error e) {
-                s.release();
-                throw e;
-            }
-        }
-        return s;
+        return begin(WriteOptions.DEFAULT, family); // the shared default options are not entered
     }
 
     /** {@link #begin(ColumnFamilyHandle)} with {@code options} entered too. */
     Scratch begin(NativeObject options, ColumnFamilyHandle family) {
-        Scratch s = begin(family);
-        if (!owned(options)) {
-            try {
-                s.enter(options.lifecycle);
-            } catch (RuntimeException | Error e) {
-                s.release();
-                throw e;
-            }
+        Scratch s = Scratch.acquire();
+        try {
+            return enter(s, options, family);
+        } catch (RuntimeException | Error e) {
+            s.release(); // exits what was entered
+            throw e;
         }
-        return s;
     }
 
     /** {@link #begin(NativeObject, ColumnFamilyHandle)} for a read: refuses a snapshot of another database. */
