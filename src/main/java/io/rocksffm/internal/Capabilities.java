@@ -6,6 +6,7 @@ import java.lang.foreign.SymbolLookup;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 /**
  * Which of the generated bindings' C functions the loaded engine can be called through.
@@ -355,11 +356,15 @@ public final class Capabilities {
      * {@link #MARKER} and {@link #REMOVED_MARKER}), or null.
      */
     static String knownOrInferredVersion() {
-        String version = NativeLibrary.load().version();
-        if (version != null || !exports(MARKER)) {
-            return version;
+        return knownOrInferredVersion(NativeLibrary.load().version(), Capabilities::exports);
+    }
+
+    /** {@link #knownOrInferredVersion()} of an engine of version {@code known} (or null) that exports what {@code exports} says. */
+    static String knownOrInferredVersion(String known, Predicate<String> exports) {
+        if (known != null || !exports.test(MARKER)) {
+            return known;
         }
-        return exports(REMOVED_MARKER) ? MARKER_SINCE : REMOVED_MARKER_UNTIL;
+        return exports.test(REMOVED_MARKER) ? MARKER_SINCE : REMOVED_MARKER_UNTIL;
     }
 
     /**

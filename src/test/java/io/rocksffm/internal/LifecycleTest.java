@@ -9,6 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -184,18 +186,23 @@ class LifecycleTest {
     @Timeout(60)
     void aParentClosingAsItsLastChildClosesFindsTheLaterParentsReleased() throws Exception {
         int brokenCloses = 0;
+        Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
         for (int round = 0; round < 2000; round++) {
             Lifecycle database = new Lifecycle("D");
             Lifecycle family = new Lifecycle("F");
             Thread worker = Thread.ofPlatform().start(() -> {
-                while (true) {
-                    Lifecycle child;
-                    try {
-                        child = Lifecycle.child("I", false, database, family);
-                    } catch (IllegalStateException closed) {
-                        return;
+                try {
+                    while (true) {
+                        Lifecycle child;
+                        try {
+                            child = Lifecycle.child("I", false, database, family);
+                        } catch (IllegalStateException closed) {
+                            return;
+                        }
+                        child.close(() -> {});
                     }
-                    child.close(() -> {});
+                } catch (Throwable t) {
+                    failures.add(t);
                 }
             });
             while (true) {
@@ -212,6 +219,7 @@ class LifecycleTest {
             }
             worker.join();
         }
+        assertEquals(List.of(), List.copyOf(failures), "the worker died on an unexpected exception");
         assertEquals(0, brokenCloses, "closes that found the family still claimed by a closed child");
     }
 
@@ -244,40 +252,15 @@ class LifecycleTest {
             CountDownLatch started = new CountDownLatch(8);
             CountDownLatch go = new CountDownLatch(1);
             List<Thread> threads = new ArrayList<>();
+            Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
             for (int t = 0; t < 8; t++) {
                 Thread.Builder b = t % 2 == 0 ? Thread.ofPlatform() : Thread.ofVirtual();
                 boolean withScratch = (t & 2) != 0;
                 threads.add(b.start(() -> {
-                    started.countDown();
                     try {
-                        go.await();
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                    while (true) {
-                        // half the threads count their calls in their scratch's cell
-                        Scratch s = withScratch ? Scratch.acquire() : null;
-                        try {
-                            try {
-                                l.enter(s);
-                            } catch (IllegalStateException closed) {
-                                return;
-                            }
-                            try {
-                                inside.incrementAndGet();
-                                if (destroyed.get()) {
-                                    overlaps.incrementAndGet();
-                                }
-                                inside.decrementAndGet();
-                            } finally {
-                                l.exit(s);
-                            }
-                        } finally {
-                            if (s != null) {
-                                s.release();
-                            }
-                        }
-                        Thread.yield(); // lets the other virtual threads run on the carriers
+                        work(l, withScratch, started, go, inside, destroyed, overlaps);
+                    } catch (Throwable e) {
+                        failures.add(e);
                     }
                 }));
             }
@@ -293,8 +276,181 @@ class LifecycleTest {
             for (Thread t : threads) {
                 t.join();
             }
+            assertEquals(List.of(), List.copyOf(failures), "a thread died on an unexpected exception");
             assertEquals(0, overlaps.get(), "a call overlapped destroy");
             assertThrows(IllegalStateException.class, l::enter);
         }
+    }
+
+    /**
+     * A guarded lifecycle refuses calls and closes from inside a Java callback (a comparator, a
+     * merge operator): RocksDB re-entered from its own callback crashes or deadlocks. An event
+     * listener may call, but not close; an unguarded lifecycle refuses nothing.
+     */
+    @Test
+    void aGuardedLifecycleRefusesCallsAndClosesFromInsideCallbacks() {
+        Lifecycle guarded = Lifecycle.striped("RocksDB");
+        Lifecycle plain = new Lifecycle("Plain");
+        assertFalse(guarded.guardsCallbacks());
+        guarded.guardCallbacks();
+        assertTrue(guarded.guardsCallbacks());
+        assertFalse(plain.guardsCallbacks());
+        int token = Callbacks.enter(Callbacks.Kind.COMPARATOR);
+        try {
+            IllegalStateException e = assertThrows(IllegalStateException.class, guarded::enter);
+            assertTrue(e.getMessage().contains("RocksDB called from inside a comparator"), e.getMessage());
+            try (Scratch s = Scratch.acquire()) {
+                assertThrows(IllegalStateException.class, () -> guarded.enter(s));
+                assertThrows(IllegalStateException.class, () -> s.enter(guarded));
+            }
+            assertThrows(IllegalStateException.class, () -> guarded.close(() -> fail("closed from a callback")));
+            assertFalse(guarded.isClosed());
+            plain.enter();
+            plain.exit();
+        } finally {
+            Callbacks.exit(token);
+        }
+        token = Callbacks.enter(Callbacks.Kind.EVENT_LISTENER);
+        try {
+            guarded.enter(); // a listener may read
+            guarded.exit();
+            try (Scratch s = Scratch.acquire()) {
+                s.enter(guarded);
+            }
+            assertThrows(IllegalStateException.class, () -> guarded.close(() -> fail("closed from a listener")));
+        } finally {
+            Callbacks.exit(token);
+        }
+        // outside callbacks: calls go through, and close waits for none left behind by the refusals
+        guarded.enter();
+        guarded.exit();
+        AtomicInteger destroyed = new AtomicInteger();
+        guarded.close(destroyed::incrementAndGet);
+        guarded.close(destroyed::incrementAndGet);
+        assertEquals(1, destroyed.get());
+        plain.close(() -> { });
+    }
+
+    /** One thread of {@link #aStripedLifecycleNeverLetsACallOverlapDestroy}: calls until the lifecycle is closed. */
+    private static void work(Lifecycle l, boolean withScratch, CountDownLatch started, CountDownLatch go,
+                             AtomicInteger inside, AtomicBoolean destroyed, AtomicInteger overlaps) throws InterruptedException {
+        started.countDown();
+        go.await();
+        while (true) {
+            // half the threads count their calls in their scratch's cell
+            Scratch s = withScratch ? Scratch.acquire() : null;
+            try {
+                try {
+                    l.enter(s);
+                } catch (IllegalStateException closed) {
+                    return;
+                }
+                try {
+                    inside.incrementAndGet();
+                    if (destroyed.get()) {
+                        overlaps.incrementAndGet();
+                    }
+                    inside.decrementAndGet();
+                } finally {
+                    l.exit(s);
+                }
+            } finally {
+                if (s != null) {
+                    s.release();
+                }
+            }
+            Thread.yield(); // lets the other virtual threads run on the carriers
+        }
+    }
+
+    /** The owner thread of a confined object owns its resources; a shared object's belong to every thread. */
+    @Test
+    void onlyTheOwnerOwnsAConfinedObjectsResources() throws Exception {
+        Lifecycle confined = Lifecycle.confined("C");
+        Lifecycle shared = new Lifecycle("S");
+        assertTrue(confined.onOwnerThread());
+        assertTrue(shared.onOwnerThread());
+        assertFalse(CompletableFuture.supplyAsync(confined::onOwnerThread).get());
+        assertTrue(CompletableFuture.supplyAsync(shared::onOwnerThread).get());
+    }
+
+    /**
+     * A striped close waits for a call in flight whichever thread's cell counts it: 64 threads
+     * each hold a call on a lifecycle of their own while it is closed from another thread.
+     */
+    @Test
+    @Timeout(60)
+    void aStripedCloseWaitsForACallCountedInAnyThreadsCell() throws Exception {
+        int n = 64;
+        List<Lifecycle> lifecycles = new ArrayList<>();
+        CountDownLatch entered = new CountDownLatch(n);
+        CountDownLatch leave = new CountDownLatch(1);
+        Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        List<Thread> callers = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Lifecycle l = Lifecycle.striped("D" + i);
+            lifecycles.add(l);
+            callers.add(Thread.ofPlatform().start(() -> {
+                try {
+                    l.enter();
+                    entered.countDown();
+                    leave.await();
+                    l.exit();
+                } catch (Throwable t) {
+                    failures.add(t);
+                }
+            }));
+        }
+        entered.await();
+        AtomicInteger destroyed = new AtomicInteger();
+        List<Thread> closers = new ArrayList<>();
+        for (Lifecycle l : lifecycles) {
+            closers.add(Thread.ofPlatform().start(() -> l.close(destroyed::incrementAndGet)));
+        }
+        Thread.sleep(100);
+        assertEquals(0, destroyed.get(), "destroyed while a call was in flight");
+        leave.countDown();
+        for (Thread t : callers) {
+            t.join();
+        }
+        for (Thread t : closers) {
+            t.join();
+        }
+        assertEquals(List.of(), List.copyOf(failures));
+        assertEquals(n, destroyed.get());
+    }
+
+    /**
+     * Threads entering and leaving a shared (not striped) lifecycle at once, their compare-and-sets
+     * colliding, leave it open with no call counted: close does not wait and calls still go in.
+     */
+    @Test
+    @Timeout(60)
+    void concurrentCallsOnASharedLifecycleCountExactly() throws Exception {
+        Lifecycle l = new Lifecycle("S");
+        Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            threads.add(Thread.ofPlatform().start(() -> {
+                try {
+                    for (int i = 0; i < 200_000; i++) {
+                        l.enter();
+                        l.exit();
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertEquals(List.of(), List.copyOf(failures));
+        assertFalse(l.isClosed());
+        l.enter();
+        l.exit();
+        AtomicInteger destroyed = new AtomicInteger();
+        l.close(destroyed::incrementAndGet);
+        assertEquals(1, destroyed.get());
     }
 }
