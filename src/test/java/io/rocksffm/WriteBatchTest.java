@@ -15,6 +15,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -279,19 +280,80 @@ class WriteBatchTest {
         WriteBatch batch = new WriteBatch();
         batch.put(bytes("k"), bytes("v"));
         MemorySegment view = batch.data();
+        assertFalse(batch.isClosed());
         batch.close();
         batch.close();
         assertTrue(batch.isClosed());
         assertThrows(IllegalStateException.class, () -> view.get(ValueLayout.JAVA_BYTE, 0));
-        assertThrows(IllegalStateException.class, () -> batch.put(bytes("k"), bytes("v")));
-        assertThrows(IllegalStateException.class, batch::count);
-        assertThrows(IllegalStateException.class, batch::dataSize);
-        assertThrows(IllegalStateException.class, batch::capacity);
-        assertThrows(IllegalStateException.class, batch::clear);
-        assertThrows(IllegalStateException.class, batch::data);
-        assertThrows(IllegalStateException.class, batch::toNative);
+        // the batch's own refusal, naming it, not the freed memory's
+        for (Executable call : List.<Executable>of(() -> batch.put(bytes("k"), bytes("v")),
+                () -> batch.put(bytes("k"), new byte[1 << 16]), batch::count, batch::dataSize, batch::capacity,
+                batch::clear, batch::data, batch::toNative)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, call);
+            assertEquals("WriteBatch is closed", e.getMessage());
+        }
         try (RocksDB db = open(dir); WriteOptions wo = new WriteOptions()) {
-            assertThrows(IllegalStateException.class, () -> db.write(wo, batch));
+            assertEquals("WriteBatch is closed",
+                    assertThrows(IllegalStateException.class, () -> db.write(wo, batch)).getMessage());
+        }
+    }
+
+    /** Growing frees the buffer it replaces: batches grown to megabytes and closed leave malloc flat. */
+    @Test
+    void growingFreesTheBufferItReplaces() {
+        Assumptions.assumeTrue(Reliability.mallocInUse() >= 0, "mallinfo2 is glibc's");
+        byte[] value = new byte[64 << 10];
+        long before = Reliability.mallocInUse();
+        for (int round = 0; round < 8; round++) {
+            try (WriteBatch batch = new WriteBatch(16)) {
+                for (int i = 0; i < 128; i++) { // 8 MiB, from 16 bytes by doubling
+                    batch.put(bytes("k"), value);
+                }
+            }
+        }
+        long grown = Reliability.mallocInUse() - before;
+        assertTrue(grown < (16L << 20), "8 batches grown to 8 MiB: malloc grew by " + grown);
+    }
+
+    /** Handles must be open and of one database: the batch's records name that database's families. */
+    @Test
+    void familyHandlesMustBeOpenAndOfOneDatabase() {
+        try (Options o = new Options().setCreateIfMissing(true); RocksDB a = RocksDB.open(dir.resolve("a"), o);
+             RocksDB b = RocksDB.open(dir.resolve("b"), o); WriteOptions wo = new WriteOptions();
+             WriteBatch batch = new WriteBatch()) {
+            ColumnFamilyHandle ofA = a.createColumnFamily("f", o);
+            ColumnFamilyHandle ofB = b.createColumnFamily("f", o);
+            assertEquals(ofA.id(), ofB.id(), "the same id in both");
+            batch.put(ofA, bytes("k"), bytes("a"));
+            IllegalArgumentException mixed = assertThrows(IllegalArgumentException.class,
+                    () -> batch.put(ofB, bytes("k"), bytes("b")));
+            assertTrue(mixed.getMessage().contains("another database"), mixed.getMessage());
+            assertEquals(1, batch.count());
+            IllegalArgumentException elsewhere = assertThrows(IllegalArgumentException.class, () -> b.write(wo, batch));
+            assertTrue(elsewhere.getMessage().contains("another database"), elsewhere.getMessage());
+            assertNull(b.get(ofB, bytes("k")));
+            a.write(wo, batch);
+            assertEquals("a", string(a.get(ofA, bytes("k"))));
+            batch.clear().put(ofB, bytes("k"), bytes("b")); // clear forgets the database
+            b.write(wo, batch);
+            assertEquals("b", string(b.get(ofB, bytes("k"))));
+            a.dropColumnFamily(ofA);
+            assertThrows(IllegalStateException.class, () -> batch.put(ofA, bytes("k"), bytes("x")), "a dropped family");
+            assertEquals(1, batch.count());
+        }
+    }
+
+    /** The refusal names what is over the limit: a key at the limit with a value over it is the value's fault. */
+    @Test
+    void aRefusalNamesTheSliceOverTheLimit() {
+        try (WriteBatch batch = new WriteBatch()) {
+            MemorySegment atLimit = MemorySegment.NULL.reinterpret(0xFFFF_FFFFL); // never read: refused up front
+            MemorySegment overLimit = MemorySegment.NULL.reinterpret(0x1_0000_0000L);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> batch.put(atLimit, overLimit));
+            assertTrue(e.getMessage().startsWith("value of 4294967296 bytes"), e.getMessage());
+            e = assertThrows(IllegalArgumentException.class, () -> batch.put(overLimit, atLimit));
+            assertTrue(e.getMessage().startsWith("key of 4294967296 bytes"), e.getMessage());
+            assertEquals(0, batch.count());
         }
     }
 
@@ -525,6 +587,23 @@ class WriteBatchTest {
             try (NativeWriteBatch copy = batch.toNative()) {
                 assertEquals(2, copy.count());
             }
+        }
+    }
+
+    /** Copied records for a family with user-defined timestamps are refused as the original's are. */
+    @Test
+    void copiedRecordsForATimestampedFamilyAreRefused() {
+        try (RocksDB db = open(dir); Options withTs = new Options().setComparator(TimestampedComparator.bytewiseU64());
+             WriteOptions wo = new WriteOptions(); WriteBatch batch = new WriteBatch()) {
+            ColumnFamilyHandle versions = db.createColumnFamily("versions", withTs);
+            batch.put(bytes("plain"), bytes("v")).put(versions, bytes("k"), bytes("v"));
+            assertRefusedCopy(db, wo, batch.data(), "user-defined timestamps");
+            assertNull(db.get(bytes("plain")), "nothing of the refused batch was applied");
+            batch.clear().put(bytes("plain"), bytes("v"));
+            try (WriteBatch copy = WriteBatch.fromBytes(batch.data())) {
+                db.write(wo, copy);
+            }
+            assertEquals("v", string(db.get(bytes("plain"))));
         }
     }
 }

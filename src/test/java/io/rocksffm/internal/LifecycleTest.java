@@ -7,6 +7,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -14,6 +16,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 class LifecycleTest {
     @Test
@@ -60,7 +63,7 @@ class LifecycleTest {
     void aConfinedObjectRefusesOtherThreads() throws Exception {
         Lifecycle c = Lifecycle.confined("W");
         c.check();
-        CompletableFuture<Throwable> other = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<Throwable> other = onNewThread(() -> {
             try {
                 c.check();
                 return null;
@@ -69,7 +72,7 @@ class LifecycleTest {
             }
         });
         assertInstanceOf(WrongThreadException.class, other.get());
-        Throwable close = CompletableFuture.supplyAsync(() -> {
+        Throwable close = onNewThread(() -> {
             try {
                 c.close(() -> {});
                 return null;
@@ -81,7 +84,7 @@ class LifecycleTest {
         assertFalse(c.isClosed());
         c.close(() -> {});
         assertThrows(IllegalStateException.class, c::check);
-        assertNull(CompletableFuture.supplyAsync(() -> {
+        assertNull(onNewThread(() -> {
             c.close(() -> fail("closed once"));
             return null;
         }).get(), "closing a closed object is harmless on any thread");
@@ -125,7 +128,7 @@ class LifecycleTest {
         Lifecycle l = new Lifecycle("S");
         l.enter();
         AtomicInteger destroyed = new AtomicInteger();
-        CompletableFuture<Void> closing = CompletableFuture.runAsync(() -> l.close(destroyed::incrementAndGet));
+        CompletableFuture<Void> closing = onNewThread(() -> closeVoid(l, destroyed));
         Thread.sleep(50);
         assertEquals(0, destroyed.get(), "destroy waits for the call in flight");
         assertThrows(IllegalStateException.class, l::enter, "no new calls once closing");
@@ -141,7 +144,7 @@ class LifecycleTest {
         l.enter(); // nested calls of one thread share its cell
         l.exit();
         AtomicInteger destroyed = new AtomicInteger();
-        CompletableFuture<Void> closing = CompletableFuture.runAsync(() -> l.close(destroyed::incrementAndGet));
+        CompletableFuture<Void> closing = onNewThread(() -> closeVoid(l, destroyed));
         Thread.sleep(50);
         assertEquals(0, destroyed.get(), "destroy waits for the call in flight");
         assertThrows(IllegalStateException.class, l::enter, "no new calls once closing");
@@ -163,7 +166,7 @@ class LifecycleTest {
             l.enter(s);
             l.enter(); // another call of this thread, in its thread's cell
             l.exit();
-            closing = CompletableFuture.runAsync(() -> l.close(destroyed::incrementAndGet));
+            closing = onNewThread(() -> closeVoid(l, destroyed));
             Thread.sleep(50);
             assertEquals(0, destroyed.get(), "destroy waits for the call counted in the scratch's cell");
             assertThrows(IllegalStateException.class, () -> l.enter(s), "no new calls once closing");
@@ -237,13 +240,15 @@ class LifecycleTest {
 
     /**
      * Many platform and virtual threads enter and exit while another closes: no call is ever
-     * inside after destroy ran, and every call after close is refused.
+     * inside after destroy ran, and every call after close is refused; for a striped lifecycle,
+     * and for a shared one, whose close contends with the calls for its state word.
      */
-    @Test
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
     @Timeout(120)
-    void aStripedLifecycleNeverLetsACallOverlapDestroy() throws Exception {
+    void aLifecycleNeverLetsACallOverlapDestroy(boolean striped) throws Exception {
         for (int round = 0; round < 10; round++) {
-            Lifecycle l = Lifecycle.striped("D");
+            Lifecycle l = striped ? Lifecycle.striped("D") : new Lifecycle("S");
             AtomicInteger inside = new AtomicInteger();
             AtomicInteger overlaps = new AtomicInteger();
             AtomicBoolean destroyed = new AtomicBoolean();
@@ -278,6 +283,7 @@ class LifecycleTest {
             }
             assertEquals(List.of(), List.copyOf(failures), "a thread died on an unexpected exception");
             assertEquals(0, overlaps.get(), "a call overlapped destroy");
+            assertTrue(l.isClosed());
             assertThrows(IllegalStateException.class, l::enter);
         }
     }
@@ -331,7 +337,7 @@ class LifecycleTest {
         plain.close(() -> { });
     }
 
-    /** One thread of {@link #aStripedLifecycleNeverLetsACallOverlapDestroy}: calls until the lifecycle is closed. */
+    /** One thread of {@link #aLifecycleNeverLetsACallOverlapDestroy}: calls until the lifecycle is closed. */
     private static void work(Lifecycle l, boolean withScratch, CountDownLatch started, CountDownLatch go,
                              AtomicInteger inside, AtomicBoolean destroyed, AtomicInteger overlaps) throws InterruptedException {
         started.countDown();
@@ -370,8 +376,8 @@ class LifecycleTest {
         Lifecycle shared = new Lifecycle("S");
         assertTrue(confined.onOwnerThread());
         assertTrue(shared.onOwnerThread());
-        assertFalse(CompletableFuture.supplyAsync(confined::onOwnerThread).get());
-        assertTrue(CompletableFuture.supplyAsync(shared::onOwnerThread).get());
+        assertFalse(onNewThread(confined::onOwnerThread).get());
+        assertTrue(onNewThread(shared::onOwnerThread).get());
     }
 
     /**
@@ -452,5 +458,27 @@ class LifecycleTest {
         AtomicInteger destroyed = new AtomicInteger();
         l.close(destroyed::incrementAndGet);
         assertEquals(1, destroyed.get());
+    }
+
+    /**
+     * Runs {@code task} on a new thread of its own: not the common pool, whose one thread on a
+     * small machine a task left stuck by an earlier failure would hold.
+     */
+    private static <T> CompletableFuture<T> onNewThread(Supplier<T> task) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().start(() -> {
+            try {
+                result.complete(task.get());
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+            }
+        });
+        return result;
+    }
+
+    /** Closes {@code l} counting its destroy in {@code destroyed}. */
+    private static Void closeVoid(Lifecycle l, AtomicInteger destroyed) {
+        l.close(destroyed::incrementAndGet);
+        return null;
     }
 }
