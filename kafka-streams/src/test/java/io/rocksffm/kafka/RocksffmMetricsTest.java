@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -84,7 +85,7 @@ class RocksffmMetricsTest {
                 }
             }
             for (int round = 0; round < 3; round++) {
-                for (KeyValueStore<Bytes, byte[]> store : java.util.List.of(ours, kafkas)) {
+                for (KeyValueStore<Bytes, byte[]> store : List.of(ours, kafkas)) {
                     for (int k = 0; k < 20_000; k++) {
                         store.put(key(k * 3 + round), new byte[64]);
                     }

@@ -29,6 +29,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -195,7 +196,7 @@ class TransactionModesTest {
         RocksffmKeyValueStore again = (RocksffmKeyValueStore) RocksffmStores.keyValueStore("store").get();
         TaskCorruptedException e = assertThrows(TaskCorruptedException.class,
                 () -> again.init(new TestContext(sub.toFile(), configs(false, true)), again));
-        assertEquals(java.util.Set.of(context.taskId()), e.corruptedTasks());
+        assertEquals(Set.of(context.taskId()), e.corruptedTasks());
         assertTrue(!again.isOpen());
 
         // At least once, the same database opens (replaying from the offsets is enough there).
