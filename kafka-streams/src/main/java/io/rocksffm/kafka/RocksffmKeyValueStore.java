@@ -130,7 +130,8 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     private Position position = Position.emptyPosition();
     /** The position of the data on disk (the last commit's, when transactional). */
     private Position committedPosition = Position.emptyPosition();
-    private RocksffmMetrics metrics;
+    /** One per store, opened with each database: the metrics registry keeps the gauges of the first open. */
+    private final RocksffmMetrics metrics;
 
     /**
      * A store that opens its database in {@link #init}.
@@ -139,6 +140,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
      */
     public RocksffmKeyValueStore(String name) {
         this.name = name;
+        this.metrics = new RocksffmMetrics(RocksffmKeyValueBytesStoreSupplier.METRICS_SCOPE, name);
     }
 
     @Override
@@ -210,7 +212,6 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             throw new ProcessorStateException("Error opening rocksffm store " + name + " at " + dir, e);
         }
         consistencyEnabled = flag(configs.get(CONSISTENCY_CONFIG));
-        metrics = new RocksffmMetrics(RocksffmKeyValueBytesStoreSupplier.METRICS_SCOPE, name);
         metrics.open(context, db, options.statistics());
         open = true;
         context.register(root, (RecordBatchingStateRestoreCallback) this::restoreBatch);
@@ -643,10 +644,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
 
     private void closeNative() {
-        if (metrics != null) {
-            metrics.close();
-            metrics = null;
-        }
+        metrics.close();
         try (Options o = options; ReadOptions r = readOptions; WriteOptions w = writeOptions; RocksDB d = db) {
             if (configSetter != null && o != null) {
                 configSetter.close(name, o);

@@ -115,8 +115,15 @@ class RocksffmMetricsTest {
             ours.close();
             kafkas.close();
         }
-        // Closed: the gauges read nothing more from the database.
+        // Closed: the gauges read nothing more from the database; opened again, the same gauges read the new one.
         assertEquals(0.0, number(metrics(registry.metrics(), "rocksffm", "ours"), "estimate-num-keys"));
+        ours.init(context, ours);
+        try {
+            assertTrue(number(metrics(registry.metrics(), "rocksffm", "ours"), "estimate-num-keys") > 30_000);
+            registry.rocksDBMetricsRecordingTrigger().run();
+        } finally {
+            ours.close();
+        }
     }
 
     private static Predicate<MetricName> sameMetric(MetricName ours) {

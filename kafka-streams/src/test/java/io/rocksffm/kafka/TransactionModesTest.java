@@ -1,5 +1,7 @@
 package io.rocksffm.kafka;
 
+import static io.rocksffm.kafka.TestContext.b;
+import static io.rocksffm.kafka.TestContext.v;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -45,14 +47,6 @@ class TransactionModesTest {
     @TempDir
     Path dir;
 
-    private static Bytes b(String s) {
-        return Bytes.wrap(s.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static byte[] v(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
-
     private static String s(byte[] bytes) {
         return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
     }
@@ -74,7 +68,7 @@ class TransactionModesTest {
         return configs;
     }
 
-    private KeyValueStore<Bytes, byte[]> open(boolean ours, String sub, TestContext context) {
+    private KeyValueStore<Bytes, byte[]> open(boolean ours, TestContext context) {
         KeyValueStore<Bytes, byte[]> store = ours ? RocksffmStores.keyValueStore("store").get()
                 : Stores.persistentKeyValueStore("store").get();
         store.init(context, store);
@@ -84,7 +78,7 @@ class TransactionModesTest {
     @Test
     void anIteratorOpenAcrossACommitSeesEveryKeyItWasMadeWith() throws Exception {
         TestContext context = new TestContext(dir.toFile(), configs(true, true));
-        KeyValueStore<Bytes, byte[]> store = open(true, "ours", context);
+        KeyValueStore<Bytes, byte[]> store = open(true, context);
         ExecutorService queries = Executors.newSingleThreadExecutor();
         try {
             Map<String, String> expected = new TreeMap<>();
@@ -129,7 +123,7 @@ class TransactionModesTest {
         Map<String, List<String>> answers = new TreeMap<>();
         for (boolean ours : new boolean[] {true, false}) {
             TestContext context = new TestContext(dir.resolve(ours ? "ours" : "kafka").toFile(), configs(true, true));
-            KeyValueStore<Bytes, byte[]> store = open(ours, ours ? "ours" : "kafka", context);
+            KeyValueStore<Bytes, byte[]> store = open(ours, context);
             List<String> answer = new ArrayList<>();
             try {
                 context.setRecord("input", 0, 10);
@@ -169,7 +163,7 @@ class TransactionModesTest {
     @Test
     void withoutTransactionalStoresWritesReachTheDatabaseAtOnce() {
         TestContext context = new TestContext(dir.toFile(), configs(false, true));
-        RocksffmKeyValueStore store = (RocksffmKeyValueStore) open(true, "ours", context);
+        RocksffmKeyValueStore store = (RocksffmKeyValueStore) open(true, context);
         try {
             store.put(b("a"), v("1"));
             store.delete(b("a"));
@@ -183,15 +177,21 @@ class TransactionModesTest {
         }
     }
 
-    @Test
-    void underExactlyOnceAStoreThatWroteStraightToRocksDbAndDiedOpenIsCorrupt() {
-        Path sub = dir.resolve("eos");
-        TestContext context = new TestContext(sub.toFile(), configs(false, true));
-        RocksffmKeyValueStore store = (RocksffmKeyValueStore) open(true, "ours", context);
+    /** Under exactly-once: writes a, commits at offset 1, writes b, and closes the store as a crash would. */
+    private TestContext writeCommitAndCrash(Path at, boolean transactional) {
+        TestContext context = new TestContext(at.toFile(), configs(transactional, true));
+        RocksffmKeyValueStore store = (RocksffmKeyValueStore) open(true, context);
         store.put(b("a"), v("1"));
         store.commit(Map.of(CHANGELOG, 1L));
         store.put(b("b"), v("not covered by the offsets"));
         store.closeAsIfCrashed();
+        return context;
+    }
+
+    @Test
+    void underExactlyOnceAStoreThatWroteStraightToRocksDbAndDiedOpenIsCorrupt() {
+        Path sub = dir.resolve("eos");
+        TestContext context = writeCommitAndCrash(sub, false);
 
         RocksffmKeyValueStore again = (RocksffmKeyValueStore) RocksffmStores.keyValueStore("store").get();
         TaskCorruptedException e = assertThrows(TaskCorruptedException.class,
@@ -200,7 +200,7 @@ class TransactionModesTest {
         assertTrue(!again.isOpen());
 
         // At least once, the same database opens (replaying from the offsets is enough there).
-        KeyValueStore<Bytes, byte[]> atLeastOnce = open(true, "ours", new TestContext(sub.toFile(), configs(false, false)));
+        KeyValueStore<Bytes, byte[]> atLeastOnce = open(true, new TestContext(sub.toFile(), configs(false, false)));
         try {
             assertEquals(1L, atLeastOnce.committedOffset(CHANGELOG));
             assertEquals(Map.of("a", "1", "b", "not covered by the offsets"), drain(atLeastOnce.all()));
@@ -208,19 +208,14 @@ class TransactionModesTest {
             atLeastOnce.close();
         }
         // Closed cleanly, it opens under exactly-once too.
-        KeyValueStore<Bytes, byte[]> clean = open(true, "ours", new TestContext(sub.toFile(), configs(false, true)));
+        KeyValueStore<Bytes, byte[]> clean = open(true, new TestContext(sub.toFile(), configs(false, true)));
         clean.close();
     }
 
     @Test
     void aTransactionalStoreThatDiedHoldsItsLastCommitAndOpensUnderExactlyOnce() {
-        TestContext context = new TestContext(dir.toFile(), configs(true, true));
-        RocksffmKeyValueStore store = (RocksffmKeyValueStore) open(true, "ours", context);
-        store.put(b("a"), v("1"));
-        store.commit(Map.of(CHANGELOG, 1L));
-        store.put(b("b"), v("uncommitted"));
-        store.closeAsIfCrashed();
-        KeyValueStore<Bytes, byte[]> again = open(true, "ours", new TestContext(dir.toFile(), configs(true, true)));
+        writeCommitAndCrash(dir, true);
+        KeyValueStore<Bytes, byte[]> again = open(true, new TestContext(dir.toFile(), configs(true, true)));
         try {
             assertEquals(1L, again.committedOffset(CHANGELOG));
             assertEquals(Map.of("a", "1"), drain(again.all()));
