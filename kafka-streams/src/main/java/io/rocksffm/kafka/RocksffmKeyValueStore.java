@@ -92,9 +92,12 @@ import java.lang.foreign.MemorySegment;
  * the store at a past commit, data and offsets together; RocksDB flushes the rest when the store
  * closes.
  *
- * <p><b>Metrics.</b> Kafka's RocksDB metrics, under the names, group and recording levels of
- * Kafka's own RocksDB stores, from the engine's statistics and properties (see
- * {@link RocksffmMetrics}).
+ * <p><b>Metrics.</b> Kafka's RocksDB metrics, under the names, group ({@code stream-state-metrics})
+ * and recording levels of Kafka's own RocksDB stores, with the tag {@code rocksffm-state-id}: the
+ * gauges ({@code estimate-num-keys}, {@code block-cache-usage}, ...) from the database's
+ * properties, and with {@code metrics.recording.level=DEBUG} the statistics-based ones
+ * ({@code bytes-written-rate}, {@code memtable-hit-ratio}, ...) from the engine's statistics,
+ * recorded by Kafka's RocksDB metrics trigger.
  *
  * <p><b>Options.</b> The database lives in {@code <task state dir>/rocksffm/<store name>}, opened
  * with Kafka's defaults (16 MiB write buffers, up to 3, 50 MiB block cache, Bloom filter optimised

@@ -35,7 +35,7 @@ import java.util.stream.Stream;
  */
 class BoundedMemoryTest {
     private static final TopicPartition CHANGELOG = new TopicPartition("app-store-changelog", 0);
-    private static final int TRANSACTIONS = 200;
+    private static final int TRANSACTIONS = 100;
     private static final int WRITES_PER_TRANSACTION = 1_000;
     private static final int KEYS = 50_000;
     private static final long LIMIT = 64 << 10;
@@ -66,7 +66,7 @@ class BoundedMemoryTest {
 
     /**
      * Runs {@link #TRANSACTIONS} transactions on a store, committing it as Kafka 4.4's stream
-     * thread does in the mode; returns the store's uncommitted bytes sampled every 20
+     * thread does in the mode; returns the store's uncommitted bytes sampled every 10
      * transactions (before their commit), their maximum, and the SST files before the store closes.
      */
     private Run run(boolean transactional) throws IOException {
@@ -98,7 +98,7 @@ class BoundedMemoryTest {
                         commits++;
                     }
                 }
-                if (t % 20 == 19) {
+                if (t % 10 == 9) {
                     samples.add(store.approximateNumUncommittedBytes());
                 }
                 if (transactional) {
@@ -120,7 +120,7 @@ class BoundedMemoryTest {
     @Test
     void withoutTransactionalStoresTheStoreHoldsNothingAndTheDataReachesSstFiles() throws IOException {
         Run run = run(false);
-        System.out.printf("not transactional: buffered bytes every 20 transactions %s, max %d, SST files %d%n",
+        System.out.printf("not transactional: buffered bytes every 10 transactions %s, max %d, SST files %d%n",
                 run.samples(), run.maxBuffered(), run.sstFiles());
         assertEquals(0, run.maxBuffered(), "bytes held in the heap");
         assertTrue(run.sstFiles() > 0, "SST files: " + run.sstFiles());
@@ -129,7 +129,7 @@ class BoundedMemoryTest {
     @Test
     void withTransactionalStoresKafkasEarlyCommitBoundsTheBuffer() throws IOException {
         Run run = run(true);
-        System.out.printf("transactional: buffered bytes every 20 transactions %s, max %d, commits %d, SST files %d%n",
+        System.out.printf("transactional: buffered bytes every 10 transactions %s, max %d, commits %d, SST files %d%n",
                 run.samples(), run.maxBuffered(), run.commits(), run.sstFiles());
         long onePut = 12 + 100 + UncommittedWrites.ENTRY_OVERHEAD;
         assertTrue(run.maxBuffered() <= LIMIT + onePut, "max buffered " + run.maxBuffered());
