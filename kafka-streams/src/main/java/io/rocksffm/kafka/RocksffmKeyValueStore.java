@@ -89,8 +89,8 @@ import java.lang.foreign.MemorySegment;
  *
  * <p><b>Durability.</b> As in Kafka's RocksDB stores, writes skip RocksDB's write-ahead log (the
  * changelog topic is the log) and the column families are flushed atomically, so a crash leaves
- * the store at a past commit, data and offsets together; RocksDB flushes the rest when the store
- * closes.
+ * a transactional store at a past commit, data and offsets together, and any store with its
+ * open-or-closed status as of its data; RocksDB flushes the rest when the store closes.
  *
  * <p><b>Metrics.</b> Kafka's RocksDB metrics, under the names, group ({@code stream-state-metrics})
  * and recording levels of Kafka's own RocksDB stores, with the tag {@code rocksffm-state-id}: the
@@ -215,7 +215,12 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             throw new ProcessorStateException("Error opening rocksffm store " + name + " at " + dir, e);
         }
         consistencyEnabled = flag(configs.get(CONSISTENCY_CONFIG));
-        metrics.open(context, db, options.statistics());
+        try {
+            metrics.open(context, db, options.statistics());
+        } catch (RuntimeException e) {
+            closeNative(); // and the metrics
+            throw e;
+        }
         open = true;
         context.register(root, (RecordBatchingStateRestoreCallback) this::restoreBatch);
     }
