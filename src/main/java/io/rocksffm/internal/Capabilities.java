@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Which of the generated bindings' C functions the loaded engine can be called through.
@@ -332,14 +333,22 @@ public final class Capabilities {
 
     /** Why {@code function} cannot be called on the loaded engine, or null if it can. */
     private static String reason(String function) {
-        if (!exports(function)) {
+        return reason(function, exports(function), Capabilities::knownOrInferredVersion);
+    }
+
+    /**
+     * {@link #reason(String)} on an engine that exports {@code function} or not ({@code exported}),
+     * of the version {@code engineVersion} gives (asked only for a changed signature; null if unknown).
+     */
+    static String reason(String function, boolean exported, Supplier<String> engineVersion) {
+        if (!exported) {
             return function + " is not available: the RocksDB engine " + describe() + " does not export it";
         }
         String since = SIGNATURE_CHANGED.get(function);
         if (since == null) {
             return null;
         }
-        String version = knownOrInferredVersion();
+        String version = engineVersion.get();
         if (version == null) {
             return function + " is not available: its C signature changed in RocksDB " + since
                     + " and the version of the engine " + describe() + " is unknown";

@@ -247,6 +247,9 @@ class BatchFormatTest {
             assertEquals(expected, s.mergeFamilies(), "id " + id);
             assertEquals(expected, families(MemorySegment.ofArray(encode(records, 2))), "id " + id);
         }
+        // a column-family record may name the default family: it is not among the non-default ones
+        Summary zero = validate(concat(header(1), new byte[] {CF_VALUE, 0, 1, 'k', 0}));
+        assertTrue(zero.families().isEmpty(), zero.families().toString());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes(header(1));
         out.write(CF_DELETION);

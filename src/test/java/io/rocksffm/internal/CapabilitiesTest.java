@@ -342,4 +342,25 @@ class CapabilitiesTest {
         }
         assertEquals(Capabilities.compareVersions(version, "10.9") >= 0, inferred != null, version);
     }
+
+    /**
+     * A function whose signature changed is callable from the version the bindings match on, and
+     * refused, saying why, on an engine before it or of unknown version; any other exported
+     * function is callable whatever the version, and one not exported never is.
+     */
+    @Test
+    void aChangedSignatureIsCallableFromItsVersionOn() {
+        String f = "rocksdb_enable_file_deletions";
+        assertEquals("9.0", Capabilities.SIGNATURE_CHANGED.get(f));
+        assertNull(Capabilities.reason(f, true, () -> "9.0"));
+        assertNull(Capabilities.reason(f, true, () -> "9.0.1"));
+        assertNull(Capabilities.reason(f, true, () -> "10"));
+        String before = Capabilities.reason(f, true, () -> "8.11.4");
+        assertTrue(before.startsWith(f + " is not available") && before.endsWith("signature of versions before 9.0"), before);
+        String unknown = Capabilities.reason(f, true, () -> null);
+        assertTrue(unknown.contains("changed in RocksDB 9.0") && unknown.endsWith("is unknown"), unknown);
+        assertNull(Capabilities.reason("rocksdb_open", true, () -> fail("no version needed")));
+        String missing = Capabilities.reason(f, false, () -> fail("no version needed"));
+        assertTrue(missing.endsWith("does not export it"), missing);
+    }
 }

@@ -328,9 +328,9 @@ class ScratchTest {
     @Test
     void aBufferOfKeepBytesIsKeptAndTemporariesAreCounted() {
         Scratch s = Scratch.acquire();
-        long kept;
+        MemorySegment kept;
         try {
-            kept = s.buffer(Scratch.FIRST, Scratch.KEEP_BYTES).address();
+            kept = s.buffer(Scratch.FIRST, Scratch.KEEP_BYTES);
             s.buffer(Scratch.MULTI_BYTES, Scratch.KEEP_BYTES + 1);
         } finally {
             s.release();
@@ -338,7 +338,7 @@ class ScratchTest {
         Scratch again = Scratch.acquire();
         try {
             assertSame(s, again);
-            assertEquals(kept, again.buffer(Scratch.FIRST, Scratch.KEEP_BYTES).address(), "the buffer was kept");
+            assertSame(kept, again.buffer(Scratch.FIRST, Scratch.KEEP_BYTES), "the buffer was kept");
         } finally {
             again.release();
         }
