@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -306,7 +307,7 @@ class ScratchTest {
     }
 
     /** Runs {@code use} on a temporary scratch (this thread holding every pooled one in its window), then releases it. */
-    private static void withTemporary(java.util.function.Consumer<Scratch> use) {
+    private static void withTemporary(Consumer<Scratch> use) {
         List<Scratch> held = new ArrayList<>();
         try {
             Scratch t;
