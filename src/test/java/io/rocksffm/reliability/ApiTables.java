@@ -154,6 +154,7 @@ final class ApiTables {
                 .guarded("bloomFilterBitsPerKey()", (o, c) -> o.bloomFilterBitsPerKey())
                 .guarded("setTableFormat(BlockBasedTableConfig)", (o, c) -> o.setTableFormat(c.table))
                 .guarded("setMergeOperator(MergeOperator)", (o, c) -> o.setMergeOperator(new UInt64AddOperator()))
+                .guarded("setMergeOperatorName(String)", (o, c) -> o.setMergeOperatorName("uint64add"))
                 .guarded("mergeOperator()", (o, c) -> o.mergeOperator())
                 .guarded("setComparator(Comparator)", (o, c) -> o.setComparator(new Comparator() {
                     @Override
