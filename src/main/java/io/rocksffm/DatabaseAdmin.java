@@ -378,7 +378,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      */
     void createCheckpoint(Path target);
 
-    // ---- bulk loading and mutable options (issue 16) ----------------------------------------------
+    // ---- bulk loading and mutable options ----------------------------------------------
 
     /**
      * Ingests table files (written with {@link SstFileWriter}) into {@code family}: their entries
@@ -430,7 +430,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      */
     void setOptions(Map<String, String> options);
 
-    // ---- RocksDB 11 administration (issue 30): on older engines these throw
+    // ---- RocksDB 11 administration: on older engines these throw
     // UnsupportedOperationException naming the C function and the engine's version ---------------
 
     /**
@@ -576,7 +576,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      */
     WalFile currentWalFile();
 
-    // ---- change capture (issue 32) -----------------------------------------------------------------
+    // ---- change capture -----------------------------------------------------------------
 
     /**
      * The sequence number of the database's latest write (every write advances it by its number

@@ -18,7 +18,7 @@ import io.rocksffm.internal.Native;
 import java.lang.foreign.Arena;
 
 /**
- * Compactions with options and the live file list (issue 32), a part of the database object
+ * Compactions with options and the live file list, a part of the database object
  * reached through {@link DatabaseAdmin}'s default methods.
  */
 final class FileAdmin {

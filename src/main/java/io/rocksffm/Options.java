@@ -483,7 +483,7 @@ public final class Options extends TableTuning {
         });
         return this;
     }
-    // ---- statistics, ingestion, options strings (issue 16) ------------------------------------------
+    // ---- statistics, ingestion, options strings ------------------------------------------
 
     private volatile Statistics statistics;
 

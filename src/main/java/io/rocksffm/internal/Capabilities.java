@@ -100,7 +100,7 @@ public final class Capabilities {
             "rocksdb_flush_cfs",
             "rocksdb_backup_engine_create_new_backup_with_metadata",
             "rocksdb_backup_engine_info_app_metadata",
-            // column families and compaction control (issue 32): absent from 7.8.3
+            // column families and compaction control: absent from 7.8.3
             "rocksdb_approximate_sizes_cf_with_flags",
             "rocksdb_create_column_families",
             "rocksdb_create_column_families_destroy",
@@ -125,7 +125,7 @@ public final class Capabilities {
             "rocksdb_wait_for_compact_options_get_timeout",
             "rocksdb_wait_for_compact_options_set_wait_for_purge",
             "rocksdb_wait_for_compact_options_get_wait_for_purge",
-            // user-defined timestamps (issue 32): RocksDB 11's; the C comparator with timestamps is in every engine, gated anyway
+            // user-defined timestamps: RocksDB 11's; the C comparator with timestamps is in every engine, gated anyway
             "rocksdb_options_set_persist_user_defined_timestamps",
             "rocksdb_options_get_persist_user_defined_timestamps",
             "rocksdb_comparator_with_ts_create",
@@ -134,7 +134,7 @@ public final class Capabilities {
             "rocksdb_enable_file_deletions",
             // RocksDB 11.0 removed in_range; older engines are called through OlderShapes
             "rocksdb_slicetransform_create",
-            // shared resources and event listeners (issue 16): absent from 7.8.3
+            // shared resources and event listeners: absent from 7.8.3
             "rocksdb_ratelimiter_create_with_mode",
             "rocksdb_options_set_write_buffer_manager",
             "rocksdb_write_buffer_manager_create",
@@ -188,7 +188,7 @@ public final class Capabilities {
             "rocksdb_transactiondb_get_base_db",
             "rocksdb_transactiondb_close_base_db",
             "rocksdb_transaction_multi_get_for_update_cf",
-            // the pinned read through an indexed batch (issue 31): not in 7.8.3 or 10.1.3
+            // the pinned read through an indexed batch: not in 7.8.3 or 10.1.3
             "rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf",
             // RocksDB 8.1 (fail_if_not_bottommost_level) and 8.6 (typed statistics) and later: not in 7.8.3
             "rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level",
@@ -209,7 +209,7 @@ public final class Capabilities {
             "rocksdb_statistics_histogram_data_get_min",
             // RocksDB 9.x: the default family's handle of a single-family open (Opening.SINGLE_READ_ONLY)
             "rocksdb_get_default_column_family_handle",
-            // RocksDB 11 (issue 30): compacting chosen files, database options, checksums,
+            // RocksDB 11: compacting chosen files, database options, checksums,
             // background work, the WAL list, backups with options, read options
             "rocksdb_compaction_options_create",
             "rocksdb_compaction_options_destroy",
@@ -262,7 +262,7 @@ public final class Capabilities {
             "rocksdb_readoptions_get_auto_refresh_iterator_with_snapshot",
             "rocksdb_readoptions_set_optimize_multiget_for_io",
             "rocksdb_readoptions_get_optimize_multiget_for_io",
-            // typed options (issue 32): absent from 7.8.3, or (the WAL directory's getter) before 11
+            // typed options: absent from 7.8.3, or (the WAL directory's getter) before 11
             "rocksdb_options_set_ttl",
             "rocksdb_options_get_ttl",
             "rocksdb_options_set_periodic_compaction_seconds",
@@ -277,7 +277,7 @@ public final class Capabilities {
             "rocksdb_compactoptions_set_max_subcompactions",
             "rocksdb_compactoptions_get_max_subcompactions",
             "rocksdb_cache_create_hyper_clock",
-            // observability and environment (issue 32): absent from 7.8.3
+            // observability and environment: absent from 7.8.3
             "rocksdb_logger_create_callback_logger",
             "rocksdb_logger_create_stderr_logger",
             "rocksdb_logger_destroy",
