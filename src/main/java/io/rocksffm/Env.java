@@ -110,6 +110,30 @@ public final class Env extends NativeObject {
         return apply(e -> rocksdb_env_get_high_priority_background_threads(e));
     }
 
+    /**
+     * Lowers the CPU priority of the low-priority (compaction) pool's threads
+     * ({@code rocksdb_env_lower_thread_pool_cpu_priority}; Linux only, a no-op elsewhere).
+     *
+     * @return this environment
+     * @throws IllegalStateException if closed
+     */
+    public Env lowerThreadPoolCPUPriority() {
+        use(e -> rocksdb_env_lower_thread_pool_cpu_priority(e));
+        return this;
+    }
+
+    /**
+     * Lowers the I/O priority of the low-priority (compaction) pool's threads
+     * ({@code rocksdb_env_lower_thread_pool_io_priority}; Linux only, a no-op elsewhere).
+     *
+     * @return this environment
+     * @throws IllegalStateException if closed
+     */
+    public Env lowerThreadPoolIOPriority() {
+        use(e -> rocksdb_env_lower_thread_pool_io_priority(e));
+        return this;
+    }
+
     private static void requireThreads(int threads) {
         if (threads < 0) {
             throw new IllegalArgumentException("threads must be >= 0: " + threads);

@@ -249,4 +249,37 @@ class RocksdbjniParityTest {
             }
         }
     }
+
+    @Test
+    void anIndexedBatchRollsBackToItsSavePoint() {
+        try (WriteBatchWithIndex batch = new WriteBatchWithIndex(); Options o = new Options()) {
+            RocksDBException none = assertThrows(RocksDBException.class, batch::rollbackToSavePoint);
+            assertEquals(RocksDBException.Code.NOT_FOUND, none.code(), none.getMessage());
+            batch.put(bytes("a"), bytes("1"));
+            batch.setSavePoint().put(bytes("b"), bytes("2")).put(bytes("a"), bytes("3"));
+            batch.setSavePoint().delete(bytes("a"));
+            assertNull(batch.getFromBatch(o, bytes("a")));
+            batch.rollbackToSavePoint();
+            assertArrayEquals(bytes("3"), batch.getFromBatch(o, bytes("a")), "the inner save point undone");
+            batch.rollbackToSavePoint();
+            assertArrayEquals(bytes("1"), batch.getFromBatch(o, bytes("a")));
+            assertNull(batch.getFromBatch(o, bytes("b")));
+            assertEquals(1, batch.count());
+            assertThrows(RocksDBException.class, batch::rollbackToSavePoint);
+        }
+    }
+
+    @Test
+    void theCompactionPoolsPrioritiesCanBeLowered() {
+        try (Env env = Env.getDefault()) {
+            assertSame(env, env.lowerThreadPoolCPUPriority().lowerThreadPoolIOPriority());
+            try (Options o = new Options().setCreateIfMissing(true).setEnv(env);
+                 RocksDB db = RocksDB.open(dir.resolve("low"), o)) {
+                db.put(bytes("k"), bytes("v"));
+                db.flush(true);
+                db.compactRange();
+                assertArrayEquals(bytes("v"), db.get(bytes("k")));
+            }
+        }
+    }
 }

@@ -93,6 +93,8 @@ final class ObservabilityTables {
                 .guarded("setBackgroundThreads(int)", (e, c) -> e.setBackgroundThreads(1))
                 .guarded("setHighPriorityBackgroundThreads(int)", (e, c) -> e.setHighPriorityBackgroundThreads(1))
                 .guarded("backgroundThreads()", (e, c) -> e.backgroundThreads())
-                .guarded("highPriorityBackgroundThreads()", (e, c) -> e.highPriorityBackgroundThreads());
+                .guarded("highPriorityBackgroundThreads()", (e, c) -> e.highPriorityBackgroundThreads())
+                .guarded("lowerThreadPoolCPUPriority()", (e, c) -> e.lowerThreadPoolCPUPriority())
+                .guarded("lowerThreadPoolIOPriority()", (e, c) -> e.lowerThreadPoolIOPriority());
     }
 }

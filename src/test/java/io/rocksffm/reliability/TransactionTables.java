@@ -313,6 +313,8 @@ final class TransactionTables {
                 .guarded("deleteRange(byte[],byte[])", (b, c) -> ApiTableSupport.rangeRefused(() -> b.deleteRange(bytes("a"), bytes("b"))))
                 .guarded("count()", (b, c) -> b.count())
                 .guarded("clear()", (b, c) -> b.clear())
+                .guarded("setSavePoint()", (b, c) -> b.setSavePoint())
+                .guarded("rollbackToSavePoint()", (b, c) -> b.setSavePoint().rollbackToSavePoint())
                 .guarded("getFromBatch(Options,byte[])", (b, c) -> b.getFromBatch(c.options, bytes("k")))
                 .guarded("getFromBatch(ColumnFamilyHandle,Options,byte[])", (b, c) -> b.getFromBatch(c.cf, c.options, bytes("k")))
                 .guarded("getFromBatch(byte[])", (b, c) -> b.getFromBatch(bytes("k")))
