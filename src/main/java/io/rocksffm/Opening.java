@@ -208,7 +208,7 @@ final class Opening {
      * or secondary one holds no lock RocksDB would see).
      */
     static void destroyOrRepair(Path path, Options options, boolean destroy) {
-        String name = cPath(path);
+        cPath(path); // refuses a NUL character
         Objects.requireNonNull(options, "options");
         if (OpenDatabases.isOpen(path)) {
             throw new IllegalStateException("a database is open at " + path + ": close it before "

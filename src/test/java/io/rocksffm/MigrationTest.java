@@ -132,7 +132,7 @@ class MigrationTest {
              ReadOptions read = new ReadOptions()) {
             ColumnFamilyHandle counters = db.columnFamily("counters");
             try (Transaction tx = db.beginTransaction(write)) {
-                byte[] seen = tx.getForUpdate(counters, read, b("hits"), true); // rocksdbjni: (read, cf, key, exclusive)
+                tx.getForUpdate(counters, read, b("hits"), true);   // locks the key; rocksdbjni: (read, cf, key, exclusive)
                 tx.merge(counters, b("hits"), java.nio.ByteBuffer.allocate(8) // fully qualified: one use in the example
                         .order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(1).array()); // fully qualified: as above
                 tx.commit();

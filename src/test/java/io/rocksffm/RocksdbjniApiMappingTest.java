@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.*;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.lang.reflect.Constructor;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,10 +98,8 @@ class RocksdbjniApiMappingTest {
                 return jni.getSimpleName(); // declared (or overloaded) by the class itself
             }
         }
-        for (Constructor<?> c : jni.getConstructors()) {
-            if (name.equals("<init>")) {
-                return jni.getSimpleName();
-            }
+        if (name.equals("<init>")) {
+            return jni.getSimpleName();
         }
         return "RocksDB";
     }
