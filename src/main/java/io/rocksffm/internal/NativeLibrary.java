@@ -80,14 +80,11 @@ public final class NativeLibrary {
                 }
                 Loaded bound = loaded;
                 // System.Logger's first use loads logging classes for some 40 ms: off the caller's thread
-                logThread = Thread.ofPlatform().daemon().name("rocksffm-engine-log").start(() -> logBinding(bound));
+                Thread.ofPlatform().daemon().name("rocksffm-engine-log").start(() -> logBinding(bound));
             }
             return loaded;
         }
     }
-
-    /** The thread logging the bound engine (for tests to wait for), or null before the engine is bound. */
-    static volatile Thread logThread;
 
     /** The logger rocksffm reports the bound engine to. */
     static final String LOGGER = "io.rocksffm";
