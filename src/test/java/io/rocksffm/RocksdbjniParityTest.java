@@ -282,4 +282,36 @@ class RocksdbjniParityTest {
             }
         }
     }
+
+    @Test
+    void aWriteBatchRollsBackToItsSavePointsAsRocksDBsDoes() {
+        try (Options o = new Options().setCreateIfMissing(true).setMergeOperatorName("stringappend");
+             RocksDB db = RocksDB.open(dir.resolve("batch-save-points"), o);
+             WriteBatch batch = new WriteBatch(); WriteBatch expected = new WriteBatch();
+             WriteOptions wo = new WriteOptions()) {
+            ColumnFamilyHandle cf = db.createColumnFamily("cf", o);
+            for (Runnable noSavePoint : List.<Runnable>of(batch::rollbackToSavePoint, batch::popSavePoint)) {
+                RocksDBException e = assertThrows(RocksDBException.class, noSavePoint::run);
+                assertEquals(RocksDBException.Code.NOT_FOUND, e.code());
+            }
+            batch.put(bytes("a"), bytes("1"));
+            expected.put(bytes("a"), bytes("1"));
+            batch.setSavePoint().put(cf, bytes("b"), bytes("2")).merge(cf, bytes("m"), bytes("x"));
+            batch.setSavePoint().delete(bytes("a"));
+            batch.popSavePoint(); // the delete stays, under the outer save point
+            assertEquals(4, batch.count());
+            batch.rollbackToSavePoint();
+            assertEquals(1, batch.count());
+            assertThrows(RocksDBException.class, batch::rollbackToSavePoint);
+            assertEquals(expected.data().asByteBuffer(), batch.data().asByteBuffer(), "the same bytes as a batch that never had them");
+            batch.setSavePoint().put(bytes("c"), bytes("3"));
+            batch.clear(); // clears the save points too
+            assertThrows(RocksDBException.class, batch::rollbackToSavePoint);
+            batch.put(bytes("a"), bytes("1")).setSavePoint().put(bytes("z"), bytes("9")).rollbackToSavePoint();
+            db.write(wo, batch);
+            assertArrayEquals(bytes("1"), db.get(bytes("a")));
+            assertNull(db.get(bytes("z")));
+            assertNull(db.get(cf, bytes("b")));
+        }
+    }
 }

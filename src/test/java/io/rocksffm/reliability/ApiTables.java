@@ -275,7 +275,10 @@ final class ApiTables {
                 .guarded("capacity()", (b, c) -> b.capacity())
                 .guarded("clear()", (b, c) -> b.clear())
                 .guarded("data()", (b, c) -> b.data())
-                .guarded("toNative()", (b, c) -> b.toNative().close());
+                .guarded("toNative()", (b, c) -> b.toNative().close())
+                .guarded("setSavePoint()", (b, c) -> b.setSavePoint())
+                .guarded("rollbackToSavePoint()", (b, c) -> b.setSavePoint().rollbackToSavePoint())
+                .guarded("popSavePoint()", (b, c) -> b.setSavePoint().popSavePoint());
     }
 
     static Table<NativeWriteBatch> nativeWriteBatch() {
