@@ -182,7 +182,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         context.register(root, (RecordBatchingStateRestoreCallback) this::restoreBatch);
     }
 
-    private static RocksffmConfigSetter configSetter(Object setting) {
+    static RocksffmConfigSetter configSetter(Object setting) {
         if (setting == null) {
             return null;
         }
@@ -195,7 +195,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         }
     }
 
-    private static RocksDB openDatabase(Path dir, Options options) {
+    static RocksDB openDatabase(Path dir, Options options) {
         if (!Files.exists(dir.resolve("CURRENT"))) {
             RocksDB db = RocksDB.open(dir, options);
             try {

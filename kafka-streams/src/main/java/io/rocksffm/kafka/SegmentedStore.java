@@ -1,0 +1,427 @@
+package io.rocksffm.kafka;
+
+import io.rocksffm.RocksDBException;
+import io.rocksffm.RocksIterator;
+import io.rocksffm.WriteBatch;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.errors.ProcessorStateException;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.processor.internals.ChangelogRecordDeserializationHelper;
+import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback;
+import org.apache.kafka.streams.processor.internals.metrics.StreamsMetricsImpl;
+import org.apache.kafka.streams.processor.internals.metrics.TaskMetrics;
+import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.query.PositionBound;
+import org.apache.kafka.streams.query.Query;
+import org.apache.kafka.streams.query.QueryConfig;
+import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.state.internals.StoreQueryUtils;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.function.Function;
+
+/**
+ * The segmented storage under the window and session stores, laid out as Kafka lays out its own:
+ * records are grouped in segments of {@code segmentInterval} milliseconds of their segment
+ * timestamp (a window's start, a session's end), and whole segments expire once the stream time
+ * has passed them by the retention period. Where Kafka keeps one RocksDB database per segment,
+ * this store keeps one database whose keys begin with the segment (8 bytes, big-endian, sign bit
+ * flipped) followed by Kafka's own store key (its changelog key: the window or session key
+ * schema), so iteration order within and across segments is Kafka's; an expired segment goes in
+ * one range delete.
+ *
+ * <p>Writes reach RocksDB directly (without the write-ahead log: the changelog is the log);
+ * {@link #commit(Map)} writes the changelog offsets and the position, which
+ * {@link #committedOffset} reads back after a restart. Restore writes each batch of changelog
+ * records in one write batch. The segments present are kept in memory (read from the database at
+ * open). Reads and writes are synchronized on the store; an iterator is confined to the thread
+ * that first uses it.
+ */
+abstract class SegmentedStore implements StateStore {
+    private static final Logger LOG = LoggerFactory.getLogger(SegmentedStore.class);
+    private static final String CONSISTENCY_CONFIG = "__iq.consistency.offset.vector.enabled__";
+    private static final byte[] FIRST_SEGMENT = segmentPrefix(Long.MIN_VALUE);
+
+    private final String name;
+    private final long retentionPeriod;
+    private final long segmentInterval;
+    private final NavigableSet<Long> segments = new ConcurrentSkipListSet<>();
+    private final Set<SegmentIterator<?>> openIterators = ConcurrentHashMap.newKeySet();
+
+    private volatile boolean open;
+    private boolean closeDeferred;
+    private StoreDatabase database;
+    private StateStoreContext context;
+    private Sensor expiredRecordSensor;
+    private boolean consistencyEnabled;
+    private Position position = Position.emptyPosition();
+    /** The largest segment timestamp seen (written or restored); -1 before any. */
+    private long observedStreamTime = -1;
+    /** Segments below this one have been deleted. */
+    private long cleanedBelow = Long.MIN_VALUE;
+
+    SegmentedStore(String name, long retentionPeriod, long segmentInterval) {
+        this.name = name;
+        this.retentionPeriod = retentionPeriod;
+        this.segmentInterval = segmentInterval;
+    }
+
+    /** The segment timestamp of a store key (a window's start, a session's end). */
+    abstract long segmentTimestamp(byte[] storeKey, int offset, int length);
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public boolean persistent() {
+        return true;
+    }
+
+    @Override
+    public boolean isOpen() {
+        return open;
+    }
+
+    /** {@return the retention period in milliseconds} */
+    public long retentionPeriod() {
+        return retentionPeriod;
+    }
+
+    long observedStreamTime() {
+        return observedStreamTime;
+    }
+
+    @Override
+    public synchronized void init(StateStoreContext context, StateStore root) {
+        if (open) {
+            throw new IllegalStateException("rocksffm store " + name + " is already open");
+        }
+        this.context = context;
+        observedStreamTime = -1;
+        position = Position.emptyPosition();
+        if (Files.exists(context.stateDir().toPath().resolve("rocksffm").resolve(name).resolve("CURRENT"))) {
+            position = database().position;
+        }
+        if (context.metrics() instanceof StreamsMetricsImpl metrics) {
+            expiredRecordSensor = TaskMetrics.droppedRecordsSensor(Thread.currentThread().getName(),
+                    context.taskId().toString(), metrics);
+        }
+        Object consistency = context.appConfigs().get(CONSISTENCY_CONFIG);
+        consistencyEnabled = consistency instanceof Boolean b ? b : Boolean.parseBoolean(String.valueOf(consistency));
+        open = true;
+        context.register(root, (RecordBatchingStateRestoreCallback) this::restoreBatch);
+    }
+
+    /**
+     * The database, opened when first needed: like Kafka's segmented stores, a store opens no
+     * database before it has something to hold (an existing one opens at {@link #init}), and a
+     * restore after {@link #close()} opens it again.
+     */
+    private StoreDatabase database() {
+        if (database == null) {
+            if (context == null) {
+                throw new InvalidStateStoreException("rocksffm store " + name + " has not been initialised");
+            }
+            StoreDatabase opened = StoreDatabase.open(name, context.stateDir().toPath(), context.appConfigs());
+            segments.clear();
+            cleanedBelow = Long.MIN_VALUE;
+            try (RocksIterator it = opened.db.newIterator(opened.data, opened.readOptions)) {
+                for (it.seekToFirst(); it.isValid(); it.seek(segmentPrefix(segments.last() + 1))) {
+                    long segment = ByteBuffer.wrap(it.keyBytes(), 0, 8).getLong() ^ Long.MIN_VALUE;
+                    segments.add(segment);
+                    if (segment == Long.MAX_VALUE) {
+                        break;
+                    }
+                }
+            } catch (RuntimeException e) {
+                opened.close();
+                throw e;
+            }
+            database = opened;
+        }
+        return database;
+    }
+
+    static byte[] segmentPrefix(long segment) {
+        return ByteBuffer.allocate(8).putLong(segment ^ Long.MIN_VALUE).array();
+    }
+
+    long segmentId(long timestamp) {
+        return timestamp / segmentInterval;
+    }
+
+    /** The lowest segment still live at the current stream time. */
+    long minLiveSegment() {
+        return segmentId(observedStreamTime - retentionPeriod);
+    }
+
+    /** The lowest timestamp reads return (Kafka's "actual from"). */
+    long actualFrom(long from) {
+        return Math.max(from, observedStreamTime - retentionPeriod + 1);
+    }
+
+    private static byte[] rawKey(long segment, byte[] storeKey) {
+        return ByteBuffer.allocate(8 + storeKey.length).putLong(segment ^ Long.MIN_VALUE).put(storeKey).array();
+    }
+
+    /**
+     * The upper bound of the store keys of every key up to {@code keyTo} with a suffix up to
+     * {@code maxSuffix}, as Kafka's key schemas compute it: a shorter key that is a prefix of
+     * {@code keyTo} sorts its records by their suffix, which may come after {@code keyTo}'s own
+     * bytes, so the bound keeps {@code keyTo}'s leading bytes only while they are no smaller than
+     * the suffix's first byte.
+     */
+    static byte[] upperRange(byte[] keyTo, byte[] maxSuffix) {
+        int first = maxSuffix[0] & 0xFF;
+        int i = 0;
+        while (i < keyTo.length && (i < 1 || (keyTo[i] & 0xFF) >= first)) {
+            i++;
+        }
+        byte[] out = Arrays.copyOf(keyTo, i + maxSuffix.length);
+        System.arraycopy(maxSuffix, 0, out, i, maxSuffix.length);
+        return out;
+    }
+
+    /**
+     * Writes (or, with a null value, deletes) a record under its store key, unless its segment has
+     * expired (then it is dropped and counted, as Kafka's stores do).
+     */
+    synchronized void putStoreKey(byte[] storeKey, byte[] value) {
+        StoreDatabase database = database();
+        long timestamp = segmentTimestamp(storeKey, 0, storeKey.length);
+        observedStreamTime = Math.max(observedStreamTime, timestamp);
+        long segment = segmentId(timestamp);
+        long minLive = minLiveSegment();
+        if (segment < minLive) {
+            if (expiredRecordSensor != null) {
+                expiredRecordSensor.record();
+            }
+            LOG.warn("Skipping record for expired segment.");
+        } else {
+            try {
+                if (value == null) {
+                    database.db.delete(database.data, database.writeOptions, rawKey(segment, storeKey));
+                } else {
+                    segments.add(segment);
+                    database.db.put(database.data, database.writeOptions, rawKey(segment, storeKey), value);
+                }
+            } catch (RocksDBException e) {
+                throw new ProcessorStateException("Error writing to rocksffm store " + name, e);
+            }
+        }
+        dropExpired(database, minLive);
+        context.recordMetadata().ifPresent(m -> {
+            if (m.offset() >= 0 && m.topic() != null) {
+                position.withComponent(m.topic(), m.partition(), m.offset());
+            }
+        });
+    }
+
+    /** Deletes the segments below {@code minLive} in one range delete. */
+    private void dropExpired(StoreDatabase database, long minLive) {
+        if (minLive > cleanedBelow) {
+            database.db.deleteRange(database.data, database.writeOptions, FIRST_SEGMENT, segmentPrefix(minLive));
+            segments.headSet(minLive, false).clear();
+            cleanedBelow = minLive;
+        }
+    }
+
+    /** The value under a store key, or null (also when it is older than the retention period). */
+    synchronized byte[] getStoreKey(byte[] storeKey) {
+        long timestamp = segmentTimestamp(storeKey, 0, storeKey.length);
+        if (database == null || timestamp < observedStreamTime - retentionPeriod) {
+            return null;
+        }
+        try {
+            return database.db.get(database.data, rawKey(segmentId(timestamp), storeKey));
+        } catch (RocksDBException e) {
+            throw new ProcessorStateException("Error reading from rocksffm store " + name, e);
+        }
+    }
+
+    /**
+     * An iterator over the live segments from {@code fromSegment} to {@code toSegment}, each
+     * between store keys {@code lower} and {@code upper} (inclusive; null: the segment's bound),
+     * decoded by {@code decoder} (which skips a record by returning null).
+     */
+    <K> SegmentIterator<K> iterator(long fromSegment, long toSegment, byte[] lower, byte[] upper, boolean reverse,
+                                    SegmentIterator.Decoder<K> decoder) {
+        return iterator(fromSegment, toSegment, reverse,
+                order -> new SegmentIterator<>(this::newIterator, order, lower, upper, reverse, decoder, this::iteratorClosed));
+    }
+
+    /** {@link #iterator(long, long, byte[], byte[], boolean, SegmentIterator.Decoder)} for window start timestamps. */
+    SegmentIterator.Timestamps timestamps(long fromSegment, long toSegment, byte[] lower, byte[] upper, boolean reverse,
+                                          SegmentIterator.Decoder<Long> decoder) {
+        return iterator(fromSegment, toSegment, reverse,
+                order -> new SegmentIterator.Timestamps(this::newIterator, order, lower, upper, reverse, decoder,
+                        this::iteratorClosed));
+    }
+
+    private synchronized <I extends SegmentIterator<?>> I iterator(long fromSegment, long toSegment, boolean reverse,
+                                                                  Function<Iterator<Long>, I> make) {
+        long from = Math.max(fromSegment, minLiveSegment());
+        List<Long> search = database == null || from > toSegment ? List.of() : List.copyOf(reverse
+                ? segments.subSet(from, true, toSegment, true).descendingSet()
+                : segments.subSet(from, true, toSegment, true));
+        I result = make.apply(search.iterator());
+        openIterators.add(result);
+        return result;
+    }
+
+    /** A new database iterator, or null if the store has closed. */
+    private synchronized RocksIterator newIterator() {
+        return database == null ? null : database.db.newIterator(database.data, database.readOptions);
+    }
+
+    /** Restores a batch of changelog records (keys in the store's key schema) in one write batch. */
+    void restoreBatch(Collection<ConsumerRecord<byte[], byte[]>> records) {
+        try (WriteBatch batch = new WriteBatch()) {
+            synchronized (this) {
+                StoreDatabase database = database();
+                for (ConsumerRecord<byte[], byte[]> record : records) {
+                    ChangelogRecordDeserializationHelper.applyChecksAndUpdatePosition(record, consistencyEnabled, position);
+                    byte[] key = record.key();
+                    long timestamp = segmentTimestamp(key, 0, key.length);
+                    observedStreamTime = Math.max(observedStreamTime, timestamp);
+                    long segment = segmentId(timestamp);
+                    if (segment < minLiveSegment()) {
+                        continue;
+                    }
+                    if (record.value() == null) {
+                        batch.delete(database.data, rawKey(segment, key));
+                    } else {
+                        segments.add(segment);
+                        batch.put(database.data, rawKey(segment, key), record.value());
+                    }
+                }
+                database.db.write(database.writeOptions, batch);
+                dropExpired(database, minLiveSegment());
+            }
+        } catch (RocksDBException e) {
+            throw new ProcessorStateException("Error restoring a batch into rocksffm store " + name, e);
+        }
+    }
+
+    // ---- offsets and commits --------------------------------------------------------------------
+
+    @Override
+    public boolean managesOffsets() {
+        return true;
+    }
+
+    @Override
+    public synchronized Long committedOffset(TopicPartition partition) {
+        return database == null ? null : database.committedOffset(partition);
+    }
+
+    /**
+     * Writes the changelog offsets and the position (the data is already in RocksDB).
+     *
+     * @param changelogOffsets the offsets the data covers (a null offset forgets a partition's)
+     */
+    @Override
+    public synchronized void commit(Map<TopicPartition, Long> changelogOffsets) {
+        try {
+            database().commit(changelogOffsets, position);
+        } catch (RocksDBException e) {
+            throw new ProcessorStateException("Error committing rocksffm store " + name, e);
+        }
+    }
+
+    /** Nothing is held back: {@code 0}. */
+    @Override
+    public long approximateNumUncommittedBytes() {
+        return 0;
+    }
+
+    /** Nothing to do: writes are in RocksDB already. */
+    @Override
+    public void flush() {
+    }
+
+    @Override
+    public Position getPosition() {
+        return position;
+    }
+
+    @Override
+    public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
+        return StoreQueryUtils.handleBasicQueries(query, positionBound, config, this, position, context);
+    }
+
+    // ---- close ----------------------------------------------------------------------------------
+
+    /**
+     * Closes the open iterators (they then have no next element) and the database. Idempotent. An
+     * iterator confined to another thread is marked, closes at its next use, and the database
+     * closes when the last such iterator closes.
+     */
+    @Override
+    public synchronized void close() {
+        if (!open) {
+            return;
+        }
+        open = false;
+        if (database == null) {
+            return;
+        }
+        for (SegmentIterator<?> it : List.copyOf(openIterators)) {
+            try {
+                it.close();
+            } catch (WrongThreadException e) {
+                it.storeClosed();
+            }
+        }
+        if (openIterators.isEmpty()) {
+            closeDatabase();
+        } else {
+            closeDeferred = true;
+        }
+    }
+
+    private synchronized void iteratorClosed(SegmentIterator<?> it) {
+        if (openIterators.remove(it) && closeDeferred && openIterators.isEmpty()) {
+            closeDeferred = false;
+            closeDatabase();
+        }
+    }
+
+    private void closeDatabase() {
+        if (database == null) {
+            return;
+        }
+        try {
+            database.close();
+        } catch (RuntimeException e) {
+            throw new ProcessorStateException("Error closing rocksffm store " + name, e);
+        } finally {
+            database = null;
+        }
+    }
+
+    /** The number of iterators open on this store (for tests). */
+    int openIterators() {
+        return openIterators.size();
+    }
+}
