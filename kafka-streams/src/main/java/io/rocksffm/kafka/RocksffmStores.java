@@ -2,6 +2,7 @@ package io.rocksffm.kafka;
 
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.SessionBytesStoreSupplier;
+import org.apache.kafka.streams.state.VersionedBytesStoreSupplier;
 import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
 
 import java.time.Duration;
@@ -9,7 +10,8 @@ import java.time.Duration;
 /**
  * Store suppliers on rocksffm, the counterparts of Kafka's {@code Stores.persistentKeyValueStore},
  * {@code Stores.persistentTimestampedKeyValueStore}, {@code Stores.persistentWindowStore},
- * {@code Stores.persistentTimestampedWindowStore} and {@code Stores.persistentSessionStore}:
+ * {@code Stores.persistentTimestampedWindowStore}, {@code Stores.persistentSessionStore} and
+ * {@code Stores.persistentVersionedKeyValueStore}:
  *
  * <pre>{@code
  * StoreBuilder<KeyValueStore<String, Long>> counts = Stores.keyValueStoreBuilder(
@@ -100,6 +102,34 @@ public final class RocksffmStores {
     public static SessionBytesStoreSupplier sessionStore(String name, Duration retentionPeriod) {
         long retention = millis(retentionPeriod, "retentionPeriod");
         return new RocksffmSessionBytesStoreSupplier(name, retention, segmentInterval(retention));
+    }
+
+    /**
+     * A persistent versioned key-value store on rocksffm, for {@code Stores.versionedKeyValueStoreBuilder}
+     * or {@code Materialized.as} (a versioned table), with Kafka's default segment interval for the
+     * history retention.
+     *
+     * @param name             the store's name
+     * @param historyRetention how far behind the stream time versions stay queryable (also the
+     *                         grace period of late writes)
+     * @return its supplier
+     * @throws IllegalArgumentException if the duration is negative or too large for milliseconds
+     */
+    public static VersionedBytesStoreSupplier versionedKeyValueStore(String name, Duration historyRetention) {
+        long retention = millis(historyRetention, "historyRetention");
+        return new RocksffmVersionedBytesStoreSupplier(name, retention, versionedSegmentInterval(retention));
+    }
+
+    /** Kafka's default segment interval of versioned stores: a fraction of the history retention that grows with it. */
+    static long versionedSegmentInterval(long historyRetention) {
+        if (historyRetention <= 60_000L) {
+            return Math.max(historyRetention / 3, 2_000L);
+        } else if (historyRetention <= 300_000L) {
+            return Math.max(historyRetention / 5, 20_000L);
+        } else if (historyRetention <= 3_600_000L) {
+            return Math.max(historyRetention / 12, 60_000L);
+        }
+        return Math.max(historyRetention / 24, 300_000L);
     }
 
     /** Kafka's default segment interval: half the retention period, at least a minute. */
