@@ -10,14 +10,15 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
  * An iterator of a {@link SegmentedStore}: visits segments in the given order and, in each, the
- * store keys between two bounds, forward or backward. As in Kafka's segmented stores, it opens a
- * database iterator when it reaches a segment (at the first {@code hasNext}, then at each next
- * segment), so it sees the segment as it is then, writes made since the iterator was created
- * included. A decoder turns a database key into the iterator's key, or skips it (the bounds of a
+ * store keys between two bounds, forward or backward. As in Kafka's segmented stores, it reads a
+ * segment as it is when it reaches it (at the first {@code hasNext}, then at each next segment),
+ * writes made since the iterator was created included: a new database iterator is made for the
+ * segment if the store was written since the last one was made. A decoder turns a database key into the iterator's key, or skips it (the bounds of a
  * key range also cover other keys' records). Once the store has closed it, it has no next element.
  *
  * @param <K> the key type it returns
@@ -30,6 +31,7 @@ class SegmentIterator<K> implements KeyValueIterator<K, byte[]> {
     }
 
     private final Supplier<RocksIterator> newIterator;
+    private final LongSupplier writes;
     private final Iterator<Long> segments;
     private final byte[] lower;
     private final byte[] upper;
@@ -44,19 +46,24 @@ class SegmentIterator<K> implements KeyValueIterator<K, byte[]> {
     private boolean positioned;
     private KeyValue<K, byte[]> next;
     private RocksIterator db;
+    /** The store's write count when {@link #db} was made. */
+    private long writesSeen;
     private boolean open = true;
     private volatile boolean storeClosed;
 
     /**
      * @param newIterator a new database iterator, or null when the store is closed
+     * @param writes      the store's count of writes (an iterator is reused for the next segment
+     *                    when nothing was written since it was made)
      * @param segments    the segments to visit, in order
      * @param lower       the lowest store key in each segment (inclusive), or null
      * @param upper       the highest store key in each segment (inclusive), or null
      * @param onClose     told when this iterator closes
      */
-    SegmentIterator(Supplier<RocksIterator> newIterator, Iterator<Long> segments, byte[] lower, byte[] upper,
-                    boolean reverse, Decoder<K> decoder, Consumer<SegmentIterator<?>> onClose) {
+    SegmentIterator(Supplier<RocksIterator> newIterator, LongSupplier writes, Iterator<Long> segments, byte[] lower,
+                    byte[] upper, boolean reverse, Decoder<K> decoder, Consumer<SegmentIterator<?>> onClose) {
         this.newIterator = newIterator;
+        this.writes = writes;
         this.segments = segments;
         this.lower = lower;
         this.upper = upper;
@@ -72,18 +79,25 @@ class SegmentIterator<K> implements KeyValueIterator<K, byte[]> {
         return out;
     }
 
-    /** Positions a new database iterator at the next segment's first entry; false when none is left. */
+    /**
+     * Positions a database iterator at the next segment's first entry: a new one, unless nothing
+     * was written since the current one was made. False when no segment is left.
+     */
     private boolean nextSegment() {
-        if (db != null) {
+        long written = writes.getAsLong();
+        if (db != null && (!segments.hasNext() || written != writesSeen)) {
             db.close();
             db = null;
         }
         if (!segments.hasNext()) {
             return false;
         }
-        db = newIterator.get();
         if (db == null) {
-            return false;
+            db = newIterator.get();
+            writesSeen = written;
+            if (db == null) {
+                return false;
+            }
         }
         long segment = segments.next();
         byte[] prefix = SegmentedStore.segmentPrefix(segment);
@@ -204,9 +218,9 @@ class SegmentIterator<K> implements KeyValueIterator<K, byte[]> {
 
     /** A {@link SegmentIterator} whose keys are window start timestamps: a window store's fetch of one key. */
     static final class Timestamps extends SegmentIterator<Long> implements WindowStoreIterator<byte[]> {
-        Timestamps(Supplier<RocksIterator> newIterator, Iterator<Long> segments, byte[] lower, byte[] upper,
-                   boolean reverse, Decoder<Long> decoder, Consumer<SegmentIterator<?>> onClose) {
-            super(newIterator, segments, lower, upper, reverse, decoder, onClose);
+        Timestamps(Supplier<RocksIterator> newIterator, LongSupplier writes, Iterator<Long> segments, byte[] lower,
+                   byte[] upper, boolean reverse, Decoder<Long> decoder, Consumer<SegmentIterator<?>> onClose) {
+            super(newIterator, writes, segments, lower, upper, reverse, decoder, onClose);
         }
     }
 }

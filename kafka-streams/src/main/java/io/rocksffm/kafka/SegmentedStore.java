@@ -73,6 +73,8 @@ abstract class SegmentedStore implements StateStore {
     private Sensor expiredRecordSensor;
     private boolean consistencyEnabled;
     private Position position = Position.emptyPosition();
+    /** Counts the writes to the database: an iterator made before a write does not see it. */
+    private volatile long writes;
     /** The largest segment timestamp seen (written or restored); -1 before any. */
     private long observedStreamTime = -1;
     /** Segments below this one have been deleted. */
@@ -225,6 +227,7 @@ abstract class SegmentedStore implements StateStore {
                     segments.add(segment);
                     database.db.put(database.data, database.writeOptions, rawKey(segment, storeKey), value);
                 }
+                writes++;
             } catch (RocksDBException e) {
                 throw new ProcessorStateException("Error writing to rocksffm store " + name, e);
             }
@@ -243,6 +246,7 @@ abstract class SegmentedStore implements StateStore {
             database.db.deleteRange(database.data, database.writeOptions, FIRST_SEGMENT, segmentPrefix(minLive));
             segments.headSet(minLive, false).clear();
             cleanedBelow = minLive;
+            writes++;
         }
     }
 
@@ -267,14 +271,14 @@ abstract class SegmentedStore implements StateStore {
     <K> SegmentIterator<K> iterator(long fromSegment, long toSegment, byte[] lower, byte[] upper, boolean reverse,
                                     SegmentIterator.Decoder<K> decoder) {
         return iterator(fromSegment, toSegment, reverse,
-                order -> new SegmentIterator<>(this::newIterator, order, lower, upper, reverse, decoder, this::iteratorClosed));
+                order -> new SegmentIterator<>(this::newIterator, this::writes, order, lower, upper, reverse, decoder, this::iteratorClosed));
     }
 
     /** {@link #iterator(long, long, byte[], byte[], boolean, SegmentIterator.Decoder)} for window start timestamps. */
     SegmentIterator.Timestamps timestamps(long fromSegment, long toSegment, byte[] lower, byte[] upper, boolean reverse,
                                           SegmentIterator.Decoder<Long> decoder) {
         return iterator(fromSegment, toSegment, reverse,
-                order -> new SegmentIterator.Timestamps(this::newIterator, order, lower, upper, reverse, decoder,
+                order -> new SegmentIterator.Timestamps(this::newIterator, this::writes, order, lower, upper, reverse, decoder,
                         this::iteratorClosed));
     }
 
@@ -287,6 +291,10 @@ abstract class SegmentedStore implements StateStore {
         I result = make.apply(search.iterator());
         openIterators.add(result);
         return result;
+    }
+
+    private long writes() {
+        return writes;
     }
 
     /** A new database iterator, or null if the store has closed. */
@@ -316,6 +324,7 @@ abstract class SegmentedStore implements StateStore {
                     }
                 }
                 database.db.write(database.writeOptions, batch);
+                writes++;
                 dropExpired(database, minLiveSegment());
             }
         } catch (RocksDBException e) {
@@ -418,6 +427,19 @@ abstract class SegmentedStore implements StateStore {
         } finally {
             database = null;
         }
+    }
+
+    /** The number of records in the database, expired segments' included until they are deleted (for tests). */
+    synchronized long databaseEntries() {
+        long n = 0;
+        if (database != null) {
+            try (RocksIterator it = database.db.newIterator(database.data, database.readOptions)) {
+                for (it.seekToFirst(); it.isValid(); it.next()) {
+                    n++;
+                }
+            }
+        }
+        return n;
     }
 
     /** The number of iterators open on this store (for tests). */
