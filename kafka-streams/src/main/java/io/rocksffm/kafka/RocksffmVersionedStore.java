@@ -4,8 +4,6 @@ import io.rocksffm.RocksDBException;
 import io.rocksffm.RocksIterator;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
@@ -13,11 +11,6 @@ import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.ProcessorStateException;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
-import org.apache.kafka.streams.processor.internals.ChangelogRecordDeserializationHelper;
-import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback;
-import org.apache.kafka.streams.processor.internals.metrics.StreamsMetricsImpl;
-import org.apache.kafka.streams.processor.internals.metrics.TaskMetrics;
-import org.apache.kafka.streams.query.Position;
 import org.apache.kafka.streams.query.PositionBound;
 import org.apache.kafka.streams.query.Query;
 import org.apache.kafka.streams.query.QueryConfig;
@@ -33,7 +26,6 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.NavigableSet;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentSkipListSet;
@@ -51,32 +43,23 @@ import java.util.concurrent.ConcurrentSkipListSet;
  * a tombstone flag, the value), its older versions under {@code 'H' + segment + key length + key +
  * timestamp} (value: valid-to timestamp, tombstone flag, value), where the segment is the one of the
  * version's valid-to time, so that versions no longer valid at any time a query may ask for go in
- * one range delete as the stream time advances. Offsets and commits work as in
- * {@link SegmentedStore}: writes go to RocksDB directly, {@link #commit} writes the changelog offsets
- * and the position. Reads and writes are synchronized on the store. Only the versioned operations
- * and {@code get(key)} are supported, as in Kafka's versioned stores: the key-value methods
- * {@code put(key, value)}, {@code range}, {@code all} and the like throw
+ * one range delete as the stream time advances. Writes go to RocksDB directly; {@link #commit}
+ * writes the changelog offsets and the position. Reads and writes are synchronized on the store.
+ * Only the versioned operations and {@code get(key)} are supported, as in Kafka's versioned stores:
+ * the key-value methods {@code put(key, value)}, {@code range}, {@code all} and the like throw
  * {@link UnsupportedOperationException}; interactive queries are not supported.
  */
-public class RocksffmVersionedStore implements VersionedBytesStore {
+public class RocksffmVersionedStore extends DatabaseStore implements VersionedBytesStore {
     private static final Logger LOG = LoggerFactory.getLogger(RocksffmVersionedStore.class);
-    private static final String CONSISTENCY_CONFIG = "__iq.consistency.offset.vector.enabled__";
     private static final byte LATEST = 'L';
     private static final byte HISTORY = 'H';
     private static final byte VALUE = 1;
     private static final byte TOMBSTONE = 0;
 
-    private final String name;
     private final long historyRetention;
     private final long segmentInterval;
     private final NavigableSet<Long> segments = new ConcurrentSkipListSet<>();
 
-    private volatile boolean open;
-    private StoreDatabase database;
-    private StateStoreContext context;
-    private Sensor expiredRecordSensor;
-    private boolean consistencyEnabled;
-    private Position position = Position.emptyPosition();
     private long observedStreamTime = -1;
     private long cleanedBelow = Long.MIN_VALUE;
 
@@ -93,59 +76,31 @@ public class RocksffmVersionedStore implements VersionedBytesStore {
      * @param segmentInterval  the width of a history segment, in milliseconds
      */
     public RocksffmVersionedStore(String name, long historyRetention, long segmentInterval) {
-        this.name = name;
+        super(name);
         this.historyRetention = historyRetention;
         this.segmentInterval = segmentInterval;
     }
 
     @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public boolean persistent() {
-        return true;
-    }
-
-    @Override
-    public boolean isOpen() {
-        return open;
-    }
-
-    @Override
     public synchronized void init(StateStoreContext context, StateStore root) {
-        if (open) {
-            throw new IllegalStateException("rocksffm store " + name + " is already open");
-        }
-        this.context = context;
-        database = StoreDatabase.open(name, context.stateDir().toPath(), context.appConfigs());
-        position = database.position;
-        segments.clear();
-        try (RocksIterator it = database.db.newIterator(database.data, database.readOptions)) {
-            for (it.seek(new byte[] {HISTORY}); it.isValid() && it.keyBytes()[0] == HISTORY;
-                 it.seek(historyPrefix(segments.last() + 1))) {
-                long segment = ByteBuffer.wrap(it.keyBytes(), 1, 8).getLong() ^ Long.MIN_VALUE;
-                segments.add(segment);
-                if (segment == Long.MAX_VALUE) {
-                    break;
-                }
-            }
-        }
-        if (context.metrics() instanceof StreamsMetricsImpl metrics) {
-            expiredRecordSensor = TaskMetrics.droppedRecordsSensor(Thread.currentThread().getName(),
-                    context.taskId().toString(), metrics);
-        }
-        Object consistency = context.appConfigs().get(CONSISTENCY_CONFIG);
-        consistencyEnabled = consistency instanceof Boolean b ? b : Boolean.parseBoolean(String.valueOf(consistency));
-        open = true;
-        context.register(root, (RecordBatchingStateRestoreCallback) this::restoreBatch);
+        observedStreamTime = -1;
+        super.init(context, root);
+        database(); // opened now: reads go to it from the start
     }
 
-    private void validateOpen() {
-        if (!open) {
-            throw new InvalidStateStoreException("rocksffm store " + name + " is not open");
+    @Override
+    void opened(StoreDatabase database) {
+        segments.clear();
+        cleanedBelow = Long.MIN_VALUE;
+        database.readSegments(new byte[] {HISTORY}, segments);
+    }
+
+    private StoreDatabase validateOpen() {
+        StoreDatabase database = openDatabase();
+        if (!isOpen() || database == null) {
+            throw new InvalidStateStoreException("rocksffm store " + name() + " is not open");
         }
+        return database;
     }
 
     // ---- encodings ------------------------------------------------------------------------------
@@ -200,12 +155,14 @@ public class RocksffmVersionedStore implements VersionedBytesStore {
     // ---- reads ----------------------------------------------------------------------------------
 
     private Version latest(byte[] key) {
+        StoreDatabase database = database();
         byte[] stored = database.db.get(database.data, latestKey(key));
         return stored == null ? null : new Version(ByteBuffer.wrap(stored).getLong(), decodeValue(stored), Long.MAX_VALUE);
     }
 
     /** The history version valid at {@code asOf} ({@code timestamp <= asOf < validTo}), or null. */
     private Version historyAt(byte[] key, long asOf) {
+        StoreDatabase database = database();
         try (RocksIterator it = database.db.newIterator(database.data, database.readOptions)) {
             // A version valid at asOf stops being valid after it: its segment is asOf's or a later one.
             for (long segment : segments.tailSet(segmentId(asOf), true)) {
@@ -226,6 +183,7 @@ public class RocksffmVersionedStore implements VersionedBytesStore {
 
     /** The timestamp of the earliest history version after {@code timestamp}, or {@code Long.MAX_VALUE}. */
     private long historyAfter(byte[] key, long timestamp) {
+        StoreDatabase database = database();
         long earliest = Long.MAX_VALUE;
         try (RocksIterator it = database.db.newIterator(database.data, database.readOptions)) {
             for (long segment : segments.tailSet(segmentId(timestamp), true)) {
@@ -263,7 +221,7 @@ public class RocksffmVersionedStore implements VersionedBytesStore {
         try {
             return asBytes(latest(key.get()));
         } catch (RocksDBException e) {
-            throw new ProcessorStateException("Error reading from rocksffm store " + name, e);
+            throw new ProcessorStateException("Error reading from rocksffm store " + name(), e);
         }
     }
 
@@ -278,7 +236,7 @@ public class RocksffmVersionedStore implements VersionedBytesStore {
         try {
             return asBytes(versionAt(key.get(), asOfTimestamp));
         } catch (RocksDBException e) {
-            throw new ProcessorStateException("Error reading from rocksffm store " + name, e);
+            throw new ProcessorStateException("Error reading from rocksffm store " + name(), e);
         }
     }
 
@@ -289,7 +247,7 @@ public class RocksffmVersionedStore implements VersionedBytesStore {
         Objects.requireNonNull(key, "key cannot be null");
         validateOpen();
         if (timestamp < observedStreamTime - historyRetention) {
-            expired();
+            recordExpired();
             return VersionedKeyValueStore.PUT_RETURN_CODE_NOT_PUT;
         }
         observedStreamTime = Math.max(observedStreamTime, timestamp);
@@ -303,7 +261,7 @@ public class RocksffmVersionedStore implements VersionedBytesStore {
         Objects.requireNonNull(key, "key cannot be null");
         validateOpen();
         if (timestamp < observedStreamTime - historyRetention) {
-            expired();
+            recordExpired();
             return null;
         }
         byte[] existing = get(key, timestamp);
@@ -313,22 +271,8 @@ public class RocksffmVersionedStore implements VersionedBytesStore {
         return existing;
     }
 
-    private void expired() {
-        if (expiredRecordSensor != null) {
-            expiredRecordSensor.record();
-        }
-        LOG.warn("Skipping record for expired put.");
-    }
-
-    private void updatePosition() {
-        context.recordMetadata().ifPresent(m -> {
-            if (m.offset() >= 0 && m.topic() != null) {
-                position.withComponent(m.topic(), m.partition(), m.offset());
-            }
-        });
-    }
-
     private void putHistory(byte[] key, long timestamp, byte[] value, long validTo) {
+        StoreDatabase database = database();
         long segment = segmentId(validTo);
         segments.add(segment);
         database.db.put(database.data, database.writeOptions, historyKey(segment, key, timestamp), encode(validTo, value));
@@ -336,6 +280,7 @@ public class RocksffmVersionedStore implements VersionedBytesStore {
 
     /** Writes a version; returns when it stops being valid, or {@code PUT_RETURN_CODE_VALID_TO_UNDEFINED} if it is the latest. */
     private long write(byte[] key, byte[] value, long timestamp) {
+        StoreDatabase database = database();
         try {
             Version latest = latest(key);
             long validTo;
@@ -363,12 +308,13 @@ public class RocksffmVersionedStore implements VersionedBytesStore {
             dropExpired();
             return validTo;
         } catch (RocksDBException e) {
-            throw new ProcessorStateException("Error writing to rocksffm store " + name, e);
+            throw new ProcessorStateException("Error writing to rocksffm store " + name(), e);
         }
     }
 
     /** Deletes, in one range delete, the history segments no query within the retention can reach. */
     private void dropExpired() {
+        StoreDatabase database = database();
         long minLive = segmentId(observedStreamTime - historyRetention);
         if (minLive > cleanedBelow) {
             database.db.deleteRange(database.data, database.writeOptions, historyPrefix(Long.MIN_VALUE), historyPrefix(minLive));
@@ -378,11 +324,12 @@ public class RocksffmVersionedStore implements VersionedBytesStore {
     }
 
     /** Restores changelog records: each is a version at its record timestamp. */
+    @Override
     void restoreBatch(Collection<ConsumerRecord<byte[], byte[]>> records) {
         synchronized (this) {
             validateOpen();
             for (ConsumerRecord<byte[], byte[]> record : records) {
-                ChangelogRecordDeserializationHelper.applyChecksAndUpdatePosition(record, consistencyEnabled, position);
+                applyChangelogPosition(record);
                 if (record.timestamp() < observedStreamTime - historyRetention) {
                     continue;
                 }
@@ -392,49 +339,7 @@ public class RocksffmVersionedStore implements VersionedBytesStore {
         }
     }
 
-    // ---- offsets, commits, queries --------------------------------------------------------------
-
-    @Override
-    public boolean managesOffsets() {
-        return true;
-    }
-
-    @Override
-    public synchronized Long committedOffset(TopicPartition partition) {
-        validateOpen();
-        return database.committedOffset(partition);
-    }
-
-    /**
-     * Writes the changelog offsets and the position (the data is already in RocksDB).
-     *
-     * @param changelogOffsets the offsets the data covers (a null offset forgets a partition's)
-     */
-    @Override
-    public synchronized void commit(Map<TopicPartition, Long> changelogOffsets) {
-        validateOpen();
-        try {
-            database.commit(changelogOffsets, position);
-        } catch (RocksDBException e) {
-            throw new ProcessorStateException("Error committing rocksffm store " + name, e);
-        }
-    }
-
-    /** Nothing is held back: {@code 0}. */
-    @Override
-    public long approximateNumUncommittedBytes() {
-        return 0;
-    }
-
-    /** Nothing to do: writes are in RocksDB already. */
-    @Override
-    public void flush() {
-    }
-
-    @Override
-    public Position getPosition() {
-        return position;
-    }
+    // ---- queries, close -------------------------------------------------------------------------
 
     /** {@return an unknown-query result: interactive queries are not supported on this store} */
     @Override
@@ -444,22 +349,14 @@ public class RocksffmVersionedStore implements VersionedBytesStore {
 
     @Override
     public synchronized long approximateNumEntries() {
-        validateOpen();
+        StoreDatabase database = validateOpen();
         return database.db.getLongProperty(database.data, "rocksdb.estimate-num-keys").orElse(0);
     }
 
     @Override
     public synchronized void close() {
-        if (!open) {
-            return;
-        }
-        open = false;
-        try {
-            database.close();
-        } catch (RuntimeException e) {
-            throw new ProcessorStateException("Error closing rocksffm store " + name, e);
-        } finally {
-            database = null;
+        if (markClosed()) {
+            closeDatabase();
         }
     }
 

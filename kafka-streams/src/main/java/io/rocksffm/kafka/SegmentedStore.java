@@ -5,28 +5,16 @@ import io.rocksffm.RocksIterator;
 import io.rocksffm.WriteBatch;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.metrics.Sensor;
-import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.ProcessorStateException;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
-import org.apache.kafka.streams.processor.internals.ChangelogRecordDeserializationHelper;
-import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCallback;
-import org.apache.kafka.streams.processor.internals.metrics.StreamsMetricsImpl;
-import org.apache.kafka.streams.processor.internals.metrics.TaskMetrics;
-import org.apache.kafka.streams.query.Position;
 import org.apache.kafka.streams.query.PositionBound;
 import org.apache.kafka.streams.query.Query;
 import org.apache.kafka.streams.query.QueryConfig;
 import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.state.internals.StoreQueryUtils;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.Iterator;
@@ -55,24 +43,16 @@ import java.util.function.Function;
  * open). Reads and writes are synchronized on the store; an iterator is confined to the thread
  * that first uses it.
  */
-abstract class SegmentedStore implements StateStore {
-    private static final Logger LOG = LoggerFactory.getLogger(SegmentedStore.class);
-    private static final String CONSISTENCY_CONFIG = "__iq.consistency.offset.vector.enabled__";
+abstract class SegmentedStore extends DatabaseStore {
     private static final byte[] FIRST_SEGMENT = segmentPrefix(Long.MIN_VALUE);
+    private static final byte[] NO_PREFIX = new byte[0];
 
-    private final String name;
     private final long retentionPeriod;
     private final long segmentInterval;
     private final NavigableSet<Long> segments = new ConcurrentSkipListSet<>();
     private final Set<SegmentIterator<?>> openIterators = ConcurrentHashMap.newKeySet();
 
-    private volatile boolean open;
     private boolean closeDeferred;
-    private StoreDatabase database;
-    private StateStoreContext context;
-    private Sensor expiredRecordSensor;
-    private boolean consistencyEnabled;
-    private Position position = Position.emptyPosition();
     /** Counts the writes to the database: an iterator made before a write does not see it. */
     private volatile long writes;
     /** The largest segment timestamp seen (written or restored); -1 before any. */
@@ -81,28 +61,13 @@ abstract class SegmentedStore implements StateStore {
     private long cleanedBelow = Long.MIN_VALUE;
 
     SegmentedStore(String name, long retentionPeriod, long segmentInterval) {
-        this.name = name;
+        super(name);
         this.retentionPeriod = retentionPeriod;
         this.segmentInterval = segmentInterval;
     }
 
     /** The segment timestamp of a store key (a window's start, a session's end). */
     abstract long segmentTimestamp(byte[] storeKey, int offset, int length);
-
-    @Override
-    public String name() {
-        return name;
-    }
-
-    @Override
-    public boolean persistent() {
-        return true;
-    }
-
-    @Override
-    public boolean isOpen() {
-        return open;
-    }
 
     /** {@return the retention period in milliseconds} */
     public long retentionPeriod() {
@@ -115,53 +80,15 @@ abstract class SegmentedStore implements StateStore {
 
     @Override
     public synchronized void init(StateStoreContext context, StateStore root) {
-        if (open) {
-            throw new IllegalStateException("rocksffm store " + name + " is already open");
-        }
-        this.context = context;
         observedStreamTime = -1;
-        position = Position.emptyPosition();
-        if (Files.exists(context.stateDir().toPath().resolve("rocksffm").resolve(name).resolve("CURRENT"))) {
-            position = database().position;
-        }
-        if (context.metrics() instanceof StreamsMetricsImpl metrics) {
-            expiredRecordSensor = TaskMetrics.droppedRecordsSensor(Thread.currentThread().getName(),
-                    context.taskId().toString(), metrics);
-        }
-        Object consistency = context.appConfigs().get(CONSISTENCY_CONFIG);
-        consistencyEnabled = consistency instanceof Boolean b ? b : Boolean.parseBoolean(String.valueOf(consistency));
-        open = true;
-        context.register(root, (RecordBatchingStateRestoreCallback) this::restoreBatch);
+        super.init(context, root);
     }
 
-    /**
-     * The database, opened when first needed: like Kafka's segmented stores, a store opens no
-     * database before it has something to hold (an existing one opens at {@link #init}), and a
-     * restore after {@link #close()} opens it again.
-     */
-    private StoreDatabase database() {
-        if (database == null) {
-            if (context == null) {
-                throw new InvalidStateStoreException("rocksffm store " + name + " has not been initialised");
-            }
-            StoreDatabase opened = StoreDatabase.open(name, context.stateDir().toPath(), context.appConfigs());
-            segments.clear();
-            cleanedBelow = Long.MIN_VALUE;
-            try (RocksIterator it = opened.db.newIterator(opened.data, opened.readOptions)) {
-                for (it.seekToFirst(); it.isValid(); it.seek(segmentPrefix(segments.last() + 1))) {
-                    long segment = ByteBuffer.wrap(it.keyBytes(), 0, 8).getLong() ^ Long.MIN_VALUE;
-                    segments.add(segment);
-                    if (segment == Long.MAX_VALUE) {
-                        break;
-                    }
-                }
-            } catch (RuntimeException e) {
-                opened.close();
-                throw e;
-            }
-            database = opened;
-        }
-        return database;
+    @Override
+    void opened(StoreDatabase database) {
+        segments.clear();
+        cleanedBelow = Long.MIN_VALUE;
+        database.readSegments(NO_PREFIX, segments);
     }
 
     static byte[] segmentPrefix(long segment) {
@@ -215,10 +142,7 @@ abstract class SegmentedStore implements StateStore {
         long segment = segmentId(timestamp);
         long minLive = minLiveSegment();
         if (segment < minLive) {
-            if (expiredRecordSensor != null) {
-                expiredRecordSensor.record();
-            }
-            LOG.warn("Skipping record for expired segment.");
+            recordExpired();
         } else {
             try {
                 if (value == null) {
@@ -229,15 +153,11 @@ abstract class SegmentedStore implements StateStore {
                 }
                 writes++;
             } catch (RocksDBException e) {
-                throw new ProcessorStateException("Error writing to rocksffm store " + name, e);
+                throw new ProcessorStateException("Error writing to rocksffm store " + name(), e);
             }
         }
         dropExpired(database, minLive);
-        context.recordMetadata().ifPresent(m -> {
-            if (m.offset() >= 0 && m.topic() != null) {
-                position.withComponent(m.topic(), m.partition(), m.offset());
-            }
-        });
+        updatePosition();
     }
 
     /** Deletes the segments below {@code minLive} in one range delete. */
@@ -253,13 +173,14 @@ abstract class SegmentedStore implements StateStore {
     /** The value under a store key, or null (also when it is older than the retention period). */
     synchronized byte[] getStoreKey(byte[] storeKey) {
         long timestamp = segmentTimestamp(storeKey, 0, storeKey.length);
+        StoreDatabase database = openDatabase();
         if (database == null || timestamp < observedStreamTime - retentionPeriod) {
             return null;
         }
         try {
             return database.db.get(database.data, rawKey(segmentId(timestamp), storeKey));
         } catch (RocksDBException e) {
-            throw new ProcessorStateException("Error reading from rocksffm store " + name, e);
+            throw new ProcessorStateException("Error reading from rocksffm store " + name(), e);
         }
     }
 
@@ -285,7 +206,7 @@ abstract class SegmentedStore implements StateStore {
     private synchronized <I extends SegmentIterator<?>> I iterator(long fromSegment, long toSegment, boolean reverse,
                                                                   Function<Iterator<Long>, I> make) {
         long from = Math.max(fromSegment, minLiveSegment());
-        List<Long> search = database == null || from > toSegment ? List.of() : List.copyOf(reverse
+        List<Long> search = openDatabase() == null || from > toSegment ? List.of() : List.copyOf(reverse
                 ? segments.subSet(from, true, toSegment, true).descendingSet()
                 : segments.subSet(from, true, toSegment, true));
         I result = make.apply(search.iterator());
@@ -299,16 +220,18 @@ abstract class SegmentedStore implements StateStore {
 
     /** A new database iterator, or null if the store has closed. */
     private synchronized RocksIterator newIterator() {
+        StoreDatabase database = openDatabase();
         return database == null ? null : database.db.newIterator(database.data, database.readOptions);
     }
 
     /** Restores a batch of changelog records (keys in the store's key schema) in one write batch. */
+    @Override
     void restoreBatch(Collection<ConsumerRecord<byte[], byte[]>> records) {
         try (WriteBatch batch = new WriteBatch()) {
             synchronized (this) {
                 StoreDatabase database = database();
                 for (ConsumerRecord<byte[], byte[]> record : records) {
-                    ChangelogRecordDeserializationHelper.applyChecksAndUpdatePosition(record, consistencyEnabled, position);
+                    applyChangelogPosition(record);
                     byte[] key = record.key();
                     long timestamp = segmentTimestamp(key, 0, key.length);
                     observedStreamTime = Math.max(observedStreamTime, timestamp);
@@ -328,58 +251,16 @@ abstract class SegmentedStore implements StateStore {
                 dropExpired(database, minLiveSegment());
             }
         } catch (RocksDBException e) {
-            throw new ProcessorStateException("Error restoring a batch into rocksffm store " + name, e);
+            throw new ProcessorStateException("Error restoring a batch into rocksffm store " + name(), e);
         }
     }
 
-    // ---- offsets and commits --------------------------------------------------------------------
-
-    @Override
-    public boolean managesOffsets() {
-        return true;
-    }
-
-    @Override
-    public synchronized Long committedOffset(TopicPartition partition) {
-        return database == null ? null : database.committedOffset(partition);
-    }
-
-    /**
-     * Writes the changelog offsets and the position (the data is already in RocksDB).
-     *
-     * @param changelogOffsets the offsets the data covers (a null offset forgets a partition's)
-     */
-    @Override
-    public synchronized void commit(Map<TopicPartition, Long> changelogOffsets) {
-        try {
-            database().commit(changelogOffsets, position);
-        } catch (RocksDBException e) {
-            throw new ProcessorStateException("Error committing rocksffm store " + name, e);
-        }
-    }
-
-    /** Nothing is held back: {@code 0}. */
-    @Override
-    public long approximateNumUncommittedBytes() {
-        return 0;
-    }
-
-    /** Nothing to do: writes are in RocksDB already. */
-    @Override
-    public void flush() {
-    }
-
-    @Override
-    public Position getPosition() {
-        return position;
-    }
+    // ---- queries and close ---------------------------------------------------------------------
 
     @Override
     public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
-        return StoreQueryUtils.handleBasicQueries(query, positionBound, config, this, position, context);
+        return StoreQueryUtils.handleBasicQueries(query, positionBound, config, this, getPosition(), context());
     }
-
-    // ---- close ----------------------------------------------------------------------------------
 
     /**
      * Closes the open iterators (they then have no next element) and the database. Idempotent. An
@@ -388,11 +269,7 @@ abstract class SegmentedStore implements StateStore {
      */
     @Override
     public synchronized void close() {
-        if (!open) {
-            return;
-        }
-        open = false;
-        if (database == null) {
+        if (!markClosed() || openDatabase() == null) {
             return;
         }
         for (SegmentIterator<?> it : List.copyOf(openIterators)) {
@@ -416,22 +293,10 @@ abstract class SegmentedStore implements StateStore {
         }
     }
 
-    private void closeDatabase() {
-        if (database == null) {
-            return;
-        }
-        try {
-            database.close();
-        } catch (RuntimeException e) {
-            throw new ProcessorStateException("Error closing rocksffm store " + name, e);
-        } finally {
-            database = null;
-        }
-    }
-
     /** The number of records in the database, expired segments' included until they are deleted (for tests). */
     synchronized long databaseEntries() {
         long n = 0;
+        StoreDatabase database = openDatabase();
         if (database != null) {
             try (RocksIterator it = database.db.newIterator(database.data, database.readOptions)) {
                 for (it.seekToFirst(); it.isValid(); it.next()) {

@@ -5,6 +5,7 @@ import io.rocksffm.Compression;
 import io.rocksffm.Options;
 import io.rocksffm.ReadOptions;
 import io.rocksffm.RocksDB;
+import io.rocksffm.RocksIterator;
 import io.rocksffm.WriteBatch;
 import io.rocksffm.WriteOptions;
 
@@ -14,8 +15,11 @@ import org.apache.kafka.streams.query.Position;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -93,6 +97,27 @@ final class StoreDatabase implements AutoCloseable {
                 e.addSuppressed(suppressed);
             }
             throw new ProcessorStateException("Error opening rocksffm store " + name + " at " + dir, e);
+        }
+    }
+
+    /**
+     * Adds to {@code into} the segments present under {@code prefix}: keys that continue with a
+     * segment (8 bytes, big-endian, sign bit flipped). One seek per segment.
+     */
+    void readSegments(byte[] prefix, Collection<Long> into) {
+        try (RocksIterator it = db.newIterator(data, readOptions)) {
+            for (it.seek(prefix); it.isValid(); ) {
+                byte[] key = it.keyBytes();
+                if (key.length < prefix.length + 8 || !Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length)) {
+                    return;
+                }
+                long segment = ByteBuffer.wrap(key, prefix.length, 8).getLong() ^ Long.MIN_VALUE;
+                into.add(segment);
+                if (segment == Long.MAX_VALUE) {
+                    return;
+                }
+                it.seek(ByteBuffer.allocate(prefix.length + 8).put(prefix).putLong((segment + 1) ^ Long.MIN_VALUE).array());
+            }
         }
     }
 
