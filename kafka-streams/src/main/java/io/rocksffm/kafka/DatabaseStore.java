@@ -48,6 +48,9 @@ abstract class DatabaseStore implements StateStore {
     /** Called with a database just opened, before anything reads or writes it (to read what the store keeps in memory). */
     abstract void opened(StoreDatabase database);
 
+    /** {@return how many of Kafka's write buffers the database's write buffer is} */
+    abstract int memtables();
+
     /** Restores a batch of changelog records; {@link #applyChangelogPosition} takes each one's position. */
     abstract void restoreBatch(Collection<ConsumerRecord<byte[], byte[]>> records);
 
@@ -95,7 +98,7 @@ abstract class DatabaseStore implements StateStore {
             if (context == null) {
                 throw new InvalidStateStoreException("rocksffm store " + name + " has not been initialised");
             }
-            StoreDatabase opened = StoreDatabase.open(name, context.stateDir().toPath(), context.appConfigs());
+            StoreDatabase opened = StoreDatabase.open(name, context.stateDir().toPath(), context.appConfigs(), memtables());
             try {
                 opened(opened);
             } catch (RuntimeException e) {

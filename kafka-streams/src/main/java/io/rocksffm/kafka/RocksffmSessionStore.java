@@ -6,9 +6,6 @@ import org.apache.kafka.streams.kstream.internals.SessionWindow;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.SessionStore;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
@@ -22,7 +19,6 @@ import java.util.Objects;
  * period. See {@link SegmentedStore} for the layout, commits and iterators.
  */
 public class RocksffmSessionStore extends SegmentedStore implements SessionStore<Bytes, byte[]> {
-    private static final Logger LOG = LoggerFactory.getLogger(RocksffmSessionStore.class);
     private static final int SUFFIX = 16;
 
     /**
@@ -54,9 +50,7 @@ public class RocksffmSessionStore extends SegmentedStore implements SessionStore
 
     @Override
     public void remove(Windowed<Bytes> sessionKey) {
-        Objects.requireNonNull(sessionKey, "sessionKey cannot be null");
-        Objects.requireNonNull(sessionKey.key(), "key cannot be null");
-        putStoreKey(storeKey(sessionKey.key().get(), sessionKey.window().end(), sessionKey.window().start()), null);
+        put(sessionKey, null);
     }
 
     @Override
@@ -118,11 +112,7 @@ public class RocksffmSessionStore extends SegmentedStore implements SessionStore
     private KeyValueIterator<Windowed<Bytes>, byte[]> find(Bytes keyFrom, Bytes keyTo, long earliestEnd, long latestStart,
                                                            boolean reverse, boolean oneKey) {
         if (keyFrom != null && keyTo != null && keyFrom.compareTo(keyTo) > 0) {
-            // The warning Kafka's stores give.
-            LOG.warn("Returning empty iterator for fetch with invalid key range: from > to. This may be due to range "
-                    + "arguments set in the wrong order, or serdes that don't preserve ordering when lexicographically "
-                    + "comparing the serialized bytes. Note that the built-in numerical serdes do not follow this for "
-                    + "negative numbers");
+            warnInvalidRange();
             return iterator(0, -1, null, null, reverse, raw -> null);
         }
         long from = actualFrom(earliestEnd);

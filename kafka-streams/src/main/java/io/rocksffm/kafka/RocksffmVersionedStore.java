@@ -88,6 +88,12 @@ public class RocksffmVersionedStore extends DatabaseStore implements VersionedBy
         database(); // opened now: reads go to it from the start
     }
 
+    /** One write buffer, as Kafka's versioned store has for its latest values (its segments have theirs). */
+    @Override
+    int memtables() {
+        return 1;
+    }
+
     @Override
     void opened(StoreDatabase database) {
         segments.clear();

@@ -7,9 +7,6 @@ import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.WindowStore;
 import org.apache.kafka.streams.state.WindowStoreIterator;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Objects;
@@ -23,7 +20,6 @@ import java.util.Objects;
  * than the retention period. See {@link SegmentedStore} for the layout, commits and iterators.
  */
 public class RocksffmWindowStore extends SegmentedStore implements WindowStore<Bytes, byte[]> {
-    private static final Logger LOG = LoggerFactory.getLogger(RocksffmWindowStore.class);
     private static final int SUFFIX = 12;
 
     private final long windowSize;
@@ -115,11 +111,7 @@ public class RocksffmWindowStore extends SegmentedStore implements WindowStore<B
     private KeyValueIterator<Windowed<Bytes>, byte[]> fetch(Bytes keyFrom, Bytes keyTo, long timeFrom, long timeTo,
                                                             boolean reverse) {
         if (keyFrom != null && keyTo != null && keyFrom.compareTo(keyTo) > 0) {
-            // The warning Kafka's stores give.
-            LOG.warn("Returning empty iterator for fetch with invalid key range: from > to. This may be due to range "
-                    + "arguments set in the wrong order, or serdes that don't preserve ordering when lexicographically "
-                    + "comparing the serialized bytes. Note that the built-in numerical serdes do not follow this for "
-                    + "negative numbers");
+            warnInvalidRange();
             return iterator(0, -1, null, null, reverse, raw -> null);
         }
         long from = actualFrom(timeFrom);

@@ -14,6 +14,9 @@ import org.apache.kafka.streams.query.QueryConfig;
 import org.apache.kafka.streams.query.QueryResult;
 import org.apache.kafka.streams.state.internals.StoreQueryUtils;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Collection;
@@ -44,6 +47,7 @@ import java.util.function.Function;
  * that first uses it.
  */
 abstract class SegmentedStore extends DatabaseStore {
+    private static final Logger LOG = LoggerFactory.getLogger(SegmentedStore.class);
     private static final byte[] FIRST_SEGMENT = segmentPrefix(Long.MIN_VALUE);
     private static final byte[] NO_PREFIX = new byte[0];
 
@@ -84,6 +88,15 @@ abstract class SegmentedStore extends DatabaseStore {
         super.init(context, root);
     }
 
+    /**
+     * As many write buffers as Kafka's store has live segments, each of which has its own (at
+     * most four): the same memtable memory as Kafka's store.
+     */
+    @Override
+    int memtables() {
+        return (int) Math.min(4, retentionPeriod / segmentInterval + 1);
+    }
+
     @Override
     void opened(StoreDatabase database) {
         segments.clear();
@@ -111,6 +124,14 @@ abstract class SegmentedStore extends DatabaseStore {
 
     private static byte[] rawKey(long segment, byte[] storeKey) {
         return ByteBuffer.allocate(8 + storeKey.length).putLong(segment ^ Long.MIN_VALUE).put(storeKey).array();
+    }
+
+    /** Logs the warning Kafka's stores give for a key range with {@code from > to} (then empty). */
+    static void warnInvalidRange() {
+        LOG.warn("Returning empty iterator for fetch with invalid key range: from > to. This may be due to range "
+                + "arguments set in the wrong order, or serdes that don't preserve ordering when lexicographically "
+                + "comparing the serialized bytes. Note that the built-in numerical serdes do not follow this for "
+                + "negative numbers");
     }
 
     /**

@@ -60,11 +60,13 @@ final class StoreDatabase implements AutoCloseable {
     }
 
     /**
-     * Opens (creating if needed) the database of store {@code name} under {@code stateDir}.
+     * Opens (creating if needed) the database of store {@code name} under {@code stateDir}, with
+     * {@code memtables} times the write buffer of Kafka's store (a segmented store's database holds
+     * what Kafka spreads over one database per live segment, each with write buffers of its own).
      *
      * @throws ProcessorStateException if it cannot be opened
      */
-    static StoreDatabase open(String name, Path stateDir, Map<String, Object> configs) {
+    static StoreDatabase open(String name, Path stateDir, Map<String, Object> configs, int memtables) {
         Path dir = stateDir.resolve("rocksffm").resolve(name);
         Options options = null;
         RocksffmConfigSetter setter = null;
@@ -78,7 +80,7 @@ final class StoreDatabase implements AutoCloseable {
             }
             options.setParallelism(Math.max(Runtime.getRuntime().availableProcessors(), 2));
             options.setCreateIfMissing(true)
-                    .setWriteBufferSize(16L << 20)
+                    .setWriteBufferSize(memtables * (16L << 20))
                     .setBlockCacheSize(50L << 20)
                     .setBloomFilter(10)
                     .setCompression(Compression.NONE);
