@@ -5,8 +5,10 @@ import io.rocksffm.RocksDBException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.ProcessorStateException;
+import org.apache.kafka.streams.errors.TaskCorruptedException;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.processor.internals.ChangelogRecordDeserializationHelper;
@@ -21,13 +23,18 @@ import org.slf4j.LoggerFactory;
 import java.nio.file.Files;
 import java.util.Collection;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What the window, session and versioned stores share: a {@link StoreDatabase} opened when first
  * needed (at {@code init} if one is on disk), the position and the committed changelog offsets, the
  * restore callback, and Kafka's dropped-records sensor for writes too late to keep. Writes go to
  * RocksDB as they come; {@link #commit(Map)} writes the changelog offsets and the position, which
- * {@link #committedOffset} reads back after a restart ({@link #managesOffsets()} is true).
+ * {@link #committedOffset} reads back after a restart ({@link #managesOffsets()} is true). As the
+ * key-value store does when it writes straight to RocksDB, the database is marked open while the
+ * store has it and closed when it closes cleanly; under exactly-once a database found still marked
+ * open (its data may be ahead of its offsets after a crash) makes the task corrupted, and Kafka
+ * wipes the store and restores it from the changelog.
  */
 abstract class DatabaseStore implements StateStore {
     private static final Logger LOG = LoggerFactory.getLogger(DatabaseStore.class);
@@ -100,6 +107,13 @@ abstract class DatabaseStore implements StateStore {
             }
             StoreDatabase opened = StoreDatabase.open(name, context.stateDir().toPath(), context.appConfigs(), memtables());
             try {
+                boolean exactlyOnce = StreamsConfig.EXACTLY_ONCE_V2.equals(
+                        String.valueOf(context.appConfigs().get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG)));
+                if (exactlyOnce && opened.leftOpen()) {
+                    throw new TaskCorruptedException(Set.of(context.taskId()), new ProcessorStateException("rocksffm store "
+                            + name + " was not closed cleanly: under exactly-once its data may be ahead of its committed offsets"));
+                }
+                opened.markOpen(true);
                 opened(opened);
             } catch (RuntimeException e) {
                 opened.close();
@@ -190,13 +204,25 @@ abstract class DatabaseStore implements StateStore {
         return true;
     }
 
-    /** Closes the database, if it is open. */
+    /**
+     * Closes the database as a process that died would leave it: not marked closed (RocksDB still
+     * flushes its memtables as it closes, as it may have before a crash). For tests.
+     */
+    final synchronized void closeAsIfCrashed() {
+        markClosed();
+        if (database != null) {
+            database.close();
+            database = null;
+        }
+    }
+
+    /** Closes the database, if it is open, marked cleanly closed. */
     final synchronized void closeDatabase() {
         if (database == null) {
             return;
         }
-        try {
-            database.close();
+        try (StoreDatabase closing = database) {
+            closing.markOpen(false);
         } catch (RuntimeException e) {
             throw new ProcessorStateException("Error closing rocksffm store " + name, e);
         } finally {

@@ -28,8 +28,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * The database of one window, session or versioned store: opened in
  * {@code <task state dir>/rocksffm/<store name>} with Kafka's defaults and the
  * {@link RocksffmConfigSetter}, the data in the default column family, the committed changelog
- * offsets and the position in {@link OffsetsFamily}. Writes skip the write-ahead log (the
- * changelog is the log), as in Kafka's own stores.
+ * offsets, the position and the open/closed status in {@link OffsetsFamily}. Writes skip the
+ * write-ahead log (the changelog is the log), as in Kafka's own stores.
  */
 final class StoreDatabase implements AutoCloseable {
     final String name;
@@ -121,6 +121,16 @@ final class StoreDatabase implements AutoCloseable {
                 it.seek(ByteBuffer.allocate(prefix.length + 8).put(prefix).putLong((segment + 1) ^ Long.MIN_VALUE).array());
             }
         }
+    }
+
+    /** {@return whether the database was left open by a store that wrote to it (not closed cleanly)} */
+    boolean leftOpen() {
+        return OffsetsFamily.status(db, offsets) == OffsetsFamily.OPEN;
+    }
+
+    /** Marks the database open ({@code true}: a store writes straight to it) or cleanly closed. */
+    void markOpen(boolean open) {
+        OffsetsFamily.writeStatus(db, offsets, writeOptions, open ? OffsetsFamily.OPEN : OffsetsFamily.CLOSED);
     }
 
     /** The committed offset of a changelog partition, or null. */

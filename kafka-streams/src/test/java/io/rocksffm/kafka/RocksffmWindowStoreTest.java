@@ -4,10 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.TaskCorruptedException;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.kstream.internals.SessionWindow;
 import org.apache.kafka.streams.query.PositionBound;
@@ -32,8 +35,8 @@ import java.util.Map;
 
 /**
  * What Kafka's conformance tests leave out of rocksffm's window and session stores: committed
- * offsets and data across a reopen, expired segments gone from the database, and interactive
- * queries through Kafka's window and session query handler.
+ * offsets and data across a reopen, a crash under exactly-once, expired segments gone from the
+ * database, and interactive queries through Kafka's window and session query handler.
  */
 class RocksffmWindowStoreTest {
     private static final TopicPartition CHANGELOG = new TopicPartition("app-w-changelog", 0);
@@ -75,6 +78,32 @@ class RocksffmWindowStoreTest {
             assertArrayEquals(new byte[] {2}, store.fetch(key(1), 20_000));
         } finally {
             store.close();
+        }
+    }
+
+    @Test
+    void underExactlyOnceAStoreNotClosedCleanlyIsCorruptedAndOneClosedCleanlyOpens() {
+        Map<String, Object> eos = Map.of(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+        File stateDir = dir.toFile();
+        WindowStore<Bytes, byte[]> store = RocksffmStores.windowStore("w", Duration.ofMinutes(2), Duration.ofSeconds(10), false).get();
+        store.init(new TestContext(stateDir, eos), store);
+        store.put(key(1), new byte[] {1}, 10_000);
+        store.commit(Map.of(CHANGELOG, 1L));
+        store.put(key(1), new byte[] {2}, 20_000); // after the commit: ahead of the committed offset
+        ((SegmentedStore) store).closeAsIfCrashed();
+
+        WindowStore<Bytes, byte[]> reopened = RocksffmStores.windowStore("w", Duration.ofMinutes(2), Duration.ofSeconds(10), false).get();
+        assertThrows(TaskCorruptedException.class, () -> reopened.init(new TestContext(stateDir, eos), reopened));
+        // At least once, the same database opens (replaying the changelog from the offset is enough).
+        WindowStore<Bytes, byte[]> atLeastOnce = openWindows(stateDir);
+        atLeastOnce.close();
+        // Closed cleanly: it opens under exactly-once too.
+        WindowStore<Bytes, byte[]> clean = RocksffmStores.windowStore("w", Duration.ofMinutes(2), Duration.ofSeconds(10), false).get();
+        clean.init(new TestContext(stateDir, eos), clean);
+        try {
+            assertEquals(1L, clean.committedOffset(CHANGELOG));
+        } finally {
+            clean.close();
         }
     }
 
