@@ -8,6 +8,7 @@ import io.rocksffm.internal.BatchFormat;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.OptionsFileText;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -548,8 +549,7 @@ class TimestampedDBTest {
     /** The segment form of get: the value (cut to the segment, full length returned) and its timestamp. */
     @Test
     void segmentGetReadsValueAndTimestamp() {
-        try (RocksDB db = open(dir); ReadOptions ro = new ReadOptions(); java.lang.foreign.Arena arena =
-                java.lang.foreign.Arena.ofConfined()) {
+        try (RocksDB db = open(dir); ReadOptions ro = new ReadOptions(); Arena arena = Arena.ofConfined()) {
             TimestampedDB tdb = TimestampedDB.of(db);
             ColumnFamilyHandle f = db.defaultColumnFamily();
             tdb.put(f, bytes("k"), Timestamps.u64(3), bytes("value"));
@@ -569,6 +569,46 @@ class TimestampedDBTest {
             ro.setTimestamp(ts(2));
             assertEquals(-1, tdb.get(f, ro, key, value, version), "no version yet");
             assertThrows(IllegalArgumentException.class, () -> tdb.get(f, ro, key, value.asReadOnly(), version));
+        }
+    }
+
+    /**
+     * An iterator over an indexed batch gives timestamps from RocksDB 8.11 (7.8.3 has none there and
+     * asserts: refused); ingestion into a timestamped family is refused before 10.0 (7.8.3 reads
+     * a file's keys unchecked), and later engines refuse a file without timestamps themselves.
+     */
+    @Test
+    void iteratorsOverBatchesAreGatedOnOldEngines() throws Exception {
+        String version = RocksDB.engine().version();
+        try (Options plain = new Options(); RocksDB db = open(dir); ReadOptions ro = new ReadOptions().setTimestamp(ts(9));
+             WriteBatchWithIndex batch = new WriteBatchWithIndex()) {
+            ColumnFamilyHandle f = db.defaultColumnFamily();
+            TimestampedDB.of(db).put(f, bytes("k"), Timestamps.u64(3), bytes("v"));
+            try (RocksIterator it = batch.newIteratorWithBase(db, f, ro)) {
+                it.seekToFirst();
+                assertTrue(it.isValid());
+                assertEquals("k", string(it.keyBytes()));
+                if (version != null && Capabilities.compareVersions(version, "8.11") >= 0) {
+                    assertEquals(3, Timestamps.u64(it.timestamp()));
+                } else {
+                    UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, it::timestamp);
+                    assertTrue(e.getMessage().contains("rocksdb_iter_timestamp"), e.getMessage());
+                }
+            }
+            Path file = dir.resolve("plain.sst");
+            try (SstFileWriter w = SstFileWriter.open(plain, file)) {
+                w.put(bytes("ab"), bytes("short key"));
+                w.finish();
+            }
+            try (IngestExternalFileOptions io = new IngestExternalFileOptions()) {
+                if (version != null && Capabilities.compareVersions(version, "10.0") >= 0) {
+                    RocksDBException e = assertThrows(RocksDBException.class, () -> db.ingestExternalFile(f, List.of(file), io));
+                    assertEquals(RocksDBException.Code.INVALID_ARGUMENT, e.code(), e.getMessage());
+                } else {
+                    assertThrows(UnsupportedOperationException.class, () -> db.ingestExternalFile(f, List.of(file), io));
+                }
+            }
+            assertEquals("v", string(TimestampedDB.of(db).get(f, ro, bytes("k")).value()));
         }
     }
 }
