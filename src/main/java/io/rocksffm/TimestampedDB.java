@@ -274,18 +274,36 @@ public final class TimestampedDB {
      * @throws IllegalStateException if the database, family or options are closed
      */
     public Versioned get(ColumnFamilyHandle family, ReadOptions options, MemorySegment key) {
+        return read(family, options, key, null, null,
+                (v, length, ts, tsLength) -> new Versioned(copy(v, length), copy(ts, tsLength)));
+    }
+
+    /** What a timestamped read hands the value and timestamp it found to (both freed once it returns). */
+    @FunctionalInterface
+    private interface Found<T> {
+        T take(MemorySegment value, long length, MemorySegment timestamp, long timestampLength);
+    }
+
+    /**
+     * One {@code rocksdb_get_cf_with_ts}, checked first (and {@code timestampOut}'s size, if
+     * given): {@code absent} when not found, else what {@code found} makes of it.
+     */
+    private <T> T read(ColumnFamilyHandle family, ReadOptions options, MemorySegment key, MemorySegment timestampOut,
+                       T absent, Found<T> found) {
         Objects.requireNonNull(options, "options");
         Limits.checkKey(Objects.requireNonNull(key, "key"));
         try (Scratch s = db.guard.beginRead(options, family); Arena arena = Arena.ofConfined()) {
             db.families.checkReadTimestamp(family, options.timestampSize());
+            if (timestampOut != null) {
+                db.families.checkTimestamp(family, timestampOut.byteSize());
+            }
             MemorySegment out = arena.allocate(JAVA_LONG, 3); // value length, timestamp pointer, timestamp length
             MemorySegment v = rocksdb_get_cf_with_ts(db.db, options.ptr, family.ptr, s.first(key), key.byteSize(), out,
                     out.asSlice(8), out.asSlice(16), s.errptr);
             MemorySegment ts = out.get(ADDRESS, 8);
             try {
                 Native.check(s.errptr);
-                return v.address() == 0 ? null
-                        : new Versioned(copy(v, out.get(JAVA_LONG, 0)), copy(ts, out.get(JAVA_LONG, 16)));
+                return v.address() == 0 ? absent : found.take(v, out.get(JAVA_LONG, 0), ts, out.get(JAVA_LONG, 16));
             } finally {
                 free(v);
                 free(ts);
@@ -318,34 +336,16 @@ public final class TimestampedDB {
      */
     public long get(ColumnFamilyHandle family, ReadOptions options, MemorySegment key, MemorySegment value,
                     MemorySegment timestamp) {
-        Objects.requireNonNull(options, "options");
-        Limits.checkKey(Objects.requireNonNull(key, "key"));
         Objects.requireNonNull(value, "value");
         Objects.requireNonNull(timestamp, "timestamp");
         if (value.isReadOnly() || timestamp.isReadOnly()) {
             throw new IllegalArgumentException("value or timestamp segment is read-only");
         }
-        try (Scratch s = db.guard.beginRead(options, family); Arena arena = Arena.ofConfined()) {
-            db.families.checkReadTimestamp(family, options.timestampSize());
-            db.families.checkTimestamp(family, timestamp.byteSize());
-            MemorySegment out = arena.allocate(JAVA_LONG, 3); // value length, timestamp pointer, timestamp length
-            MemorySegment v = rocksdb_get_cf_with_ts(db.db, options.ptr, family.ptr, s.first(key), key.byteSize(), out,
-                    out.asSlice(8), out.asSlice(16), s.errptr);
-            MemorySegment ts = out.get(ADDRESS, 8);
-            try {
-                Native.check(s.errptr);
-                if (v.address() == 0) {
-                    return -1;
-                }
-                long length = out.get(JAVA_LONG, 0);
-                Copies.fromAddress(v.address(), value, 0, Math.min(length, value.byteSize()));
-                Copies.fromAddress(ts.address(), timestamp, 0, Math.min(out.get(JAVA_LONG, 16), timestamp.byteSize()));
-                return length;
-            } finally {
-                free(v);
-                free(ts);
-            }
-        }
+        return read(family, options, key, timestamp, -1L, (v, length, ts, tsLength) -> {
+            Copies.fromAddress(v.address(), value, 0, Math.min(length, value.byteSize()));
+            Copies.fromAddress(ts.address(), timestamp, 0, Math.min(tsLength, timestamp.byteSize()));
+            return length;
+        });
     }
 
     /**

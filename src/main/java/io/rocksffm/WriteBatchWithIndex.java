@@ -174,6 +174,8 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
      * @param value  the value
      * @return this batch
      * @throws IllegalStateException if closed or iterated, or the family is closed
+     * @throws IllegalArgumentException if the family has user-defined timestamps (the batch's keys
+     *         carry none; write it with {@link TimestampedDB})
      */
     public WriteBatchWithIndex put(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
         Objects.requireNonNull(key, "key");
@@ -189,7 +191,8 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
     }
 
     /**
-     * Adds a put in the default family of the database it will be written to.
+     * Adds a put in the default family of the database it will be written to (refused then if
+     * that family has user-defined timestamps).
      *
      * @param key   the key
      * @param value the value

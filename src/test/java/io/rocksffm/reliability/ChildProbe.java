@@ -2,6 +2,7 @@ package io.rocksffm.reliability;
 
 import static io.rocksffm.TestSupport.*;
 import io.rocksffm.BlockBasedTableConfig;
+import io.rocksffm.ColumnFamilyHandle;
 import io.rocksffm.FilterPolicy;
 import io.rocksffm.Options;
 import io.rocksffm.ReadOptions;
@@ -13,9 +14,11 @@ import io.rocksffm.Timestamps;
 import io.rocksffm.WriteBatchWithIndex;
 import io.rocksffm.WriteOptions;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Scenarios the bad input tests run in a child JVM: one that holds a database's lock for
@@ -82,6 +85,39 @@ public final class ChildProbe {
                         }
                         it.status();
                     }
+                }
+                System.out.println("CLOSED");
+            }
+            case "timestamped-array-read-fails" -> { // -Xmx128m: a 160 MiB value's byte[] fails after RocksDB's copy
+                try (Options o = new Options().setCreateIfMissing(true).setComparator(TimestampedComparator.bytewiseU64());
+                     RocksDB db = RocksDB.open(path, o); WriteOptions wo = new WriteOptions();
+                     ReadOptions ro = new ReadOptions().setTimestamp(MemorySegment.ofArray(Timestamps.u64(9)))) {
+                    TimestampedDB tdb = TimestampedDB.of(db);
+                    ColumnFamilyHandle f = db.defaultColumnFamily();
+                    byte[] key = "b".getBytes(StandardCharsets.UTF_8);
+                    tdb.put(f, "a".getBytes(StandardCharsets.UTF_8), Timestamps.u64(1), key);
+                    tdb.put(f, "c".getBytes(StandardCharsets.UTF_8), Timestamps.u64(1), key);
+                    try (Arena arena = Arena.ofConfined()) {
+                        tdb.put(f, wo, MemorySegment.ofArray(key), MemorySegment.ofArray(Timestamps.u64(2)),
+                                arena.allocate(160L << 20));
+                    }
+                    List<byte[]> keys = List.of("a".getBytes(StandardCharsets.UTF_8), key, "c".getBytes(StandardCharsets.UTF_8));
+                    long first = 0;
+                    for (int round = 0; round < 6; round++) {
+                        for (Runnable read : List.<Runnable>of(() -> tdb.get(f, ro, key),
+                                () -> tdb.multiGet(ro, List.of(f, f, f), keys))) {
+                            try {
+                                read.run();
+                                System.out.println("READ");
+                            } catch (OutOfMemoryError e) {
+                                System.out.println("FAILED " + e.getClass().getSimpleName());
+                            }
+                        }
+                        if (round == 1) {
+                            first = Reliability.mallocInUse();
+                        }
+                    }
+                    System.out.println("GREW " + (Reliability.mallocInUse() - first));
                 }
                 System.out.println("CLOSED");
             }
