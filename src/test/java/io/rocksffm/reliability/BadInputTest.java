@@ -494,11 +494,7 @@ class BadInputTest extends BadInputFixture {
      */
     @Test
     void anIndexedBatchWithoutTimestampsCannotCrashATimestampedFamily() throws Exception {
-        Process p = new ProcessBuilder(javaCommand(ChildProbe.class, "timestamped-indexed-batch",
-                dir.resolve("ts-probe").toString())).redirectErrorStream(true).start();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "child hung");
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), "child JVM died: " + out);
+        String out = runChild(ChildProbe.class, "timestamped-indexed-batch", dir.resolve("ts-probe").toString());
         assertTrue(out.contains("REFUSED the batch holds records for column family 'default', which has 8-byte"), out);
         assertTrue(out.contains("FLUSHED") && out.contains("KEY abd 1") && out.contains("CLOSED"), out);
         assertFalse(out.contains("KEY abc"), out);

@@ -24,10 +24,8 @@ import io.rocksffm.WriteOptions;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -167,11 +165,7 @@ class SizeLimitTest {
      */
     @Test
     void timestampedArrayReadsThatFailReleaseWhatTheyRead() throws Exception {
-        Process p = new ProcessBuilder(javaCommand(ChildProbe.class, "timestamped-array-read-fails",
-                dir.resolve("oom").toString())).redirectErrorStream(true).start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "child hung");
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), "child JVM died: " + out);
+        String out = runChild(ChildProbe.class, "timestamped-array-read-fails", dir.resolve("oom").toString());
         assertFalse(out.contains("READ\n"), out);
         assertTrue(out.contains("FAILED OutOfMemoryError") && out.contains("CLOSED"), out);
         long grown = Long.parseLong(out.lines().filter(l -> l.startsWith("GREW ")).findFirst().orElseThrow()
