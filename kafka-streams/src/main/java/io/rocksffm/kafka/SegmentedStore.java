@@ -73,15 +73,6 @@ abstract class SegmentedStore extends DatabaseStore {
     /** The segment timestamp of a store key (a window's start, a session's end). */
     abstract long segmentTimestamp(byte[] storeKey, int offset, int length);
 
-    /** {@return the retention period in milliseconds} */
-    public long retentionPeriod() {
-        return retentionPeriod;
-    }
-
-    long observedStreamTime() {
-        return observedStreamTime;
-    }
-
     @Override
     public synchronized void init(StateStoreContext context, StateStore root) {
         observedStreamTime = -1;
