@@ -247,5 +247,4 @@ class ArchitectureTest {
         assertTrue(tokens > 50, "the scan found the calls' tokens: " + tokens);
         assertEquals(List.of(), wrong);
     }
-
 }
