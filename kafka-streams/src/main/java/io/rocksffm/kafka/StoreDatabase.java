@@ -6,6 +6,7 @@ import io.rocksffm.Options;
 import io.rocksffm.ReadOptions;
 import io.rocksffm.RocksDB;
 import io.rocksffm.RocksIterator;
+import io.rocksffm.Statistics;
 import io.rocksffm.WriteBatch;
 import io.rocksffm.WriteOptions;
 
@@ -88,6 +89,9 @@ final class StoreDatabase implements AutoCloseable {
             if (setter != null) {
                 setter.setConfig(name, options, configs);
             }
+            if (RocksffmMetrics.recordsStatistics(configs) && options.statistics() == null) {
+                options.enableStatistics();
+            }
             db = RocksffmKeyValueStore.openDatabase(dir, options);
             return new StoreDatabase(name, dir, options, setter, db);
         } catch (IOException | RuntimeException e) {
@@ -121,6 +125,11 @@ final class StoreDatabase implements AutoCloseable {
                 it.seek(ByteBuffer.allocate(prefix.length + 8).put(prefix).putLong((segment + 1) ^ Long.MIN_VALUE).array());
             }
         }
+    }
+
+    /** {@return the engine's statistics, or null if they are not enabled} */
+    Statistics statistics() {
+        return options.statistics();
     }
 
     /** {@return whether the database was left open by a store that wrote to it (not closed cleanly)} */
