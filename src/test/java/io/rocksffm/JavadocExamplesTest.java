@@ -47,7 +47,7 @@ class JavadocExamplesTest {
             Map.entry("MergeOperands", "argument of MergeOperator.fullMerge: MergeOperator's example reads it"),
             Map.entry("ValueOutput", "argument of the callbacks: MergeOperator's example writes to it"),
             Map.entry("Database", "abstract; opened as RocksDB, TransactionDB or OptimisticTransactionDB, "
-                    + "whose examples show it (and Database.java is at the 600-line limit)"),
+                    + "whose examples show it"),
             Map.entry("KeyValueWrites", "interface of Database: the examples of RocksDB, WriteOptions and "
                     + "ColumnFamilyHandle show it, Writes' example its shared part"),
             Map.entry("NativeWriteBatch", "made by WriteBatch.toNative() for a C library that wants a "

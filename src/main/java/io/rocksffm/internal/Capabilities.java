@@ -3,8 +3,10 @@ package io.rocksffm.internal;
 import io.rocksffm.internal.capi.HeaderInfo;
 
 import java.lang.foreign.SymbolLookup;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -88,7 +90,7 @@ public final class Capabilities {
      * Functions that {@code src/main} calls only behind {@link #require} or {@link #callable},
      * because some supported engine lacks them (or has them with another signature).
      */
-    public static final Set<String> GATED = Set.of(
+    public static final Set<String> GATED = union(GatedSettings.FUNCTIONS,
             "rocksdb_get_into_buffer_cf",
             // column families and compaction control (issue 32): absent from 7.8.3
             "rocksdb_approximate_sizes_cf_with_flags",
@@ -116,8 +118,6 @@ public final class Capabilities {
             "rocksdb_wait_for_compact_options_set_wait_for_purge",
             "rocksdb_wait_for_compact_options_get_wait_for_purge",
             // user-defined timestamps (issue 32): RocksDB 11's; the C comparator with timestamps is in every engine, gated anyway
-            "rocksdb_options_set_persist_user_defined_timestamps",
-            "rocksdb_options_get_persist_user_defined_timestamps",
             "rocksdb_comparator_with_ts_create",
             "rocksdb_get_full_history_ts_low",
             "rocksdb_options_set_plain_table_factory",
@@ -253,10 +253,6 @@ public final class Capabilities {
             "rocksdb_readoptions_set_optimize_multiget_for_io",
             "rocksdb_readoptions_get_optimize_multiget_for_io",
             // typed options (issue 32): absent from 7.8.3, or (the WAL directory's getter) before 11
-            "rocksdb_options_set_ttl",
-            "rocksdb_options_get_ttl",
-            "rocksdb_options_set_periodic_compaction_seconds",
-            "rocksdb_options_get_periodic_compaction_seconds",
             "rocksdb_options_get_wal_dir",
             "rocksdb_fifo_compaction_options_set_allow_compaction",
             "rocksdb_fifo_compaction_options_get_allow_compaction",
@@ -288,6 +284,12 @@ public final class Capabilities {
 
     private static final Map<String, Boolean> EXPORTED = new ConcurrentHashMap<>();
 
+    private static Set<String> union(Set<String> generated, String... more) {
+        Set<String> all = new TreeSet<>(generated);
+        all.addAll(List.of(more));
+        return Set.copyOf(all);
+    }
+
     private Capabilities() {}
 
     /** Whether the loaded engine exports the symbol {@code function}. */
@@ -312,6 +314,17 @@ public final class Capabilities {
         String why = reason(function);
         if (why != null) {
             throw new UnsupportedOperationException(why);
+        }
+    }
+
+    /**
+     * {@link #require}, the message naming the Java method {@code javaMethod} (e.g.
+     * {@code "Options.setTtl"}) that needs {@code function}.
+     */
+    public static void require(String function, String javaMethod) {
+        String why = reason(function);
+        if (why != null) {
+            throw new UnsupportedOperationException(javaMethod + " needs " + why);
         }
     }
 

@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class CapabilitiesTest {
     private static final Path MAIN = Path.of("src/main/java");
+    private static final Path GENERATED_SETTINGS = Path.of("src/generated/java/io/rocksffm");
     /**
      * The rocksdb_* functions src/main names (calls, $address or $descriptor uses, strings), but
      * for the gate's own lists.
@@ -33,8 +34,15 @@ class CapabilitiesTest {
     private static Set<String> functionsNamedInMain(Set<String> known) throws IOException {
         Pattern ident = Pattern.compile("\\brocksdb_[a-z0-9_]+");
         Set<String> out = new TreeSet<>();
+        List<Path> sources = new ArrayList<>();
         try (Stream<Path> files = Files.walk(MAIN)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".java"))
+            sources.addAll(files.toList());
+        }
+        try (Stream<Path> files = Files.list(GENERATED_SETTINGS)) { // the bases generated from the settings table
+            sources.addAll(files.toList());
+        }
+        {
+            for (Path f : sources.stream().filter(p -> p.toString().endsWith(".java"))
                     .filter(p -> !p.getFileName().toString().equals("Capabilities.java")).toList()) {
                 Matcher m = ident.matcher(Files.readString(f));
                 while (m.find()) {

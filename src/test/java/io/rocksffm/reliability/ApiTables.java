@@ -18,7 +18,6 @@ import io.rocksffm.Checkpoint;
 import io.rocksffm.ColumnFamilyHandle;
 import io.rocksffm.FilterPolicy;
 import io.rocksffm.FlushOptions;
-import io.rocksffm.Compression;
 import io.rocksffm.NativeWriteBatch;
 import io.rocksffm.Options;
 import io.rocksffm.PinnedValue;
@@ -134,20 +133,10 @@ final class ApiTables {
     }
 
     static Table<Options> options() {
-        return TimestampTables.options(ObservabilityTables.environment(OptionsTables.issue32(new Table<>(Options.class))))
+        return ObservabilityTables.environment(OptionsTables.issue32(SettingsTables.options(new Table<>(Options.class))))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("setCreateIfMissing(boolean)", (o, c) -> o.setCreateIfMissing(true))
-                .guarded("createIfMissing()", (o, c) -> o.createIfMissing())
-                .guarded("setErrorIfExists(boolean)", (o, c) -> o.setErrorIfExists(true))
-                .guarded("errorIfExists()", (o, c) -> o.errorIfExists())
                 .guarded("setParallelism(int)", (o, c) -> o.setParallelism(2))
-                .guarded("setWriteBufferSize(long)", (o, c) -> o.setWriteBufferSize(1 << 20))
-                .guarded("writeBufferSize()", (o, c) -> o.writeBufferSize())
-                .guarded("setMaxOpenFiles(int)", (o, c) -> o.setMaxOpenFiles(100))
-                .guarded("maxOpenFiles()", (o, c) -> o.maxOpenFiles())
-                .guarded("setCompression(Compression)", (o, c) -> o.setCompression(Compression.NONE))
-                .guarded("compression()", (o, c) -> o.compression())
                 .guarded("setBlockCacheSize(long)", (o, c) -> o.setBlockCacheSize(1 << 20))
                 .guarded("blockCacheSize()", (o, c) -> o.blockCacheSize())
                 .guarded("setBloomFilter(double)", (o, c) -> o.setBloomFilter(10))
@@ -181,8 +170,6 @@ final class ApiTables {
                             }
                         }))
                 .guarded("setPrefixExtractor(PrefixExtractor)", (o, c) -> o.setPrefixExtractor(PrefixExtractor.capped(2)))
-                .guarded("setMemtablePrefixBloomRatio(double)", (o, c) -> o.setMemtablePrefixBloomRatio(0.1))
-                .guarded("memtablePrefixBloomRatio()", (o, c) -> o.memtablePrefixBloomRatio())
                 .guarded("setRateLimiter(RateLimiter)", (o, c) -> o.setRateLimiter(c.limiter))
                 .guarded("setWriteBufferManager(WriteBufferManager)", (o, c) -> {
                     if (c.wbm == null) { // 7.8.3: no manager can exist, so there is nothing to pass
@@ -195,9 +182,7 @@ final class ApiTables {
                 .guarded("enableStatistics()", (o, c) -> o.enableStatistics())
                 .guarded("statistics()", (o, c) -> o.statistics())
                 .guarded("setStatisticsLevel(StatisticsLevel)", (o, c) -> o.setStatisticsLevel(StatisticsLevel.ALL))
-                .guarded("statisticsLevel()", (o, c) -> o.statisticsLevel())
-                .guarded("setAllowIngestBehind(boolean)", (o, c) -> o.setAllowIngestBehind(true))
-                .guarded("allowIngestBehind()", (o, c) -> o.allowIngestBehind());
+                .guarded("statisticsLevel()", (o, c) -> o.statisticsLevel());
     }
 
     static Table<ReadOptions> readOptions() {
