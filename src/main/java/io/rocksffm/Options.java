@@ -358,15 +358,15 @@ public final class Options extends OptionsSettings {
         });
         return this;
     }
-    // ---- statistics, ingestion, options strings (issue 16) ------------------------------------------
+    // ---- statistics, ingestion, options strings ------------------------------------------
 
     private volatile Statistics statistics;
 
     /**
      * Makes new statistics for the databases opened with these options from now on (RocksDB's
-     * {@code CreateDBStatistics}, at level {@link StatisticsLevel#EXCEPT_DETAILED_TIMERS}); keep
-     * these options open to read them. Calling it again starts new statistics, which databases
-     * already open do not use.
+     * {@code CreateDBStatistics}, at level {@link StatisticsLevel#EXCEPT_DETAILED_TIMERS}). The
+     * returned object stays readable after these options are closed. Calling it again starts new
+     * statistics, which databases already open do not use.
      *
      * @return the statistics
      * @throws IllegalStateException if closed
@@ -387,6 +387,16 @@ public final class Options extends OptionsSettings {
     public Statistics statistics() {
         lifecycle.ensureOpen();
         return statistics;
+    }
+
+    /** A copy of these options for {@link Statistics} (it shares their statistics), owned by the caller. */
+    MemorySegment copyForStatistics() {
+        return apply(p -> rocksdb_options_create_copy(p));
+    }
+
+    /** Frees a copy made by {@link #copyForStatistics}. */
+    static void destroyCopy(MemorySegment copy) {
+        rocksdb_options_destroy(copy);
     }
 
     /**
