@@ -57,8 +57,22 @@ public class SettingsGen {
             return isEnum() ? type.substring(5) : type;
         }
 
+        /** The first version of the suite with the setter ("-" for every engine): the part of since before a slash. */
+        String setterSince() {
+            return since.contains("/") ? since.substring(0, since.indexOf('/')) : since;
+        }
+
+        /** The first version of the suite with the getter: the part of since after a slash, else all of it. */
+        String getterSince() {
+            return since.contains("/") ? since.substring(since.indexOf('/') + 1) : since;
+        }
+
         boolean gated() {
-            return !since.equals("-");
+            return !setterSince().equals("-");
+        }
+
+        boolean getterGated() {
+            return !getterSince().equals("-");
         }
 
         boolean hasGetter() {
@@ -186,6 +200,8 @@ public class SettingsGen {
                 .append(" * {@code ").append(owner).append("}, not a type of its own (its methods are {@code ").append(owner)
                 .append("}'s and return it).\n */\n");
         b.append("@SuppressWarnings(\"try\") // the call token is held, not read\n");
+        // not final: javac then gives the public subclass a public bridge of each method, so that reflection
+        // on the subclass (Method.invoke from another package) can call them
         b.append("abstract class ").append(owner).append("Settings extends NativeObject {\n");
         b.append("    ").append(owner).append("Settings(String what, MemorySegment ptr) {\n        super(what, ptr);\n    }\n");
         for (Row r : rows) {
@@ -231,10 +247,10 @@ public class SettingsGen {
         b.append("     * @throws IllegalStateException if closed\n");
         if (r.gated()) {
             b.append("     * @throws UnsupportedOperationException if the engine lacks {@code ").append(r.setter())
-                    .append("} (the engines tested have it from RocksDB ").append(r.since()).append(")\n");
+                    .append("} (the engines tested have it from RocksDB ").append(r.setterSince()).append(")\n");
         }
         b.append("     */\n");
-        b.append("    public final ").append(owner).append(" ").append(r.setterName()).append("(").append(jt).append(" value) {\n");
+        b.append("    public ").append(owner).append(" ").append(r.setterName()).append("(").append(jt).append(" value) {\n");
         if (r.isEnum()) {
             b.append("        Objects.requireNonNull(value, \"value\");\n");
         }
@@ -266,13 +282,13 @@ public class SettingsGen {
         b.append("     * <p>RocksDB's {@code ").append(r.getter()).append("}.\n     *\n");
         b.append("     * @return the value\n");
         b.append("     * @throws IllegalStateException if closed\n");
-        if (r.gated()) {
+        if (r.getterGated()) {
             b.append("     * @throws UnsupportedOperationException if the engine lacks {@code ").append(r.getter())
-                    .append("} (the engines tested have it from RocksDB ").append(r.since()).append(")\n");
+                    .append("} (the engines tested have it from RocksDB ").append(r.getterSince()).append(")\n");
         }
         b.append("     */\n");
-        b.append("    public final ").append(jt).append(" ").append(r.name()).append("() {\n");
-        if (r.gated()) {
+        b.append("    public ").append(jt).append(" ").append(r.name()).append("() {\n");
+        if (r.getterGated()) {
             b.append("        lifecycle.ensureOpen();\n");
             b.append("        Capabilities.require(\"").append(r.getter()).append("\", \"").append(method).append("\");\n");
         }
@@ -400,9 +416,9 @@ public class SettingsGen {
         for (Row r : rows) {
             if (r.gated()) {
                 fns.add(r.setter());
-                if (r.hasGetter()) {
-                    fns.add(r.getter());
-                }
+            }
+            if (r.hasGetter() && r.getterGated()) {
+                fns.add(r.getter());
             }
         }
         StringBuilder b = new StringBuilder(HEADER);
@@ -444,9 +460,11 @@ public class SettingsGen {
         b.append("/** The test rows of the settings table: use-after-close rows, and each setting's engine check and bad values. */\n");
         b.append("public final class SettingsTables {\n    private SettingsTables() {}\n\n");
         b.append("    /**\n     * One setting: {@code set} applies the row's test value, {@code check} asserts the getter reads it\n"
-                + "     * back (null without a getter), {@code key} and {@code pattern} are the OPTIONS file's (null without),\n"
+                + "     * back (null without a getter), {@code since} and {@code getterSince} the first version of the suite with\n"
+                + "     * the setter and the getter (null: every engine), {@code key} and {@code pattern} are the OPTIONS file's (null without),\n"
                 + "     * {@code bad} each call with a value the range check refuses.\n     */\n");
-        b.append("    public record Setting<T>(String method, String setter, String getter, String since, String key, String pattern,\n"
+        b.append("    public record Setting<T>(String method, String setter, String getter, String since, String getterSince,\n"
+                + "            String key, String pattern,\n"
                 + "            Consumer<T> set, Consumer<T> check, List<Consumer<T>> bad) {}\n");
         for (Map.Entry<String, List<Row>> e : byOwner.entrySet()) {
             String owner = e.getKey();
@@ -472,9 +490,10 @@ public class SettingsGen {
                 sep = ",";
                 b.append("\n                new Setting<").append(owner).append(">(\"").append(owner).append(".").append(r.setterName())
                         .append("\", \"").append(r.setter()).append("\", ").append(r.hasGetter() ? q(r.getter()) : "null")
-                        .append(", ").append(r.gated() ? q(r.since()) : "null").append(",\n                        ")
+                        .append(", ").append(r.gated() ? q(r.setterSince()) : "null").append(", ")
+                        .append(r.hasGetter() && r.getterGated() ? q(r.getterSince()) : "null").append(",\n                        ")
                         .append(r.key().equals("-") ? "null" : q(r.key())).append(", ")
-                        .append(r.key().equals("-") ? "null" : q(r.pattern().equals("=") ? java.util.regex.Pattern.quote(r.test()) : r.pattern()))
+                        .append(r.key().equals("-") ? "null" : q(r.pattern().equals("=") ? Pattern.quote(r.test().replaceFirst("L$", "")) : r.pattern()))
                         .append(",\n                        o -> o.").append(r.setterName()).append("(").append(r.test()).append("),\n");
                 if (r.hasGetter()) {
                     b.append("                        o -> assertEquals(").append(expected(r)).append(", o.").append(r.name())

@@ -26,7 +26,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return this object
      * @throws IllegalStateException if closed
      */
-    public final Options setCreateIfMissing(boolean value) {
+    public Options setCreateIfMissing(boolean value) {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_create_if_missing(ptr, flag(value));
         }
@@ -40,7 +40,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final boolean createIfMissing() {
+    public boolean createIfMissing() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_create_if_missing(ptr) != 0;
         }
@@ -54,7 +54,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return this object
      * @throws IllegalStateException if closed
      */
-    public final Options setErrorIfExists(boolean value) {
+    public Options setErrorIfExists(boolean value) {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_error_if_exists(ptr, flag(value));
         }
@@ -68,7 +68,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final boolean errorIfExists() {
+    public boolean errorIfExists() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_error_if_exists(ptr) != 0;
         }
@@ -83,7 +83,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setWriteBufferSize(long value) {
+    public Options setWriteBufferSize(long value) {
         if (!(value > 0)) {
             throw new IllegalArgumentException("Options.setWriteBufferSize: value must be > 0: " + value);
         }
@@ -100,7 +100,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final long writeBufferSize() {
+    public long writeBufferSize() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_write_buffer_size(ptr);
         }
@@ -115,7 +115,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setMaxOpenFiles(int value) {
+    public Options setMaxOpenFiles(int value) {
         if (!(value >= -1)) {
             throw new IllegalArgumentException("Options.setMaxOpenFiles: value must be >= -1: " + value);
         }
@@ -132,7 +132,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final int maxOpenFiles() {
+    public int maxOpenFiles() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_max_open_files(ptr);
         }
@@ -147,7 +147,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws NullPointerException if {@code value} is null
      * @throws IllegalStateException if closed
      */
-    public final Options setCompression(Compression value) {
+    public Options setCompression(Compression value) {
         Objects.requireNonNull(value, "value");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_compression(ptr, value.id);
@@ -162,7 +162,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final Compression compression() {
+    public Compression compression() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return Compression.of(rocksdb_options_get_compression(ptr));
         }
@@ -177,7 +177,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setMemtablePrefixBloomRatio(double value) {
+    public Options setMemtablePrefixBloomRatio(double value) {
         if (!(value >= 0 && value <= 0.25)) {
             throw new IllegalArgumentException("Options.setMemtablePrefixBloomRatio: value must be in [0, 0.25]: " + value);
         }
@@ -194,7 +194,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final double memtablePrefixBloomRatio() {
+    public double memtablePrefixBloomRatio() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_memtable_prefix_bloom_size_ratio(ptr);
         }
@@ -208,7 +208,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return this object
      * @throws IllegalStateException if closed
      */
-    public final Options setAllowIngestBehind(boolean value) {
+    public Options setAllowIngestBehind(boolean value) {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_allow_ingest_behind(ptr, flag(value));
         }
@@ -222,7 +222,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final boolean allowIngestBehind() {
+    public boolean allowIngestBehind() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_allow_ingest_behind(ptr) != 0;
         }
@@ -237,7 +237,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setMaxBackgroundJobs(int value) {
+    public Options setMaxBackgroundJobs(int value) {
         if (!(value >= 1)) {
             throw new IllegalArgumentException("Options.setMaxBackgroundJobs: value must be >= 1: " + value);
         }
@@ -254,7 +254,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final int maxBackgroundJobs() {
+    public int maxBackgroundJobs() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_max_background_jobs(ptr);
         }
@@ -269,7 +269,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setMaxSubcompactions(int value) {
+    public Options setMaxSubcompactions(int value) {
         if (!(value >= 1)) {
             throw new IllegalArgumentException("Options.setMaxSubcompactions: value must be >= 1: " + value);
         }
@@ -286,7 +286,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final int maxSubcompactions() {
+    public int maxSubcompactions() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_max_subcompactions(ptr);
         }
@@ -300,7 +300,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return this object
      * @throws IllegalStateException if closed
      */
-    public final Options setCreateMissingColumnFamilies(boolean value) {
+    public Options setCreateMissingColumnFamilies(boolean value) {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_create_missing_column_families(ptr, flag(value));
         }
@@ -314,7 +314,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final boolean createMissingColumnFamilies() {
+    public boolean createMissingColumnFamilies() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_create_missing_column_families(ptr) != 0;
         }
@@ -329,7 +329,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setBytesPerSync(long value) {
+    public Options setBytesPerSync(long value) {
         if (!(value >= 0)) {
             throw new IllegalArgumentException("Options.setBytesPerSync: value must be >= 0: " + value);
         }
@@ -346,7 +346,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final long bytesPerSync() {
+    public long bytesPerSync() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_bytes_per_sync(ptr);
         }
@@ -361,7 +361,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setWalBytesPerSync(long value) {
+    public Options setWalBytesPerSync(long value) {
         if (!(value >= 0)) {
             throw new IllegalArgumentException("Options.setWalBytesPerSync: value must be >= 0: " + value);
         }
@@ -378,7 +378,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final long walBytesPerSync() {
+    public long walBytesPerSync() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_wal_bytes_per_sync(ptr);
         }
@@ -392,7 +392,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return this object
      * @throws IllegalStateException if closed
      */
-    public final Options setUseFsync(boolean value) {
+    public Options setUseFsync(boolean value) {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_use_fsync(ptr, value ? 1 : 0);
         }
@@ -406,7 +406,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final boolean useFsync() {
+    public boolean useFsync() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_use_fsync(ptr) != 0;
         }
@@ -420,7 +420,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return this object
      * @throws IllegalStateException if closed
      */
-    public final Options setParanoidChecks(boolean value) {
+    public Options setParanoidChecks(boolean value) {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_paranoid_checks(ptr, flag(value));
         }
@@ -434,7 +434,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final boolean paranoidChecks() {
+    public boolean paranoidChecks() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_paranoid_checks(ptr) != 0;
         }
@@ -448,7 +448,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return this object
      * @throws IllegalStateException if closed
      */
-    public final Options setAllowConcurrentMemtableWrite(boolean value) {
+    public Options setAllowConcurrentMemtableWrite(boolean value) {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_allow_concurrent_memtable_write(ptr, flag(value));
         }
@@ -462,7 +462,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final boolean allowConcurrentMemtableWrite() {
+    public boolean allowConcurrentMemtableWrite() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_allow_concurrent_memtable_write(ptr) != 0;
         }
@@ -476,7 +476,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return this object
      * @throws IllegalStateException if closed
      */
-    public final Options setEnablePipelinedWrite(boolean value) {
+    public Options setEnablePipelinedWrite(boolean value) {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_enable_pipelined_write(ptr, flag(value));
         }
@@ -490,7 +490,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final boolean enablePipelinedWrite() {
+    public boolean enablePipelinedWrite() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_enable_pipelined_write(ptr) != 0;
         }
@@ -504,7 +504,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return this object
      * @throws IllegalStateException if closed
      */
-    public final Options setUnorderedWrite(boolean value) {
+    public Options setUnorderedWrite(boolean value) {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_unordered_write(ptr, flag(value));
         }
@@ -518,7 +518,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final boolean unorderedWrite() {
+    public boolean unorderedWrite() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_unordered_write(ptr) != 0;
         }
@@ -532,7 +532,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return this object
      * @throws IllegalStateException if closed
      */
-    public final Options setAtomicFlush(boolean value) {
+    public Options setAtomicFlush(boolean value) {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_atomic_flush(ptr, flag(value));
         }
@@ -546,7 +546,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final boolean atomicFlush() {
+    public boolean atomicFlush() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_atomic_flush(ptr) != 0;
         }
@@ -560,7 +560,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return this object
      * @throws IllegalStateException if closed
      */
-    public final Options setAvoidUnnecessaryBlockingIo(boolean value) {
+    public Options setAvoidUnnecessaryBlockingIo(boolean value) {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_avoid_unnecessary_blocking_io(ptr, flag(value));
         }
@@ -574,7 +574,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final boolean avoidUnnecessaryBlockingIo() {
+    public boolean avoidUnnecessaryBlockingIo() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_avoid_unnecessary_blocking_io(ptr) != 0;
         }
@@ -589,7 +589,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setWalTtlSeconds(long value) {
+    public Options setWalTtlSeconds(long value) {
         if (!(value >= 0)) {
             throw new IllegalArgumentException("Options.setWalTtlSeconds: value must be >= 0: " + value);
         }
@@ -606,7 +606,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final long walTtlSeconds() {
+    public long walTtlSeconds() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_WAL_ttl_seconds(ptr);
         }
@@ -621,7 +621,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setWalSizeLimitMb(long value) {
+    public Options setWalSizeLimitMb(long value) {
         if (!(value >= 0)) {
             throw new IllegalArgumentException("Options.setWalSizeLimitMb: value must be >= 0: " + value);
         }
@@ -638,7 +638,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final long walSizeLimitMb() {
+    public long walSizeLimitMb() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_WAL_size_limit_MB(ptr);
         }
@@ -653,7 +653,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setMaxTotalWalSize(long value) {
+    public Options setMaxTotalWalSize(long value) {
         if (!(value >= 0)) {
             throw new IllegalArgumentException("Options.setMaxTotalWalSize: value must be >= 0: " + value);
         }
@@ -670,7 +670,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final long maxTotalWalSize() {
+    public long maxTotalWalSize() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_max_total_wal_size(ptr);
         }
@@ -685,7 +685,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws NullPointerException if {@code value} is null
      * @throws IllegalStateException if closed
      */
-    public final Options setInfoLogLevel(InfoLogLevel value) {
+    public Options setInfoLogLevel(InfoLogLevel value) {
         Objects.requireNonNull(value, "value");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_info_log_level(ptr, value.id);
@@ -700,7 +700,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final InfoLogLevel infoLogLevel() {
+    public InfoLogLevel infoLogLevel() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return InfoLogLevel.of(rocksdb_options_get_info_log_level(ptr));
         }
@@ -715,7 +715,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setKeepLogFileNum(long value) {
+    public Options setKeepLogFileNum(long value) {
         if (!(value >= 1)) {
             throw new IllegalArgumentException("Options.setKeepLogFileNum: value must be >= 1: " + value);
         }
@@ -732,7 +732,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final long keepLogFileNum() {
+    public long keepLogFileNum() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_keep_log_file_num(ptr);
         }
@@ -747,7 +747,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setStatsDumpPeriodSec(int value) {
+    public Options setStatsDumpPeriodSec(int value) {
         if (!(value >= 0)) {
             throw new IllegalArgumentException("Options.setStatsDumpPeriodSec: value must be >= 0: " + value);
         }
@@ -764,7 +764,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final int statsDumpPeriodSec() {
+    public int statsDumpPeriodSec() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_stats_dump_period_sec(ptr);
         }
@@ -779,7 +779,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setDbWriteBufferSize(long value) {
+    public Options setDbWriteBufferSize(long value) {
         if (!(value >= 0)) {
             throw new IllegalArgumentException("Options.setDbWriteBufferSize: value must be >= 0: " + value);
         }
@@ -796,7 +796,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final long dbWriteBufferSize() {
+    public long dbWriteBufferSize() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_db_write_buffer_size(ptr);
         }
@@ -811,7 +811,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalStateException if closed
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_persist_user_defined_timestamps} (the engines tested have it from RocksDB 11.8)
      */
-    public final Options setPersistUserDefinedTimestamps(boolean value) {
+    public Options setPersistUserDefinedTimestamps(boolean value) {
         lifecycle.ensureOpen();
         Capabilities.require("rocksdb_options_set_persist_user_defined_timestamps", "Options.setPersistUserDefinedTimestamps");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
@@ -828,7 +828,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalStateException if closed
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_persist_user_defined_timestamps} (the engines tested have it from RocksDB 11.8)
      */
-    public final boolean persistUserDefinedTimestamps() {
+    public boolean persistUserDefinedTimestamps() {
         lifecycle.ensureOpen();
         Capabilities.require("rocksdb_options_get_persist_user_defined_timestamps", "Options.persistUserDefinedTimestamps");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
@@ -845,7 +845,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws NullPointerException if {@code value} is null
      * @throws IllegalStateException if closed
      */
-    public final Options setCompactionStyle(CompactionStyle value) {
+    public Options setCompactionStyle(CompactionStyle value) {
         Objects.requireNonNull(value, "value");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_compaction_style(ptr, value.id);
@@ -860,7 +860,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final CompactionStyle compactionStyle() {
+    public CompactionStyle compactionStyle() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return CompactionStyle.of(rocksdb_options_get_compaction_style(ptr));
         }
@@ -875,7 +875,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setNumLevels(int value) {
+    public Options setNumLevels(int value) {
         if (!(value >= 1)) {
             throw new IllegalArgumentException("Options.setNumLevels: value must be >= 1: " + value);
         }
@@ -892,7 +892,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final int numLevels() {
+    public int numLevels() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_num_levels(ptr);
         }
@@ -907,7 +907,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setMaxBytesForLevelBase(long value) {
+    public Options setMaxBytesForLevelBase(long value) {
         if (!(value >= 1)) {
             throw new IllegalArgumentException("Options.setMaxBytesForLevelBase: value must be >= 1: " + value);
         }
@@ -924,7 +924,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final long maxBytesForLevelBase() {
+    public long maxBytesForLevelBase() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_max_bytes_for_level_base(ptr);
         }
@@ -939,7 +939,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setMaxBytesForLevelMultiplier(double value) {
+    public Options setMaxBytesForLevelMultiplier(double value) {
         if (!(value > 0)) {
             throw new IllegalArgumentException("Options.setMaxBytesForLevelMultiplier: value must be > 0 and finite: " + value);
         }
@@ -959,7 +959,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final double maxBytesForLevelMultiplier() {
+    public double maxBytesForLevelMultiplier() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_max_bytes_for_level_multiplier(ptr);
         }
@@ -973,7 +973,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return this object
      * @throws IllegalStateException if closed
      */
-    public final Options setLevelCompactionDynamicLevelBytes(boolean value) {
+    public Options setLevelCompactionDynamicLevelBytes(boolean value) {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_level_compaction_dynamic_level_bytes(ptr, flag(value));
         }
@@ -987,7 +987,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final boolean levelCompactionDynamicLevelBytes() {
+    public boolean levelCompactionDynamicLevelBytes() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_level_compaction_dynamic_level_bytes(ptr) != 0;
         }
@@ -1002,7 +1002,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setTargetFileSizeBase(long value) {
+    public Options setTargetFileSizeBase(long value) {
         if (!(value >= 1)) {
             throw new IllegalArgumentException("Options.setTargetFileSizeBase: value must be >= 1: " + value);
         }
@@ -1019,7 +1019,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final long targetFileSizeBase() {
+    public long targetFileSizeBase() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_target_file_size_base(ptr);
         }
@@ -1034,7 +1034,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setTargetFileSizeMultiplier(int value) {
+    public Options setTargetFileSizeMultiplier(int value) {
         if (!(value >= 1)) {
             throw new IllegalArgumentException("Options.setTargetFileSizeMultiplier: value must be >= 1: " + value);
         }
@@ -1051,7 +1051,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final int targetFileSizeMultiplier() {
+    public int targetFileSizeMultiplier() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_target_file_size_multiplier(ptr);
         }
@@ -1066,7 +1066,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setMaxCompactionBytes(long value) {
+    public Options setMaxCompactionBytes(long value) {
         if (!(value >= 0)) {
             throw new IllegalArgumentException("Options.setMaxCompactionBytes: value must be >= 0: " + value);
         }
@@ -1083,7 +1083,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final long maxCompactionBytes() {
+    public long maxCompactionBytes() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_max_compaction_bytes(ptr);
         }
@@ -1098,7 +1098,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setLevel0FileNumCompactionTrigger(int value) {
+    public Options setLevel0FileNumCompactionTrigger(int value) {
         if (!(value >= 1)) {
             throw new IllegalArgumentException("Options.setLevel0FileNumCompactionTrigger: value must be >= 1: " + value);
         }
@@ -1115,7 +1115,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final int level0FileNumCompactionTrigger() {
+    public int level0FileNumCompactionTrigger() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_level0_file_num_compaction_trigger(ptr);
         }
@@ -1130,7 +1130,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setLevel0SlowdownWritesTrigger(int value) {
+    public Options setLevel0SlowdownWritesTrigger(int value) {
         if (!(value >= 0)) {
             throw new IllegalArgumentException("Options.setLevel0SlowdownWritesTrigger: value must be >= 0: " + value);
         }
@@ -1147,7 +1147,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final int level0SlowdownWritesTrigger() {
+    public int level0SlowdownWritesTrigger() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_level0_slowdown_writes_trigger(ptr);
         }
@@ -1162,7 +1162,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setLevel0StopWritesTrigger(int value) {
+    public Options setLevel0StopWritesTrigger(int value) {
         if (!(value >= 0)) {
             throw new IllegalArgumentException("Options.setLevel0StopWritesTrigger: value must be >= 0: " + value);
         }
@@ -1179,7 +1179,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final int level0StopWritesTrigger() {
+    public int level0StopWritesTrigger() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_level0_stop_writes_trigger(ptr);
         }
@@ -1194,7 +1194,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setSoftPendingCompactionBytesLimit(long value) {
+    public Options setSoftPendingCompactionBytesLimit(long value) {
         if (!(value >= 0)) {
             throw new IllegalArgumentException("Options.setSoftPendingCompactionBytesLimit: value must be >= 0: " + value);
         }
@@ -1211,7 +1211,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final long softPendingCompactionBytesLimit() {
+    public long softPendingCompactionBytesLimit() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_soft_pending_compaction_bytes_limit(ptr);
         }
@@ -1226,7 +1226,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setHardPendingCompactionBytesLimit(long value) {
+    public Options setHardPendingCompactionBytesLimit(long value) {
         if (!(value >= 0)) {
             throw new IllegalArgumentException("Options.setHardPendingCompactionBytesLimit: value must be >= 0: " + value);
         }
@@ -1243,7 +1243,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final long hardPendingCompactionBytesLimit() {
+    public long hardPendingCompactionBytesLimit() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_hard_pending_compaction_bytes_limit(ptr);
         }
@@ -1257,7 +1257,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return this object
      * @throws IllegalStateException if closed
      */
-    public final Options setDisableAutoCompactions(boolean value) {
+    public Options setDisableAutoCompactions(boolean value) {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_disable_auto_compactions(ptr, value ? 1 : 0);
         }
@@ -1271,7 +1271,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final boolean disableAutoCompactions() {
+    public boolean disableAutoCompactions() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_disable_auto_compactions(ptr) != 0;
         }
@@ -1286,7 +1286,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setMaxWriteBufferNumber(int value) {
+    public Options setMaxWriteBufferNumber(int value) {
         if (!(value >= 1)) {
             throw new IllegalArgumentException("Options.setMaxWriteBufferNumber: value must be >= 1: " + value);
         }
@@ -1303,7 +1303,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final int maxWriteBufferNumber() {
+    public int maxWriteBufferNumber() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_max_write_buffer_number(ptr);
         }
@@ -1318,7 +1318,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setMinWriteBufferNumberToMerge(int value) {
+    public Options setMinWriteBufferNumberToMerge(int value) {
         if (!(value >= 1)) {
             throw new IllegalArgumentException("Options.setMinWriteBufferNumberToMerge: value must be >= 1: " + value);
         }
@@ -1335,7 +1335,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final int minWriteBufferNumberToMerge() {
+    public int minWriteBufferNumberToMerge() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_min_write_buffer_number_to_merge(ptr);
         }
@@ -1349,7 +1349,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return this object
      * @throws IllegalStateException if closed
      */
-    public final Options setOptimizeFiltersForHits(boolean value) {
+    public Options setOptimizeFiltersForHits(boolean value) {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_optimize_filters_for_hits(ptr, value ? 1 : 0);
         }
@@ -1363,7 +1363,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final boolean optimizeFiltersForHits() {
+    public boolean optimizeFiltersForHits() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_optimize_filters_for_hits(ptr) != 0;
         }
@@ -1379,7 +1379,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalStateException if closed
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_ttl} (the engines tested have it from RocksDB 10.1)
      */
-    public final Options setTtl(long value) {
+    public Options setTtl(long value) {
         if (!(value >= 0)) {
             throw new IllegalArgumentException("Options.setTtl: value must be >= 0: " + value);
         }
@@ -1399,7 +1399,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalStateException if closed
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_ttl} (the engines tested have it from RocksDB 10.1)
      */
-    public final long ttl() {
+    public long ttl() {
         lifecycle.ensureOpen();
         Capabilities.require("rocksdb_options_get_ttl", "Options.ttl");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
@@ -1417,7 +1417,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalStateException if closed
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_periodic_compaction_seconds} (the engines tested have it from RocksDB 10.1)
      */
-    public final Options setPeriodicCompactionSeconds(long value) {
+    public Options setPeriodicCompactionSeconds(long value) {
         if (!(value >= 0)) {
             throw new IllegalArgumentException("Options.setPeriodicCompactionSeconds: value must be >= 0: " + value);
         }
@@ -1437,7 +1437,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalStateException if closed
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_periodic_compaction_seconds} (the engines tested have it from RocksDB 10.1)
      */
-    public final long periodicCompactionSeconds() {
+    public long periodicCompactionSeconds() {
         lifecycle.ensureOpen();
         Capabilities.require("rocksdb_options_get_periodic_compaction_seconds", "Options.periodicCompactionSeconds");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
@@ -1454,7 +1454,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setZstdMaxTrainBytes(int value) {
+    public Options setZstdMaxTrainBytes(int value) {
         if (!(value >= 0)) {
             throw new IllegalArgumentException("Options.setZstdMaxTrainBytes: value must be >= 0: " + value);
         }
@@ -1471,7 +1471,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final int zstdMaxTrainBytes() {
+    public int zstdMaxTrainBytes() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_compression_options_zstd_max_train_bytes(ptr);
         }
@@ -1486,7 +1486,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setCompressionParallelThreads(int value) {
+    public Options setCompressionParallelThreads(int value) {
         if (!(value >= 1)) {
             throw new IllegalArgumentException("Options.setCompressionParallelThreads: value must be >= 1: " + value);
         }
@@ -1503,7 +1503,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final int compressionParallelThreads() {
+    public int compressionParallelThreads() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_compression_options_parallel_threads(ptr);
         }
@@ -1517,7 +1517,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return this object
      * @throws IllegalStateException if closed
      */
-    public final Options setEnableBlobFiles(boolean value) {
+    public Options setEnableBlobFiles(boolean value) {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_enable_blob_files(ptr, flag(value));
         }
@@ -1531,7 +1531,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final boolean enableBlobFiles() {
+    public boolean enableBlobFiles() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_enable_blob_files(ptr) != 0;
         }
@@ -1546,7 +1546,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setMinBlobSize(long value) {
+    public Options setMinBlobSize(long value) {
         if (!(value >= 0)) {
             throw new IllegalArgumentException("Options.setMinBlobSize: value must be >= 0: " + value);
         }
@@ -1563,7 +1563,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final long minBlobSize() {
+    public long minBlobSize() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_min_blob_size(ptr);
         }
@@ -1578,7 +1578,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setBlobFileSize(long value) {
+    public Options setBlobFileSize(long value) {
         if (!(value >= 1)) {
             throw new IllegalArgumentException("Options.setBlobFileSize: value must be >= 1: " + value);
         }
@@ -1595,7 +1595,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final long blobFileSize() {
+    public long blobFileSize() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_blob_file_size(ptr);
         }
@@ -1610,7 +1610,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws NullPointerException if {@code value} is null
      * @throws IllegalStateException if closed
      */
-    public final Options setBlobCompression(Compression value) {
+    public Options setBlobCompression(Compression value) {
         Objects.requireNonNull(value, "value");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_blob_compression_type(ptr, value.id);
@@ -1625,7 +1625,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final Compression blobCompression() {
+    public Compression blobCompression() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return Compression.of(rocksdb_options_get_blob_compression_type(ptr));
         }
@@ -1639,7 +1639,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return this object
      * @throws IllegalStateException if closed
      */
-    public final Options setEnableBlobGc(boolean value) {
+    public Options setEnableBlobGc(boolean value) {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_enable_blob_gc(ptr, flag(value));
         }
@@ -1653,7 +1653,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final boolean enableBlobGc() {
+    public boolean enableBlobGc() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_enable_blob_gc(ptr) != 0;
         }
@@ -1668,7 +1668,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setBlobGcAgeCutoff(double value) {
+    public Options setBlobGcAgeCutoff(double value) {
         if (!(value >= 0 && value <= 1)) {
             throw new IllegalArgumentException("Options.setBlobGcAgeCutoff: value must be in [0, 1]: " + value);
         }
@@ -1685,7 +1685,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final double blobGcAgeCutoff() {
+    public double blobGcAgeCutoff() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_blob_gc_age_cutoff(ptr);
         }
@@ -1700,7 +1700,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setBlobGcForceThreshold(double value) {
+    public Options setBlobGcForceThreshold(double value) {
         if (!(value >= 0 && value <= 1)) {
             throw new IllegalArgumentException("Options.setBlobGcForceThreshold: value must be in [0, 1]: " + value);
         }
@@ -1717,7 +1717,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final double blobGcForceThreshold() {
+    public double blobGcForceThreshold() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_blob_gc_force_threshold(ptr);
         }
@@ -1732,7 +1732,7 @@ abstract class OptionsSettings extends NativeObject {
      * @throws IllegalArgumentException if {@code value} is out of range
      * @throws IllegalStateException if closed
      */
-    public final Options setBlobFileStartingLevel(int value) {
+    public Options setBlobFileStartingLevel(int value) {
         if (!(value >= 0)) {
             throw new IllegalArgumentException("Options.setBlobFileStartingLevel: value must be >= 0: " + value);
         }
@@ -1749,7 +1749,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final int blobFileStartingLevel() {
+    public int blobFileStartingLevel() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_blob_file_starting_level(ptr);
         }
@@ -1763,7 +1763,7 @@ abstract class OptionsSettings extends NativeObject {
      * @return this object
      * @throws IllegalStateException if closed
      */
-    public final Options setAllowMmapReads(boolean value) {
+    public Options setAllowMmapReads(boolean value) {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_allow_mmap_reads(ptr, flag(value));
         }
@@ -1777,9 +1777,1949 @@ abstract class OptionsSettings extends NativeObject {
      * @return the value
      * @throws IllegalStateException if closed
      */
-    public final boolean allowMmapReads() {
+    public boolean allowMmapReads() {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_allow_mmap_reads(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether RocksDB hints to the file system that table files are read at random (true by default).
+     * <p>RocksDB's {@code rocksdb_options_set_advise_random_on_open} ({@code advise_random_on_open} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public Options setAdviseRandomOnOpen(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_advise_random_on_open(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setAdviseRandomOnOpen} sets: whether RocksDB hints to the file system that table files are read at random (true by default).
+     * <p>RocksDB's {@code rocksdb_options_get_advise_random_on_open}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean adviseRandomOnOpen() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_advise_random_on_open(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether files are written through memory mapping (false by default).
+     * <p>RocksDB's {@code rocksdb_options_set_allow_mmap_writes} ({@code allow_mmap_writes} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public Options setAllowMmapWrites(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_allow_mmap_writes(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setAllowMmapWrites} sets: whether files are written through memory mapping (false by default).
+     * <p>RocksDB's {@code rocksdb_options_get_allow_mmap_writes}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean allowMmapWrites() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_allow_mmap_writes(ptr) != 0;
+        }
+    }
+
+    /**
+     * The size in bytes of the blocks the memtable allocates from (0, the default: an eighth of the write buffer size).
+     * <p>RocksDB's {@code rocksdb_options_set_arena_block_size} ({@code arena_block_size} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public Options setArenaBlockSize(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setArenaBlockSize: value must be >= 0: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_arena_block_size(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setArenaBlockSize} sets: the size in bytes of the blocks the memtable allocates from (0, the default: an eighth of the write buffer size).
+     * <p>RocksDB's {@code rocksdb_options_get_arena_block_size}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public long arenaBlockSize() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_arena_block_size(ptr);
+        }
+    }
+
+    /**
+     * Whether opening replays the write-ahead log into memtables without flushing them (false by default).
+     * <p>RocksDB's {@code rocksdb_options_set_avoid_flush_during_recovery} ({@code avoid_flush_during_recovery} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_avoid_flush_during_recovery} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setAvoidFlushDuringRecovery(boolean value) {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_avoid_flush_during_recovery", "Options.setAvoidFlushDuringRecovery");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_avoid_flush_during_recovery(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setAvoidFlushDuringRecovery} sets: whether opening replays the write-ahead log into memtables without flushing them (false by default).
+     * <p>RocksDB's {@code rocksdb_options_get_avoid_flush_during_recovery}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_avoid_flush_during_recovery} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean avoidFlushDuringRecovery() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_avoid_flush_during_recovery", "Options.avoidFlushDuringRecovery");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_avoid_flush_during_recovery(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether closing the database skips flushing memtables whose writes the write-ahead log holds (false by default).
+     * <p>RocksDB's {@code rocksdb_options_set_avoid_flush_during_shutdown} ({@code avoid_flush_during_shutdown} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_avoid_flush_during_shutdown} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setAvoidFlushDuringShutdown(boolean value) {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_avoid_flush_during_shutdown", "Options.setAvoidFlushDuringShutdown");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_avoid_flush_during_shutdown(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setAvoidFlushDuringShutdown} sets: whether closing the database skips flushing memtables whose writes the write-ahead log holds (false by default).
+     * <p>RocksDB's {@code rocksdb_options_get_avoid_flush_during_shutdown}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_avoid_flush_during_shutdown} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean avoidFlushDuringShutdown() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_avoid_flush_during_shutdown", "Options.avoidFlushDuringShutdown");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_avoid_flush_during_shutdown(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether opening recovers to the latest consistent state the files allow instead of failing on missing or corrupt files (false by default).
+     * <p>RocksDB's {@code rocksdb_options_set_best_efforts_recovery} ({@code best_efforts_recovery} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_best_efforts_recovery} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setBestEffortsRecovery(boolean value) {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_best_efforts_recovery", "Options.setBestEffortsRecovery");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_best_efforts_recovery(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setBestEffortsRecovery} sets: whether opening recovers to the latest consistent state the files allow instead of failing on missing or corrupt files (false by default).
+     * <p>RocksDB's {@code rocksdb_options_get_best_efforts_recovery}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_best_efforts_recovery} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean bestEffortsRecovery() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_best_efforts_recovery", "Options.bestEffortsRecovery");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_best_efforts_recovery(ptr) != 0;
+        }
+    }
+
+    /**
+     * Microseconds between attempts to resume after a retryable background error (RocksDB's default: one second).
+     * <p>RocksDB's {@code rocksdb_options_set_bgerror_resume_retry_interval} ({@code bgerror_resume_retry_interval} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_bgerror_resume_retry_interval} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setBgerrorResumeRetryInterval(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setBgerrorResumeRetryInterval: value must be >= 0: " + value);
+        }
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_bgerror_resume_retry_interval", "Options.setBgerrorResumeRetryInterval");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_bgerror_resume_retry_interval(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setBgerrorResumeRetryInterval} sets: microseconds between attempts to resume after a retryable background error (RocksDB's default: one second).
+     * <p>RocksDB's {@code rocksdb_options_get_bgerror_resume_retry_interval}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_bgerror_resume_retry_interval} (the engines tested have it from RocksDB 11.8)
+     */
+    public long bgerrorResumeRetryInterval() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_bgerror_resume_retry_interval", "Options.bgerrorResumeRetryInterval");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_bgerror_resume_retry_interval(ptr);
+        }
+    }
+
+    /**
+     * Bytes read ahead from blob files during compactions (0, the default: none).
+     * <p>RocksDB's {@code rocksdb_options_set_blob_compaction_readahead_size} ({@code blob_compaction_readahead_size} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public Options setBlobCompactionReadaheadSize(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setBlobCompactionReadaheadSize: value must be >= 0: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_blob_compaction_readahead_size(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setBlobCompactionReadaheadSize} sets: bytes read ahead from blob files during compactions (0, the default: none).
+     * <p>RocksDB's {@code rocksdb_options_get_blob_compaction_readahead_size}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public long blobCompactionReadaheadSize() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_blob_compaction_readahead_size(ptr);
+        }
+    }
+
+    /**
+     * Whether memtable and plain-table bloom probes stay within one cache line (0, the default: no).
+     * <p>RocksDB's {@code rocksdb_options_set_bloom_locality} ({@code bloom_locality} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public Options setBloomLocality(int value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setBloomLocality: value must be >= 0: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_bloom_locality(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setBloomLocality} sets: whether memtable and plain-table bloom probes stay within one cache line (0, the default: no).
+     * <p>RocksDB's {@code rocksdb_options_get_bloom_locality}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public int bloomLocality() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_bloom_locality(ptr);
+        }
+    }
+
+    /**
+     * Bytes read ahead from table files during compactions (RocksDB's default: 2 MiB).
+     * <p>RocksDB's {@code rocksdb_options_compaction_readahead_size} ({@code compaction_readahead_size} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public Options setCompactionReadaheadSize(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setCompactionReadaheadSize: value must be >= 0: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_compaction_readahead_size(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setCompactionReadaheadSize} sets: bytes read ahead from table files during compactions (RocksDB's default: 2 MiB).
+     * <p>RocksDB's {@code rocksdb_options_get_compaction_readahead_size}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public long compactionReadaheadSize() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_compaction_readahead_size(ptr);
+        }
+    }
+
+    /**
+     * Bytes per second writes are slowed to while a stall delays them (0: RocksDB's choice, 16 MiB/s unless a rate limiter sets it).
+     * <p>RocksDB's {@code rocksdb_options_set_delayed_write_rate} ({@code delayed_write_rate} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_delayed_write_rate} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setDelayedWriteRate(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setDelayedWriteRate: value must be >= 0: " + value);
+        }
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_delayed_write_rate", "Options.setDelayedWriteRate");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_delayed_write_rate(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setDelayedWriteRate} sets: bytes per second writes are slowed to while a stall delays them (0: RocksDB's choice, 16 MiB/s unless a rate limiter sets it).
+     * <p>RocksDB's {@code rocksdb_options_get_delayed_write_rate}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_delayed_write_rate} (the engines tested have it from RocksDB 11.8)
+     */
+    public long delayedWriteRate() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_delayed_write_rate", "Options.delayedWriteRate");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_delayed_write_rate(ptr);
+        }
+    }
+
+    /**
+     * Microseconds between full scans for obsolete files (RocksDB's default: six hours).
+     * <p>RocksDB's {@code rocksdb_options_set_delete_obsolete_files_period_micros} ({@code delete_obsolete_files_period_micros} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public Options setDeleteObsoleteFilesPeriodMicros(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setDeleteObsoleteFilesPeriodMicros: value must be >= 0: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_delete_obsolete_files_period_micros(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setDeleteObsoleteFilesPeriodMicros} sets: microseconds between full scans for obsolete files (RocksDB's default: six hours).
+     * <p>RocksDB's {@code rocksdb_options_get_delete_obsolete_files_period_micros}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public long deleteObsoleteFilesPeriodMicros() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_delete_obsolete_files_period_micros(ptr);
+        }
+    }
+
+    /**
+     * Whether the statistics dump to the info log includes the allocator's statistics (false by default).
+     * <p>RocksDB's {@code rocksdb_options_set_dump_malloc_stats} ({@code dump_malloc_stats} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public Options setDumpMallocStats(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_dump_malloc_stats(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setDumpMallocStats} sets: whether the statistics dump to the info log includes the allocator's statistics (false by default).
+     * <p>RocksDB's {@code rocksdb_options_get_dump_malloc_stats}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_dump_malloc_stats} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean dumpMallocStats() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_dump_malloc_stats", "Options.dumpMallocStats");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_dump_malloc_stats(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether RocksDB tracks the status of its threads for GetThreadList (false by default).
+     * <p>RocksDB's {@code rocksdb_options_set_enable_thread_tracking} ({@code enable_thread_tracking} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_enable_thread_tracking} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setEnableThreadTracking(boolean value) {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_enable_thread_tracking", "Options.setEnableThreadTracking");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_enable_thread_tracking(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setEnableThreadTracking} sets: whether RocksDB tracks the status of its threads for GetThreadList (false by default).
+     * <p>RocksDB's {@code rocksdb_options_get_enable_thread_tracking}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_enable_thread_tracking} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean enableThreadTracking() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_enable_thread_tracking", "Options.enableThreadTracking");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_enable_thread_tracking(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether writers spin briefly before blocking while waiting for the write group leader (true by default).
+     * <p>RocksDB's {@code rocksdb_options_set_enable_write_thread_adaptive_yield} ({@code enable_write_thread_adaptive_yield} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public Options setEnableWriteThreadAdaptiveYield(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_enable_write_thread_adaptive_yield(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setEnableWriteThreadAdaptiveYield} sets: whether writers spin briefly before blocking while waiting for the write group leader (true by default).
+     * <p>RocksDB's {@code rocksdb_options_get_enable_write_thread_adaptive_yield}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean enableWriteThreadAdaptiveYield() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_enable_write_thread_adaptive_yield(ptr) != 0;
+        }
+    }
+
+    /**
+     * Experimental: how much of a memtable flush may be garbage-collected in memory instead of written (0, the default: never).
+     * <p>RocksDB's {@code rocksdb_options_set_experimental_mempurge_threshold} ({@code experimental_mempurge_threshold} in an OPTIONS file).
+     *
+     * @param value the value, >= 0 and finite
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public Options setExperimentalMempurgeThreshold(double value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setExperimentalMempurgeThreshold: value must be >= 0 and finite: " + value);
+        }
+        if (Double.isInfinite(value)) {
+            throw new IllegalArgumentException("Options.setExperimentalMempurgeThreshold: value must be >= 0 and finite: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_experimental_mempurge_threshold(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setExperimentalMempurgeThreshold} sets: experimental: how much of a memtable flush may be garbage-collected in memory instead of written (0, the default: never).
+     * <p>RocksDB's {@code rocksdb_options_get_experimental_mempurge_threshold}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public double experimentalMempurgeThreshold() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_experimental_mempurge_threshold(ptr);
+        }
+    }
+
+    /**
+     * Whether RocksDB checks the LSM tree's consistency after each change of its files (true by default).
+     * <p>RocksDB's {@code rocksdb_options_set_force_consistency_checks} ({@code force_consistency_checks} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_force_consistency_checks} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setForceConsistencyChecks(boolean value) {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_force_consistency_checks", "Options.setForceConsistencyChecks");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_force_consistency_checks(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setForceConsistencyChecks} sets: whether RocksDB checks the LSM tree's consistency after each change of its files (true by default).
+     * <p>RocksDB's {@code rocksdb_options_get_force_consistency_checks}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_force_consistency_checks} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean forceConsistencyChecks() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_force_consistency_checks", "Options.forceConsistencyChecks");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_force_consistency_checks(ptr) != 0;
+        }
+    }
+
+    /**
+     * The number of locks in-place updates of the memtable use (RocksDB's default: 10000).
+     * <p>RocksDB's {@code rocksdb_options_set_inplace_update_num_locks} ({@code inplace_update_num_locks} in an OPTIONS file).
+     *
+     * @param value the value, >= 1
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public Options setInplaceUpdateNumLocks(long value) {
+        if (!(value >= 1)) {
+            throw new IllegalArgumentException("Options.setInplaceUpdateNumLocks: value must be >= 1: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_inplace_update_num_locks(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setInplaceUpdateNumLocks} sets: the number of locks in-place updates of the memtable use (RocksDB's default: 10000).
+     * <p>RocksDB's {@code rocksdb_options_get_inplace_update_num_locks}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public long inplaceUpdateNumLocks() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_inplace_update_num_locks(ptr);
+        }
+    }
+
+    /**
+     * Whether writes update a key's value in the memtable in place when the new value is not larger (false by default; needs concurrent memtable writes off).
+     * <p>RocksDB's {@code rocksdb_options_set_inplace_update_support}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public Options setInplaceUpdateSupport(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_inplace_update_support(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setInplaceUpdateSupport} sets: whether writes update a key's value in the memtable in place when the new value is not larger (false by default; needs concurrent memtable writes off).
+     * <p>RocksDB's {@code rocksdb_options_get_inplace_update_support}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean inplaceUpdateSupport() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_inplace_update_support(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether RocksDB's file descriptors are closed in child processes (true by default).
+     * <p>RocksDB's {@code rocksdb_options_set_is_fd_close_on_exec} ({@code is_fd_close_on_exec} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public Options setIsFdCloseOnExec(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_is_fd_close_on_exec(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setIsFdCloseOnExec} sets: whether RocksDB's file descriptors are closed in child processes (true by default).
+     * <p>RocksDB's {@code rocksdb_options_get_is_fd_close_on_exec}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean isFdCloseOnExec() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_is_fd_close_on_exec(ptr) != 0;
+        }
+    }
+
+    /**
+     * Seconds after which the info log rolls over to a new file (0, the default: never by time).
+     * <p>RocksDB's {@code rocksdb_options_set_log_file_time_to_roll} ({@code log_file_time_to_roll} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public Options setLogFileTimeToRoll(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setLogFileTimeToRoll: value must be >= 0: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_log_file_time_to_roll(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setLogFileTimeToRoll} sets: seconds after which the info log rolls over to a new file (0, the default: never by time).
+     * <p>RocksDB's {@code rocksdb_options_get_log_file_time_to_roll}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public long logFileTimeToRoll() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_log_file_time_to_roll(ptr);
+        }
+    }
+
+    /**
+     * Bytes read ahead from write-ahead log files during recovery (0, the default: none).
+     * <p>RocksDB's {@code rocksdb_options_set_log_readahead_size} ({@code log_readahead_size} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_log_readahead_size} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setLogReadaheadSize(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setLogReadaheadSize: value must be >= 0: " + value);
+        }
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_log_readahead_size", "Options.setLogReadaheadSize");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_log_readahead_size(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setLogReadaheadSize} sets: bytes read ahead from write-ahead log files during recovery (0, the default: none).
+     * <p>RocksDB's {@code rocksdb_options_get_log_readahead_size}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_log_readahead_size} (the engines tested have it from RocksDB 11.8)
+     */
+    public long logReadaheadSize() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_log_readahead_size", "Options.logReadaheadSize");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_log_readahead_size(ptr);
+        }
+    }
+
+    /**
+     * Bytes preallocated for the manifest file (RocksDB's default: 4 MiB).
+     * <p>RocksDB's {@code rocksdb_options_set_manifest_preallocation_size} ({@code manifest_preallocation_size} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public Options setManifestPreallocationSize(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setManifestPreallocationSize: value must be >= 0: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_manifest_preallocation_size(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setManifestPreallocationSize} sets: bytes preallocated for the manifest file (RocksDB's default: 4 MiB).
+     * <p>RocksDB's {@code rocksdb_options_get_manifest_preallocation_size}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public long manifestPreallocationSize() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_manifest_preallocation_size(ptr);
+        }
+    }
+
+    /**
+     * Whether write-ahead log buffers are written to the file only by an explicit flushWal (false by default).
+     * <p>RocksDB's {@code rocksdb_options_set_manual_wal_flush} ({@code manual_wal_flush} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public Options setManualWalFlush(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_manual_wal_flush(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setManualWalFlush} sets: whether write-ahead log buffers are written to the file only by an explicit flushWal (false by default).
+     * <p>RocksDB's {@code rocksdb_options_get_manual_wal_flush}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean manualWalFlush() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_manual_wal_flush(ptr) != 0;
+        }
+    }
+
+    /**
+     * Deprecated by maxBackgroundJobs: the most compactions running at once (-1, the default: derived from the jobs).
+     * <p>RocksDB's {@code rocksdb_options_set_max_background_compactions} ({@code max_background_compactions} in an OPTIONS file).
+     *
+     * @param value the value, >= -1
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public Options setMaxBackgroundCompactions(int value) {
+        if (!(value >= -1)) {
+            throw new IllegalArgumentException("Options.setMaxBackgroundCompactions: value must be >= -1: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_max_background_compactions(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setMaxBackgroundCompactions} sets: deprecated by maxBackgroundJobs: the most compactions running at once (-1, the default: derived from the jobs).
+     * <p>RocksDB's {@code rocksdb_options_get_max_background_compactions}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public int maxBackgroundCompactions() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_max_background_compactions(ptr);
+        }
+    }
+
+    /**
+     * Deprecated by maxBackgroundJobs: the most flushes running at once (-1, the default: derived from the jobs).
+     * <p>RocksDB's {@code rocksdb_options_set_max_background_flushes} ({@code max_background_flushes} in an OPTIONS file).
+     *
+     * @param value the value, >= -1
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public Options setMaxBackgroundFlushes(int value) {
+        if (!(value >= -1)) {
+            throw new IllegalArgumentException("Options.setMaxBackgroundFlushes: value must be >= -1: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_max_background_flushes(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setMaxBackgroundFlushes} sets: deprecated by maxBackgroundJobs: the most flushes running at once (-1, the default: derived from the jobs).
+     * <p>RocksDB's {@code rocksdb_options_get_max_background_flushes}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public int maxBackgroundFlushes() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_max_background_flushes(ptr);
+        }
+    }
+
+    /**
+     * The threads that open table files at database open when max open files is unlimited (RocksDB's default: 16).
+     * <p>RocksDB's {@code rocksdb_options_set_max_file_opening_threads} ({@code max_file_opening_threads} in an OPTIONS file).
+     *
+     * @param value the value, >= 1
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public Options setMaxFileOpeningThreads(int value) {
+        if (!(value >= 1)) {
+            throw new IllegalArgumentException("Options.setMaxFileOpeningThreads: value must be >= 1: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_max_file_opening_threads(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setMaxFileOpeningThreads} sets: the threads that open table files at database open when max open files is unlimited (RocksDB's default: 16).
+     * <p>RocksDB's {@code rocksdb_options_get_max_file_opening_threads}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public int maxFileOpeningThreads() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_max_file_opening_threads(ptr);
+        }
+    }
+
+    /**
+     * The size in bytes at which the info log rolls over to a new file (0, the default: no limit).
+     * <p>RocksDB's {@code rocksdb_options_set_max_log_file_size} ({@code max_log_file_size} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public Options setMaxLogFileSize(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setMaxLogFileSize: value must be >= 0: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_max_log_file_size(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setMaxLogFileSize} sets: the size in bytes at which the info log rolls over to a new file (0, the default: no limit).
+     * <p>RocksDB's {@code rocksdb_options_get_max_log_file_size}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public long maxLogFileSize() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_max_log_file_size(ptr);
+        }
+    }
+
+    /**
+     * The size in bytes at which a new manifest file is started (RocksDB's default: 1 GiB).
+     * <p>RocksDB's {@code rocksdb_options_set_max_manifest_file_size} ({@code max_manifest_file_size} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public Options setMaxManifestFileSize(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setMaxManifestFileSize: value must be >= 0: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_max_manifest_file_size(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setMaxManifestFileSize} sets: the size in bytes at which a new manifest file is started (RocksDB's default: 1 GiB).
+     * <p>RocksDB's {@code rocksdb_options_get_max_manifest_file_size}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public long maxManifestFileSize() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_max_manifest_file_size(ptr);
+        }
+    }
+
+    /**
+     * How many versions of one key an iterator skips before it reseeks (RocksDB's default: 8).
+     * <p>RocksDB's {@code rocksdb_options_set_max_sequential_skip_in_iterations} ({@code max_sequential_skip_in_iterations} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public Options setMaxSequentialSkipInIterations(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setMaxSequentialSkipInIterations: value must be >= 0: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_max_sequential_skip_in_iterations(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setMaxSequentialSkipInIterations} sets: how many versions of one key an iterator skips before it reseeks (RocksDB's default: 8).
+     * <p>RocksDB's {@code rocksdb_options_get_max_sequential_skip_in_iterations}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public long maxSequentialSkipInIterations() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_max_sequential_skip_in_iterations(ptr);
+        }
+    }
+
+    /**
+     * The most merge operands of one key in a memtable before a read merges them in place (0, the default: no limit).
+     * <p>RocksDB's {@code rocksdb_options_set_max_successive_merges} ({@code max_successive_merges} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public Options setMaxSuccessiveMerges(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setMaxSuccessiveMerges: value must be >= 0: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_max_successive_merges(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setMaxSuccessiveMerges} sets: the most merge operands of one key in a memtable before a read merges them in place (0, the default: no limit).
+     * <p>RocksDB's {@code rocksdb_options_get_max_successive_merges}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public long maxSuccessiveMerges() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_max_successive_merges(ptr);
+        }
+    }
+
+    /**
+     * The most bytes one write group of concurrent writers commits at once (RocksDB's default: 1 MiB).
+     * <p>RocksDB's {@code rocksdb_options_set_max_write_batch_group_size_bytes} ({@code max_write_batch_group_size_bytes} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_max_write_batch_group_size_bytes} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setMaxWriteBatchGroupSizeBytes(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setMaxWriteBatchGroupSizeBytes: value must be >= 0: " + value);
+        }
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_max_write_batch_group_size_bytes", "Options.setMaxWriteBatchGroupSizeBytes");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_max_write_batch_group_size_bytes(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setMaxWriteBatchGroupSizeBytes} sets: the most bytes one write group of concurrent writers commits at once (RocksDB's default: 1 MiB).
+     * <p>RocksDB's {@code rocksdb_options_get_max_write_batch_group_size_bytes}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_max_write_batch_group_size_bytes} (the engines tested have it from RocksDB 11.8)
+     */
+    public long maxWriteBatchGroupSizeBytes() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_max_write_batch_group_size_bytes", "Options.maxWriteBatchGroupSizeBytes");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_max_write_batch_group_size_bytes(ptr);
+        }
+    }
+
+    /**
+     * The page size in bytes for memtable allocations from huge pages (0, the default: no huge pages).
+     * <p>RocksDB's {@code rocksdb_options_set_memtable_huge_page_size} ({@code memtable_huge_page_size} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public Options setMemtableHugePageSize(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setMemtableHugePageSize: value must be >= 0: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_memtable_huge_page_size(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setMemtableHugePageSize} sets: the page size in bytes for memtable allocations from huge pages (0, the default: no huge pages).
+     * <p>RocksDB's {@code rocksdb_options_get_memtable_huge_page_size}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public long memtableHugePageSize() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_memtable_huge_page_size(ptr);
+        }
+    }
+
+    /**
+     * The number of range deletions in a memtable that triggers its flush (0, the default: no limit).
+     * <p>RocksDB's {@code rocksdb_options_set_memtable_max_range_deletions} ({@code memtable_max_range_deletions} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_memtable_max_range_deletions} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setMemtableMaxRangeDeletions(int value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setMemtableMaxRangeDeletions: value must be >= 0: " + value);
+        }
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_memtable_max_range_deletions", "Options.setMemtableMaxRangeDeletions");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_memtable_max_range_deletions(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setMemtableMaxRangeDeletions} sets: the number of range deletions in a memtable that triggers its flush (0, the default: no limit).
+     * <p>RocksDB's {@code rocksdb_options_get_memtable_max_range_deletions}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_memtable_max_range_deletions} (the engines tested have it from RocksDB 11.8)
+     */
+    public int memtableMaxRangeDeletions() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_memtable_max_range_deletions", "Options.memtableMaxRangeDeletions");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_memtable_max_range_deletions(ptr);
+        }
+    }
+
+    /**
+     * Whether the memtable's bloom filter also holds whole keys (false by default; needs a memtable prefix bloom ratio).
+     * <p>RocksDB's {@code rocksdb_options_set_memtable_whole_key_filtering} ({@code memtable_whole_key_filtering} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public Options setMemtableWholeKeyFiltering(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_memtable_whole_key_filtering(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setMemtableWholeKeyFiltering} sets: whether the memtable's bloom filter also holds whole keys (false by default; needs a memtable prefix bloom ratio).
+     * <p>RocksDB's {@code rocksdb_options_get_memtable_whole_key_filtering}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_memtable_whole_key_filtering} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean memtableWholeKeyFiltering() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_memtable_whole_key_filtering", "Options.memtableWholeKeyFiltering");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_memtable_whole_key_filtering(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether every table file written is read back and checked (false by default).
+     * <p>RocksDB's {@code rocksdb_options_set_paranoid_file_checks} ({@code paranoid_file_checks} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_paranoid_file_checks} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setParanoidFileChecks(boolean value) {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_paranoid_file_checks", "Options.setParanoidFileChecks");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_paranoid_file_checks(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setParanoidFileChecks} sets: whether every table file written is read back and checked (false by default).
+     * <p>RocksDB's {@code rocksdb_options_get_paranoid_file_checks}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_paranoid_file_checks} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean paranoidFileChecks() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_paranoid_file_checks", "Options.paranoidFileChecks");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_paranoid_file_checks(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether periodic statistics snapshots are written to a hidden column family instead of memory (false by default).
+     * <p>RocksDB's {@code rocksdb_options_set_persist_stats_to_disk} ({@code persist_stats_to_disk} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_persist_stats_to_disk} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setPersistStatsToDisk(boolean value) {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_persist_stats_to_disk", "Options.setPersistStatsToDisk");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_persist_stats_to_disk(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setPersistStatsToDisk} sets: whether periodic statistics snapshots are written to a hidden column family instead of memory (false by default).
+     * <p>RocksDB's {@code rocksdb_options_get_persist_stats_to_disk}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_persist_stats_to_disk} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean persistStatsToDisk() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_persist_stats_to_disk", "Options.persistStatsToDisk");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_persist_stats_to_disk(ptr) != 0;
+        }
+    }
+
+    /**
+     * How many old write-ahead log files are kept to be reused (0, the default: none; older engines drop it under point-in-time recovery).
+     * <p>RocksDB's {@code rocksdb_options_set_recycle_log_file_num}.
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public Options setRecycleLogFileNum(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setRecycleLogFileNum: value must be >= 0: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_recycle_log_file_num(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setRecycleLogFileNum} sets: how many old write-ahead log files are kept to be reused (0, the default: none; older engines drop it under point-in-time recovery).
+     * <p>RocksDB's {@code rocksdb_options_get_recycle_log_file_num}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public long recycleLogFileNum() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_recycle_log_file_num(ptr);
+        }
+    }
+
+    /**
+     * Whether opening skips loading table statistics from the files (false by default).
+     * <p>RocksDB's {@code rocksdb_options_set_skip_stats_update_on_db_open} ({@code skip_stats_update_on_db_open} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public Options setSkipStatsUpdateOnDbOpen(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_skip_stats_update_on_db_open(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setSkipStatsUpdateOnDbOpen} sets: whether opening skips loading table statistics from the files (false by default).
+     * <p>RocksDB's {@code rocksdb_options_get_skip_stats_update_on_db_open}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean skipStatsUpdateOnDbOpen() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_skip_stats_update_on_db_open(ptr) != 0;
+        }
+    }
+
+    /**
+     * The memory in bytes for statistics snapshots kept in memory (RocksDB's default: 1 MiB).
+     * <p>RocksDB's {@code rocksdb_options_set_stats_history_buffer_size} ({@code stats_history_buffer_size} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_stats_history_buffer_size} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setStatsHistoryBufferSize(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setStatsHistoryBufferSize: value must be >= 0: " + value);
+        }
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_stats_history_buffer_size", "Options.setStatsHistoryBufferSize");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_stats_history_buffer_size(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setStatsHistoryBufferSize} sets: the memory in bytes for statistics snapshots kept in memory (RocksDB's default: 1 MiB).
+     * <p>RocksDB's {@code rocksdb_options_get_stats_history_buffer_size}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_stats_history_buffer_size} (the engines tested have it from RocksDB 11.8)
+     */
+    public long statsHistoryBufferSize() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_stats_history_buffer_size", "Options.statsHistoryBufferSize");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_stats_history_buffer_size(ptr);
+        }
+    }
+
+    /**
+     * Seconds between statistics snapshots (RocksDB's default: 600; 0 never).
+     * <p>RocksDB's {@code rocksdb_options_set_stats_persist_period_sec} ({@code stats_persist_period_sec} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public Options setStatsPersistPeriodSec(int value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setStatsPersistPeriodSec: value must be >= 0: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_stats_persist_period_sec(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setStatsPersistPeriodSec} sets: seconds between statistics snapshots (RocksDB's default: 600; 0 never).
+     * <p>RocksDB's {@code rocksdb_options_get_stats_persist_period_sec}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public int statsPersistPeriodSec() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_stats_persist_period_sec(ptr);
+        }
+    }
+
+    /**
+     * Whether incremental syncs wait for the previous range's sync to finish (false by default).
+     * <p>RocksDB's {@code rocksdb_options_set_strict_bytes_per_sync} ({@code strict_bytes_per_sync} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_strict_bytes_per_sync} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setStrictBytesPerSync(boolean value) {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_strict_bytes_per_sync", "Options.setStrictBytesPerSync");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_strict_bytes_per_sync(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setStrictBytesPerSync} sets: whether incremental syncs wait for the previous range's sync to finish (false by default).
+     * <p>RocksDB's {@code rocksdb_options_get_strict_bytes_per_sync}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_strict_bytes_per_sync} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean strictBytesPerSync() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_strict_bytes_per_sync", "Options.strictBytesPerSync");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_strict_bytes_per_sync(ptr) != 0;
+        }
+    }
+
+    /**
+     * The table cache is split into two to this power shards (RocksDB's default: 6).
+     * <p>RocksDB's {@code rocksdb_options_set_table_cache_numshardbits} ({@code table_cache_numshardbits} in an OPTIONS file).
+     *
+     * @param value the value, in [0, 19]
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public Options setTableCacheNumshardbits(int value) {
+        if (!(value >= 0 && value <= 19)) {
+            throw new IllegalArgumentException("Options.setTableCacheNumshardbits: value must be in [0, 19]: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_table_cache_numshardbits(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setTableCacheNumshardbits} sets: the table cache is split into two to this power shards (RocksDB's default: 6).
+     * <p>RocksDB's {@code rocksdb_options_get_table_cache_numshardbits}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public int tableCacheNumshardbits() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_table_cache_numshardbits(ptr);
+        }
+    }
+
+    /**
+     * Whether writes that skip the memtable use a second write queue (false by default; for write-prepared transactions).
+     * <p>RocksDB's {@code rocksdb_options_set_two_write_queues} ({@code two_write_queues} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_two_write_queues} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setTwoWriteQueues(boolean value) {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_two_write_queues", "Options.setTwoWriteQueues");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_two_write_queues(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setTwoWriteQueues} sets: whether writes that skip the memtable use a second write queue (false by default; for write-prepared transactions).
+     * <p>RocksDB's {@code rocksdb_options_get_two_write_queues}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_two_write_queues} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean twoWriteQueues() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_two_write_queues", "Options.twoWriteQueues");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_two_write_queues(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether RocksDB's mutexes spin briefly before blocking (false by default).
+     * <p>RocksDB's {@code rocksdb_options_set_use_adaptive_mutex} ({@code use_adaptive_mutex} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public Options setUseAdaptiveMutex(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_use_adaptive_mutex(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setUseAdaptiveMutex} sets: whether RocksDB's mutexes spin briefly before blocking (false by default).
+     * <p>RocksDB's {@code rocksdb_options_get_use_adaptive_mutex}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean useAdaptiveMutex() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_use_adaptive_mutex(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether flushes and compactions read and write table files with direct I/O, bypassing the page cache (false by default; the file system must support it).
+     * <p>RocksDB's {@code rocksdb_options_set_use_direct_io_for_flush_and_compaction}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public Options setUseDirectIoForFlushAndCompaction(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_use_direct_io_for_flush_and_compaction(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setUseDirectIoForFlushAndCompaction} sets: whether flushes and compactions read and write table files with direct I/O, bypassing the page cache (false by default; the file system must support it).
+     * <p>RocksDB's {@code rocksdb_options_get_use_direct_io_for_flush_and_compaction}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean useDirectIoForFlushAndCompaction() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_use_direct_io_for_flush_and_compaction(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether reads of table files use direct I/O, bypassing the page cache (false by default; the file system must support it).
+     * <p>RocksDB's {@code rocksdb_options_set_use_direct_reads}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public Options setUseDirectReads(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_use_direct_reads(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setUseDirectReads} sets: whether reads of table files use direct I/O, bypassing the page cache (false by default; the file system must support it).
+     * <p>RocksDB's {@code rocksdb_options_get_use_direct_reads}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean useDirectReads() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_use_direct_reads(ptr) != 0;
+        }
+    }
+
+    /**
+     * The most bytes a writable file buffers before writing (RocksDB's default: 1 MiB).
+     * <p>RocksDB's {@code rocksdb_options_set_writable_file_max_buffer_size} ({@code writable_file_max_buffer_size} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public Options setWritableFileMaxBufferSize(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setWritableFileMaxBufferSize: value must be >= 0: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_writable_file_max_buffer_size(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setWritableFileMaxBufferSize} sets: the most bytes a writable file buffers before writing (RocksDB's default: 1 MiB).
+     * <p>RocksDB's {@code rocksdb_options_get_writable_file_max_buffer_size}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public long writableFileMaxBufferSize() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_writable_file_max_buffer_size(ptr);
+        }
+    }
+
+    /**
+     * Whether the database's identity is recorded in the manifest as well as the IDENTITY file.
+     * <p>RocksDB's {@code rocksdb_options_set_write_dbid_to_manifest}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_write_dbid_to_manifest} (the engines tested have it from RocksDB 10.1)
+     */
+    public Options setWriteDbidToManifest(boolean value) {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_write_dbid_to_manifest", "Options.setWriteDbidToManifest");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_write_dbid_to_manifest(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setWriteDbidToManifest} sets: whether the database's identity is recorded in the manifest as well as the IDENTITY file.
+     * <p>RocksDB's {@code rocksdb_options_get_write_dbid_to_manifest}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_write_dbid_to_manifest} (the engines tested have it from RocksDB 10.1)
+     */
+    public boolean writeDbidToManifest() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_write_dbid_to_manifest", "Options.writeDbidToManifest");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_write_dbid_to_manifest(ptr) != 0;
+        }
+    }
+
+    /**
+     * Microseconds a waiting writer may spin with yields before blocking (RocksDB's default: 100).
+     * <p>RocksDB's {@code rocksdb_options_set_write_thread_max_yield_usec} ({@code write_thread_max_yield_usec} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_write_thread_max_yield_usec} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setWriteThreadMaxYieldUsec(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setWriteThreadMaxYieldUsec: value must be >= 0: " + value);
+        }
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_write_thread_max_yield_usec", "Options.setWriteThreadMaxYieldUsec");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_write_thread_max_yield_usec(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setWriteThreadMaxYieldUsec} sets: microseconds a waiting writer may spin with yields before blocking (RocksDB's default: 100).
+     * <p>RocksDB's {@code rocksdb_options_get_write_thread_max_yield_usec}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_write_thread_max_yield_usec} (the engines tested have it from RocksDB 11.8)
+     */
+    public long writeThreadMaxYieldUsec() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_write_thread_max_yield_usec", "Options.writeThreadMaxYieldUsec");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_write_thread_max_yield_usec(ptr);
+        }
+    }
+
+    /**
+     * Microseconds a yield may take before a waiting writer considers it slow and blocks (RocksDB's default: 3).
+     * <p>RocksDB's {@code rocksdb_options_set_write_thread_slow_yield_usec} ({@code write_thread_slow_yield_usec} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_write_thread_slow_yield_usec} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setWriteThreadSlowYieldUsec(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setWriteThreadSlowYieldUsec: value must be >= 0: " + value);
+        }
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_write_thread_slow_yield_usec", "Options.setWriteThreadSlowYieldUsec");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_write_thread_slow_yield_usec(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setWriteThreadSlowYieldUsec} sets: microseconds a yield may take before a waiting writer considers it slow and blocks (RocksDB's default: 3).
+     * <p>RocksDB's {@code rocksdb_options_get_write_thread_slow_yield_usec}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_write_thread_slow_yield_usec} (the engines tested have it from RocksDB 11.8)
+     */
+    public long writeThreadSlowYieldUsec() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_write_thread_slow_yield_usec", "Options.writeThreadSlowYieldUsec");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_write_thread_slow_yield_usec(ptr);
+        }
+    }
+
+    /**
+     * Whether table files are opened in the background after the database opens (false by default; needs skipStatsUpdateOnDbOpen).
+     * <p>RocksDB's {@code rocksdb_options_set_open_files_async}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_open_files_async} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setOpenFilesAsync(boolean value) {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_open_files_async", "Options.setOpenFilesAsync");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_open_files_async(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setOpenFilesAsync} sets: whether table files are opened in the background after the database opens (false by default; needs skipStatsUpdateOnDbOpen).
+     * <p>RocksDB's {@code rocksdb_options_get_open_files_async}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_open_files_async} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean openFilesAsync() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_open_files_async", "Options.openFilesAsync");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_open_files_async(ptr) != 0;
+        }
+    }
+
+    /**
+     * The most seconds between wake-ups that look for compactions to schedule.
+     * <p>RocksDB's {@code rocksdb_options_set_max_compaction_trigger_wakeup_seconds} ({@code max_compaction_trigger_wakeup_seconds} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_max_compaction_trigger_wakeup_seconds} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setMaxCompactionTriggerWakeupSeconds(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setMaxCompactionTriggerWakeupSeconds: value must be >= 0: " + value);
+        }
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_max_compaction_trigger_wakeup_seconds", "Options.setMaxCompactionTriggerWakeupSeconds");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_max_compaction_trigger_wakeup_seconds(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setMaxCompactionTriggerWakeupSeconds} sets: the most seconds between wake-ups that look for compactions to schedule.
+     * <p>RocksDB's {@code rocksdb_options_get_max_compaction_trigger_wakeup_seconds}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_max_compaction_trigger_wakeup_seconds} (the engines tested have it from RocksDB 11.8)
+     */
+    public long maxCompactionTriggerWakeupSeconds() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_max_compaction_trigger_wakeup_seconds", "Options.maxCompactionTriggerWakeupSeconds");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_max_compaction_trigger_wakeup_seconds(ptr);
+        }
+    }
+
+    /**
+     * The number of consecutive point tombstones a compaction turns into a range deletion (0, the default: never).
+     * <p>RocksDB's {@code rocksdb_options_set_min_tombstones_for_range_conversion} ({@code min_tombstones_for_range_conversion} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_min_tombstones_for_range_conversion} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setMinTombstonesForRangeConversion(int value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setMinTombstonesForRangeConversion: value must be >= 0: " + value);
+        }
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_min_tombstones_for_range_conversion", "Options.setMinTombstonesForRangeConversion");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_min_tombstones_for_range_conversion(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setMinTombstonesForRangeConversion} sets: the number of consecutive point tombstones a compaction turns into a range deletion (0, the default: never).
+     * <p>RocksDB's {@code rocksdb_options_get_min_tombstones_for_range_conversion}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_min_tombstones_for_range_conversion} (the engines tested have it from RocksDB 11.8)
+     */
+    public int minTombstonesForRangeConversion() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_min_tombstones_for_range_conversion", "Options.minTombstonesForRangeConversion");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_min_tombstones_for_range_conversion(ptr);
+        }
+    }
+
+    /**
+     * The fraction of reads landing on a file that triggers its compaction (0, the default: never).
+     * <p>RocksDB's {@code rocksdb_options_set_read_triggered_compaction_threshold} ({@code read_triggered_compaction_threshold} in an OPTIONS file).
+     *
+     * @param value the value, >= 0 and finite
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_read_triggered_compaction_threshold} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setReadTriggeredCompactionThreshold(double value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setReadTriggeredCompactionThreshold: value must be >= 0 and finite: " + value);
+        }
+        if (Double.isInfinite(value)) {
+            throw new IllegalArgumentException("Options.setReadTriggeredCompactionThreshold: value must be >= 0 and finite: " + value);
+        }
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_read_triggered_compaction_threshold", "Options.setReadTriggeredCompactionThreshold");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_read_triggered_compaction_threshold(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setReadTriggeredCompactionThreshold} sets: the fraction of reads landing on a file that triggers its compaction (0, the default: never).
+     * <p>RocksDB's {@code rocksdb_options_get_read_triggered_compaction_threshold}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_read_triggered_compaction_threshold} (the engines tested have it from RocksDB 11.8)
+     */
+    public double readTriggeredCompactionThreshold() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_read_triggered_compaction_threshold", "Options.readTriggeredCompactionThreshold");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_read_triggered_compaction_threshold(ptr);
+        }
+    }
+
+    /**
+     * How opening treats a damaged write-ahead log (RocksDB's default: point-in-time recovery).
+     * <p>RocksDB's {@code rocksdb_options_set_wal_recovery_mode} ({@code wal_recovery_mode} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws NullPointerException if {@code value} is null
+     * @throws IllegalStateException if closed
+     */
+    public Options setWalRecoveryMode(WalRecoveryMode value) {
+        Objects.requireNonNull(value, "value");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_wal_recovery_mode(ptr, value.id);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setWalRecoveryMode} sets: how opening treats a damaged write-ahead log (RocksDB's default: point-in-time recovery).
+     * <p>RocksDB's {@code rocksdb_options_get_wal_recovery_mode}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public WalRecoveryMode walRecoveryMode() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return WalRecoveryMode.of(rocksdb_options_get_wal_recovery_mode(ptr));
+        }
+    }
+
+    /**
+     * Which file of a level a leveled compaction picks first (RocksDB's default: the least overlapping for its size).
+     * <p>RocksDB's {@code rocksdb_options_set_compaction_pri} ({@code compaction_pri} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws NullPointerException if {@code value} is null
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_compaction_pri} (the engines tested have it from RocksDB 10.1)
+     */
+    public Options setCompactionPriority(CompactionPriority value) {
+        Objects.requireNonNull(value, "value");
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_compaction_pri", "Options.setCompactionPriority");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_compaction_pri(ptr, value.id);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setCompactionPriority} sets: which file of a level a leveled compaction picks first (RocksDB's default: the least overlapping for its size).
+     * <p>RocksDB's {@code rocksdb_options_get_compaction_pri}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_compaction_pri} (the engines tested have it from RocksDB 10.1)
+     */
+    public CompactionPriority compactionPriority() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_compaction_pri", "Options.compactionPriority");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return CompactionPriority.of(rocksdb_options_get_compaction_pri(ptr));
+        }
+    }
+
+    /**
+     * Whether two-phase commit of transactions is enabled (false by default; transaction databases set it themselves).
+     * <p>RocksDB's {@code rocksdb_options_set_allow_2pc} ({@code allow_2pc} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_allow_2pc} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setAllow2pc(boolean value) {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_allow_2pc", "Options.setAllow2pc");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_allow_2pc(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setAllow2pc} sets: whether two-phase commit of transactions is enabled (false by default; transaction databases set it themselves).
+     * <p>RocksDB's {@code rocksdb_options_get_allow_2pc}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_allow_2pc} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean allow2pc() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_allow_2pc", "Options.allow2pc");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_allow_2pc(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether flushes and compactions measure their I/O in the statistics (false by default).
+     * <p>RocksDB's {@code rocksdb_options_set_report_bg_io_stats} ({@code report_bg_io_stats} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public Options setReportBgIoStats(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_report_bg_io_stats(ptr, value ? 1 : 0);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setReportBgIoStats} sets: whether flushes and compactions measure their I/O in the statistics (false by default).
+     * <p>RocksDB's {@code rocksdb_options_get_report_bg_io_stats}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean reportBgIoStats() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_report_bg_io_stats(ptr) != 0;
         }
     }
 }

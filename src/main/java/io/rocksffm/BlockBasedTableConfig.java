@@ -26,7 +26,7 @@ import io.rocksffm.internal.Capabilities;
  * for these settings, so neither has this class: RocksDB's OPTIONS file of a database opened with
  * them records them ({@link LatestOptions} reads it).
  */
-public final class BlockBasedTableConfig extends NativeObject {
+public final class BlockBasedTableConfig extends BlockBasedTableConfigSettings {
     /** Guards this object's state (an internal object: never the caller's, who may lock this one). */
     private final Object lock = new Object();
     /** RocksDB's defaults (its own LRU block cache, no filter). */

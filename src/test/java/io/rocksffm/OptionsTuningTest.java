@@ -14,7 +14,9 @@ import org.junit.jupiter.api.Test;
 import io.rocksffm.reliability.SettingsTables;
 import io.rocksffm.reliability.SettingsTables.Setting;
 import java.nio.charset.StandardCharsets;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.io.TempDir;
 import io.rocksffm.internal.Capabilities;
 import java.io.UncheckedIOException;
@@ -174,9 +176,9 @@ class OptionsTuningTest {
 
     /**
      * Every row of the settings table: an engine without its function refuses it naming the Java
-     * method, the C function and the engine; otherwise the getter reads the value back, a database
-     * opened with it records it in its OPTIONS file (where the defaults record another value), and
-     * each out-of-range value is refused with IllegalArgumentException, the setting unchanged.
+     * method, the C function and the engine; otherwise each out-of-range value is refused with
+     * IllegalArgumentException, the getter reads the value back, and a database opened with it
+     * records it in its OPTIONS file (where the defaults record another value).
      */
     @Test
     void eachTableSettingReachesTheEngine() throws IOException {
@@ -185,42 +187,75 @@ class OptionsTuningTest {
             openWith(o, defaults);
         }
         Map<String, String> byDefault = optionsFileValues(defaults);
-        int checked = 0;
-        int refused = 0;
+        int[] counts = new int[3];
+        List<String> failures = new ArrayList<>();
+        check(SettingsTables.optionsSettings(), () -> new Options().setCreateIfMissing(true), (o, db) -> openWith(o, db),
+                byDefault, counts, failures);
+        check(SettingsTables.blockBasedTableConfigSettings(), BlockBasedTableConfig::new, (t, db) -> {
+            try (Options o = new Options().setCreateIfMissing(true).setTableFormat(t)) {
+                openWith(o, db);
+            }
+        }, byDefault, counts, failures);
+        check(SettingsTables.readOptionsSettings(), ReadOptions::new, null, byDefault, counts, failures);
+        check(SettingsTables.writeOptionsSettings(), WriteOptions::new, null, byDefault, counts, failures);
+        check(SettingsTables.flushOptionsSettings(), FlushOptions::new, null, byDefault, counts, failures);
+        check(SettingsTables.compactRangeOptionsSettings(), CompactRangeOptions::new, null, byDefault, counts, failures);
+        check(SettingsTables.ingestExternalFileOptionsSettings(), IngestExternalFileOptions::new, null, byDefault, counts, failures);
+        check(SettingsTables.backupEngineOptionsSettings(), () -> new BackupEngineOptions(dir.resolve("backups")), null,
+                byDefault, counts, failures);
+        assertEquals(List.of(), failures);
+        System.out.println("[rocksffm] engine " + RocksDB.engine().version() + ": " + counts[0]
+                + " table settings checked against the engine (" + counts[1] + " in the OPTIONS file), "
+                + counts[2] + " refused as unsupported");
+        assertTrue(counts[0] > 60, "checked " + counts[0]);
+    }
+
+    private <T extends AutoCloseable> void check(List<Setting<T>> settings, Supplier<T> make, BiConsumer<T, Path> open,
+            Map<String, String> byDefault, int[] counts, List<String> failures) {
         int i = 0;
-        for (Setting<Options> setting : SettingsTables.optionsSettings()) {
-            try (Options o = new Options().setCreateIfMissing(true)) {
+        for (Setting<T> setting : settings) {
+            try (T o = make.get()) {
                 if (setting.since() != null && !Capabilities.callable(setting.setter())) {
-                    UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
-                            () -> setting.set().accept(o), setting.method());
-                    assertTrue(e.getMessage().contains(setting.method()) && e.getMessage().contains(setting.setter())
-                            && e.getMessage().contains(RocksDB.engine().version() == null ? "" : RocksDB.engine().version()),
-                            e.getMessage());
-                    refused++;
+                    assertUnsupported(setting.method(), setting.setter(), () -> setting.set().accept(o));
+                    counts[2]++;
                     continue;
                 }
-                for (Consumer<Options> bad : setting.bad()) {
+                for (Consumer<T> bad : setting.bad()) {
                     assertThrows(IllegalArgumentException.class, () -> bad.accept(o), setting.method());
                 }
                 setting.set().accept(o);
                 if (setting.check() != null) {
-                    setting.check().accept(o);
+                    if (setting.getterSince() != null && !Capabilities.callable(setting.getter())) {
+                        String m = setting.method();
+                        int dot = m.indexOf('.'); // Owner.setName -> Owner.name
+                        assertUnsupported(m.substring(0, dot + 1) + Character.toLowerCase(m.charAt(dot + 4)) + m.substring(dot + 5),
+                                setting.getter(), () -> setting.check().accept(o));
+                    } else {
+                        setting.check().accept(o);
+                    }
                 }
                 if (setting.key() != null) {
-                    Path db = dir.resolve("table" + i++);
-                    openWith(o, db);
+                    Path db = dir.resolve("table" + setting.method() + i++);
+                    open.accept(o, db);
                     String written = optionsFileValues(db).get(setting.key());
                     assertNotNull(written, setting.key() + " is in the OPTIONS file");
                     assertTrue(written.matches(setting.pattern()), setting.key() + "=" + written + " should match " + setting.pattern());
                     String old = byDefault.get(setting.key());
                     assertFalse(old != null && old.matches(setting.pattern()), setting.key() + " is not " + old + " by default");
+                    counts[1]++;
                 }
-                checked++;
+                counts[0]++;
+            } catch (Exception | AssertionError e) {
+                failures.add(setting.method() + ": " + e);
             }
         }
-        System.out.println("[rocksffm] engine " + RocksDB.engine().version() + ": " + checked
-                + " table settings checked against the engine, " + refused + " refused as unsupported");
-        assertTrue(checked > 40, "checked " + checked);
+    }
+
+    /** An engine without {@code function} refuses the call naming the Java method, the function and the engine. */
+    private static void assertUnsupported(String method, String function, Runnable call) {
+        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, call::run, method);
+        String version = RocksDB.engine().version();
+        assertTrue(e.getMessage().contains(method) && e.getMessage().contains(function) && (version == null || e.getMessage().contains(version)), e.getMessage());
     }
 
     /** The generated settings are what the generator makes of the table today: a rerun changes no byte. */

@@ -4,10 +4,19 @@ package io.rocksffm.reliability;
 import static org.junit.jupiter.api.Assertions.*;
 
 import io.rocksffm.reliability.ApiTableSupport.Table;
+import io.rocksffm.BackupEngineOptions;
+import io.rocksffm.BlockBasedTableConfig;
+import io.rocksffm.CompactRangeOptions;
+import io.rocksffm.FlushOptions;
+import io.rocksffm.IngestExternalFileOptions;
 import io.rocksffm.Options;
+import io.rocksffm.ReadOptions;
+import io.rocksffm.WriteOptions;
+import io.rocksffm.CompactionPriority;
 import io.rocksffm.CompactionStyle;
 import io.rocksffm.Compression;
 import io.rocksffm.InfoLogLevel;
+import io.rocksffm.WalRecoveryMode;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -17,11 +26,133 @@ public final class SettingsTables {
 
     /**
      * One setting: {@code set} applies the row's test value, {@code check} asserts the getter reads it
-     * back (null without a getter), {@code key} and {@code pattern} are the OPTIONS file's (null without),
+     * back (null without a getter), {@code since} and {@code getterSince} the first version of the suite with
+     * the setter and the getter (null: every engine), {@code key} and {@code pattern} are the OPTIONS file's (null without),
      * {@code bad} each call with a value the range check refuses.
      */
-    public record Setting<T>(String method, String setter, String getter, String since, String key, String pattern,
+    public record Setting<T>(String method, String setter, String getter, String since, String getterSince,
+            String key, String pattern,
             Consumer<T> set, Consumer<T> check, List<Consumer<T>> bad) {}
+
+    /** Adds the use-after-close rows of {@link BackupEngineOptions}'s generated settings to its table. */
+    static Table<BackupEngineOptions> backupEngineOptions(Table<BackupEngineOptions> table) {
+        return table
+                .guarded("setShareFilesWithChecksum(boolean)", (o, c) -> o.setShareFilesWithChecksum(false))
+                .guarded("shareFilesWithChecksum()", (o, c) -> o.shareFilesWithChecksum());
+    }
+
+    /** The settings of {@link BackupEngineOptions}. */
+    public static List<Setting<BackupEngineOptions>> backupEngineOptionsSettings() {
+        return List.of(
+                new Setting<BackupEngineOptions>("BackupEngineOptions.setShareFilesWithChecksum", "rocksdb_backup_engine_options_set_share_files_with_checksum", "rocksdb_backup_engine_options_get_share_files_with_checksum", "11.8", "11.8",
+                        null, null,
+                        o -> o.setShareFilesWithChecksum(false),
+                        o -> assertEquals(false, o.shareFilesWithChecksum()),
+                        List.of()));
+    }
+
+    /** Adds the use-after-close rows of {@link BlockBasedTableConfig}'s generated settings to its table. */
+    static Table<BlockBasedTableConfig> blockBasedTableConfig(Table<BlockBasedTableConfig> table) {
+        return table
+                .guarded("setEnableIndexCompression(boolean)", (o, c) -> o.setEnableIndexCompression(false))
+                .guarded("enableIndexCompression()", (o, c) -> o.enableIndexCompression())
+                .guarded("setReadAmpBytesPerBit(int)", (o, c) -> o.setReadAmpBytesPerBit(32))
+                .guarded("readAmpBytesPerBit()", (o, c) -> o.readAmpBytesPerBit())
+                .guarded("setVerifyCompression(boolean)", (o, c) -> o.setVerifyCompression(true))
+                .guarded("verifyCompression()", (o, c) -> o.verifyCompression())
+                .guarded("setBlockAlign(boolean)", (o, c) -> o.setBlockAlign(true))
+                .guarded("blockAlign()", (o, c) -> o.blockAlign())
+                .guarded("setSeparateKeyValueInDataBlock(boolean)", (o, c) -> o.setSeparateKeyValueInDataBlock(true))
+                .guarded("separateKeyValueInDataBlock()", (o, c) -> o.separateKeyValueInDataBlock());
+    }
+
+    /** The settings of {@link BlockBasedTableConfig}. */
+    public static List<Setting<BlockBasedTableConfig>> blockBasedTableConfigSettings() {
+        return List.of(
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setEnableIndexCompression", "rocksdb_block_based_options_set_enable_index_compression", "rocksdb_block_based_options_get_enable_index_compression", "11.8", "11.8",
+                        "enable_index_compression", "\\Qfalse\\E",
+                        o -> o.setEnableIndexCompression(false),
+                        o -> assertEquals(false, o.enableIndexCompression()),
+                        List.of()),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setReadAmpBytesPerBit", "rocksdb_block_based_options_set_read_amp_bytes_per_bit", "rocksdb_block_based_options_get_read_amp_bytes_per_bit", "11.8", "11.8",
+                        "read_amp_bytes_per_bit", "\\Q32\\E",
+                        o -> o.setReadAmpBytesPerBit(32),
+                        o -> assertEquals((int) (32), o.readAmpBytesPerBit()),
+                        List.of(o -> o.setReadAmpBytesPerBit((0) - 1))),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setVerifyCompression", "rocksdb_block_based_options_set_verify_compression", "rocksdb_block_based_options_get_verify_compression", "11.8", "11.8",
+                        "verify_compression", "\\Qtrue\\E",
+                        o -> o.setVerifyCompression(true),
+                        o -> assertEquals(true, o.verifyCompression()),
+                        List.of()),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setBlockAlign", "rocksdb_block_based_options_set_block_align", "rocksdb_block_based_options_get_block_align", "11.8", "11.8",
+                        null, null,
+                        o -> o.setBlockAlign(true),
+                        o -> assertEquals(true, o.blockAlign()),
+                        List.of()),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setSeparateKeyValueInDataBlock", "rocksdb_block_based_options_set_separate_key_value_in_data_block", "rocksdb_block_based_options_get_separate_key_value_in_data_block", "11.8", "11.8",
+                        "separate_key_value_in_data_block", "\\Qtrue\\E",
+                        o -> o.setSeparateKeyValueInDataBlock(true),
+                        o -> assertEquals(true, o.separateKeyValueInDataBlock()),
+                        List.of()));
+    }
+
+    /** Adds the use-after-close rows of {@link CompactRangeOptions}'s generated settings to its table. */
+    static Table<CompactRangeOptions> compactRangeOptions(Table<CompactRangeOptions> table) {
+        return table
+                .guarded("setAllowWriteStall(boolean)", (o, c) -> o.setAllowWriteStall(true))
+                .guarded("allowWriteStall()", (o, c) -> o.allowWriteStall())
+                .guarded("setTargetPathId(int)", (o, c) -> o.setTargetPathId(1))
+                .guarded("targetPathId()", (o, c) -> o.targetPathId());
+    }
+
+    /** The settings of {@link CompactRangeOptions}. */
+    public static List<Setting<CompactRangeOptions>> compactRangeOptionsSettings() {
+        return List.of(
+                new Setting<CompactRangeOptions>("CompactRangeOptions.setAllowWriteStall", "rocksdb_compactoptions_set_allow_write_stall", "rocksdb_compactoptions_get_allow_write_stall", "10.1", "10.1",
+                        null, null,
+                        o -> o.setAllowWriteStall(true),
+                        o -> assertEquals(true, o.allowWriteStall()),
+                        List.of()),
+                new Setting<CompactRangeOptions>("CompactRangeOptions.setTargetPathId", "rocksdb_compactoptions_set_target_path_id", "rocksdb_compactoptions_get_target_path_id", "10.1", "10.1",
+                        null, null,
+                        o -> o.setTargetPathId(1),
+                        o -> assertEquals((int) (1), o.targetPathId()),
+                        List.of(o -> o.setTargetPathId((0) - 1))));
+    }
+
+    /** Adds the use-after-close rows of {@link FlushOptions}'s generated settings to its table. */
+    static Table<FlushOptions> flushOptions(Table<FlushOptions> table) {
+        return table
+                .guarded("setAllowWriteStall(boolean)", (o, c) -> o.setAllowWriteStall(true))
+                .guarded("allowWriteStall()", (o, c) -> o.allowWriteStall());
+    }
+
+    /** The settings of {@link FlushOptions}. */
+    public static List<Setting<FlushOptions>> flushOptionsSettings() {
+        return List.of(
+                new Setting<FlushOptions>("FlushOptions.setAllowWriteStall", "rocksdb_flushoptions_set_allow_write_stall", "rocksdb_flushoptions_get_allow_write_stall", "11.8", "11.8",
+                        null, null,
+                        o -> o.setAllowWriteStall(true),
+                        o -> assertEquals(true, o.allowWriteStall()),
+                        List.of()));
+    }
+
+    /** Adds the use-after-close rows of {@link IngestExternalFileOptions}'s generated settings to its table. */
+    static Table<IngestExternalFileOptions> ingestExternalFileOptions(Table<IngestExternalFileOptions> table) {
+        return table
+                .guarded("setWriteGlobalSeqno(boolean)", (o, c) -> o.setWriteGlobalSeqno(true))
+                .guarded("writeGlobalSeqno()", (o, c) -> o.writeGlobalSeqno());
+    }
+
+    /** The settings of {@link IngestExternalFileOptions}. */
+    public static List<Setting<IngestExternalFileOptions>> ingestExternalFileOptionsSettings() {
+        return List.of(
+                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setWriteGlobalSeqno", "rocksdb_ingestexternalfileoptions_set_write_global_seqno", "rocksdb_ingestexternalfileoptions_get_write_global_seqno", "11.8", "11.8",
+                        null, null,
+                        o -> o.setWriteGlobalSeqno(true),
+                        o -> assertEquals(true, o.writeGlobalSeqno()),
+                        List.of()));
+    }
 
     /** Adds the use-after-close rows of {@link Options}'s generated settings to its table. */
     static Table<Options> options(Table<Options> table) {
@@ -139,296 +270,764 @@ public final class SettingsTables {
                 .guarded("setBlobFileStartingLevel(int)", (o, c) -> o.setBlobFileStartingLevel(1))
                 .guarded("blobFileStartingLevel()", (o, c) -> o.blobFileStartingLevel())
                 .guarded("setAllowMmapReads(boolean)", (o, c) -> o.setAllowMmapReads(true))
-                .guarded("allowMmapReads()", (o, c) -> o.allowMmapReads());
+                .guarded("allowMmapReads()", (o, c) -> o.allowMmapReads())
+                .guarded("setAdviseRandomOnOpen(boolean)", (o, c) -> o.setAdviseRandomOnOpen(false))
+                .guarded("adviseRandomOnOpen()", (o, c) -> o.adviseRandomOnOpen())
+                .guarded("setAllowMmapWrites(boolean)", (o, c) -> o.setAllowMmapWrites(true))
+                .guarded("allowMmapWrites()", (o, c) -> o.allowMmapWrites())
+                .guarded("setArenaBlockSize(long)", (o, c) -> o.setArenaBlockSize(65536))
+                .guarded("arenaBlockSize()", (o, c) -> o.arenaBlockSize())
+                .guarded("setAvoidFlushDuringRecovery(boolean)", (o, c) -> o.setAvoidFlushDuringRecovery(true))
+                .guarded("avoidFlushDuringRecovery()", (o, c) -> o.avoidFlushDuringRecovery())
+                .guarded("setAvoidFlushDuringShutdown(boolean)", (o, c) -> o.setAvoidFlushDuringShutdown(true))
+                .guarded("avoidFlushDuringShutdown()", (o, c) -> o.avoidFlushDuringShutdown())
+                .guarded("setBestEffortsRecovery(boolean)", (o, c) -> o.setBestEffortsRecovery(true))
+                .guarded("bestEffortsRecovery()", (o, c) -> o.bestEffortsRecovery())
+                .guarded("setBgerrorResumeRetryInterval(long)", (o, c) -> o.setBgerrorResumeRetryInterval(2000000))
+                .guarded("bgerrorResumeRetryInterval()", (o, c) -> o.bgerrorResumeRetryInterval())
+                .guarded("setBlobCompactionReadaheadSize(long)", (o, c) -> o.setBlobCompactionReadaheadSize(2097152))
+                .guarded("blobCompactionReadaheadSize()", (o, c) -> o.blobCompactionReadaheadSize())
+                .guarded("setBloomLocality(int)", (o, c) -> o.setBloomLocality(1))
+                .guarded("bloomLocality()", (o, c) -> o.bloomLocality())
+                .guarded("setCompactionReadaheadSize(long)", (o, c) -> o.setCompactionReadaheadSize(4194304))
+                .guarded("compactionReadaheadSize()", (o, c) -> o.compactionReadaheadSize())
+                .guarded("setDelayedWriteRate(long)", (o, c) -> o.setDelayedWriteRate(8388608))
+                .guarded("delayedWriteRate()", (o, c) -> o.delayedWriteRate())
+                .guarded("setDeleteObsoleteFilesPeriodMicros(long)", (o, c) -> o.setDeleteObsoleteFilesPeriodMicros(3600000000L))
+                .guarded("deleteObsoleteFilesPeriodMicros()", (o, c) -> o.deleteObsoleteFilesPeriodMicros())
+                .guarded("setDumpMallocStats(boolean)", (o, c) -> o.setDumpMallocStats(true))
+                .guarded("dumpMallocStats()", (o, c) -> o.dumpMallocStats())
+                .guarded("setEnableThreadTracking(boolean)", (o, c) -> o.setEnableThreadTracking(true))
+                .guarded("enableThreadTracking()", (o, c) -> o.enableThreadTracking())
+                .guarded("setEnableWriteThreadAdaptiveYield(boolean)", (o, c) -> o.setEnableWriteThreadAdaptiveYield(false))
+                .guarded("enableWriteThreadAdaptiveYield()", (o, c) -> o.enableWriteThreadAdaptiveYield())
+                .guarded("setExperimentalMempurgeThreshold(double)", (o, c) -> o.setExperimentalMempurgeThreshold(1.5))
+                .guarded("experimentalMempurgeThreshold()", (o, c) -> o.experimentalMempurgeThreshold())
+                .guarded("setForceConsistencyChecks(boolean)", (o, c) -> o.setForceConsistencyChecks(false))
+                .guarded("forceConsistencyChecks()", (o, c) -> o.forceConsistencyChecks())
+                .guarded("setInplaceUpdateNumLocks(long)", (o, c) -> o.setInplaceUpdateNumLocks(5000))
+                .guarded("inplaceUpdateNumLocks()", (o, c) -> o.inplaceUpdateNumLocks())
+                .guarded("setInplaceUpdateSupport(boolean)", (o, c) -> o.setInplaceUpdateSupport(true))
+                .guarded("inplaceUpdateSupport()", (o, c) -> o.inplaceUpdateSupport())
+                .guarded("setIsFdCloseOnExec(boolean)", (o, c) -> o.setIsFdCloseOnExec(false))
+                .guarded("isFdCloseOnExec()", (o, c) -> o.isFdCloseOnExec())
+                .guarded("setLogFileTimeToRoll(long)", (o, c) -> o.setLogFileTimeToRoll(3600))
+                .guarded("logFileTimeToRoll()", (o, c) -> o.logFileTimeToRoll())
+                .guarded("setLogReadaheadSize(long)", (o, c) -> o.setLogReadaheadSize(65536))
+                .guarded("logReadaheadSize()", (o, c) -> o.logReadaheadSize())
+                .guarded("setManifestPreallocationSize(long)", (o, c) -> o.setManifestPreallocationSize(1048576))
+                .guarded("manifestPreallocationSize()", (o, c) -> o.manifestPreallocationSize())
+                .guarded("setManualWalFlush(boolean)", (o, c) -> o.setManualWalFlush(true))
+                .guarded("manualWalFlush()", (o, c) -> o.manualWalFlush())
+                .guarded("setMaxBackgroundCompactions(int)", (o, c) -> o.setMaxBackgroundCompactions(4))
+                .guarded("maxBackgroundCompactions()", (o, c) -> o.maxBackgroundCompactions())
+                .guarded("setMaxBackgroundFlushes(int)", (o, c) -> o.setMaxBackgroundFlushes(2))
+                .guarded("maxBackgroundFlushes()", (o, c) -> o.maxBackgroundFlushes())
+                .guarded("setMaxFileOpeningThreads(int)", (o, c) -> o.setMaxFileOpeningThreads(4))
+                .guarded("maxFileOpeningThreads()", (o, c) -> o.maxFileOpeningThreads())
+                .guarded("setMaxLogFileSize(long)", (o, c) -> o.setMaxLogFileSize(1048576))
+                .guarded("maxLogFileSize()", (o, c) -> o.maxLogFileSize())
+                .guarded("setMaxManifestFileSize(long)", (o, c) -> o.setMaxManifestFileSize(67108864))
+                .guarded("maxManifestFileSize()", (o, c) -> o.maxManifestFileSize())
+                .guarded("setMaxSequentialSkipInIterations(long)", (o, c) -> o.setMaxSequentialSkipInIterations(16))
+                .guarded("maxSequentialSkipInIterations()", (o, c) -> o.maxSequentialSkipInIterations())
+                .guarded("setMaxSuccessiveMerges(long)", (o, c) -> o.setMaxSuccessiveMerges(5))
+                .guarded("maxSuccessiveMerges()", (o, c) -> o.maxSuccessiveMerges())
+                .guarded("setMaxWriteBatchGroupSizeBytes(long)", (o, c) -> o.setMaxWriteBatchGroupSizeBytes(2097152))
+                .guarded("maxWriteBatchGroupSizeBytes()", (o, c) -> o.maxWriteBatchGroupSizeBytes())
+                .guarded("setMemtableHugePageSize(long)", (o, c) -> o.setMemtableHugePageSize(2097152))
+                .guarded("memtableHugePageSize()", (o, c) -> o.memtableHugePageSize())
+                .guarded("setMemtableMaxRangeDeletions(int)", (o, c) -> o.setMemtableMaxRangeDeletions(100))
+                .guarded("memtableMaxRangeDeletions()", (o, c) -> o.memtableMaxRangeDeletions())
+                .guarded("setMemtableWholeKeyFiltering(boolean)", (o, c) -> o.setMemtableWholeKeyFiltering(true))
+                .guarded("memtableWholeKeyFiltering()", (o, c) -> o.memtableWholeKeyFiltering())
+                .guarded("setParanoidFileChecks(boolean)", (o, c) -> o.setParanoidFileChecks(true))
+                .guarded("paranoidFileChecks()", (o, c) -> o.paranoidFileChecks())
+                .guarded("setPersistStatsToDisk(boolean)", (o, c) -> o.setPersistStatsToDisk(true))
+                .guarded("persistStatsToDisk()", (o, c) -> o.persistStatsToDisk())
+                .guarded("setRecycleLogFileNum(long)", (o, c) -> o.setRecycleLogFileNum(2))
+                .guarded("recycleLogFileNum()", (o, c) -> o.recycleLogFileNum())
+                .guarded("setSkipStatsUpdateOnDbOpen(boolean)", (o, c) -> o.setSkipStatsUpdateOnDbOpen(true))
+                .guarded("skipStatsUpdateOnDbOpen()", (o, c) -> o.skipStatsUpdateOnDbOpen())
+                .guarded("setStatsHistoryBufferSize(long)", (o, c) -> o.setStatsHistoryBufferSize(2097152))
+                .guarded("statsHistoryBufferSize()", (o, c) -> o.statsHistoryBufferSize())
+                .guarded("setStatsPersistPeriodSec(int)", (o, c) -> o.setStatsPersistPeriodSec(300))
+                .guarded("statsPersistPeriodSec()", (o, c) -> o.statsPersistPeriodSec())
+                .guarded("setStrictBytesPerSync(boolean)", (o, c) -> o.setStrictBytesPerSync(true))
+                .guarded("strictBytesPerSync()", (o, c) -> o.strictBytesPerSync())
+                .guarded("setTableCacheNumshardbits(int)", (o, c) -> o.setTableCacheNumshardbits(4))
+                .guarded("tableCacheNumshardbits()", (o, c) -> o.tableCacheNumshardbits())
+                .guarded("setTwoWriteQueues(boolean)", (o, c) -> o.setTwoWriteQueues(true))
+                .guarded("twoWriteQueues()", (o, c) -> o.twoWriteQueues())
+                .guarded("setUseAdaptiveMutex(boolean)", (o, c) -> o.setUseAdaptiveMutex(true))
+                .guarded("useAdaptiveMutex()", (o, c) -> o.useAdaptiveMutex())
+                .guarded("setUseDirectIoForFlushAndCompaction(boolean)", (o, c) -> o.setUseDirectIoForFlushAndCompaction(true))
+                .guarded("useDirectIoForFlushAndCompaction()", (o, c) -> o.useDirectIoForFlushAndCompaction())
+                .guarded("setUseDirectReads(boolean)", (o, c) -> o.setUseDirectReads(true))
+                .guarded("useDirectReads()", (o, c) -> o.useDirectReads())
+                .guarded("setWritableFileMaxBufferSize(long)", (o, c) -> o.setWritableFileMaxBufferSize(2097152))
+                .guarded("writableFileMaxBufferSize()", (o, c) -> o.writableFileMaxBufferSize())
+                .guarded("setWriteDbidToManifest(boolean)", (o, c) -> o.setWriteDbidToManifest(true))
+                .guarded("writeDbidToManifest()", (o, c) -> o.writeDbidToManifest())
+                .guarded("setWriteThreadMaxYieldUsec(long)", (o, c) -> o.setWriteThreadMaxYieldUsec(200))
+                .guarded("writeThreadMaxYieldUsec()", (o, c) -> o.writeThreadMaxYieldUsec())
+                .guarded("setWriteThreadSlowYieldUsec(long)", (o, c) -> o.setWriteThreadSlowYieldUsec(5))
+                .guarded("writeThreadSlowYieldUsec()", (o, c) -> o.writeThreadSlowYieldUsec())
+                .guarded("setOpenFilesAsync(boolean)", (o, c) -> o.setOpenFilesAsync(true))
+                .guarded("openFilesAsync()", (o, c) -> o.openFilesAsync())
+                .guarded("setMaxCompactionTriggerWakeupSeconds(long)", (o, c) -> o.setMaxCompactionTriggerWakeupSeconds(7200))
+                .guarded("maxCompactionTriggerWakeupSeconds()", (o, c) -> o.maxCompactionTriggerWakeupSeconds())
+                .guarded("setMinTombstonesForRangeConversion(int)", (o, c) -> o.setMinTombstonesForRangeConversion(10))
+                .guarded("minTombstonesForRangeConversion()", (o, c) -> o.minTombstonesForRangeConversion())
+                .guarded("setReadTriggeredCompactionThreshold(double)", (o, c) -> o.setReadTriggeredCompactionThreshold(0.5))
+                .guarded("readTriggeredCompactionThreshold()", (o, c) -> o.readTriggeredCompactionThreshold())
+                .guarded("setWalRecoveryMode(WalRecoveryMode)", (o, c) -> o.setWalRecoveryMode(WalRecoveryMode.ABSOLUTE_CONSISTENCY))
+                .guarded("walRecoveryMode()", (o, c) -> o.walRecoveryMode())
+                .guarded("setCompactionPriority(CompactionPriority)", (o, c) -> o.setCompactionPriority(CompactionPriority.OLDEST_SMALLEST_SEQ_FIRST))
+                .guarded("compactionPriority()", (o, c) -> o.compactionPriority())
+                .guarded("setAllow2pc(boolean)", (o, c) -> o.setAllow2pc(true))
+                .guarded("allow2pc()", (o, c) -> o.allow2pc())
+                .guarded("setReportBgIoStats(boolean)", (o, c) -> o.setReportBgIoStats(true))
+                .guarded("reportBgIoStats()", (o, c) -> o.reportBgIoStats());
     }
 
     /** The settings of {@link Options}. */
     public static List<Setting<Options>> optionsSettings() {
         return List.of(
-                new Setting<Options>("Options.setCreateIfMissing", "rocksdb_options_set_create_if_missing", "rocksdb_options_get_create_if_missing", null,
+                new Setting<Options>("Options.setCreateIfMissing", "rocksdb_options_set_create_if_missing", "rocksdb_options_get_create_if_missing", null, null,
                         null, null,
                         o -> o.setCreateIfMissing(true),
                         o -> assertEquals(true, o.createIfMissing()),
                         List.of()),
-                new Setting<Options>("Options.setErrorIfExists", "rocksdb_options_set_error_if_exists", "rocksdb_options_get_error_if_exists", null,
+                new Setting<Options>("Options.setErrorIfExists", "rocksdb_options_set_error_if_exists", "rocksdb_options_get_error_if_exists", null, null,
                         "error_if_exists", "\\Qtrue\\E",
                         o -> o.setErrorIfExists(true),
                         o -> assertEquals(true, o.errorIfExists()),
                         List.of()),
-                new Setting<Options>("Options.setWriteBufferSize", "rocksdb_options_set_write_buffer_size", "rocksdb_options_get_write_buffer_size", null,
+                new Setting<Options>("Options.setWriteBufferSize", "rocksdb_options_set_write_buffer_size", "rocksdb_options_get_write_buffer_size", null, null,
                         "write_buffer_size", "\\Q8388608\\E",
                         o -> o.setWriteBufferSize(8388608),
                         o -> assertEquals((long) (8388608), o.writeBufferSize()),
                         List.of(o -> o.setWriteBufferSize(0))),
-                new Setting<Options>("Options.setMaxOpenFiles", "rocksdb_options_set_max_open_files", "rocksdb_options_get_max_open_files", null,
+                new Setting<Options>("Options.setMaxOpenFiles", "rocksdb_options_set_max_open_files", "rocksdb_options_get_max_open_files", null, null,
                         "max_open_files", "\\Q100\\E",
                         o -> o.setMaxOpenFiles(100),
                         o -> assertEquals((int) (100), o.maxOpenFiles()),
                         List.of(o -> o.setMaxOpenFiles((-1) - 1))),
-                new Setting<Options>("Options.setCompression", "rocksdb_options_set_compression", "rocksdb_options_get_compression", null,
+                new Setting<Options>("Options.setCompression", "rocksdb_options_set_compression", "rocksdb_options_get_compression", null, null,
                         "compression", "kNoCompression",
                         o -> o.setCompression(Compression.NONE),
                         o -> assertEquals(Compression.NONE, o.compression()),
                         List.of()),
-                new Setting<Options>("Options.setMemtablePrefixBloomRatio", "rocksdb_options_set_memtable_prefix_bloom_size_ratio", "rocksdb_options_get_memtable_prefix_bloom_size_ratio", null,
+                new Setting<Options>("Options.setMemtablePrefixBloomRatio", "rocksdb_options_set_memtable_prefix_bloom_size_ratio", "rocksdb_options_get_memtable_prefix_bloom_size_ratio", null, null,
                         "memtable_prefix_bloom_size_ratio", "0\\.1250*",
                         o -> o.setMemtablePrefixBloomRatio(0.125),
                         o -> assertEquals((double) (0.125), o.memtablePrefixBloomRatio(), 0.0),
                         List.of(o -> o.setMemtablePrefixBloomRatio((0) - 0.5), o -> o.setMemtablePrefixBloomRatio((0.25) + 0.5))),
-                new Setting<Options>("Options.setAllowIngestBehind", "rocksdb_options_set_allow_ingest_behind", "rocksdb_options_get_allow_ingest_behind", null,
+                new Setting<Options>("Options.setAllowIngestBehind", "rocksdb_options_set_allow_ingest_behind", "rocksdb_options_get_allow_ingest_behind", null, null,
                         "allow_ingest_behind", "\\Qtrue\\E",
                         o -> o.setAllowIngestBehind(true),
                         o -> assertEquals(true, o.allowIngestBehind()),
                         List.of()),
-                new Setting<Options>("Options.setMaxBackgroundJobs", "rocksdb_options_set_max_background_jobs", "rocksdb_options_get_max_background_jobs", null,
+                new Setting<Options>("Options.setMaxBackgroundJobs", "rocksdb_options_set_max_background_jobs", "rocksdb_options_get_max_background_jobs", null, null,
                         "max_background_jobs", "\\Q5\\E",
                         o -> o.setMaxBackgroundJobs(5),
                         o -> assertEquals((int) (5), o.maxBackgroundJobs()),
                         List.of(o -> o.setMaxBackgroundJobs((1) - 1))),
-                new Setting<Options>("Options.setMaxSubcompactions", "rocksdb_options_set_max_subcompactions", "rocksdb_options_get_max_subcompactions", null,
+                new Setting<Options>("Options.setMaxSubcompactions", "rocksdb_options_set_max_subcompactions", "rocksdb_options_get_max_subcompactions", null, null,
                         "max_subcompactions", "\\Q3\\E",
                         o -> o.setMaxSubcompactions(3),
                         o -> assertEquals((int) (3), o.maxSubcompactions()),
                         List.of(o -> o.setMaxSubcompactions((1) - 1))),
-                new Setting<Options>("Options.setCreateMissingColumnFamilies", "rocksdb_options_set_create_missing_column_families", "rocksdb_options_get_create_missing_column_families", null,
+                new Setting<Options>("Options.setCreateMissingColumnFamilies", "rocksdb_options_set_create_missing_column_families", "rocksdb_options_get_create_missing_column_families", null, null,
                         "create_missing_column_families", "\\Qtrue\\E",
                         o -> o.setCreateMissingColumnFamilies(true),
                         o -> assertEquals(true, o.createMissingColumnFamilies()),
                         List.of()),
-                new Setting<Options>("Options.setBytesPerSync", "rocksdb_options_set_bytes_per_sync", "rocksdb_options_get_bytes_per_sync", null,
+                new Setting<Options>("Options.setBytesPerSync", "rocksdb_options_set_bytes_per_sync", "rocksdb_options_get_bytes_per_sync", null, null,
                         "bytes_per_sync", "\\Q1048576\\E",
                         o -> o.setBytesPerSync(1048576),
                         o -> assertEquals((long) (1048576), o.bytesPerSync()),
                         List.of(o -> o.setBytesPerSync((0) - 1))),
-                new Setting<Options>("Options.setWalBytesPerSync", "rocksdb_options_set_wal_bytes_per_sync", "rocksdb_options_get_wal_bytes_per_sync", null,
+                new Setting<Options>("Options.setWalBytesPerSync", "rocksdb_options_set_wal_bytes_per_sync", "rocksdb_options_get_wal_bytes_per_sync", null, null,
                         "wal_bytes_per_sync", "\\Q524288\\E",
                         o -> o.setWalBytesPerSync(524288),
                         o -> assertEquals((long) (524288), o.walBytesPerSync()),
                         List.of(o -> o.setWalBytesPerSync((0) - 1))),
-                new Setting<Options>("Options.setUseFsync", "rocksdb_options_set_use_fsync", "rocksdb_options_get_use_fsync", null,
+                new Setting<Options>("Options.setUseFsync", "rocksdb_options_set_use_fsync", "rocksdb_options_get_use_fsync", null, null,
                         "use_fsync", "\\Qtrue\\E",
                         o -> o.setUseFsync(true),
                         o -> assertEquals(true, o.useFsync()),
                         List.of()),
-                new Setting<Options>("Options.setParanoidChecks", "rocksdb_options_set_paranoid_checks", "rocksdb_options_get_paranoid_checks", null,
+                new Setting<Options>("Options.setParanoidChecks", "rocksdb_options_set_paranoid_checks", "rocksdb_options_get_paranoid_checks", null, null,
                         "paranoid_checks", "\\Qfalse\\E",
                         o -> o.setParanoidChecks(false),
                         o -> assertEquals(false, o.paranoidChecks()),
                         List.of()),
-                new Setting<Options>("Options.setAllowConcurrentMemtableWrite", "rocksdb_options_set_allow_concurrent_memtable_write", "rocksdb_options_get_allow_concurrent_memtable_write", null,
+                new Setting<Options>("Options.setAllowConcurrentMemtableWrite", "rocksdb_options_set_allow_concurrent_memtable_write", "rocksdb_options_get_allow_concurrent_memtable_write", null, null,
                         "allow_concurrent_memtable_write", "\\Qfalse\\E",
                         o -> o.setAllowConcurrentMemtableWrite(false),
                         o -> assertEquals(false, o.allowConcurrentMemtableWrite()),
                         List.of()),
-                new Setting<Options>("Options.setEnablePipelinedWrite", "rocksdb_options_set_enable_pipelined_write", "rocksdb_options_get_enable_pipelined_write", null,
+                new Setting<Options>("Options.setEnablePipelinedWrite", "rocksdb_options_set_enable_pipelined_write", "rocksdb_options_get_enable_pipelined_write", null, null,
                         "enable_pipelined_write", "\\Qtrue\\E",
                         o -> o.setEnablePipelinedWrite(true),
                         o -> assertEquals(true, o.enablePipelinedWrite()),
                         List.of()),
-                new Setting<Options>("Options.setUnorderedWrite", "rocksdb_options_set_unordered_write", "rocksdb_options_get_unordered_write", null,
+                new Setting<Options>("Options.setUnorderedWrite", "rocksdb_options_set_unordered_write", "rocksdb_options_get_unordered_write", null, null,
                         "unordered_write", "\\Qtrue\\E",
                         o -> o.setUnorderedWrite(true),
                         o -> assertEquals(true, o.unorderedWrite()),
                         List.of()),
-                new Setting<Options>("Options.setAtomicFlush", "rocksdb_options_set_atomic_flush", "rocksdb_options_get_atomic_flush", null,
+                new Setting<Options>("Options.setAtomicFlush", "rocksdb_options_set_atomic_flush", "rocksdb_options_get_atomic_flush", null, null,
                         "atomic_flush", "\\Qtrue\\E",
                         o -> o.setAtomicFlush(true),
                         o -> assertEquals(true, o.atomicFlush()),
                         List.of()),
-                new Setting<Options>("Options.setAvoidUnnecessaryBlockingIo", "rocksdb_options_set_avoid_unnecessary_blocking_io", "rocksdb_options_get_avoid_unnecessary_blocking_io", null,
+                new Setting<Options>("Options.setAvoidUnnecessaryBlockingIo", "rocksdb_options_set_avoid_unnecessary_blocking_io", "rocksdb_options_get_avoid_unnecessary_blocking_io", null, null,
                         "avoid_unnecessary_blocking_io", "\\Qtrue\\E",
                         o -> o.setAvoidUnnecessaryBlockingIo(true),
                         o -> assertEquals(true, o.avoidUnnecessaryBlockingIo()),
                         List.of()),
-                new Setting<Options>("Options.setWalTtlSeconds", "rocksdb_options_set_WAL_ttl_seconds", "rocksdb_options_get_WAL_ttl_seconds", null,
+                new Setting<Options>("Options.setWalTtlSeconds", "rocksdb_options_set_WAL_ttl_seconds", "rocksdb_options_get_WAL_ttl_seconds", null, null,
                         "WAL_ttl_seconds", "\\Q3600\\E",
                         o -> o.setWalTtlSeconds(3600),
                         o -> assertEquals((long) (3600), o.walTtlSeconds()),
                         List.of(o -> o.setWalTtlSeconds((0) - 1))),
-                new Setting<Options>("Options.setWalSizeLimitMb", "rocksdb_options_set_WAL_size_limit_MB", "rocksdb_options_get_WAL_size_limit_MB", null,
+                new Setting<Options>("Options.setWalSizeLimitMb", "rocksdb_options_set_WAL_size_limit_MB", "rocksdb_options_get_WAL_size_limit_MB", null, null,
                         "WAL_size_limit_MB", "\\Q64\\E",
                         o -> o.setWalSizeLimitMb(64),
                         o -> assertEquals((long) (64), o.walSizeLimitMb()),
                         List.of(o -> o.setWalSizeLimitMb((0) - 1))),
-                new Setting<Options>("Options.setMaxTotalWalSize", "rocksdb_options_set_max_total_wal_size", "rocksdb_options_get_max_total_wal_size", null,
+                new Setting<Options>("Options.setMaxTotalWalSize", "rocksdb_options_set_max_total_wal_size", "rocksdb_options_get_max_total_wal_size", null, null,
                         "max_total_wal_size", "\\Q134217728\\E",
                         o -> o.setMaxTotalWalSize(134217728),
                         o -> assertEquals((long) (134217728), o.maxTotalWalSize()),
                         List.of(o -> o.setMaxTotalWalSize((0) - 1))),
-                new Setting<Options>("Options.setInfoLogLevel", "rocksdb_options_set_info_log_level", "rocksdb_options_get_info_log_level", null,
+                new Setting<Options>("Options.setInfoLogLevel", "rocksdb_options_set_info_log_level", "rocksdb_options_get_info_log_level", null, null,
                         "info_log_level", "WARN_LEVEL",
                         o -> o.setInfoLogLevel(InfoLogLevel.WARN),
                         o -> assertEquals(InfoLogLevel.WARN, o.infoLogLevel()),
                         List.of()),
-                new Setting<Options>("Options.setKeepLogFileNum", "rocksdb_options_set_keep_log_file_num", "rocksdb_options_get_keep_log_file_num", null,
+                new Setting<Options>("Options.setKeepLogFileNum", "rocksdb_options_set_keep_log_file_num", "rocksdb_options_get_keep_log_file_num", null, null,
                         "keep_log_file_num", "\\Q7\\E",
                         o -> o.setKeepLogFileNum(7),
                         o -> assertEquals((long) (7), o.keepLogFileNum()),
                         List.of(o -> o.setKeepLogFileNum((1) - 1))),
-                new Setting<Options>("Options.setStatsDumpPeriodSec", "rocksdb_options_set_stats_dump_period_sec", "rocksdb_options_get_stats_dump_period_sec", null,
+                new Setting<Options>("Options.setStatsDumpPeriodSec", "rocksdb_options_set_stats_dump_period_sec", "rocksdb_options_get_stats_dump_period_sec", null, null,
                         "stats_dump_period_sec", "\\Q60\\E",
                         o -> o.setStatsDumpPeriodSec(60),
                         o -> assertEquals((int) (60), o.statsDumpPeriodSec()),
                         List.of(o -> o.setStatsDumpPeriodSec((0) - 1))),
-                new Setting<Options>("Options.setDbWriteBufferSize", "rocksdb_options_set_db_write_buffer_size", "rocksdb_options_get_db_write_buffer_size", null,
+                new Setting<Options>("Options.setDbWriteBufferSize", "rocksdb_options_set_db_write_buffer_size", "rocksdb_options_get_db_write_buffer_size", null, null,
                         "db_write_buffer_size", "\\Q33554432\\E",
                         o -> o.setDbWriteBufferSize(33554432),
                         o -> assertEquals((long) (33554432), o.dbWriteBufferSize()),
                         List.of(o -> o.setDbWriteBufferSize((0) - 1))),
-                new Setting<Options>("Options.setPersistUserDefinedTimestamps", "rocksdb_options_set_persist_user_defined_timestamps", "rocksdb_options_get_persist_user_defined_timestamps", "11.8",
+                new Setting<Options>("Options.setPersistUserDefinedTimestamps", "rocksdb_options_set_persist_user_defined_timestamps", "rocksdb_options_get_persist_user_defined_timestamps", "11.8", "11.8",
                         "persist_user_defined_timestamps", "\\Qfalse\\E",
                         o -> o.setPersistUserDefinedTimestamps(false),
                         o -> assertEquals(false, o.persistUserDefinedTimestamps()),
                         List.of()),
-                new Setting<Options>("Options.setCompactionStyle", "rocksdb_options_set_compaction_style", "rocksdb_options_get_compaction_style", null,
+                new Setting<Options>("Options.setCompactionStyle", "rocksdb_options_set_compaction_style", "rocksdb_options_get_compaction_style", null, null,
                         "compaction_style", "kCompactionStyleUniversal",
                         o -> o.setCompactionStyle(CompactionStyle.UNIVERSAL),
                         o -> assertEquals(CompactionStyle.UNIVERSAL, o.compactionStyle()),
                         List.of()),
-                new Setting<Options>("Options.setNumLevels", "rocksdb_options_set_num_levels", "rocksdb_options_get_num_levels", null,
+                new Setting<Options>("Options.setNumLevels", "rocksdb_options_set_num_levels", "rocksdb_options_get_num_levels", null, null,
                         "num_levels", "\\Q5\\E",
                         o -> o.setNumLevels(5),
                         o -> assertEquals((int) (5), o.numLevels()),
                         List.of(o -> o.setNumLevels((1) - 1))),
-                new Setting<Options>("Options.setMaxBytesForLevelBase", "rocksdb_options_set_max_bytes_for_level_base", "rocksdb_options_get_max_bytes_for_level_base", null,
+                new Setting<Options>("Options.setMaxBytesForLevelBase", "rocksdb_options_set_max_bytes_for_level_base", "rocksdb_options_get_max_bytes_for_level_base", null, null,
                         "max_bytes_for_level_base", "\\Q134217728\\E",
                         o -> o.setMaxBytesForLevelBase(134217728),
                         o -> assertEquals((long) (134217728), o.maxBytesForLevelBase()),
                         List.of(o -> o.setMaxBytesForLevelBase((1) - 1))),
-                new Setting<Options>("Options.setMaxBytesForLevelMultiplier", "rocksdb_options_set_max_bytes_for_level_multiplier", "rocksdb_options_get_max_bytes_for_level_multiplier", null,
+                new Setting<Options>("Options.setMaxBytesForLevelMultiplier", "rocksdb_options_set_max_bytes_for_level_multiplier", "rocksdb_options_get_max_bytes_for_level_multiplier", null, null,
                         "max_bytes_for_level_multiplier", "8(\\.0+)?",
                         o -> o.setMaxBytesForLevelMultiplier(8),
                         o -> assertEquals((double) (8), o.maxBytesForLevelMultiplier(), 0.0),
                         List.of(o -> o.setMaxBytesForLevelMultiplier(0), o -> o.setMaxBytesForLevelMultiplier(Double.NaN), o -> o.setMaxBytesForLevelMultiplier(Double.POSITIVE_INFINITY))),
-                new Setting<Options>("Options.setLevelCompactionDynamicLevelBytes", "rocksdb_options_set_level_compaction_dynamic_level_bytes", "rocksdb_options_get_level_compaction_dynamic_level_bytes", null,
+                new Setting<Options>("Options.setLevelCompactionDynamicLevelBytes", "rocksdb_options_set_level_compaction_dynamic_level_bytes", "rocksdb_options_get_level_compaction_dynamic_level_bytes", null, null,
                         null, null,
                         o -> o.setLevelCompactionDynamicLevelBytes(false),
                         o -> assertEquals(false, o.levelCompactionDynamicLevelBytes()),
                         List.of()),
-                new Setting<Options>("Options.setTargetFileSizeBase", "rocksdb_options_set_target_file_size_base", "rocksdb_options_get_target_file_size_base", null,
+                new Setting<Options>("Options.setTargetFileSizeBase", "rocksdb_options_set_target_file_size_base", "rocksdb_options_get_target_file_size_base", null, null,
                         "target_file_size_base", "\\Q33554432\\E",
                         o -> o.setTargetFileSizeBase(33554432),
                         o -> assertEquals((long) (33554432), o.targetFileSizeBase()),
                         List.of(o -> o.setTargetFileSizeBase((1) - 1))),
-                new Setting<Options>("Options.setTargetFileSizeMultiplier", "rocksdb_options_set_target_file_size_multiplier", "rocksdb_options_get_target_file_size_multiplier", null,
+                new Setting<Options>("Options.setTargetFileSizeMultiplier", "rocksdb_options_set_target_file_size_multiplier", "rocksdb_options_get_target_file_size_multiplier", null, null,
                         "target_file_size_multiplier", "\\Q2\\E",
                         o -> o.setTargetFileSizeMultiplier(2),
                         o -> assertEquals((int) (2), o.targetFileSizeMultiplier()),
                         List.of(o -> o.setTargetFileSizeMultiplier((1) - 1))),
-                new Setting<Options>("Options.setMaxCompactionBytes", "rocksdb_options_set_max_compaction_bytes", "rocksdb_options_get_max_compaction_bytes", null,
+                new Setting<Options>("Options.setMaxCompactionBytes", "rocksdb_options_set_max_compaction_bytes", "rocksdb_options_get_max_compaction_bytes", null, null,
                         "max_compaction_bytes", "\\Q1073741824\\E",
                         o -> o.setMaxCompactionBytes(1073741824),
                         o -> assertEquals((long) (1073741824), o.maxCompactionBytes()),
                         List.of(o -> o.setMaxCompactionBytes((0) - 1))),
-                new Setting<Options>("Options.setLevel0FileNumCompactionTrigger", "rocksdb_options_set_level0_file_num_compaction_trigger", "rocksdb_options_get_level0_file_num_compaction_trigger", null,
+                new Setting<Options>("Options.setLevel0FileNumCompactionTrigger", "rocksdb_options_set_level0_file_num_compaction_trigger", "rocksdb_options_get_level0_file_num_compaction_trigger", null, null,
                         "level0_file_num_compaction_trigger", "\\Q6\\E",
                         o -> o.setLevel0FileNumCompactionTrigger(6),
                         o -> assertEquals((int) (6), o.level0FileNumCompactionTrigger()),
                         List.of(o -> o.setLevel0FileNumCompactionTrigger((1) - 1))),
-                new Setting<Options>("Options.setLevel0SlowdownWritesTrigger", "rocksdb_options_set_level0_slowdown_writes_trigger", "rocksdb_options_get_level0_slowdown_writes_trigger", null,
+                new Setting<Options>("Options.setLevel0SlowdownWritesTrigger", "rocksdb_options_set_level0_slowdown_writes_trigger", "rocksdb_options_get_level0_slowdown_writes_trigger", null, null,
                         "level0_slowdown_writes_trigger", "\\Q30\\E",
                         o -> o.setLevel0SlowdownWritesTrigger(30),
                         o -> assertEquals((int) (30), o.level0SlowdownWritesTrigger()),
                         List.of(o -> o.setLevel0SlowdownWritesTrigger((0) - 1))),
-                new Setting<Options>("Options.setLevel0StopWritesTrigger", "rocksdb_options_set_level0_stop_writes_trigger", "rocksdb_options_get_level0_stop_writes_trigger", null,
+                new Setting<Options>("Options.setLevel0StopWritesTrigger", "rocksdb_options_set_level0_stop_writes_trigger", "rocksdb_options_get_level0_stop_writes_trigger", null, null,
                         "level0_stop_writes_trigger", "\\Q50\\E",
                         o -> o.setLevel0StopWritesTrigger(50),
                         o -> assertEquals((int) (50), o.level0StopWritesTrigger()),
                         List.of(o -> o.setLevel0StopWritesTrigger((0) - 1))),
-                new Setting<Options>("Options.setSoftPendingCompactionBytesLimit", "rocksdb_options_set_soft_pending_compaction_bytes_limit", "rocksdb_options_get_soft_pending_compaction_bytes_limit", null,
+                new Setting<Options>("Options.setSoftPendingCompactionBytesLimit", "rocksdb_options_set_soft_pending_compaction_bytes_limit", "rocksdb_options_get_soft_pending_compaction_bytes_limit", null, null,
                         "soft_pending_compaction_bytes_limit", "8589934592",
                         o -> o.setSoftPendingCompactionBytesLimit(8589934592L),
                         o -> assertEquals((long) (8589934592L), o.softPendingCompactionBytesLimit()),
                         List.of(o -> o.setSoftPendingCompactionBytesLimit((0) - 1))),
-                new Setting<Options>("Options.setHardPendingCompactionBytesLimit", "rocksdb_options_set_hard_pending_compaction_bytes_limit", "rocksdb_options_get_hard_pending_compaction_bytes_limit", null,
+                new Setting<Options>("Options.setHardPendingCompactionBytesLimit", "rocksdb_options_set_hard_pending_compaction_bytes_limit", "rocksdb_options_get_hard_pending_compaction_bytes_limit", null, null,
                         "hard_pending_compaction_bytes_limit", "17179869184",
                         o -> o.setHardPendingCompactionBytesLimit(17179869184L),
                         o -> assertEquals((long) (17179869184L), o.hardPendingCompactionBytesLimit()),
                         List.of(o -> o.setHardPendingCompactionBytesLimit((0) - 1))),
-                new Setting<Options>("Options.setDisableAutoCompactions", "rocksdb_options_set_disable_auto_compactions", "rocksdb_options_get_disable_auto_compactions", null,
+                new Setting<Options>("Options.setDisableAutoCompactions", "rocksdb_options_set_disable_auto_compactions", "rocksdb_options_get_disable_auto_compactions", null, null,
                         "disable_auto_compactions", "\\Qtrue\\E",
                         o -> o.setDisableAutoCompactions(true),
                         o -> assertEquals(true, o.disableAutoCompactions()),
                         List.of()),
-                new Setting<Options>("Options.setMaxWriteBufferNumber", "rocksdb_options_set_max_write_buffer_number", "rocksdb_options_get_max_write_buffer_number", null,
+                new Setting<Options>("Options.setMaxWriteBufferNumber", "rocksdb_options_set_max_write_buffer_number", "rocksdb_options_get_max_write_buffer_number", null, null,
                         "max_write_buffer_number", "\\Q4\\E",
                         o -> o.setMaxWriteBufferNumber(4),
                         o -> assertEquals((int) (4), o.maxWriteBufferNumber()),
                         List.of(o -> o.setMaxWriteBufferNumber((1) - 1))),
-                new Setting<Options>("Options.setMinWriteBufferNumberToMerge", "rocksdb_options_set_min_write_buffer_number_to_merge", "rocksdb_options_get_min_write_buffer_number_to_merge", null,
+                new Setting<Options>("Options.setMinWriteBufferNumberToMerge", "rocksdb_options_set_min_write_buffer_number_to_merge", "rocksdb_options_get_min_write_buffer_number_to_merge", null, null,
                         null, null,
                         o -> o.setMinWriteBufferNumberToMerge(2),
                         o -> assertEquals((int) (2), o.minWriteBufferNumberToMerge()),
                         List.of(o -> o.setMinWriteBufferNumberToMerge((1) - 1))),
-                new Setting<Options>("Options.setOptimizeFiltersForHits", "rocksdb_options_set_optimize_filters_for_hits", "rocksdb_options_get_optimize_filters_for_hits", null,
+                new Setting<Options>("Options.setOptimizeFiltersForHits", "rocksdb_options_set_optimize_filters_for_hits", "rocksdb_options_get_optimize_filters_for_hits", null, null,
                         "optimize_filters_for_hits", "\\Qtrue\\E",
                         o -> o.setOptimizeFiltersForHits(true),
                         o -> assertEquals(true, o.optimizeFiltersForHits()),
                         List.of()),
-                new Setting<Options>("Options.setTtl", "rocksdb_options_set_ttl", "rocksdb_options_get_ttl", "10.1",
+                new Setting<Options>("Options.setTtl", "rocksdb_options_set_ttl", "rocksdb_options_get_ttl", "10.1", "10.1",
                         "ttl", "\\Q86400\\E",
                         o -> o.setTtl(86400),
                         o -> assertEquals((long) (86400), o.ttl()),
                         List.of(o -> o.setTtl((0) - 1))),
-                new Setting<Options>("Options.setPeriodicCompactionSeconds", "rocksdb_options_set_periodic_compaction_seconds", "rocksdb_options_get_periodic_compaction_seconds", "10.1",
+                new Setting<Options>("Options.setPeriodicCompactionSeconds", "rocksdb_options_set_periodic_compaction_seconds", "rocksdb_options_get_periodic_compaction_seconds", "10.1", "10.1",
                         "periodic_compaction_seconds", "\\Q172800\\E",
                         o -> o.setPeriodicCompactionSeconds(172800),
                         o -> assertEquals((long) (172800), o.periodicCompactionSeconds()),
                         List.of(o -> o.setPeriodicCompactionSeconds((0) - 1))),
-                new Setting<Options>("Options.setZstdMaxTrainBytes", "rocksdb_options_set_compression_options_zstd_max_train_bytes", "rocksdb_options_get_compression_options_zstd_max_train_bytes", null,
+                new Setting<Options>("Options.setZstdMaxTrainBytes", "rocksdb_options_set_compression_options_zstd_max_train_bytes", "rocksdb_options_get_compression_options_zstd_max_train_bytes", null, null,
                         null, null,
                         o -> o.setZstdMaxTrainBytes(65536),
                         o -> assertEquals((int) (65536), o.zstdMaxTrainBytes()),
                         List.of(o -> o.setZstdMaxTrainBytes((0) - 1))),
-                new Setting<Options>("Options.setCompressionParallelThreads", "rocksdb_options_set_compression_options_parallel_threads", "rocksdb_options_get_compression_options_parallel_threads", null,
+                new Setting<Options>("Options.setCompressionParallelThreads", "rocksdb_options_set_compression_options_parallel_threads", "rocksdb_options_get_compression_options_parallel_threads", null, null,
                         null, null,
                         o -> o.setCompressionParallelThreads(2),
                         o -> assertEquals((int) (2), o.compressionParallelThreads()),
                         List.of(o -> o.setCompressionParallelThreads((1) - 1))),
-                new Setting<Options>("Options.setEnableBlobFiles", "rocksdb_options_set_enable_blob_files", "rocksdb_options_get_enable_blob_files", null,
+                new Setting<Options>("Options.setEnableBlobFiles", "rocksdb_options_set_enable_blob_files", "rocksdb_options_get_enable_blob_files", null, null,
                         "enable_blob_files", "\\Qtrue\\E",
                         o -> o.setEnableBlobFiles(true),
                         o -> assertEquals(true, o.enableBlobFiles()),
                         List.of()),
-                new Setting<Options>("Options.setMinBlobSize", "rocksdb_options_set_min_blob_size", "rocksdb_options_get_min_blob_size", null,
+                new Setting<Options>("Options.setMinBlobSize", "rocksdb_options_set_min_blob_size", "rocksdb_options_get_min_blob_size", null, null,
                         "min_blob_size", "\\Q4096\\E",
                         o -> o.setMinBlobSize(4096),
                         o -> assertEquals((long) (4096), o.minBlobSize()),
                         List.of(o -> o.setMinBlobSize((0) - 1))),
-                new Setting<Options>("Options.setBlobFileSize", "rocksdb_options_set_blob_file_size", "rocksdb_options_get_blob_file_size", null,
+                new Setting<Options>("Options.setBlobFileSize", "rocksdb_options_set_blob_file_size", "rocksdb_options_get_blob_file_size", null, null,
                         "blob_file_size", "\\Q67108864\\E",
                         o -> o.setBlobFileSize(67108864),
                         o -> assertEquals((long) (67108864), o.blobFileSize()),
                         List.of(o -> o.setBlobFileSize((1) - 1))),
-                new Setting<Options>("Options.setBlobCompression", "rocksdb_options_set_blob_compression_type", "rocksdb_options_get_blob_compression_type", null,
+                new Setting<Options>("Options.setBlobCompression", "rocksdb_options_set_blob_compression_type", "rocksdb_options_get_blob_compression_type", null, null,
                         "blob_compression_type", "kLZ4Compression",
                         o -> o.setBlobCompression(Compression.LZ4),
                         o -> assertEquals(Compression.LZ4, o.blobCompression()),
                         List.of()),
-                new Setting<Options>("Options.setEnableBlobGc", "rocksdb_options_set_enable_blob_gc", "rocksdb_options_get_enable_blob_gc", null,
+                new Setting<Options>("Options.setEnableBlobGc", "rocksdb_options_set_enable_blob_gc", "rocksdb_options_get_enable_blob_gc", null, null,
                         "enable_blob_garbage_collection", "\\Qtrue\\E",
                         o -> o.setEnableBlobGc(true),
                         o -> assertEquals(true, o.enableBlobGc()),
                         List.of()),
-                new Setting<Options>("Options.setBlobGcAgeCutoff", "rocksdb_options_set_blob_gc_age_cutoff", "rocksdb_options_get_blob_gc_age_cutoff", null,
+                new Setting<Options>("Options.setBlobGcAgeCutoff", "rocksdb_options_set_blob_gc_age_cutoff", "rocksdb_options_get_blob_gc_age_cutoff", null, null,
                         "blob_garbage_collection_age_cutoff", "0\\.50*",
                         o -> o.setBlobGcAgeCutoff(0.5),
                         o -> assertEquals((double) (0.5), o.blobGcAgeCutoff(), 0.0),
                         List.of(o -> o.setBlobGcAgeCutoff((0) - 0.5), o -> o.setBlobGcAgeCutoff((1) + 0.5))),
-                new Setting<Options>("Options.setBlobGcForceThreshold", "rocksdb_options_set_blob_gc_force_threshold", "rocksdb_options_get_blob_gc_force_threshold", null,
+                new Setting<Options>("Options.setBlobGcForceThreshold", "rocksdb_options_set_blob_gc_force_threshold", "rocksdb_options_get_blob_gc_force_threshold", null, null,
                         "blob_garbage_collection_force_threshold", "0\\.750*",
                         o -> o.setBlobGcForceThreshold(0.75),
                         o -> assertEquals((double) (0.75), o.blobGcForceThreshold(), 0.0),
                         List.of(o -> o.setBlobGcForceThreshold((0) - 0.5), o -> o.setBlobGcForceThreshold((1) + 0.5))),
-                new Setting<Options>("Options.setBlobFileStartingLevel", "rocksdb_options_set_blob_file_starting_level", "rocksdb_options_get_blob_file_starting_level", null,
+                new Setting<Options>("Options.setBlobFileStartingLevel", "rocksdb_options_set_blob_file_starting_level", "rocksdb_options_get_blob_file_starting_level", null, null,
                         "blob_file_starting_level", "\\Q1\\E",
                         o -> o.setBlobFileStartingLevel(1),
                         o -> assertEquals((int) (1), o.blobFileStartingLevel()),
                         List.of(o -> o.setBlobFileStartingLevel((0) - 1))),
-                new Setting<Options>("Options.setAllowMmapReads", "rocksdb_options_set_allow_mmap_reads", "rocksdb_options_get_allow_mmap_reads", null,
+                new Setting<Options>("Options.setAllowMmapReads", "rocksdb_options_set_allow_mmap_reads", "rocksdb_options_get_allow_mmap_reads", null, null,
                         "allow_mmap_reads", "\\Qtrue\\E",
                         o -> o.setAllowMmapReads(true),
                         o -> assertEquals(true, o.allowMmapReads()),
+                        List.of()),
+                new Setting<Options>("Options.setAdviseRandomOnOpen", "rocksdb_options_set_advise_random_on_open", "rocksdb_options_get_advise_random_on_open", null, null,
+                        "advise_random_on_open", "\\Qfalse\\E",
+                        o -> o.setAdviseRandomOnOpen(false),
+                        o -> assertEquals(false, o.adviseRandomOnOpen()),
+                        List.of()),
+                new Setting<Options>("Options.setAllowMmapWrites", "rocksdb_options_set_allow_mmap_writes", "rocksdb_options_get_allow_mmap_writes", null, null,
+                        "allow_mmap_writes", "\\Qtrue\\E",
+                        o -> o.setAllowMmapWrites(true),
+                        o -> assertEquals(true, o.allowMmapWrites()),
+                        List.of()),
+                new Setting<Options>("Options.setArenaBlockSize", "rocksdb_options_set_arena_block_size", "rocksdb_options_get_arena_block_size", null, null,
+                        "arena_block_size", "\\Q65536\\E",
+                        o -> o.setArenaBlockSize(65536),
+                        o -> assertEquals((long) (65536), o.arenaBlockSize()),
+                        List.of(o -> o.setArenaBlockSize((0) - 1))),
+                new Setting<Options>("Options.setAvoidFlushDuringRecovery", "rocksdb_options_set_avoid_flush_during_recovery", "rocksdb_options_get_avoid_flush_during_recovery", "11.8", "11.8",
+                        "avoid_flush_during_recovery", "\\Qtrue\\E",
+                        o -> o.setAvoidFlushDuringRecovery(true),
+                        o -> assertEquals(true, o.avoidFlushDuringRecovery()),
+                        List.of()),
+                new Setting<Options>("Options.setAvoidFlushDuringShutdown", "rocksdb_options_set_avoid_flush_during_shutdown", "rocksdb_options_get_avoid_flush_during_shutdown", "11.8", "11.8",
+                        "avoid_flush_during_shutdown", "\\Qtrue\\E",
+                        o -> o.setAvoidFlushDuringShutdown(true),
+                        o -> assertEquals(true, o.avoidFlushDuringShutdown()),
+                        List.of()),
+                new Setting<Options>("Options.setBestEffortsRecovery", "rocksdb_options_set_best_efforts_recovery", "rocksdb_options_get_best_efforts_recovery", "11.8", "11.8",
+                        "best_efforts_recovery", "\\Qtrue\\E",
+                        o -> o.setBestEffortsRecovery(true),
+                        o -> assertEquals(true, o.bestEffortsRecovery()),
+                        List.of()),
+                new Setting<Options>("Options.setBgerrorResumeRetryInterval", "rocksdb_options_set_bgerror_resume_retry_interval", "rocksdb_options_get_bgerror_resume_retry_interval", "11.8", "11.8",
+                        "bgerror_resume_retry_interval", "\\Q2000000\\E",
+                        o -> o.setBgerrorResumeRetryInterval(2000000),
+                        o -> assertEquals((long) (2000000), o.bgerrorResumeRetryInterval()),
+                        List.of(o -> o.setBgerrorResumeRetryInterval((0) - 1))),
+                new Setting<Options>("Options.setBlobCompactionReadaheadSize", "rocksdb_options_set_blob_compaction_readahead_size", "rocksdb_options_get_blob_compaction_readahead_size", null, null,
+                        "blob_compaction_readahead_size", "\\Q2097152\\E",
+                        o -> o.setBlobCompactionReadaheadSize(2097152),
+                        o -> assertEquals((long) (2097152), o.blobCompactionReadaheadSize()),
+                        List.of(o -> o.setBlobCompactionReadaheadSize((0) - 1))),
+                new Setting<Options>("Options.setBloomLocality", "rocksdb_options_set_bloom_locality", "rocksdb_options_get_bloom_locality", null, null,
+                        "bloom_locality", "\\Q1\\E",
+                        o -> o.setBloomLocality(1),
+                        o -> assertEquals((int) (1), o.bloomLocality()),
+                        List.of(o -> o.setBloomLocality((0) - 1))),
+                new Setting<Options>("Options.setCompactionReadaheadSize", "rocksdb_options_compaction_readahead_size", "rocksdb_options_get_compaction_readahead_size", null, null,
+                        "compaction_readahead_size", "\\Q4194304\\E",
+                        o -> o.setCompactionReadaheadSize(4194304),
+                        o -> assertEquals((long) (4194304), o.compactionReadaheadSize()),
+                        List.of(o -> o.setCompactionReadaheadSize((0) - 1))),
+                new Setting<Options>("Options.setDelayedWriteRate", "rocksdb_options_set_delayed_write_rate", "rocksdb_options_get_delayed_write_rate", "11.8", "11.8",
+                        "delayed_write_rate", "\\Q8388608\\E",
+                        o -> o.setDelayedWriteRate(8388608),
+                        o -> assertEquals((long) (8388608), o.delayedWriteRate()),
+                        List.of(o -> o.setDelayedWriteRate((0) - 1))),
+                new Setting<Options>("Options.setDeleteObsoleteFilesPeriodMicros", "rocksdb_options_set_delete_obsolete_files_period_micros", "rocksdb_options_get_delete_obsolete_files_period_micros", null, null,
+                        "delete_obsolete_files_period_micros", "\\Q3600000000\\E",
+                        o -> o.setDeleteObsoleteFilesPeriodMicros(3600000000L),
+                        o -> assertEquals((long) (3600000000L), o.deleteObsoleteFilesPeriodMicros()),
+                        List.of(o -> o.setDeleteObsoleteFilesPeriodMicros((0) - 1))),
+                new Setting<Options>("Options.setDumpMallocStats", "rocksdb_options_set_dump_malloc_stats", "rocksdb_options_get_dump_malloc_stats", null, "11.8",
+                        "dump_malloc_stats", "\\Qtrue\\E",
+                        o -> o.setDumpMallocStats(true),
+                        o -> assertEquals(true, o.dumpMallocStats()),
+                        List.of()),
+                new Setting<Options>("Options.setEnableThreadTracking", "rocksdb_options_set_enable_thread_tracking", "rocksdb_options_get_enable_thread_tracking", "11.8", "11.8",
+                        "enable_thread_tracking", "\\Qtrue\\E",
+                        o -> o.setEnableThreadTracking(true),
+                        o -> assertEquals(true, o.enableThreadTracking()),
+                        List.of()),
+                new Setting<Options>("Options.setEnableWriteThreadAdaptiveYield", "rocksdb_options_set_enable_write_thread_adaptive_yield", "rocksdb_options_get_enable_write_thread_adaptive_yield", null, null,
+                        "enable_write_thread_adaptive_yield", "\\Qfalse\\E",
+                        o -> o.setEnableWriteThreadAdaptiveYield(false),
+                        o -> assertEquals(false, o.enableWriteThreadAdaptiveYield()),
+                        List.of()),
+                new Setting<Options>("Options.setExperimentalMempurgeThreshold", "rocksdb_options_set_experimental_mempurge_threshold", "rocksdb_options_get_experimental_mempurge_threshold", null, null,
+                        "experimental_mempurge_threshold", "1\\.50*",
+                        o -> o.setExperimentalMempurgeThreshold(1.5),
+                        o -> assertEquals((double) (1.5), o.experimentalMempurgeThreshold(), 0.0),
+                        List.of(o -> o.setExperimentalMempurgeThreshold((0) - 0.5), o -> o.setExperimentalMempurgeThreshold(Double.NaN), o -> o.setExperimentalMempurgeThreshold(Double.POSITIVE_INFINITY))),
+                new Setting<Options>("Options.setForceConsistencyChecks", "rocksdb_options_set_force_consistency_checks", "rocksdb_options_get_force_consistency_checks", "11.8", "11.8",
+                        "force_consistency_checks", "\\Qfalse\\E",
+                        o -> o.setForceConsistencyChecks(false),
+                        o -> assertEquals(false, o.forceConsistencyChecks()),
+                        List.of()),
+                new Setting<Options>("Options.setInplaceUpdateNumLocks", "rocksdb_options_set_inplace_update_num_locks", "rocksdb_options_get_inplace_update_num_locks", null, null,
+                        "inplace_update_num_locks", "\\Q5000\\E",
+                        o -> o.setInplaceUpdateNumLocks(5000),
+                        o -> assertEquals((long) (5000), o.inplaceUpdateNumLocks()),
+                        List.of(o -> o.setInplaceUpdateNumLocks((1) - 1))),
+                new Setting<Options>("Options.setInplaceUpdateSupport", "rocksdb_options_set_inplace_update_support", "rocksdb_options_get_inplace_update_support", null, null,
+                        null, null,
+                        o -> o.setInplaceUpdateSupport(true),
+                        o -> assertEquals(true, o.inplaceUpdateSupport()),
+                        List.of()),
+                new Setting<Options>("Options.setIsFdCloseOnExec", "rocksdb_options_set_is_fd_close_on_exec", "rocksdb_options_get_is_fd_close_on_exec", null, null,
+                        "is_fd_close_on_exec", "\\Qfalse\\E",
+                        o -> o.setIsFdCloseOnExec(false),
+                        o -> assertEquals(false, o.isFdCloseOnExec()),
+                        List.of()),
+                new Setting<Options>("Options.setLogFileTimeToRoll", "rocksdb_options_set_log_file_time_to_roll", "rocksdb_options_get_log_file_time_to_roll", null, null,
+                        "log_file_time_to_roll", "\\Q3600\\E",
+                        o -> o.setLogFileTimeToRoll(3600),
+                        o -> assertEquals((long) (3600), o.logFileTimeToRoll()),
+                        List.of(o -> o.setLogFileTimeToRoll((0) - 1))),
+                new Setting<Options>("Options.setLogReadaheadSize", "rocksdb_options_set_log_readahead_size", "rocksdb_options_get_log_readahead_size", "11.8", "11.8",
+                        "log_readahead_size", "\\Q65536\\E",
+                        o -> o.setLogReadaheadSize(65536),
+                        o -> assertEquals((long) (65536), o.logReadaheadSize()),
+                        List.of(o -> o.setLogReadaheadSize((0) - 1))),
+                new Setting<Options>("Options.setManifestPreallocationSize", "rocksdb_options_set_manifest_preallocation_size", "rocksdb_options_get_manifest_preallocation_size", null, null,
+                        "manifest_preallocation_size", "\\Q1048576\\E",
+                        o -> o.setManifestPreallocationSize(1048576),
+                        o -> assertEquals((long) (1048576), o.manifestPreallocationSize()),
+                        List.of(o -> o.setManifestPreallocationSize((0) - 1))),
+                new Setting<Options>("Options.setManualWalFlush", "rocksdb_options_set_manual_wal_flush", "rocksdb_options_get_manual_wal_flush", null, null,
+                        "manual_wal_flush", "\\Qtrue\\E",
+                        o -> o.setManualWalFlush(true),
+                        o -> assertEquals(true, o.manualWalFlush()),
+                        List.of()),
+                new Setting<Options>("Options.setMaxBackgroundCompactions", "rocksdb_options_set_max_background_compactions", "rocksdb_options_get_max_background_compactions", null, null,
+                        "max_background_compactions", "\\Q4\\E",
+                        o -> o.setMaxBackgroundCompactions(4),
+                        o -> assertEquals((int) (4), o.maxBackgroundCompactions()),
+                        List.of(o -> o.setMaxBackgroundCompactions((-1) - 1))),
+                new Setting<Options>("Options.setMaxBackgroundFlushes", "rocksdb_options_set_max_background_flushes", "rocksdb_options_get_max_background_flushes", null, null,
+                        "max_background_flushes", "\\Q2\\E",
+                        o -> o.setMaxBackgroundFlushes(2),
+                        o -> assertEquals((int) (2), o.maxBackgroundFlushes()),
+                        List.of(o -> o.setMaxBackgroundFlushes((-1) - 1))),
+                new Setting<Options>("Options.setMaxFileOpeningThreads", "rocksdb_options_set_max_file_opening_threads", "rocksdb_options_get_max_file_opening_threads", null, null,
+                        "max_file_opening_threads", "\\Q4\\E",
+                        o -> o.setMaxFileOpeningThreads(4),
+                        o -> assertEquals((int) (4), o.maxFileOpeningThreads()),
+                        List.of(o -> o.setMaxFileOpeningThreads((1) - 1))),
+                new Setting<Options>("Options.setMaxLogFileSize", "rocksdb_options_set_max_log_file_size", "rocksdb_options_get_max_log_file_size", null, null,
+                        "max_log_file_size", "\\Q1048576\\E",
+                        o -> o.setMaxLogFileSize(1048576),
+                        o -> assertEquals((long) (1048576), o.maxLogFileSize()),
+                        List.of(o -> o.setMaxLogFileSize((0) - 1))),
+                new Setting<Options>("Options.setMaxManifestFileSize", "rocksdb_options_set_max_manifest_file_size", "rocksdb_options_get_max_manifest_file_size", null, null,
+                        "max_manifest_file_size", "\\Q67108864\\E",
+                        o -> o.setMaxManifestFileSize(67108864),
+                        o -> assertEquals((long) (67108864), o.maxManifestFileSize()),
+                        List.of(o -> o.setMaxManifestFileSize((0) - 1))),
+                new Setting<Options>("Options.setMaxSequentialSkipInIterations", "rocksdb_options_set_max_sequential_skip_in_iterations", "rocksdb_options_get_max_sequential_skip_in_iterations", null, null,
+                        "max_sequential_skip_in_iterations", "\\Q16\\E",
+                        o -> o.setMaxSequentialSkipInIterations(16),
+                        o -> assertEquals((long) (16), o.maxSequentialSkipInIterations()),
+                        List.of(o -> o.setMaxSequentialSkipInIterations((0) - 1))),
+                new Setting<Options>("Options.setMaxSuccessiveMerges", "rocksdb_options_set_max_successive_merges", "rocksdb_options_get_max_successive_merges", null, null,
+                        "max_successive_merges", "\\Q5\\E",
+                        o -> o.setMaxSuccessiveMerges(5),
+                        o -> assertEquals((long) (5), o.maxSuccessiveMerges()),
+                        List.of(o -> o.setMaxSuccessiveMerges((0) - 1))),
+                new Setting<Options>("Options.setMaxWriteBatchGroupSizeBytes", "rocksdb_options_set_max_write_batch_group_size_bytes", "rocksdb_options_get_max_write_batch_group_size_bytes", "11.8", "11.8",
+                        "max_write_batch_group_size_bytes", "\\Q2097152\\E",
+                        o -> o.setMaxWriteBatchGroupSizeBytes(2097152),
+                        o -> assertEquals((long) (2097152), o.maxWriteBatchGroupSizeBytes()),
+                        List.of(o -> o.setMaxWriteBatchGroupSizeBytes((0) - 1))),
+                new Setting<Options>("Options.setMemtableHugePageSize", "rocksdb_options_set_memtable_huge_page_size", "rocksdb_options_get_memtable_huge_page_size", null, null,
+                        "memtable_huge_page_size", "\\Q2097152\\E",
+                        o -> o.setMemtableHugePageSize(2097152),
+                        o -> assertEquals((long) (2097152), o.memtableHugePageSize()),
+                        List.of(o -> o.setMemtableHugePageSize((0) - 1))),
+                new Setting<Options>("Options.setMemtableMaxRangeDeletions", "rocksdb_options_set_memtable_max_range_deletions", "rocksdb_options_get_memtable_max_range_deletions", "11.8", "11.8",
+                        "memtable_max_range_deletions", "\\Q100\\E",
+                        o -> o.setMemtableMaxRangeDeletions(100),
+                        o -> assertEquals((int) (100), o.memtableMaxRangeDeletions()),
+                        List.of(o -> o.setMemtableMaxRangeDeletions((0) - 1))),
+                new Setting<Options>("Options.setMemtableWholeKeyFiltering", "rocksdb_options_set_memtable_whole_key_filtering", "rocksdb_options_get_memtable_whole_key_filtering", null, "11.8",
+                        "memtable_whole_key_filtering", "\\Qtrue\\E",
+                        o -> o.setMemtableWholeKeyFiltering(true),
+                        o -> assertEquals(true, o.memtableWholeKeyFiltering()),
+                        List.of()),
+                new Setting<Options>("Options.setParanoidFileChecks", "rocksdb_options_set_paranoid_file_checks", "rocksdb_options_get_paranoid_file_checks", "11.8", "11.8",
+                        "paranoid_file_checks", "\\Qtrue\\E",
+                        o -> o.setParanoidFileChecks(true),
+                        o -> assertEquals(true, o.paranoidFileChecks()),
+                        List.of()),
+                new Setting<Options>("Options.setPersistStatsToDisk", "rocksdb_options_set_persist_stats_to_disk", "rocksdb_options_get_persist_stats_to_disk", "11.8", "11.8",
+                        "persist_stats_to_disk", "\\Qtrue\\E",
+                        o -> o.setPersistStatsToDisk(true),
+                        o -> assertEquals(true, o.persistStatsToDisk()),
+                        List.of()),
+                new Setting<Options>("Options.setRecycleLogFileNum", "rocksdb_options_set_recycle_log_file_num", "rocksdb_options_get_recycle_log_file_num", null, null,
+                        null, null,
+                        o -> o.setRecycleLogFileNum(2),
+                        o -> assertEquals((long) (2), o.recycleLogFileNum()),
+                        List.of(o -> o.setRecycleLogFileNum((0) - 1))),
+                new Setting<Options>("Options.setSkipStatsUpdateOnDbOpen", "rocksdb_options_set_skip_stats_update_on_db_open", "rocksdb_options_get_skip_stats_update_on_db_open", null, null,
+                        "skip_stats_update_on_db_open", "\\Qtrue\\E",
+                        o -> o.setSkipStatsUpdateOnDbOpen(true),
+                        o -> assertEquals(true, o.skipStatsUpdateOnDbOpen()),
+                        List.of()),
+                new Setting<Options>("Options.setStatsHistoryBufferSize", "rocksdb_options_set_stats_history_buffer_size", "rocksdb_options_get_stats_history_buffer_size", "11.8", "11.8",
+                        "stats_history_buffer_size", "\\Q2097152\\E",
+                        o -> o.setStatsHistoryBufferSize(2097152),
+                        o -> assertEquals((long) (2097152), o.statsHistoryBufferSize()),
+                        List.of(o -> o.setStatsHistoryBufferSize((0) - 1))),
+                new Setting<Options>("Options.setStatsPersistPeriodSec", "rocksdb_options_set_stats_persist_period_sec", "rocksdb_options_get_stats_persist_period_sec", null, null,
+                        "stats_persist_period_sec", "\\Q300\\E",
+                        o -> o.setStatsPersistPeriodSec(300),
+                        o -> assertEquals((int) (300), o.statsPersistPeriodSec()),
+                        List.of(o -> o.setStatsPersistPeriodSec((0) - 1))),
+                new Setting<Options>("Options.setStrictBytesPerSync", "rocksdb_options_set_strict_bytes_per_sync", "rocksdb_options_get_strict_bytes_per_sync", "11.8", "11.8",
+                        "strict_bytes_per_sync", "\\Qtrue\\E",
+                        o -> o.setStrictBytesPerSync(true),
+                        o -> assertEquals(true, o.strictBytesPerSync()),
+                        List.of()),
+                new Setting<Options>("Options.setTableCacheNumshardbits", "rocksdb_options_set_table_cache_numshardbits", "rocksdb_options_get_table_cache_numshardbits", null, null,
+                        "table_cache_numshardbits", "\\Q4\\E",
+                        o -> o.setTableCacheNumshardbits(4),
+                        o -> assertEquals((int) (4), o.tableCacheNumshardbits()),
+                        List.of(o -> o.setTableCacheNumshardbits((0) - 1), o -> o.setTableCacheNumshardbits((19) + 1))),
+                new Setting<Options>("Options.setTwoWriteQueues", "rocksdb_options_set_two_write_queues", "rocksdb_options_get_two_write_queues", "11.8", "11.8",
+                        "two_write_queues", "\\Qtrue\\E",
+                        o -> o.setTwoWriteQueues(true),
+                        o -> assertEquals(true, o.twoWriteQueues()),
+                        List.of()),
+                new Setting<Options>("Options.setUseAdaptiveMutex", "rocksdb_options_set_use_adaptive_mutex", "rocksdb_options_get_use_adaptive_mutex", null, null,
+                        "use_adaptive_mutex", "\\Qtrue\\E",
+                        o -> o.setUseAdaptiveMutex(true),
+                        o -> assertEquals(true, o.useAdaptiveMutex()),
+                        List.of()),
+                new Setting<Options>("Options.setUseDirectIoForFlushAndCompaction", "rocksdb_options_set_use_direct_io_for_flush_and_compaction", "rocksdb_options_get_use_direct_io_for_flush_and_compaction", null, null,
+                        null, null,
+                        o -> o.setUseDirectIoForFlushAndCompaction(true),
+                        o -> assertEquals(true, o.useDirectIoForFlushAndCompaction()),
+                        List.of()),
+                new Setting<Options>("Options.setUseDirectReads", "rocksdb_options_set_use_direct_reads", "rocksdb_options_get_use_direct_reads", null, null,
+                        null, null,
+                        o -> o.setUseDirectReads(true),
+                        o -> assertEquals(true, o.useDirectReads()),
+                        List.of()),
+                new Setting<Options>("Options.setWritableFileMaxBufferSize", "rocksdb_options_set_writable_file_max_buffer_size", "rocksdb_options_get_writable_file_max_buffer_size", null, null,
+                        "writable_file_max_buffer_size", "\\Q2097152\\E",
+                        o -> o.setWritableFileMaxBufferSize(2097152),
+                        o -> assertEquals((long) (2097152), o.writableFileMaxBufferSize()),
+                        List.of(o -> o.setWritableFileMaxBufferSize((0) - 1))),
+                new Setting<Options>("Options.setWriteDbidToManifest", "rocksdb_options_set_write_dbid_to_manifest", "rocksdb_options_get_write_dbid_to_manifest", "10.1", "10.1",
+                        null, null,
+                        o -> o.setWriteDbidToManifest(true),
+                        o -> assertEquals(true, o.writeDbidToManifest()),
+                        List.of()),
+                new Setting<Options>("Options.setWriteThreadMaxYieldUsec", "rocksdb_options_set_write_thread_max_yield_usec", "rocksdb_options_get_write_thread_max_yield_usec", "11.8", "11.8",
+                        "write_thread_max_yield_usec", "\\Q200\\E",
+                        o -> o.setWriteThreadMaxYieldUsec(200),
+                        o -> assertEquals((long) (200), o.writeThreadMaxYieldUsec()),
+                        List.of(o -> o.setWriteThreadMaxYieldUsec((0) - 1))),
+                new Setting<Options>("Options.setWriteThreadSlowYieldUsec", "rocksdb_options_set_write_thread_slow_yield_usec", "rocksdb_options_get_write_thread_slow_yield_usec", "11.8", "11.8",
+                        "write_thread_slow_yield_usec", "\\Q5\\E",
+                        o -> o.setWriteThreadSlowYieldUsec(5),
+                        o -> assertEquals((long) (5), o.writeThreadSlowYieldUsec()),
+                        List.of(o -> o.setWriteThreadSlowYieldUsec((0) - 1))),
+                new Setting<Options>("Options.setOpenFilesAsync", "rocksdb_options_set_open_files_async", "rocksdb_options_get_open_files_async", "11.8", "11.8",
+                        null, null,
+                        o -> o.setOpenFilesAsync(true),
+                        o -> assertEquals(true, o.openFilesAsync()),
+                        List.of()),
+                new Setting<Options>("Options.setMaxCompactionTriggerWakeupSeconds", "rocksdb_options_set_max_compaction_trigger_wakeup_seconds", "rocksdb_options_get_max_compaction_trigger_wakeup_seconds", "11.8", "11.8",
+                        "max_compaction_trigger_wakeup_seconds", "\\Q7200\\E",
+                        o -> o.setMaxCompactionTriggerWakeupSeconds(7200),
+                        o -> assertEquals((long) (7200), o.maxCompactionTriggerWakeupSeconds()),
+                        List.of(o -> o.setMaxCompactionTriggerWakeupSeconds((0) - 1))),
+                new Setting<Options>("Options.setMinTombstonesForRangeConversion", "rocksdb_options_set_min_tombstones_for_range_conversion", "rocksdb_options_get_min_tombstones_for_range_conversion", "11.8", "11.8",
+                        "min_tombstones_for_range_conversion", "\\Q10\\E",
+                        o -> o.setMinTombstonesForRangeConversion(10),
+                        o -> assertEquals((int) (10), o.minTombstonesForRangeConversion()),
+                        List.of(o -> o.setMinTombstonesForRangeConversion((0) - 1))),
+                new Setting<Options>("Options.setReadTriggeredCompactionThreshold", "rocksdb_options_set_read_triggered_compaction_threshold", "rocksdb_options_get_read_triggered_compaction_threshold", "11.8", "11.8",
+                        "read_triggered_compaction_threshold", "0\\.50*",
+                        o -> o.setReadTriggeredCompactionThreshold(0.5),
+                        o -> assertEquals((double) (0.5), o.readTriggeredCompactionThreshold(), 0.0),
+                        List.of(o -> o.setReadTriggeredCompactionThreshold((0) - 0.5), o -> o.setReadTriggeredCompactionThreshold(Double.NaN), o -> o.setReadTriggeredCompactionThreshold(Double.POSITIVE_INFINITY))),
+                new Setting<Options>("Options.setWalRecoveryMode", "rocksdb_options_set_wal_recovery_mode", "rocksdb_options_get_wal_recovery_mode", null, null,
+                        "wal_recovery_mode", "kAbsoluteConsistency",
+                        o -> o.setWalRecoveryMode(WalRecoveryMode.ABSOLUTE_CONSISTENCY),
+                        o -> assertEquals(WalRecoveryMode.ABSOLUTE_CONSISTENCY, o.walRecoveryMode()),
+                        List.of()),
+                new Setting<Options>("Options.setCompactionPriority", "rocksdb_options_set_compaction_pri", "rocksdb_options_get_compaction_pri", "10.1", "10.1",
+                        "compaction_pri", "kOldestSmallestSeqFirst",
+                        o -> o.setCompactionPriority(CompactionPriority.OLDEST_SMALLEST_SEQ_FIRST),
+                        o -> assertEquals(CompactionPriority.OLDEST_SMALLEST_SEQ_FIRST, o.compactionPriority()),
+                        List.of()),
+                new Setting<Options>("Options.setAllow2pc", "rocksdb_options_set_allow_2pc", "rocksdb_options_get_allow_2pc", "11.8", "11.8",
+                        "allow_2pc", "\\Qtrue\\E",
+                        o -> o.setAllow2pc(true),
+                        o -> assertEquals(true, o.allow2pc()),
+                        List.of()),
+                new Setting<Options>("Options.setReportBgIoStats", "rocksdb_options_set_report_bg_io_stats", "rocksdb_options_get_report_bg_io_stats", null, null,
+                        "report_bg_io_stats", "\\Qtrue\\E",
+                        o -> o.setReportBgIoStats(true),
+                        o -> assertEquals(true, o.reportBgIoStats()),
+                        List.of()));
+    }
+
+    /** Adds the use-after-close rows of {@link ReadOptions}'s generated settings to its table. */
+    static Table<ReadOptions> readOptions(Table<ReadOptions> table) {
+        return table
+                .guarded("setAutoPrefixMode(boolean)", (o, c) -> o.setAutoPrefixMode(true))
+                .guarded("autoPrefixMode()", (o, c) -> o.autoPrefixMode())
+                .guarded("setBackgroundPurgeOnIteratorCleanup(boolean)", (o, c) -> o.setBackgroundPurgeOnIteratorCleanup(true))
+                .guarded("backgroundPurgeOnIteratorCleanup()", (o, c) -> o.backgroundPurgeOnIteratorCleanup())
+                .guarded("setMaxSkippableInternalKeys(long)", (o, c) -> o.setMaxSkippableInternalKeys(1000))
+                .guarded("maxSkippableInternalKeys()", (o, c) -> o.maxSkippableInternalKeys())
+                .guarded("setValueSizeSoftLimit(long)", (o, c) -> o.setValueSizeSoftLimit(1048576))
+                .guarded("valueSizeSoftLimit()", (o, c) -> o.valueSizeSoftLimit());
+    }
+
+    /** The settings of {@link ReadOptions}. */
+    public static List<Setting<ReadOptions>> readOptionsSettings() {
+        return List.of(
+                new Setting<ReadOptions>("ReadOptions.setAutoPrefixMode", "rocksdb_readoptions_set_auto_prefix_mode", "rocksdb_readoptions_get_auto_prefix_mode", "11.8", "11.8",
+                        null, null,
+                        o -> o.setAutoPrefixMode(true),
+                        o -> assertEquals(true, o.autoPrefixMode()),
+                        List.of()),
+                new Setting<ReadOptions>("ReadOptions.setBackgroundPurgeOnIteratorCleanup", "rocksdb_readoptions_set_background_purge_on_iterator_cleanup", "rocksdb_readoptions_get_background_purge_on_iterator_cleanup", null, null,
+                        null, null,
+                        o -> o.setBackgroundPurgeOnIteratorCleanup(true),
+                        o -> assertEquals(true, o.backgroundPurgeOnIteratorCleanup()),
+                        List.of()),
+                new Setting<ReadOptions>("ReadOptions.setMaxSkippableInternalKeys", "rocksdb_readoptions_set_max_skippable_internal_keys", "rocksdb_readoptions_get_max_skippable_internal_keys", null, null,
+                        null, null,
+                        o -> o.setMaxSkippableInternalKeys(1000),
+                        o -> assertEquals((long) (1000), o.maxSkippableInternalKeys()),
+                        List.of(o -> o.setMaxSkippableInternalKeys((0) - 1))),
+                new Setting<ReadOptions>("ReadOptions.setValueSizeSoftLimit", "rocksdb_readoptions_set_value_size_soft_limit", "rocksdb_readoptions_get_value_size_soft_limit", "11.8", "11.8",
+                        null, null,
+                        o -> o.setValueSizeSoftLimit(1048576),
+                        o -> assertEquals((long) (1048576), o.valueSizeSoftLimit()),
+                        List.of(o -> o.setValueSizeSoftLimit((0) - 1))));
+    }
+
+    /** Adds the use-after-close rows of {@link WriteOptions}'s generated settings to its table. */
+    static Table<WriteOptions> writeOptions(Table<WriteOptions> table) {
+        return table
+                .guarded("setIgnoreMissingColumnFamilies(boolean)", (o, c) -> o.setIgnoreMissingColumnFamilies(true))
+                .guarded("ignoreMissingColumnFamilies()", (o, c) -> o.ignoreMissingColumnFamilies());
+    }
+
+    /** The settings of {@link WriteOptions}. */
+    public static List<Setting<WriteOptions>> writeOptionsSettings() {
+        return List.of(
+                new Setting<WriteOptions>("WriteOptions.setIgnoreMissingColumnFamilies", "rocksdb_writeoptions_set_ignore_missing_column_families", "rocksdb_writeoptions_get_ignore_missing_column_families", null, null,
+                        null, null,
+                        o -> o.setIgnoreMissingColumnFamilies(true),
+                        o -> assertEquals(true, o.ignoreMissingColumnFamilies()),
                         List.of()));
     }
 }

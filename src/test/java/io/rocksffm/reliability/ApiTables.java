@@ -186,7 +186,7 @@ final class ApiTables {
     }
 
     static Table<ReadOptions> readOptions() {
-        return TimestampTables.readOptions(OptionsTables.readIssue32(new Table<>(ReadOptions.class)))
+        return TimestampTables.readOptions(OptionsTables.readIssue32(SettingsTables.readOptions(new Table<>(ReadOptions.class))))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setVerifyChecksums(boolean)", (o, c) -> o.setVerifyChecksums(true))
@@ -215,7 +215,7 @@ final class ApiTables {
     }
 
     static Table<WriteOptions> writeOptions() {
-        return OptionsTables.writeIssue32(new Table<>(WriteOptions.class))
+        return OptionsTables.writeIssue32(SettingsTables.writeOptions(new Table<>(WriteOptions.class)))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setSync(boolean)", (o, c) -> o.setSync(true))
@@ -318,7 +318,7 @@ final class ApiTables {
     }
 
     static Table<FlushOptions> flushOptions() {
-        return new Table<>(FlushOptions.class)
+        return SettingsTables.flushOptions(new Table<>(FlushOptions.class))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setWait(boolean)", (o, c) -> o.setWait(false))
@@ -356,7 +356,7 @@ final class ApiTables {
     }
 
     static Table<BlockBasedTableConfig> blockBasedTableConfig() {
-        return OptionsTables.blockBasedIssue32(new Table<>(BlockBasedTableConfig.class))
+        return OptionsTables.blockBasedIssue32(SettingsTables.blockBasedTableConfig(new Table<>(BlockBasedTableConfig.class)))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setBlockCache(Cache)", (o, c) -> o.setBlockCache(c.cache))
@@ -381,7 +381,7 @@ final class ApiTables {
     // ---- issue 16: backups, table files and ingestion, options files ----------------------------------
 
     static Table<BackupEngineOptions> backupEngineOptions() {
-        return new Table<>(BackupEngineOptions.class)
+        return SettingsTables.backupEngineOptions(new Table<>(BackupEngineOptions.class))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setShareTableFiles(boolean)", (o, c) -> o.setShareTableFiles(true))
@@ -451,7 +451,7 @@ final class ApiTables {
     }
 
     static Table<IngestExternalFileOptions> ingestExternalFileOptions() {
-        return new Table<>(IngestExternalFileOptions.class)
+        return SettingsTables.ingestExternalFileOptions(new Table<>(IngestExternalFileOptions.class))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setMoveFiles(boolean)", (o, c) -> o.setMoveFiles(true))

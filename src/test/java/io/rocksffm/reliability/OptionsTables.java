@@ -136,7 +136,7 @@ final class OptionsTables {
     }
 
     static Table<CompactRangeOptions> compactRange() {
-        return new Table<>(CompactRangeOptions.class)
+        return SettingsTables.compactRangeOptions(new Table<>(CompactRangeOptions.class))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setExclusiveManualCompaction(boolean)", (o, c) -> o.setExclusiveManualCompaction(true))
