@@ -51,4 +51,38 @@ abstract class FlushOptionsSettings extends NativeObject {
             return rocksdb_flushoptions_get_allow_write_stall(ptr) != 0;
         }
     }
+
+    /**
+     * Whether the flush waits for the event listeners its completion calls (false by default).
+     * <p>RocksDB's {@code rocksdb_flushoptions_set_listener_wait}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_flushoptions_set_listener_wait} (the engines tested have it from RocksDB 11.8)
+     */
+    public FlushOptions setListenerWait(boolean value) {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_flushoptions_set_listener_wait", "FlushOptions.setListenerWait");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_flushoptions_set_listener_wait(ptr, flag(value));
+        }
+        return (FlushOptions) this;
+    }
+
+    /**
+     * The value {@link #setListenerWait} sets: whether the flush waits for the event listeners its completion calls (false by default).
+     * <p>RocksDB's {@code rocksdb_flushoptions_get_listener_wait}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_flushoptions_get_listener_wait} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean listenerWait() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_flushoptions_get_listener_wait", "FlushOptions.listenerWait");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_flushoptions_get_listener_wait(ptr) != 0;
+        }
+    }
 }

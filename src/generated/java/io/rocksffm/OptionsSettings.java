@@ -3722,4 +3722,76 @@ abstract class OptionsSettings extends NativeObject {
             return rocksdb_options_get_report_bg_io_stats(ptr) != 0;
         }
     }
+
+    /**
+     * Whether RocksDB preallocates file space with fallocate (true by default).
+     * <p>RocksDB's {@code rocksdb_options_set_allow_fallocate} ({@code allow_fallocate} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_allow_fallocate} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setAllowFAllocate(boolean value) {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_allow_fallocate", "Options.setAllowFAllocate");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_allow_fallocate(ptr, flag(value));
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setAllowFAllocate} sets: whether RocksDB preallocates file space with fallocate (true by default).
+     * <p>RocksDB's {@code rocksdb_options_get_allow_fallocate}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_allow_fallocate} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean allowFAllocate() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_allow_fallocate", "Options.allowFAllocate");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_allow_fallocate(ptr) != 0;
+        }
+    }
+
+    /**
+     * How many times RocksDB tries to resume automatically after a retryable background error (RocksDB's default: unlimited).
+     * <p>RocksDB's {@code rocksdb_options_set_max_bgerror_resume_count} ({@code max_bgerror_resume_count} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_set_max_bgerror_resume_count} (the engines tested have it from RocksDB 11.8)
+     */
+    public Options setMaxBgerrorResumeCount(int value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("Options.setMaxBgerrorResumeCount: value must be >= 0: " + value);
+        }
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_max_bgerror_resume_count", "Options.setMaxBgerrorResumeCount");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_max_bgerror_resume_count(ptr, value);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setMaxBgerrorResumeCount} sets: how many times RocksDB tries to resume automatically after a retryable background error (RocksDB's default: unlimited).
+     * <p>RocksDB's {@code rocksdb_options_get_max_bgerror_resume_count}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_options_get_max_bgerror_resume_count} (the engines tested have it from RocksDB 11.8)
+     */
+    public int maxBgerrorResumeCount() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_get_max_bgerror_resume_count", "Options.maxBgerrorResumeCount");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_options_get_max_bgerror_resume_count(ptr);
+        }
+    }
 }

@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BinaryOperator;
 import java.util.function.Consumer;
 
 /**
@@ -660,19 +661,148 @@ public final class Options extends OptionsSettings {
      * @throws IllegalStateException if closed
      */
     public Path walDir() {
+        return readDir("rocksdb_options_get_wal_dir", walDir, (p, size) -> rocksdb_options_get_wal_dir(p, size));
+    }
+
+    /** A directory setting: RocksDB's where the engine has {@code function}, else {@code set} (what was set here). */
+    private Path readDir(String function, Path set, BinaryOperator<MemorySegment> getter) {
         lifecycle.ensureOpen();
-        if (!Capabilities.callable("rocksdb_options_get_wal_dir")) {
-            return walDir;
+        if (!Capabilities.callable(function)) {
+            return set;
         }
         try (Scratch s = Scratch.enterFirst(lifecycle); Arena arena = Arena.ofConfined()) {
             MemorySegment size = arena.allocate(ValueLayout.JAVA_LONG);
-            MemorySegment dir = rocksdb_options_get_wal_dir(ptr, size);
+            MemorySegment dir = getter.apply(ptr, size); // points into the options: not freed
             long n = size.get(ValueLayout.JAVA_LONG, 0);
             if (dir.address() == 0 || n == 0) {
                 return null;
             }
             return Path.of(new String(dir.reinterpret(n).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8));
         }
+    }
+
+    private volatile Path dbLogDir;
+
+    /**
+     * Writes the info log ({@code LOG}) to {@code dir} instead of the database directory
+     * (RocksDB's {@code db_log_dir}); the file is then named after the database's path.
+     *
+     * @param dir the info log directory (made absolute)
+     * @return these options
+     * @throws IllegalArgumentException if the path holds a NUL character
+     * @throws IllegalStateException if closed
+     */
+    public Options setDbLogDir(Path dir) {
+        String name = Opening.cPath(dir);
+        try (Scratch s = Scratch.enterFirst(lifecycle); Arena arena = Arena.ofConfined()) {
+            rocksdb_options_set_db_log_dir(ptr, arena.allocateFrom(name));
+            dbLogDir = Path.of(name);
+        }
+        return this;
+    }
+
+    /**
+     * The info log directory: RocksDB's setting where the engine can report it
+     * ({@code rocksdb_options_get_db_log_dir}, RocksDB 11), else the one set here.
+     *
+     * @return the directory, or null for the database directory
+     * @throws IllegalStateException if closed
+     */
+    public Path dbLogDir() {
+        return readDir("rocksdb_options_get_db_log_dir", dbLogDir, (p, size) -> rocksdb_options_get_db_log_dir(p, size));
+    }
+
+    // ---- row cache, whole-profile tuning ------------------------------------------------------------
+
+    /**
+     * Caches whole rows read by point lookups in {@code cache} (RocksDB's {@code row_cache}; none
+     * by default). The options keep their own reference: the cache may be closed afterwards, and
+     * one cache may serve several databases.
+     *
+     * @param cache the row cache
+     * @return these options
+     * @throws IllegalStateException if these options or {@code cache} are closed
+     */
+    public Options setRowCache(Cache cache) {
+        Objects.requireNonNull(cache, "cache");
+        use(p -> cache.use(c -> rocksdb_options_set_row_cache(p, c)));
+        return this;
+    }
+
+    /**
+     * Tunes these options for point lookups with a block cache of {@code blockCacheSizeMb} MiB
+     * (RocksDB's {@code OptimizeForPointLookup}: a hash index, a bloom filter, the cache).
+     *
+     * @param blockCacheSizeMb the block cache size in MiB, at least 0
+     * @return these options
+     * @throws IllegalArgumentException if {@code blockCacheSizeMb < 0}
+     * @throws IllegalStateException if closed
+     */
+    public Options optimizeForPointLookup(long blockCacheSizeMb) {
+        atLeast("block cache size", blockCacheSizeMb, 0);
+        return set(p -> rocksdb_options_optimize_for_point_lookup(p, blockCacheSizeMb));
+    }
+
+    /**
+     * Tunes these options for leveled compaction within a memtable budget of 512 MiB
+     * ({@link #optimizeLevelStyleCompaction(long)} with RocksDB's default).
+     *
+     * @return these options
+     * @throws IllegalStateException if closed
+     */
+    public Options optimizeLevelStyleCompaction() {
+        return optimizeLevelStyleCompaction(512L << 20);
+    }
+
+    /**
+     * Tunes these options for leveled compaction within a memtable budget of
+     * {@code memtableMemoryBudget} bytes (RocksDB's {@code OptimizeLevelStyleCompaction}: write
+     * buffers, level sizes, compression by level).
+     *
+     * @param memtableMemoryBudget the memtables' budget in bytes, above 0
+     * @return these options
+     * @throws IllegalArgumentException if {@code memtableMemoryBudget <= 0}
+     * @throws IllegalStateException if closed
+     */
+    public Options optimizeLevelStyleCompaction(long memtableMemoryBudget) {
+        atLeast("memtable memory budget", memtableMemoryBudget, 1);
+        return set(p -> rocksdb_options_optimize_level_style_compaction(p, memtableMemoryBudget));
+    }
+
+    /**
+     * Tunes these options for universal compaction within a memtable budget of 512 MiB
+     * ({@link #optimizeUniversalStyleCompaction(long)} with RocksDB's default).
+     *
+     * @return these options
+     * @throws IllegalStateException if closed
+     */
+    public Options optimizeUniversalStyleCompaction() {
+        return optimizeUniversalStyleCompaction(512L << 20);
+    }
+
+    /**
+     * Tunes these options for universal compaction within a memtable budget of
+     * {@code memtableMemoryBudget} bytes (RocksDB's {@code OptimizeUniversalStyleCompaction}).
+     *
+     * @param memtableMemoryBudget the memtables' budget in bytes, above 0
+     * @return these options
+     * @throws IllegalArgumentException if {@code memtableMemoryBudget <= 0}
+     * @throws IllegalStateException if closed
+     */
+    public Options optimizeUniversalStyleCompaction(long memtableMemoryBudget) {
+        atLeast("memtable memory budget", memtableMemoryBudget, 1);
+        return set(p -> rocksdb_options_optimize_universal_style_compaction(p, memtableMemoryBudget));
+    }
+
+    /**
+     * Tunes these options for loading much data at once (RocksDB's {@code PrepareForBulkLoad}:
+     * no automatic compactions, large level-0 triggers; compact the whole range afterwards).
+     *
+     * @return these options
+     * @throws IllegalStateException if closed
+     */
+    public Options prepareForBulkLoad() {
+        return set(p -> rocksdb_options_prepare_for_bulk_load(p));
     }
 
     // ---- the environment: Env, SST file manager, info logger ---------------------------------------

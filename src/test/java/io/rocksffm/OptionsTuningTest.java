@@ -86,6 +86,27 @@ class OptionsTuningTest {
                     }
                     return "(?=.*max_table_files_size=67108864;).*";
                 })));
+        out.add(s("db_log_dir", o -> {
+            Path log = dir.resolve("log").toAbsolutePath();
+            return eq(log, o.setDbLogDir(log).dbLogDir(), Pattern.quote(log.toString()));
+        }));
+        // whole-profile tuning: one of the settings each changes
+        out.add(s("disable_auto_compactions", o -> {
+            o.prepareForBulkLoad();
+            return "true";
+        }));
+        out.add(s("max_bytes_for_level_base", o -> {
+            o.optimizeLevelStyleCompaction(1L << 30);
+            return "1073741824";
+        }));
+        out.add(s("compaction_style", o -> {
+            o.optimizeUniversalStyleCompaction();
+            return "kCompactionStyleUniversal";
+        }));
+        out.add(s("memtable_whole_key_filtering", o -> {
+            o.optimizeForPointLookup(8);
+            return "true";
+        }));
         out.add(s("min_write_buffer_number_to_merge", o -> eq(2, o.setMaxWriteBufferNumber(4) // RocksDB keeps it below the memtable count
                 .setMinWriteBufferNumberToMerge(2).minWriteBufferNumberToMerge(), "2")));
         out.add(s("compression_opts", o -> eq(2, o.setCompressionParallelThreads(2).compressionParallelThreads(),

@@ -124,7 +124,9 @@ public final class SettingsTables {
     static Table<FlushOptions> flushOptions(Table<FlushOptions> table) {
         return table
                 .guarded("setAllowWriteStall(boolean)", (o, c) -> o.setAllowWriteStall(true))
-                .guarded("allowWriteStall()", (o, c) -> o.allowWriteStall());
+                .guarded("allowWriteStall()", (o, c) -> o.allowWriteStall())
+                .guarded("setListenerWait(boolean)", (o, c) -> o.setListenerWait(true))
+                .guarded("listenerWait()", (o, c) -> o.listenerWait());
     }
 
     /** The settings of {@link FlushOptions}. */
@@ -134,6 +136,11 @@ public final class SettingsTables {
                         null, null,
                         o -> o.setAllowWriteStall(true),
                         o -> assertEquals(true, o.allowWriteStall()),
+                        List.of()),
+                new Setting<FlushOptions>("FlushOptions.setListenerWait", "rocksdb_flushoptions_set_listener_wait", "rocksdb_flushoptions_get_listener_wait", "11.8", "11.8",
+                        null, null,
+                        o -> o.setListenerWait(true),
+                        o -> assertEquals(true, o.listenerWait()),
                         List.of()));
     }
 
@@ -388,7 +395,11 @@ public final class SettingsTables {
                 .guarded("setAllow2pc(boolean)", (o, c) -> o.setAllow2pc(true))
                 .guarded("allow2pc()", (o, c) -> o.allow2pc())
                 .guarded("setReportBgIoStats(boolean)", (o, c) -> o.setReportBgIoStats(true))
-                .guarded("reportBgIoStats()", (o, c) -> o.reportBgIoStats());
+                .guarded("reportBgIoStats()", (o, c) -> o.reportBgIoStats())
+                .guarded("setAllowFAllocate(boolean)", (o, c) -> o.setAllowFAllocate(false))
+                .guarded("allowFAllocate()", (o, c) -> o.allowFAllocate())
+                .guarded("setMaxBgerrorResumeCount(int)", (o, c) -> o.setMaxBgerrorResumeCount(5))
+                .guarded("maxBgerrorResumeCount()", (o, c) -> o.maxBgerrorResumeCount());
     }
 
     /** The settings of {@link Options}. */
@@ -973,7 +984,17 @@ public final class SettingsTables {
                         "report_bg_io_stats", "\\Qtrue\\E",
                         o -> o.setReportBgIoStats(true),
                         o -> assertEquals(true, o.reportBgIoStats()),
-                        List.of()));
+                        List.of()),
+                new Setting<Options>("Options.setAllowFAllocate", "rocksdb_options_set_allow_fallocate", "rocksdb_options_get_allow_fallocate", "11.8", "11.8",
+                        "allow_fallocate", "\\Qfalse\\E",
+                        o -> o.setAllowFAllocate(false),
+                        o -> assertEquals(false, o.allowFAllocate()),
+                        List.of()),
+                new Setting<Options>("Options.setMaxBgerrorResumeCount", "rocksdb_options_set_max_bgerror_resume_count", "rocksdb_options_get_max_bgerror_resume_count", "11.8", "11.8",
+                        "max_bgerror_resume_count", "\\Q5\\E",
+                        o -> o.setMaxBgerrorResumeCount(5),
+                        o -> assertEquals((int) (5), o.maxBgerrorResumeCount()),
+                        List.of(o -> o.setMaxBgerrorResumeCount((0) - 1))));
     }
 
     /** Adds the use-after-close rows of {@link ReadOptions}'s generated settings to its table. */

@@ -254,6 +254,7 @@ public final class Capabilities {
             "rocksdb_readoptions_get_optimize_multiget_for_io",
             // typed options (issue 32): absent from 7.8.3, or (the WAL directory's getter) before 11
             "rocksdb_options_get_wal_dir",
+            "rocksdb_options_get_db_log_dir",
             "rocksdb_fifo_compaction_options_set_allow_compaction",
             "rocksdb_fifo_compaction_options_get_allow_compaction",
             "rocksdb_block_based_options_set_optimize_filters_for_memory",
