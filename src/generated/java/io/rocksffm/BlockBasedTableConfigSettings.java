@@ -14,6 +14,9 @@ import java.util.Objects;
  */
 @SuppressWarnings("try") // the call token is held, not read
 abstract class BlockBasedTableConfigSettings extends NativeObject {
+    /** Serialises the setters (an internal object: never the caller's, who may lock this one). */
+    final Object lock = new Object();
+
     BlockBasedTableConfigSettings(String what, MemorySegment ptr) {
         super(what, ptr);
     }
@@ -30,8 +33,10 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
     public BlockBasedTableConfig setEnableIndexCompression(boolean value) {
         lifecycle.ensureOpen();
         Capabilities.require("rocksdb_block_based_options_set_enable_index_compression", "BlockBasedTableConfig.setEnableIndexCompression");
-        try (Scratch s = Scratch.enterFirst(lifecycle)) {
-            rocksdb_block_based_options_set_enable_index_compression(ptr, flag(value));
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_enable_index_compression(ptr, flag(value));
+            }
         }
         return (BlockBasedTableConfig) this;
     }
@@ -68,8 +73,10 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
         }
         lifecycle.ensureOpen();
         Capabilities.require("rocksdb_block_based_options_set_read_amp_bytes_per_bit", "BlockBasedTableConfig.setReadAmpBytesPerBit");
-        try (Scratch s = Scratch.enterFirst(lifecycle)) {
-            rocksdb_block_based_options_set_read_amp_bytes_per_bit(ptr, value);
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_read_amp_bytes_per_bit(ptr, value);
+            }
         }
         return (BlockBasedTableConfig) this;
     }
@@ -102,8 +109,10 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
     public BlockBasedTableConfig setVerifyCompression(boolean value) {
         lifecycle.ensureOpen();
         Capabilities.require("rocksdb_block_based_options_set_verify_compression", "BlockBasedTableConfig.setVerifyCompression");
-        try (Scratch s = Scratch.enterFirst(lifecycle)) {
-            rocksdb_block_based_options_set_verify_compression(ptr, flag(value));
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_verify_compression(ptr, flag(value));
+            }
         }
         return (BlockBasedTableConfig) this;
     }
@@ -136,8 +145,10 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
     public BlockBasedTableConfig setBlockAlign(boolean value) {
         lifecycle.ensureOpen();
         Capabilities.require("rocksdb_block_based_options_set_block_align", "BlockBasedTableConfig.setBlockAlign");
-        try (Scratch s = Scratch.enterFirst(lifecycle)) {
-            rocksdb_block_based_options_set_block_align(ptr, flag(value));
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_block_align(ptr, flag(value));
+            }
         }
         return (BlockBasedTableConfig) this;
     }
@@ -170,8 +181,10 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
     public BlockBasedTableConfig setSeparateKeyValueInDataBlock(boolean value) {
         lifecycle.ensureOpen();
         Capabilities.require("rocksdb_block_based_options_set_separate_key_value_in_data_block", "BlockBasedTableConfig.setSeparateKeyValueInDataBlock");
-        try (Scratch s = Scratch.enterFirst(lifecycle)) {
-            rocksdb_block_based_options_set_separate_key_value_in_data_block(ptr, flag(value));
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_separate_key_value_in_data_block(ptr, flag(value));
+            }
         }
         return (BlockBasedTableConfig) this;
     }
@@ -189,6 +202,673 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
         Capabilities.require("rocksdb_block_based_options_get_separate_key_value_in_data_block", "BlockBasedTableConfig.separateKeyValueInDataBlock");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_separate_key_value_in_data_block(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether the block cache is off (false by default; every read then decompresses from the file or the OS cache).
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_no_block_cache} ({@code no_block_cache} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public BlockBasedTableConfig setNoBlockCache(boolean value) {
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_no_block_cache(ptr, flag(value));
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setNoBlockCache} sets: whether the block cache is off (false by default; every read then decompresses from the file or the OS cache).
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_no_block_cache}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_no_block_cache} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean noBlockCache() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_block_based_options_get_no_block_cache", "BlockBasedTableConfig.noBlockCache");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_block_based_options_get_no_block_cache(ptr) != 0;
+        }
+    }
+
+    /**
+     * The approximate size in bytes of a data block before compression (RocksDB's default: 4 KiB).
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_block_size} ({@code block_size} in an OPTIONS file).
+     *
+     * @param value the value, > 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public BlockBasedTableConfig setBlockSize(long value) {
+        if (!(value > 0)) {
+            throw new IllegalArgumentException("BlockBasedTableConfig.setBlockSize: value must be > 0: " + value);
+        }
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_block_size(ptr, value);
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setBlockSize} sets: the approximate size in bytes of a data block before compression (RocksDB's default: 4 KiB).
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_block_size}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_block_size} (the engines tested have it from RocksDB 11.8)
+     */
+    public long blockSize() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_block_based_options_get_block_size", "BlockBasedTableConfig.blockSize");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_block_based_options_get_block_size(ptr);
+        }
+    }
+
+    /**
+     * Whether index and filter blocks go through the block cache (counted in its budget) instead of staying in memory outside it (false by default).
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_cache_index_and_filter_blocks} ({@code cache_index_and_filter_blocks} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public BlockBasedTableConfig setCacheIndexAndFilterBlocks(boolean value) {
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_cache_index_and_filter_blocks(ptr, flag(value));
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setCacheIndexAndFilterBlocks} sets: whether index and filter blocks go through the block cache (counted in its budget) instead of staying in memory outside it (false by default).
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_cache_index_and_filter_blocks}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_cache_index_and_filter_blocks} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean cacheIndexAndFilterBlocks() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_block_based_options_get_cache_index_and_filter_blocks", "BlockBasedTableConfig.cacheIndexAndFilterBlocks");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_block_based_options_get_cache_index_and_filter_blocks(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether filters cover whole keys (true by default) rather than only prefixes.
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_whole_key_filtering} ({@code whole_key_filtering} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public BlockBasedTableConfig setWholeKeyFiltering(boolean value) {
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_whole_key_filtering(ptr, flag(value));
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setWholeKeyFiltering} sets: whether filters cover whole keys (true by default) rather than only prefixes.
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_whole_key_filtering}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_whole_key_filtering} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean wholeKeyFiltering() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_block_based_options_get_whole_key_filtering", "BlockBasedTableConfig.wholeKeyFiltering");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_block_based_options_get_whole_key_filtering(ptr) != 0;
+        }
+    }
+
+    /**
+     * The kind of index of a table file's data blocks (binary search by default).
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_index_type} ({@code index_type} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws NullPointerException if {@code value} is null
+     * @throws IllegalStateException if closed
+     */
+    public BlockBasedTableConfig setIndexType(BlockBasedTableConfig.IndexType value) {
+        Objects.requireNonNull(value, "value");
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_index_type(ptr, value.id);
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setIndexType} sets: the kind of index of a table file's data blocks (binary search by default).
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_index_type}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_index_type} (the engines tested have it from RocksDB 11.8)
+     */
+    public BlockBasedTableConfig.IndexType indexType() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_block_based_options_get_index_type", "BlockBasedTableConfig.indexType");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return BlockBasedTableConfig.IndexType.of(rocksdb_block_based_options_get_index_type(ptr));
+        }
+    }
+
+    /**
+     * The kind of index inside each data block (binary search by default).
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_data_block_index_type} ({@code data_block_index_type} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws NullPointerException if {@code value} is null
+     * @throws IllegalStateException if closed
+     */
+    public BlockBasedTableConfig setDataBlockIndexType(BlockBasedTableConfig.DataBlockIndexType value) {
+        Objects.requireNonNull(value, "value");
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_data_block_index_type(ptr, value.id);
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setDataBlockIndexType} sets: the kind of index inside each data block (binary search by default).
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_data_block_index_type}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_data_block_index_type} (the engines tested have it from RocksDB 11.8)
+     */
+    public BlockBasedTableConfig.DataBlockIndexType dataBlockIndexType() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_block_based_options_get_data_block_index_type", "BlockBasedTableConfig.dataBlockIndexType");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return BlockBasedTableConfig.DataBlockIndexType.of(rocksdb_block_based_options_get_data_block_index_type(ptr));
+        }
+    }
+
+    /**
+     * The hash index's utilisation ratio for data blocks indexed by binary search and hash (RocksDB's default: 0.75).
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_data_block_hash_ratio} ({@code data_block_hash_table_util_ratio} in an OPTIONS file).
+     *
+     * @param value the value, > 0 and in [0, 1]
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public BlockBasedTableConfig setDataBlockHashRatio(double value) {
+        if (!(value > 0)) {
+            throw new IllegalArgumentException("BlockBasedTableConfig.setDataBlockHashRatio: value must be > 0 and in [0, 1]: " + value);
+        }
+        if (!(value >= 0 && value <= 1)) {
+            throw new IllegalArgumentException("BlockBasedTableConfig.setDataBlockHashRatio: value must be > 0 and in [0, 1]: " + value);
+        }
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_data_block_hash_ratio(ptr, value);
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setDataBlockHashRatio} sets: the hash index's utilisation ratio for data blocks indexed by binary search and hash (RocksDB's default: 0.75).
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_data_block_hash_table_util_ratio}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_data_block_hash_table_util_ratio} (the engines tested have it from RocksDB 11.8)
+     */
+    public double dataBlockHashRatio() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_block_based_options_get_data_block_hash_table_util_ratio", "BlockBasedTableConfig.dataBlockHashRatio");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_block_based_options_get_data_block_hash_table_util_ratio(ptr);
+        }
+    }
+
+    /**
+     * The block checksum (CRC32C by default).
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_checksum} ({@code checksum} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws NullPointerException if {@code value} is null
+     * @throws IllegalStateException if closed
+     */
+    public BlockBasedTableConfig setChecksum(BlockBasedTableConfig.ChecksumType value) {
+        Objects.requireNonNull(value, "value");
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_checksum(ptr, (byte) value.id);
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setChecksum} sets: the block checksum (CRC32C by default).
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_checksum}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_checksum} (the engines tested have it from RocksDB 11.8)
+     */
+    public BlockBasedTableConfig.ChecksumType checksum() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_block_based_options_get_checksum", "BlockBasedTableConfig.checksum");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return BlockBasedTableConfig.ChecksumType.of(rocksdb_block_based_options_get_checksum(ptr));
+        }
+    }
+
+    /**
+     * The table file format version (RocksDB's default depends on the engine: 5 on 7.x and 8.x, 6 on 9.x and later).
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_format_version} ({@code format_version} in an OPTIONS file).
+     *
+     * @param value the value, >= 2
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public BlockBasedTableConfig setFormatVersion(int value) {
+        if (!(value >= 2)) {
+            throw new IllegalArgumentException("BlockBasedTableConfig.setFormatVersion: value must be >= 2: " + value);
+        }
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_format_version(ptr, value);
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setFormatVersion} sets: the table file format version (RocksDB's default depends on the engine: 5 on 7.x and 8.x, 6 on 9.x and later).
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_format_version}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_format_version} (the engines tested have it from RocksDB 11.8)
+     */
+    public int formatVersion() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_block_based_options_get_format_version", "BlockBasedTableConfig.formatVersion");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_block_based_options_get_format_version(ptr);
+        }
+    }
+
+    /**
+     * The number of keys between restart points of delta encoding in data blocks (RocksDB's default: 16).
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_block_restart_interval} ({@code block_restart_interval} in an OPTIONS file).
+     *
+     * @param value the value, >= 1
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public BlockBasedTableConfig setBlockRestartInterval(int value) {
+        if (!(value >= 1)) {
+            throw new IllegalArgumentException("BlockBasedTableConfig.setBlockRestartInterval: value must be >= 1: " + value);
+        }
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_block_restart_interval(ptr, value);
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setBlockRestartInterval} sets: the number of keys between restart points of delta encoding in data blocks (RocksDB's default: 16).
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_block_restart_interval}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_block_restart_interval} (the engines tested have it from RocksDB 11.8)
+     */
+    public int blockRestartInterval() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_block_based_options_get_block_restart_interval", "BlockBasedTableConfig.blockRestartInterval");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_block_based_options_get_block_restart_interval(ptr);
+        }
+    }
+
+    /**
+     * The number of keys between restart points in index blocks (RocksDB's default: 1).
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_index_block_restart_interval} ({@code index_block_restart_interval} in an OPTIONS file).
+     *
+     * @param value the value, >= 1
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public BlockBasedTableConfig setIndexBlockRestartInterval(int value) {
+        if (!(value >= 1)) {
+            throw new IllegalArgumentException("BlockBasedTableConfig.setIndexBlockRestartInterval: value must be >= 1: " + value);
+        }
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_index_block_restart_interval(ptr, value);
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setIndexBlockRestartInterval} sets: the number of keys between restart points in index blocks (RocksDB's default: 1).
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_index_block_restart_interval}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_index_block_restart_interval} (the engines tested have it from RocksDB 11.8)
+     */
+    public int indexBlockRestartInterval() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_block_based_options_get_index_block_restart_interval", "BlockBasedTableConfig.indexBlockRestartInterval");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_block_based_options_get_index_block_restart_interval(ptr);
+        }
+    }
+
+    /**
+     * The block size in bytes of partitioned index and filter blocks (RocksDB's default: 4096).
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_metadata_block_size} ({@code metadata_block_size} in an OPTIONS file).
+     *
+     * @param value the value, > 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public BlockBasedTableConfig setMetadataBlockSize(long value) {
+        if (!(value > 0)) {
+            throw new IllegalArgumentException("BlockBasedTableConfig.setMetadataBlockSize: value must be > 0: " + value);
+        }
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_metadata_block_size(ptr, value);
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setMetadataBlockSize} sets: the block size in bytes of partitioned index and filter blocks (RocksDB's default: 4096).
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_metadata_block_size}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_metadata_block_size} (the engines tested have it from RocksDB 11.8)
+     */
+    public long metadataBlockSize() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_block_based_options_get_metadata_block_size", "BlockBasedTableConfig.metadataBlockSize");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_block_based_options_get_metadata_block_size(ptr);
+        }
+    }
+
+    /**
+     * How far below the block size, in percent, a block may be closed early when the next entry would overflow it (RocksDB's default: 10).
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_block_size_deviation} ({@code block_size_deviation} in an OPTIONS file).
+     *
+     * @param value the value, in [0, 100]
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public BlockBasedTableConfig setBlockSizeDeviation(int value) {
+        if (!(value >= 0 && value <= 100)) {
+            throw new IllegalArgumentException("BlockBasedTableConfig.setBlockSizeDeviation: value must be in [0, 100]: " + value);
+        }
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_block_size_deviation(ptr, value);
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setBlockSizeDeviation} sets: how far below the block size, in percent, a block may be closed early when the next entry would overflow it (RocksDB's default: 10).
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_block_size_deviation}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_block_size_deviation} (the engines tested have it from RocksDB 11.8)
+     */
+    public int blockSizeDeviation() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_block_based_options_get_block_size_deviation", "BlockBasedTableConfig.blockSizeDeviation");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_block_based_options_get_block_size_deviation(ptr);
+        }
+    }
+
+    /**
+     * Whether the filter is partitioned like the index (false by default; needs the two-level index).
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_partition_filters}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public BlockBasedTableConfig setPartitionFilters(boolean value) {
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_partition_filters(ptr, flag(value));
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setPartitionFilters} sets: whether the filter is partitioned like the index (false by default; needs the two-level index).
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_partition_filters}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_partition_filters} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean partitionFilters() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_block_based_options_get_partition_filters", "BlockBasedTableConfig.partitionFilters");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_block_based_options_get_partition_filters(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether level-0 files' index and filter blocks stay pinned in the block cache (false by default; with cacheIndexAndFilterBlocks).
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_pin_l0_filter_and_index_blocks_in_cache} ({@code pin_l0_filter_and_index_blocks_in_cache} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public BlockBasedTableConfig setPinL0FilterAndIndexBlocksInCache(boolean value) {
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_pin_l0_filter_and_index_blocks_in_cache(ptr, flag(value));
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setPinL0FilterAndIndexBlocksInCache} sets: whether level-0 files' index and filter blocks stay pinned in the block cache (false by default; with cacheIndexAndFilterBlocks).
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_pin_l0_filter_and_index_blocks_in_cache}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_pin_l0_filter_and_index_blocks_in_cache} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean pinL0FilterAndIndexBlocksInCache() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_block_based_options_get_pin_l0_filter_and_index_blocks_in_cache", "BlockBasedTableConfig.pinL0FilterAndIndexBlocksInCache");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_block_based_options_get_pin_l0_filter_and_index_blocks_in_cache(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether the top level of partitioned indexes and filters stays pinned in the block cache (true by default).
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_pin_top_level_index_and_filter} ({@code pin_top_level_index_and_filter} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public BlockBasedTableConfig setPinTopLevelIndexAndFilter(boolean value) {
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_pin_top_level_index_and_filter(ptr, flag(value));
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setPinTopLevelIndexAndFilter} sets: whether the top level of partitioned indexes and filters stays pinned in the block cache (true by default).
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_pin_top_level_index_and_filter}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_pin_top_level_index_and_filter} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean pinTopLevelIndexAndFilter() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_block_based_options_get_pin_top_level_index_and_filter", "BlockBasedTableConfig.pinTopLevelIndexAndFilter");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_block_based_options_get_pin_top_level_index_and_filter(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether index and filter blocks are cached with high priority, kept longer than data blocks (true by default).
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_cache_index_and_filter_blocks_with_high_priority} ({@code cache_index_and_filter_blocks_with_high_priority} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public BlockBasedTableConfig setCacheIndexAndFilterBlocksWithHighPriority(boolean value) {
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_cache_index_and_filter_blocks_with_high_priority(ptr, flag(value));
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setCacheIndexAndFilterBlocksWithHighPriority} sets: whether index and filter blocks are cached with high priority, kept longer than data blocks (true by default).
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_cache_index_and_filter_blocks_with_high_priority}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_cache_index_and_filter_blocks_with_high_priority} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean cacheIndexAndFilterBlocksWithHighPriority() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_block_based_options_get_cache_index_and_filter_blocks_with_high_priority", "BlockBasedTableConfig.cacheIndexAndFilterBlocksWithHighPriority");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_block_based_options_get_cache_index_and_filter_blocks_with_high_priority(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether the keys in data blocks are delta-encoded (true by default).
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_use_delta_encoding}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public BlockBasedTableConfig setUseDeltaEncoding(boolean value) {
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_use_delta_encoding(ptr, flag(value));
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setUseDeltaEncoding} sets: whether the keys in data blocks are delta-encoded (true by default).
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_use_delta_encoding}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_use_delta_encoding} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean useDeltaEncoding() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_block_based_options_get_use_delta_encoding", "BlockBasedTableConfig.useDeltaEncoding");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_block_based_options_get_use_delta_encoding(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether filters are sized to the allocator's memory blocks, saving memory.
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_optimize_filters_for_memory}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_set_optimize_filters_for_memory} (the engines tested have it from RocksDB 10.1)
+     */
+    public BlockBasedTableConfig setOptimizeFiltersForMemory(boolean value) {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_block_based_options_set_optimize_filters_for_memory", "BlockBasedTableConfig.setOptimizeFiltersForMemory");
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_optimize_filters_for_memory(ptr, flag(value));
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setOptimizeFiltersForMemory} sets: whether filters are sized to the allocator's memory blocks, saving memory.
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_optimize_filters_for_memory}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_optimize_filters_for_memory} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean optimizeFiltersForMemory() {
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_block_based_options_get_optimize_filters_for_memory", "BlockBasedTableConfig.optimizeFiltersForMemory");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_block_based_options_get_optimize_filters_for_memory(ptr) != 0;
         }
     }
 }

@@ -63,7 +63,45 @@ public final class SettingsTables {
                 .guarded("setBlockAlign(boolean)", (o, c) -> o.setBlockAlign(true))
                 .guarded("blockAlign()", (o, c) -> o.blockAlign())
                 .guarded("setSeparateKeyValueInDataBlock(boolean)", (o, c) -> o.setSeparateKeyValueInDataBlock(true))
-                .guarded("separateKeyValueInDataBlock()", (o, c) -> o.separateKeyValueInDataBlock());
+                .guarded("separateKeyValueInDataBlock()", (o, c) -> o.separateKeyValueInDataBlock())
+                .guarded("setNoBlockCache(boolean)", (o, c) -> o.setNoBlockCache(true))
+                .guarded("noBlockCache()", (o, c) -> o.noBlockCache())
+                .guarded("setBlockSize(long)", (o, c) -> o.setBlockSize(16384))
+                .guarded("blockSize()", (o, c) -> o.blockSize())
+                .guarded("setCacheIndexAndFilterBlocks(boolean)", (o, c) -> o.setCacheIndexAndFilterBlocks(true))
+                .guarded("cacheIndexAndFilterBlocks()", (o, c) -> o.cacheIndexAndFilterBlocks())
+                .guarded("setWholeKeyFiltering(boolean)", (o, c) -> o.setWholeKeyFiltering(false))
+                .guarded("wholeKeyFiltering()", (o, c) -> o.wholeKeyFiltering())
+                .guarded("setIndexType(IndexType)", (o, c) -> o.setIndexType(BlockBasedTableConfig.IndexType.TWO_LEVEL_INDEX_SEARCH))
+                .guarded("indexType()", (o, c) -> o.indexType())
+                .guarded("setDataBlockIndexType(DataBlockIndexType)", (o, c) -> o.setDataBlockIndexType(BlockBasedTableConfig.DataBlockIndexType.BINARY_SEARCH_AND_HASH))
+                .guarded("dataBlockIndexType()", (o, c) -> o.dataBlockIndexType())
+                .guarded("setDataBlockHashRatio(double)", (o, c) -> o.setDataBlockHashRatio(0.5))
+                .guarded("dataBlockHashRatio()", (o, c) -> o.dataBlockHashRatio())
+                .guarded("setChecksum(ChecksumType)", (o, c) -> o.setChecksum(BlockBasedTableConfig.ChecksumType.XXHASH64))
+                .guarded("checksum()", (o, c) -> o.checksum())
+                .guarded("setFormatVersion(int)", (o, c) -> o.setFormatVersion(4))
+                .guarded("formatVersion()", (o, c) -> o.formatVersion())
+                .guarded("setBlockRestartInterval(int)", (o, c) -> o.setBlockRestartInterval(8))
+                .guarded("blockRestartInterval()", (o, c) -> o.blockRestartInterval())
+                .guarded("setIndexBlockRestartInterval(int)", (o, c) -> o.setIndexBlockRestartInterval(2))
+                .guarded("indexBlockRestartInterval()", (o, c) -> o.indexBlockRestartInterval())
+                .guarded("setMetadataBlockSize(long)", (o, c) -> o.setMetadataBlockSize(8192))
+                .guarded("metadataBlockSize()", (o, c) -> o.metadataBlockSize())
+                .guarded("setBlockSizeDeviation(int)", (o, c) -> o.setBlockSizeDeviation(5))
+                .guarded("blockSizeDeviation()", (o, c) -> o.blockSizeDeviation())
+                .guarded("setPartitionFilters(boolean)", (o, c) -> o.setPartitionFilters(true))
+                .guarded("partitionFilters()", (o, c) -> o.partitionFilters())
+                .guarded("setPinL0FilterAndIndexBlocksInCache(boolean)", (o, c) -> o.setPinL0FilterAndIndexBlocksInCache(true))
+                .guarded("pinL0FilterAndIndexBlocksInCache()", (o, c) -> o.pinL0FilterAndIndexBlocksInCache())
+                .guarded("setPinTopLevelIndexAndFilter(boolean)", (o, c) -> o.setPinTopLevelIndexAndFilter(false))
+                .guarded("pinTopLevelIndexAndFilter()", (o, c) -> o.pinTopLevelIndexAndFilter())
+                .guarded("setCacheIndexAndFilterBlocksWithHighPriority(boolean)", (o, c) -> o.setCacheIndexAndFilterBlocksWithHighPriority(false))
+                .guarded("cacheIndexAndFilterBlocksWithHighPriority()", (o, c) -> o.cacheIndexAndFilterBlocksWithHighPriority())
+                .guarded("setUseDeltaEncoding(boolean)", (o, c) -> o.setUseDeltaEncoding(false))
+                .guarded("useDeltaEncoding()", (o, c) -> o.useDeltaEncoding())
+                .guarded("setOptimizeFiltersForMemory(boolean)", (o, c) -> o.setOptimizeFiltersForMemory(true))
+                .guarded("optimizeFiltersForMemory()", (o, c) -> o.optimizeFiltersForMemory());
     }
 
     /** The settings of {@link BlockBasedTableConfig}. */
@@ -93,6 +131,101 @@ public final class SettingsTables {
                         "separate_key_value_in_data_block", "\\Qtrue\\E",
                         o -> o.setSeparateKeyValueInDataBlock(true),
                         o -> assertEquals(true, o.separateKeyValueInDataBlock()),
+                        List.of()),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setNoBlockCache", "rocksdb_block_based_options_set_no_block_cache", "rocksdb_block_based_options_get_no_block_cache", null, "11.8",
+                        "no_block_cache", "\\Qtrue\\E",
+                        o -> o.setNoBlockCache(true),
+                        o -> assertEquals(true, o.noBlockCache()),
+                        List.of()),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setBlockSize", "rocksdb_block_based_options_set_block_size", "rocksdb_block_based_options_get_block_size", null, "11.8",
+                        "block_size", "\\Q16384\\E",
+                        o -> o.setBlockSize(16384),
+                        o -> assertEquals((long) (16384), o.blockSize()),
+                        List.of(o -> o.setBlockSize(0))),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setCacheIndexAndFilterBlocks", "rocksdb_block_based_options_set_cache_index_and_filter_blocks", "rocksdb_block_based_options_get_cache_index_and_filter_blocks", null, "11.8",
+                        "cache_index_and_filter_blocks", "\\Qtrue\\E",
+                        o -> o.setCacheIndexAndFilterBlocks(true),
+                        o -> assertEquals(true, o.cacheIndexAndFilterBlocks()),
+                        List.of()),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setWholeKeyFiltering", "rocksdb_block_based_options_set_whole_key_filtering", "rocksdb_block_based_options_get_whole_key_filtering", null, "11.8",
+                        "whole_key_filtering", "\\Qfalse\\E",
+                        o -> o.setWholeKeyFiltering(false),
+                        o -> assertEquals(false, o.wholeKeyFiltering()),
+                        List.of()),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setIndexType", "rocksdb_block_based_options_set_index_type", "rocksdb_block_based_options_get_index_type", null, "11.8",
+                        "index_type", "kTwoLevelIndexSearch",
+                        o -> o.setIndexType(BlockBasedTableConfig.IndexType.TWO_LEVEL_INDEX_SEARCH),
+                        o -> assertEquals(BlockBasedTableConfig.IndexType.TWO_LEVEL_INDEX_SEARCH, o.indexType()),
+                        List.of()),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setDataBlockIndexType", "rocksdb_block_based_options_set_data_block_index_type", "rocksdb_block_based_options_get_data_block_index_type", null, "11.8",
+                        "data_block_index_type", "kDataBlockBinaryAndHash",
+                        o -> o.setDataBlockIndexType(BlockBasedTableConfig.DataBlockIndexType.BINARY_SEARCH_AND_HASH),
+                        o -> assertEquals(BlockBasedTableConfig.DataBlockIndexType.BINARY_SEARCH_AND_HASH, o.dataBlockIndexType()),
+                        List.of()),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setDataBlockHashRatio", "rocksdb_block_based_options_set_data_block_hash_ratio", "rocksdb_block_based_options_get_data_block_hash_table_util_ratio", null, "11.8",
+                        "data_block_hash_table_util_ratio", "0\\.50*",
+                        o -> o.setDataBlockHashRatio(0.5),
+                        o -> assertEquals((double) (0.5), o.dataBlockHashRatio(), 0.0),
+                        List.of(o -> o.setDataBlockHashRatio(0), o -> o.setDataBlockHashRatio(Double.NaN), o -> o.setDataBlockHashRatio((0) - 0.5), o -> o.setDataBlockHashRatio((1) + 0.5))),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setChecksum", "rocksdb_block_based_options_set_checksum", "rocksdb_block_based_options_get_checksum", null, "11.8",
+                        "checksum", "kxxHash64",
+                        o -> o.setChecksum(BlockBasedTableConfig.ChecksumType.XXHASH64),
+                        o -> assertEquals(BlockBasedTableConfig.ChecksumType.XXHASH64, o.checksum()),
+                        List.of()),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setFormatVersion", "rocksdb_block_based_options_set_format_version", "rocksdb_block_based_options_get_format_version", null, "11.8",
+                        "format_version", "\\Q4\\E",
+                        o -> o.setFormatVersion(4),
+                        o -> assertEquals((int) (4), o.formatVersion()),
+                        List.of(o -> o.setFormatVersion((2) - 1))),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setBlockRestartInterval", "rocksdb_block_based_options_set_block_restart_interval", "rocksdb_block_based_options_get_block_restart_interval", null, "11.8",
+                        "block_restart_interval", "\\Q8\\E",
+                        o -> o.setBlockRestartInterval(8),
+                        o -> assertEquals((int) (8), o.blockRestartInterval()),
+                        List.of(o -> o.setBlockRestartInterval((1) - 1))),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setIndexBlockRestartInterval", "rocksdb_block_based_options_set_index_block_restart_interval", "rocksdb_block_based_options_get_index_block_restart_interval", null, "11.8",
+                        "index_block_restart_interval", "\\Q2\\E",
+                        o -> o.setIndexBlockRestartInterval(2),
+                        o -> assertEquals((int) (2), o.indexBlockRestartInterval()),
+                        List.of(o -> o.setIndexBlockRestartInterval((1) - 1))),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setMetadataBlockSize", "rocksdb_block_based_options_set_metadata_block_size", "rocksdb_block_based_options_get_metadata_block_size", null, "11.8",
+                        "metadata_block_size", "\\Q8192\\E",
+                        o -> o.setMetadataBlockSize(8192),
+                        o -> assertEquals((long) (8192), o.metadataBlockSize()),
+                        List.of(o -> o.setMetadataBlockSize(0))),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setBlockSizeDeviation", "rocksdb_block_based_options_set_block_size_deviation", "rocksdb_block_based_options_get_block_size_deviation", null, "11.8",
+                        "block_size_deviation", "\\Q5\\E",
+                        o -> o.setBlockSizeDeviation(5),
+                        o -> assertEquals((int) (5), o.blockSizeDeviation()),
+                        List.of(o -> o.setBlockSizeDeviation((0) - 1), o -> o.setBlockSizeDeviation((100) + 1))),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setPartitionFilters", "rocksdb_block_based_options_set_partition_filters", "rocksdb_block_based_options_get_partition_filters", null, "11.8",
+                        null, null,
+                        o -> o.setPartitionFilters(true),
+                        o -> assertEquals(true, o.partitionFilters()),
+                        List.of()),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setPinL0FilterAndIndexBlocksInCache", "rocksdb_block_based_options_set_pin_l0_filter_and_index_blocks_in_cache", "rocksdb_block_based_options_get_pin_l0_filter_and_index_blocks_in_cache", null, "11.8",
+                        "pin_l0_filter_and_index_blocks_in_cache", "\\Qtrue\\E",
+                        o -> o.setPinL0FilterAndIndexBlocksInCache(true),
+                        o -> assertEquals(true, o.pinL0FilterAndIndexBlocksInCache()),
+                        List.of()),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setPinTopLevelIndexAndFilter", "rocksdb_block_based_options_set_pin_top_level_index_and_filter", "rocksdb_block_based_options_get_pin_top_level_index_and_filter", null, "11.8",
+                        "pin_top_level_index_and_filter", "\\Qfalse\\E",
+                        o -> o.setPinTopLevelIndexAndFilter(false),
+                        o -> assertEquals(false, o.pinTopLevelIndexAndFilter()),
+                        List.of()),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setCacheIndexAndFilterBlocksWithHighPriority", "rocksdb_block_based_options_set_cache_index_and_filter_blocks_with_high_priority", "rocksdb_block_based_options_get_cache_index_and_filter_blocks_with_high_priority", null, "11.8",
+                        "cache_index_and_filter_blocks_with_high_priority", "\\Qfalse\\E",
+                        o -> o.setCacheIndexAndFilterBlocksWithHighPriority(false),
+                        o -> assertEquals(false, o.cacheIndexAndFilterBlocksWithHighPriority()),
+                        List.of()),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setUseDeltaEncoding", "rocksdb_block_based_options_set_use_delta_encoding", "rocksdb_block_based_options_get_use_delta_encoding", null, "11.8",
+                        null, null,
+                        o -> o.setUseDeltaEncoding(false),
+                        o -> assertEquals(false, o.useDeltaEncoding()),
+                        List.of()),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setOptimizeFiltersForMemory", "rocksdb_block_based_options_set_optimize_filters_for_memory", "rocksdb_block_based_options_get_optimize_filters_for_memory", "10.1", "11.8",
+                        null, null,
+                        o -> o.setOptimizeFiltersForMemory(true),
+                        o -> assertEquals(true, o.optimizeFiltersForMemory()),
                         List.of()));
     }
 

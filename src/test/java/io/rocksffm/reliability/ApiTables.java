@@ -369,11 +369,7 @@ final class ApiTables {
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setBlockCache(Cache)", (o, c) -> o.setBlockCache(c.cache))
-                .guarded("setNoBlockCache(boolean)", (o, c) -> o.setNoBlockCache(true))
-                .guarded("setFilterPolicy(FilterPolicy)", (o, c) -> o.setFilterPolicy(FilterPolicy.bloom(10)))
-                .guarded("setBlockSize(long)", (o, c) -> o.setBlockSize(8192))
-                .guarded("setCacheIndexAndFilterBlocks(boolean)", (o, c) -> o.setCacheIndexAndFilterBlocks(true))
-                .guarded("setWholeKeyFiltering(boolean)", (o, c) -> o.setWholeKeyFiltering(true));
+                .guarded("setFilterPolicy(FilterPolicy)", (o, c) -> o.setFilterPolicy(FilterPolicy.bloom(10)));
     }
 
     static Table<Checkpoint> checkpoint() {

@@ -45,22 +45,7 @@ final class OptionsTables {
 
     /** Adds the issue 32 setters of {@link BlockBasedTableConfig} to its table. */
     static Table<BlockBasedTableConfig> blockBasedIssue32(Table<BlockBasedTableConfig> table) {
-        return table
-                .guarded("setIndexType(IndexType)", (o, c) -> o.setIndexType(BlockBasedTableConfig.IndexType.BINARY_SEARCH))
-                .guarded("setDataBlockIndexType(DataBlockIndexType)", (o, c) -> o.setDataBlockIndexType(BlockBasedTableConfig.DataBlockIndexType.BINARY_SEARCH))
-                .guarded("setDataBlockHashRatio(double)", (o, c) -> o.setDataBlockHashRatio(0.5))
-                .guarded("setChecksum(ChecksumType)", (o, c) -> o.setChecksum(BlockBasedTableConfig.ChecksumType.CRC32C))
-                .guarded("setFormatVersion(int)", (o, c) -> o.setFormatVersion(2))
-                .guarded("setBlockRestartInterval(int)", (o, c) -> o.setBlockRestartInterval(2))
-                .guarded("setIndexBlockRestartInterval(int)", (o, c) -> o.setIndexBlockRestartInterval(2))
-                .guarded("setMetadataBlockSize(long)", (o, c) -> o.setMetadataBlockSize(2))
-                .guarded("setBlockSizeDeviation(int)", (o, c) -> o.setBlockSizeDeviation(2))
-                .guarded("setPartitionFilters(boolean)", (o, c) -> o.setPartitionFilters(true))
-                .guarded("setPinL0FilterAndIndexBlocksInCache(boolean)", (o, c) -> o.setPinL0FilterAndIndexBlocksInCache(true))
-                .guarded("setPinTopLevelIndexAndFilter(boolean)", (o, c) -> o.setPinTopLevelIndexAndFilter(true))
-                .guarded("setCacheIndexAndFilterBlocksWithHighPriority(boolean)", (o, c) -> o.setCacheIndexAndFilterBlocksWithHighPriority(true))
-                .guarded("setUseDeltaEncoding(boolean)", (o, c) -> o.setUseDeltaEncoding(true))
-                .guarded("setOptimizeFiltersForMemory(boolean)", (o, c) -> o.setOptimizeFiltersForMemory(true));
+        return table;
     }
 
     static Table<UniversalCompactionOptions> universal() {
