@@ -3,7 +3,6 @@ package io.rocksffm.internal;
 import io.rocksffm.internal.capi.HeaderInfo;
 
 import java.lang.foreign.SymbolLookup;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -90,7 +89,7 @@ public final class Capabilities {
      * Functions that {@code src/main} calls only behind {@link #require} or {@link #callable},
      * because some supported engine lacks them (or has them with another signature).
      */
-    public static final Set<String> GATED = union(GatedSettings.FUNCTIONS,
+    public static final Set<String> GATED = Set.of(
             "rocksdb_get_into_buffer_cf",
             // column families and compaction control (issue 32): absent from 7.8.3
             "rocksdb_approximate_sizes_cf_with_flags",
@@ -285,9 +284,13 @@ public final class Capabilities {
 
     private static final Map<String, Boolean> EXPORTED = new ConcurrentHashMap<>();
 
-    private static Set<String> union(Set<String> generated, String... more) {
-        Set<String> all = new TreeSet<>(generated);
-        all.addAll(List.of(more));
+    /**
+     * Every function called behind the gate: {@link #GATED} and the settings table's
+     * ({@link GatedSettings}, loaded only when asked: not at open).
+     */
+    public static Set<String> gated() {
+        Set<String> all = new TreeSet<>(GATED);
+        all.addAll(GatedSettings.FUNCTIONS);
         return Set.copyOf(all);
     }
 
