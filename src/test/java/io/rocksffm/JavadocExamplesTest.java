@@ -38,6 +38,8 @@ class JavadocExamplesTest {
             Map.entry("HistogramType", "enum: one constant passed to Statistics.histogram"),
             Map.entry("InfoLogLevel", "enum: one constant passed to Options.setInfoLogLevel"),
             Map.entry("StatisticsLevel", "enum: one constant passed to Options.setStatisticsLevel"),
+            Map.entry("WalRecoveryMode", "enum: one constant passed to Options.setWalRecoveryMode"),
+            Map.entry("CompactionPriority", "enum: one constant passed to Options.setCompactionPriority"),
             Map.entry("TickerType", "enum: Statistics' example reads one"),
             Map.entry("BackupInfo", "record of values returned by BackupEngine.backups(): BackupEngine's example"),
             Map.entry("HistogramData", "record of values returned by Statistics.histogram"),
