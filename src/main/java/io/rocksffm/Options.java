@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 import java.util.function.BinaryOperator;
 import java.util.function.Consumer;
 
@@ -645,12 +646,17 @@ public final class Options extends OptionsSettings {
      * @throws IllegalArgumentException if the path holds a NUL character
      */
     public Options setWalDir(Path dir) {
+        walDir = writeDir(dir, (p, name) -> rocksdb_options_set_wal_dir(p, name));
+        return this;
+    }
+
+    /** Sets a directory setting with {@code setter}; returns the path as set (absolute). */
+    private Path writeDir(Path dir, BiConsumer<MemorySegment, MemorySegment> setter) {
         String name = Opening.cPath(dir);
         try (Scratch s = Scratch.enterFirst(lifecycle); Arena arena = Arena.ofConfined()) {
-            rocksdb_options_set_wal_dir(ptr, arena.allocateFrom(name));
-            walDir = Path.of(name);
+            setter.accept(ptr, arena.allocateFrom(name));
         }
-        return this;
+        return Path.of(name);
     }
 
     /**
@@ -693,11 +699,7 @@ public final class Options extends OptionsSettings {
      * @throws IllegalStateException if closed
      */
     public Options setDbLogDir(Path dir) {
-        String name = Opening.cPath(dir);
-        try (Scratch s = Scratch.enterFirst(lifecycle); Arena arena = Arena.ofConfined()) {
-            rocksdb_options_set_db_log_dir(ptr, arena.allocateFrom(name));
-            dbLogDir = Path.of(name);
-        }
+        dbLogDir = writeDir(dir, (p, name) -> rocksdb_options_set_db_log_dir(p, name));
         return this;
     }
 
