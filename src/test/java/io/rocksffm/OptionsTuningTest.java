@@ -324,6 +324,10 @@ class OptionsTuningTest {
             assertThrows(NullPointerException.class, () -> o.setCompressionPerLevel(Arrays.asList(Compression.NONE, null)));
             assertThrows(NullPointerException.class, () -> o.setWalDir(null));
             assertThrows(IllegalArgumentException.class, () -> o.setWalDir(Path.of("a\0b")));
+            assertThrows(IllegalArgumentException.class, () -> o.setDbLogDir(Path.of("a\0b")));
+            assertThrows(NullPointerException.class, () -> o.setRowCache(null));
+            assertThrows(IllegalArgumentException.class, () -> o.optimizeLevelStyleCompaction(0));
+            assertThrows(IllegalArgumentException.class, () -> o.optimizeForPointLookup(-1));
             UniversalCompactionOptions closed = new UniversalCompactionOptions();
             closed.close();
             assertThrows(IllegalStateException.class, () -> o.setUniversalCompactionOptions(closed));
