@@ -270,7 +270,7 @@ public class SettingsGen {
         }
         if (r.gated()) {
             b.append("        lifecycle.ensureOpen();\n");
-            b.append("        Capabilities.require(\"").append(r.setter()).append("\", \"").append(method).append("\");\n");
+            b.append("        Capabilities.require(\"").append(method).append("\", \"").append(r.setter()).append("\");\n");
         }
         if (LOCKED.contains(owner)) {
             b.append("        synchronized (lock) {\n");
@@ -306,7 +306,7 @@ public class SettingsGen {
         b.append("    public ").append(jt).append(" ").append(r.name()).append("() {\n");
         if (r.getterGated()) {
             b.append("        lifecycle.ensureOpen();\n");
-            b.append("        Capabilities.require(\"").append(r.getter()).append("\", \"").append(method).append("\");\n");
+            b.append("        Capabilities.require(\"").append(method).append("\", \"").append(r.getter()).append("\");\n");
         }
         b.append("        try (Scratch s = Scratch.enterFirst(lifecycle)) {\n");
         b.append("            return ").append(fromC(r, jt, f.returns(), r.getter() + "(ptr)")).append(";\n");

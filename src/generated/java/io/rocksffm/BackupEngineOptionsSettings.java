@@ -29,7 +29,7 @@ abstract class BackupEngineOptionsSettings extends NativeObject {
      */
     public BackupEngineOptions setShareFilesWithChecksum(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_backup_engine_options_set_share_files_with_checksum", "BackupEngineOptions.setShareFilesWithChecksum");
+        Capabilities.require("BackupEngineOptions.setShareFilesWithChecksum", "rocksdb_backup_engine_options_set_share_files_with_checksum");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_backup_engine_options_set_share_files_with_checksum(ptr, flag(value));
         }
@@ -46,7 +46,7 @@ abstract class BackupEngineOptionsSettings extends NativeObject {
      */
     public boolean shareFilesWithChecksum() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_backup_engine_options_get_share_files_with_checksum", "BackupEngineOptions.shareFilesWithChecksum");
+        Capabilities.require("BackupEngineOptions.shareFilesWithChecksum", "rocksdb_backup_engine_options_get_share_files_with_checksum");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_backup_engine_options_get_share_files_with_checksum(ptr) != 0;
         }

@@ -32,7 +32,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public BlockBasedTableConfig setEnableIndexCompression(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_set_enable_index_compression", "BlockBasedTableConfig.setEnableIndexCompression");
+        Capabilities.require("BlockBasedTableConfig.setEnableIndexCompression", "rocksdb_block_based_options_set_enable_index_compression");
         synchronized (lock) {
             try (Scratch s = Scratch.enterFirst(lifecycle)) {
                 rocksdb_block_based_options_set_enable_index_compression(ptr, flag(value));
@@ -51,7 +51,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public boolean enableIndexCompression() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_enable_index_compression", "BlockBasedTableConfig.enableIndexCompression");
+        Capabilities.require("BlockBasedTableConfig.enableIndexCompression", "rocksdb_block_based_options_get_enable_index_compression");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_enable_index_compression(ptr) != 0;
         }
@@ -72,7 +72,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
             throw new IllegalArgumentException("BlockBasedTableConfig.setReadAmpBytesPerBit: value must be >= 0: " + value);
         }
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_set_read_amp_bytes_per_bit", "BlockBasedTableConfig.setReadAmpBytesPerBit");
+        Capabilities.require("BlockBasedTableConfig.setReadAmpBytesPerBit", "rocksdb_block_based_options_set_read_amp_bytes_per_bit");
         synchronized (lock) {
             try (Scratch s = Scratch.enterFirst(lifecycle)) {
                 rocksdb_block_based_options_set_read_amp_bytes_per_bit(ptr, value);
@@ -91,7 +91,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public int readAmpBytesPerBit() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_read_amp_bytes_per_bit", "BlockBasedTableConfig.readAmpBytesPerBit");
+        Capabilities.require("BlockBasedTableConfig.readAmpBytesPerBit", "rocksdb_block_based_options_get_read_amp_bytes_per_bit");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_read_amp_bytes_per_bit(ptr);
         }
@@ -108,7 +108,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public BlockBasedTableConfig setVerifyCompression(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_set_verify_compression", "BlockBasedTableConfig.setVerifyCompression");
+        Capabilities.require("BlockBasedTableConfig.setVerifyCompression", "rocksdb_block_based_options_set_verify_compression");
         synchronized (lock) {
             try (Scratch s = Scratch.enterFirst(lifecycle)) {
                 rocksdb_block_based_options_set_verify_compression(ptr, flag(value));
@@ -127,7 +127,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public boolean verifyCompression() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_verify_compression", "BlockBasedTableConfig.verifyCompression");
+        Capabilities.require("BlockBasedTableConfig.verifyCompression", "rocksdb_block_based_options_get_verify_compression");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_verify_compression(ptr) != 0;
         }
@@ -144,7 +144,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public BlockBasedTableConfig setBlockAlign(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_set_block_align", "BlockBasedTableConfig.setBlockAlign");
+        Capabilities.require("BlockBasedTableConfig.setBlockAlign", "rocksdb_block_based_options_set_block_align");
         synchronized (lock) {
             try (Scratch s = Scratch.enterFirst(lifecycle)) {
                 rocksdb_block_based_options_set_block_align(ptr, flag(value));
@@ -163,7 +163,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public boolean blockAlign() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_block_align", "BlockBasedTableConfig.blockAlign");
+        Capabilities.require("BlockBasedTableConfig.blockAlign", "rocksdb_block_based_options_get_block_align");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_block_align(ptr) != 0;
         }
@@ -180,7 +180,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public BlockBasedTableConfig setSeparateKeyValueInDataBlock(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_set_separate_key_value_in_data_block", "BlockBasedTableConfig.setSeparateKeyValueInDataBlock");
+        Capabilities.require("BlockBasedTableConfig.setSeparateKeyValueInDataBlock", "rocksdb_block_based_options_set_separate_key_value_in_data_block");
         synchronized (lock) {
             try (Scratch s = Scratch.enterFirst(lifecycle)) {
                 rocksdb_block_based_options_set_separate_key_value_in_data_block(ptr, flag(value));
@@ -199,7 +199,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public boolean separateKeyValueInDataBlock() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_separate_key_value_in_data_block", "BlockBasedTableConfig.separateKeyValueInDataBlock");
+        Capabilities.require("BlockBasedTableConfig.separateKeyValueInDataBlock", "rocksdb_block_based_options_get_separate_key_value_in_data_block");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_separate_key_value_in_data_block(ptr) != 0;
         }
@@ -232,7 +232,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public boolean noBlockCache() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_no_block_cache", "BlockBasedTableConfig.noBlockCache");
+        Capabilities.require("BlockBasedTableConfig.noBlockCache", "rocksdb_block_based_options_get_no_block_cache");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_no_block_cache(ptr) != 0;
         }
@@ -269,7 +269,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public long blockSize() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_block_size", "BlockBasedTableConfig.blockSize");
+        Capabilities.require("BlockBasedTableConfig.blockSize", "rocksdb_block_based_options_get_block_size");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_block_size(ptr);
         }
@@ -302,7 +302,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public boolean cacheIndexAndFilterBlocks() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_cache_index_and_filter_blocks", "BlockBasedTableConfig.cacheIndexAndFilterBlocks");
+        Capabilities.require("BlockBasedTableConfig.cacheIndexAndFilterBlocks", "rocksdb_block_based_options_get_cache_index_and_filter_blocks");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_cache_index_and_filter_blocks(ptr) != 0;
         }
@@ -335,7 +335,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public boolean wholeKeyFiltering() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_whole_key_filtering", "BlockBasedTableConfig.wholeKeyFiltering");
+        Capabilities.require("BlockBasedTableConfig.wholeKeyFiltering", "rocksdb_block_based_options_get_whole_key_filtering");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_whole_key_filtering(ptr) != 0;
         }
@@ -370,7 +370,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public BlockBasedTableConfig.IndexType indexType() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_index_type", "BlockBasedTableConfig.indexType");
+        Capabilities.require("BlockBasedTableConfig.indexType", "rocksdb_block_based_options_get_index_type");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return BlockBasedTableConfig.IndexType.of(rocksdb_block_based_options_get_index_type(ptr));
         }
@@ -405,7 +405,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public BlockBasedTableConfig.DataBlockIndexType dataBlockIndexType() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_data_block_index_type", "BlockBasedTableConfig.dataBlockIndexType");
+        Capabilities.require("BlockBasedTableConfig.dataBlockIndexType", "rocksdb_block_based_options_get_data_block_index_type");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return BlockBasedTableConfig.DataBlockIndexType.of(rocksdb_block_based_options_get_data_block_index_type(ptr));
         }
@@ -445,7 +445,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public double dataBlockHashRatio() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_data_block_hash_table_util_ratio", "BlockBasedTableConfig.dataBlockHashRatio");
+        Capabilities.require("BlockBasedTableConfig.dataBlockHashRatio", "rocksdb_block_based_options_get_data_block_hash_table_util_ratio");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_data_block_hash_table_util_ratio(ptr);
         }
@@ -480,7 +480,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public BlockBasedTableConfig.ChecksumType checksum() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_checksum", "BlockBasedTableConfig.checksum");
+        Capabilities.require("BlockBasedTableConfig.checksum", "rocksdb_block_based_options_get_checksum");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return BlockBasedTableConfig.ChecksumType.of(rocksdb_block_based_options_get_checksum(ptr));
         }
@@ -517,7 +517,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public int formatVersion() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_format_version", "BlockBasedTableConfig.formatVersion");
+        Capabilities.require("BlockBasedTableConfig.formatVersion", "rocksdb_block_based_options_get_format_version");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_format_version(ptr);
         }
@@ -554,7 +554,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public int blockRestartInterval() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_block_restart_interval", "BlockBasedTableConfig.blockRestartInterval");
+        Capabilities.require("BlockBasedTableConfig.blockRestartInterval", "rocksdb_block_based_options_get_block_restart_interval");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_block_restart_interval(ptr);
         }
@@ -591,7 +591,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public int indexBlockRestartInterval() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_index_block_restart_interval", "BlockBasedTableConfig.indexBlockRestartInterval");
+        Capabilities.require("BlockBasedTableConfig.indexBlockRestartInterval", "rocksdb_block_based_options_get_index_block_restart_interval");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_index_block_restart_interval(ptr);
         }
@@ -628,7 +628,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public long metadataBlockSize() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_metadata_block_size", "BlockBasedTableConfig.metadataBlockSize");
+        Capabilities.require("BlockBasedTableConfig.metadataBlockSize", "rocksdb_block_based_options_get_metadata_block_size");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_metadata_block_size(ptr);
         }
@@ -665,7 +665,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public int blockSizeDeviation() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_block_size_deviation", "BlockBasedTableConfig.blockSizeDeviation");
+        Capabilities.require("BlockBasedTableConfig.blockSizeDeviation", "rocksdb_block_based_options_get_block_size_deviation");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_block_size_deviation(ptr);
         }
@@ -698,7 +698,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public boolean partitionFilters() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_partition_filters", "BlockBasedTableConfig.partitionFilters");
+        Capabilities.require("BlockBasedTableConfig.partitionFilters", "rocksdb_block_based_options_get_partition_filters");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_partition_filters(ptr) != 0;
         }
@@ -731,7 +731,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public boolean pinL0FilterAndIndexBlocksInCache() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_pin_l0_filter_and_index_blocks_in_cache", "BlockBasedTableConfig.pinL0FilterAndIndexBlocksInCache");
+        Capabilities.require("BlockBasedTableConfig.pinL0FilterAndIndexBlocksInCache", "rocksdb_block_based_options_get_pin_l0_filter_and_index_blocks_in_cache");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_pin_l0_filter_and_index_blocks_in_cache(ptr) != 0;
         }
@@ -764,7 +764,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public boolean pinTopLevelIndexAndFilter() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_pin_top_level_index_and_filter", "BlockBasedTableConfig.pinTopLevelIndexAndFilter");
+        Capabilities.require("BlockBasedTableConfig.pinTopLevelIndexAndFilter", "rocksdb_block_based_options_get_pin_top_level_index_and_filter");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_pin_top_level_index_and_filter(ptr) != 0;
         }
@@ -797,7 +797,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public boolean cacheIndexAndFilterBlocksWithHighPriority() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_cache_index_and_filter_blocks_with_high_priority", "BlockBasedTableConfig.cacheIndexAndFilterBlocksWithHighPriority");
+        Capabilities.require("BlockBasedTableConfig.cacheIndexAndFilterBlocksWithHighPriority", "rocksdb_block_based_options_get_cache_index_and_filter_blocks_with_high_priority");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_cache_index_and_filter_blocks_with_high_priority(ptr) != 0;
         }
@@ -830,7 +830,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public boolean useDeltaEncoding() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_use_delta_encoding", "BlockBasedTableConfig.useDeltaEncoding");
+        Capabilities.require("BlockBasedTableConfig.useDeltaEncoding", "rocksdb_block_based_options_get_use_delta_encoding");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_use_delta_encoding(ptr) != 0;
         }
@@ -847,7 +847,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public BlockBasedTableConfig setOptimizeFiltersForMemory(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_set_optimize_filters_for_memory", "BlockBasedTableConfig.setOptimizeFiltersForMemory");
+        Capabilities.require("BlockBasedTableConfig.setOptimizeFiltersForMemory", "rocksdb_block_based_options_set_optimize_filters_for_memory");
         synchronized (lock) {
             try (Scratch s = Scratch.enterFirst(lifecycle)) {
                 rocksdb_block_based_options_set_optimize_filters_for_memory(ptr, flag(value));
@@ -866,7 +866,7 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      */
     public boolean optimizeFiltersForMemory() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_block_based_options_get_optimize_filters_for_memory", "BlockBasedTableConfig.optimizeFiltersForMemory");
+        Capabilities.require("BlockBasedTableConfig.optimizeFiltersForMemory", "rocksdb_block_based_options_get_optimize_filters_for_memory");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_block_based_options_get_optimize_filters_for_memory(ptr) != 0;
         }

@@ -29,7 +29,7 @@ abstract class CompactRangeOptionsSettings extends NativeObject {
      */
     public CompactRangeOptions setAllowWriteStall(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_compactoptions_set_allow_write_stall", "CompactRangeOptions.setAllowWriteStall");
+        Capabilities.require("CompactRangeOptions.setAllowWriteStall", "rocksdb_compactoptions_set_allow_write_stall");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_compactoptions_set_allow_write_stall(ptr, flag(value));
         }
@@ -46,7 +46,7 @@ abstract class CompactRangeOptionsSettings extends NativeObject {
      */
     public boolean allowWriteStall() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_compactoptions_get_allow_write_stall", "CompactRangeOptions.allowWriteStall");
+        Capabilities.require("CompactRangeOptions.allowWriteStall", "rocksdb_compactoptions_get_allow_write_stall");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_compactoptions_get_allow_write_stall(ptr) != 0;
         }
@@ -67,7 +67,7 @@ abstract class CompactRangeOptionsSettings extends NativeObject {
             throw new IllegalArgumentException("CompactRangeOptions.setTargetPathId: value must be >= 0: " + value);
         }
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_compactoptions_set_target_path_id", "CompactRangeOptions.setTargetPathId");
+        Capabilities.require("CompactRangeOptions.setTargetPathId", "rocksdb_compactoptions_set_target_path_id");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_compactoptions_set_target_path_id(ptr, value);
         }
@@ -84,7 +84,7 @@ abstract class CompactRangeOptionsSettings extends NativeObject {
      */
     public int targetPathId() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_compactoptions_get_target_path_id", "CompactRangeOptions.targetPathId");
+        Capabilities.require("CompactRangeOptions.targetPathId", "rocksdb_compactoptions_get_target_path_id");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_compactoptions_get_target_path_id(ptr);
         }

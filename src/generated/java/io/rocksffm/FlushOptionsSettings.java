@@ -29,7 +29,7 @@ abstract class FlushOptionsSettings extends NativeObject {
      */
     public FlushOptions setAllowWriteStall(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_flushoptions_set_allow_write_stall", "FlushOptions.setAllowWriteStall");
+        Capabilities.require("FlushOptions.setAllowWriteStall", "rocksdb_flushoptions_set_allow_write_stall");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_flushoptions_set_allow_write_stall(ptr, flag(value));
         }
@@ -46,7 +46,7 @@ abstract class FlushOptionsSettings extends NativeObject {
      */
     public boolean allowWriteStall() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_flushoptions_get_allow_write_stall", "FlushOptions.allowWriteStall");
+        Capabilities.require("FlushOptions.allowWriteStall", "rocksdb_flushoptions_get_allow_write_stall");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_flushoptions_get_allow_write_stall(ptr) != 0;
         }
@@ -63,7 +63,7 @@ abstract class FlushOptionsSettings extends NativeObject {
      */
     public FlushOptions setListenerWait(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_flushoptions_set_listener_wait", "FlushOptions.setListenerWait");
+        Capabilities.require("FlushOptions.setListenerWait", "rocksdb_flushoptions_set_listener_wait");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_flushoptions_set_listener_wait(ptr, flag(value));
         }
@@ -80,7 +80,7 @@ abstract class FlushOptionsSettings extends NativeObject {
      */
     public boolean listenerWait() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_flushoptions_get_listener_wait", "FlushOptions.listenerWait");
+        Capabilities.require("FlushOptions.listenerWait", "rocksdb_flushoptions_get_listener_wait");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_flushoptions_get_listener_wait(ptr) != 0;
         }

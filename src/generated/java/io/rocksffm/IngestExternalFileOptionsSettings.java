@@ -29,7 +29,7 @@ abstract class IngestExternalFileOptionsSettings extends NativeObject {
      */
     public IngestExternalFileOptions setWriteGlobalSeqno(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_ingestexternalfileoptions_set_write_global_seqno", "IngestExternalFileOptions.setWriteGlobalSeqno");
+        Capabilities.require("IngestExternalFileOptions.setWriteGlobalSeqno", "rocksdb_ingestexternalfileoptions_set_write_global_seqno");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_ingestexternalfileoptions_set_write_global_seqno(ptr, flag(value));
         }
@@ -46,7 +46,7 @@ abstract class IngestExternalFileOptionsSettings extends NativeObject {
      */
     public boolean writeGlobalSeqno() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_ingestexternalfileoptions_get_write_global_seqno", "IngestExternalFileOptions.writeGlobalSeqno");
+        Capabilities.require("IngestExternalFileOptions.writeGlobalSeqno", "rocksdb_ingestexternalfileoptions_get_write_global_seqno");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_ingestexternalfileoptions_get_write_global_seqno(ptr) != 0;
         }

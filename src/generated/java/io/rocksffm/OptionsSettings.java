@@ -813,7 +813,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public Options setPersistUserDefinedTimestamps(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_persist_user_defined_timestamps", "Options.setPersistUserDefinedTimestamps");
+        Capabilities.require("Options.setPersistUserDefinedTimestamps", "rocksdb_options_set_persist_user_defined_timestamps");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_persist_user_defined_timestamps(ptr, flag(value));
         }
@@ -830,7 +830,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public boolean persistUserDefinedTimestamps() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_persist_user_defined_timestamps", "Options.persistUserDefinedTimestamps");
+        Capabilities.require("Options.persistUserDefinedTimestamps", "rocksdb_options_get_persist_user_defined_timestamps");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_persist_user_defined_timestamps(ptr) != 0;
         }
@@ -1384,7 +1384,7 @@ abstract class OptionsSettings extends NativeObject {
             throw new IllegalArgumentException("Options.setTtl: value must be >= 0: " + value);
         }
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_ttl", "Options.setTtl");
+        Capabilities.require("Options.setTtl", "rocksdb_options_set_ttl");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_ttl(ptr, value);
         }
@@ -1401,7 +1401,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public long ttl() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_ttl", "Options.ttl");
+        Capabilities.require("Options.ttl", "rocksdb_options_get_ttl");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_ttl(ptr);
         }
@@ -1422,7 +1422,7 @@ abstract class OptionsSettings extends NativeObject {
             throw new IllegalArgumentException("Options.setPeriodicCompactionSeconds: value must be >= 0: " + value);
         }
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_periodic_compaction_seconds", "Options.setPeriodicCompactionSeconds");
+        Capabilities.require("Options.setPeriodicCompactionSeconds", "rocksdb_options_set_periodic_compaction_seconds");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_periodic_compaction_seconds(ptr, value);
         }
@@ -1439,7 +1439,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public long periodicCompactionSeconds() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_periodic_compaction_seconds", "Options.periodicCompactionSeconds");
+        Capabilities.require("Options.periodicCompactionSeconds", "rocksdb_options_get_periodic_compaction_seconds");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_periodic_compaction_seconds(ptr);
         }
@@ -1882,7 +1882,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public Options setAvoidFlushDuringRecovery(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_avoid_flush_during_recovery", "Options.setAvoidFlushDuringRecovery");
+        Capabilities.require("Options.setAvoidFlushDuringRecovery", "rocksdb_options_set_avoid_flush_during_recovery");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_avoid_flush_during_recovery(ptr, flag(value));
         }
@@ -1899,7 +1899,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public boolean avoidFlushDuringRecovery() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_avoid_flush_during_recovery", "Options.avoidFlushDuringRecovery");
+        Capabilities.require("Options.avoidFlushDuringRecovery", "rocksdb_options_get_avoid_flush_during_recovery");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_avoid_flush_during_recovery(ptr) != 0;
         }
@@ -1916,7 +1916,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public Options setAvoidFlushDuringShutdown(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_avoid_flush_during_shutdown", "Options.setAvoidFlushDuringShutdown");
+        Capabilities.require("Options.setAvoidFlushDuringShutdown", "rocksdb_options_set_avoid_flush_during_shutdown");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_avoid_flush_during_shutdown(ptr, flag(value));
         }
@@ -1933,7 +1933,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public boolean avoidFlushDuringShutdown() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_avoid_flush_during_shutdown", "Options.avoidFlushDuringShutdown");
+        Capabilities.require("Options.avoidFlushDuringShutdown", "rocksdb_options_get_avoid_flush_during_shutdown");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_avoid_flush_during_shutdown(ptr) != 0;
         }
@@ -1950,7 +1950,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public Options setBestEffortsRecovery(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_best_efforts_recovery", "Options.setBestEffortsRecovery");
+        Capabilities.require("Options.setBestEffortsRecovery", "rocksdb_options_set_best_efforts_recovery");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_best_efforts_recovery(ptr, flag(value));
         }
@@ -1967,7 +1967,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public boolean bestEffortsRecovery() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_best_efforts_recovery", "Options.bestEffortsRecovery");
+        Capabilities.require("Options.bestEffortsRecovery", "rocksdb_options_get_best_efforts_recovery");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_best_efforts_recovery(ptr) != 0;
         }
@@ -1988,7 +1988,7 @@ abstract class OptionsSettings extends NativeObject {
             throw new IllegalArgumentException("Options.setBgerrorResumeRetryInterval: value must be >= 0: " + value);
         }
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_bgerror_resume_retry_interval", "Options.setBgerrorResumeRetryInterval");
+        Capabilities.require("Options.setBgerrorResumeRetryInterval", "rocksdb_options_set_bgerror_resume_retry_interval");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_bgerror_resume_retry_interval(ptr, value);
         }
@@ -2005,7 +2005,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public long bgerrorResumeRetryInterval() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_bgerror_resume_retry_interval", "Options.bgerrorResumeRetryInterval");
+        Capabilities.require("Options.bgerrorResumeRetryInterval", "rocksdb_options_get_bgerror_resume_retry_interval");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_bgerror_resume_retry_interval(ptr);
         }
@@ -2122,7 +2122,7 @@ abstract class OptionsSettings extends NativeObject {
             throw new IllegalArgumentException("Options.setDelayedWriteRate: value must be >= 0: " + value);
         }
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_delayed_write_rate", "Options.setDelayedWriteRate");
+        Capabilities.require("Options.setDelayedWriteRate", "rocksdb_options_set_delayed_write_rate");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_delayed_write_rate(ptr, value);
         }
@@ -2139,7 +2139,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public long delayedWriteRate() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_delayed_write_rate", "Options.delayedWriteRate");
+        Capabilities.require("Options.delayedWriteRate", "rocksdb_options_get_delayed_write_rate");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_delayed_write_rate(ptr);
         }
@@ -2202,7 +2202,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public boolean dumpMallocStats() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_dump_malloc_stats", "Options.dumpMallocStats");
+        Capabilities.require("Options.dumpMallocStats", "rocksdb_options_get_dump_malloc_stats");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_dump_malloc_stats(ptr) != 0;
         }
@@ -2219,7 +2219,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public Options setEnableThreadTracking(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_enable_thread_tracking", "Options.setEnableThreadTracking");
+        Capabilities.require("Options.setEnableThreadTracking", "rocksdb_options_set_enable_thread_tracking");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_enable_thread_tracking(ptr, flag(value));
         }
@@ -2236,7 +2236,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public boolean enableThreadTracking() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_enable_thread_tracking", "Options.enableThreadTracking");
+        Capabilities.require("Options.enableThreadTracking", "rocksdb_options_get_enable_thread_tracking");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_enable_thread_tracking(ptr) != 0;
         }
@@ -2316,7 +2316,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public Options setForceConsistencyChecks(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_force_consistency_checks", "Options.setForceConsistencyChecks");
+        Capabilities.require("Options.setForceConsistencyChecks", "rocksdb_options_set_force_consistency_checks");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_force_consistency_checks(ptr, flag(value));
         }
@@ -2333,7 +2333,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public boolean forceConsistencyChecks() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_force_consistency_checks", "Options.forceConsistencyChecks");
+        Capabilities.require("Options.forceConsistencyChecks", "rocksdb_options_get_force_consistency_checks");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_force_consistency_checks(ptr) != 0;
         }
@@ -2474,7 +2474,7 @@ abstract class OptionsSettings extends NativeObject {
             throw new IllegalArgumentException("Options.setLogReadaheadSize: value must be >= 0: " + value);
         }
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_log_readahead_size", "Options.setLogReadaheadSize");
+        Capabilities.require("Options.setLogReadaheadSize", "rocksdb_options_set_log_readahead_size");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_log_readahead_size(ptr, value);
         }
@@ -2491,7 +2491,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public long logReadaheadSize() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_log_readahead_size", "Options.logReadaheadSize");
+        Capabilities.require("Options.logReadaheadSize", "rocksdb_options_get_log_readahead_size");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_log_readahead_size(ptr);
         }
@@ -2796,7 +2796,7 @@ abstract class OptionsSettings extends NativeObject {
             throw new IllegalArgumentException("Options.setMaxWriteBatchGroupSizeBytes: value must be >= 0: " + value);
         }
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_max_write_batch_group_size_bytes", "Options.setMaxWriteBatchGroupSizeBytes");
+        Capabilities.require("Options.setMaxWriteBatchGroupSizeBytes", "rocksdb_options_set_max_write_batch_group_size_bytes");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_max_write_batch_group_size_bytes(ptr, value);
         }
@@ -2813,7 +2813,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public long maxWriteBatchGroupSizeBytes() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_max_write_batch_group_size_bytes", "Options.maxWriteBatchGroupSizeBytes");
+        Capabilities.require("Options.maxWriteBatchGroupSizeBytes", "rocksdb_options_get_max_write_batch_group_size_bytes");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_max_write_batch_group_size_bytes(ptr);
         }
@@ -2866,7 +2866,7 @@ abstract class OptionsSettings extends NativeObject {
             throw new IllegalArgumentException("Options.setMemtableMaxRangeDeletions: value must be >= 0: " + value);
         }
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_memtable_max_range_deletions", "Options.setMemtableMaxRangeDeletions");
+        Capabilities.require("Options.setMemtableMaxRangeDeletions", "rocksdb_options_set_memtable_max_range_deletions");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_memtable_max_range_deletions(ptr, value);
         }
@@ -2883,7 +2883,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public int memtableMaxRangeDeletions() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_memtable_max_range_deletions", "Options.memtableMaxRangeDeletions");
+        Capabilities.require("Options.memtableMaxRangeDeletions", "rocksdb_options_get_memtable_max_range_deletions");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_memtable_max_range_deletions(ptr);
         }
@@ -2914,7 +2914,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public boolean memtableWholeKeyFiltering() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_memtable_whole_key_filtering", "Options.memtableWholeKeyFiltering");
+        Capabilities.require("Options.memtableWholeKeyFiltering", "rocksdb_options_get_memtable_whole_key_filtering");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_memtable_whole_key_filtering(ptr) != 0;
         }
@@ -2931,7 +2931,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public Options setParanoidFileChecks(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_paranoid_file_checks", "Options.setParanoidFileChecks");
+        Capabilities.require("Options.setParanoidFileChecks", "rocksdb_options_set_paranoid_file_checks");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_paranoid_file_checks(ptr, flag(value));
         }
@@ -2948,7 +2948,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public boolean paranoidFileChecks() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_paranoid_file_checks", "Options.paranoidFileChecks");
+        Capabilities.require("Options.paranoidFileChecks", "rocksdb_options_get_paranoid_file_checks");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_paranoid_file_checks(ptr) != 0;
         }
@@ -2965,7 +2965,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public Options setPersistStatsToDisk(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_persist_stats_to_disk", "Options.setPersistStatsToDisk");
+        Capabilities.require("Options.setPersistStatsToDisk", "rocksdb_options_set_persist_stats_to_disk");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_persist_stats_to_disk(ptr, flag(value));
         }
@@ -2982,7 +2982,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public boolean persistStatsToDisk() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_persist_stats_to_disk", "Options.persistStatsToDisk");
+        Capabilities.require("Options.persistStatsToDisk", "rocksdb_options_get_persist_stats_to_disk");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_persist_stats_to_disk(ptr) != 0;
         }
@@ -3063,7 +3063,7 @@ abstract class OptionsSettings extends NativeObject {
             throw new IllegalArgumentException("Options.setStatsHistoryBufferSize: value must be >= 0: " + value);
         }
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_stats_history_buffer_size", "Options.setStatsHistoryBufferSize");
+        Capabilities.require("Options.setStatsHistoryBufferSize", "rocksdb_options_set_stats_history_buffer_size");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_stats_history_buffer_size(ptr, value);
         }
@@ -3080,7 +3080,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public long statsHistoryBufferSize() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_stats_history_buffer_size", "Options.statsHistoryBufferSize");
+        Capabilities.require("Options.statsHistoryBufferSize", "rocksdb_options_get_stats_history_buffer_size");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_stats_history_buffer_size(ptr);
         }
@@ -3129,7 +3129,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public Options setStrictBytesPerSync(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_strict_bytes_per_sync", "Options.setStrictBytesPerSync");
+        Capabilities.require("Options.setStrictBytesPerSync", "rocksdb_options_set_strict_bytes_per_sync");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_strict_bytes_per_sync(ptr, flag(value));
         }
@@ -3146,7 +3146,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public boolean strictBytesPerSync() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_strict_bytes_per_sync", "Options.strictBytesPerSync");
+        Capabilities.require("Options.strictBytesPerSync", "rocksdb_options_get_strict_bytes_per_sync");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_strict_bytes_per_sync(ptr) != 0;
         }
@@ -3195,7 +3195,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public Options setTwoWriteQueues(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_two_write_queues", "Options.setTwoWriteQueues");
+        Capabilities.require("Options.setTwoWriteQueues", "rocksdb_options_set_two_write_queues");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_two_write_queues(ptr, flag(value));
         }
@@ -3212,7 +3212,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public boolean twoWriteQueues() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_two_write_queues", "Options.twoWriteQueues");
+        Capabilities.require("Options.twoWriteQueues", "rocksdb_options_get_two_write_queues");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_two_write_queues(ptr) != 0;
         }
@@ -3345,7 +3345,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public Options setWriteDbidToManifest(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_write_dbid_to_manifest", "Options.setWriteDbidToManifest");
+        Capabilities.require("Options.setWriteDbidToManifest", "rocksdb_options_set_write_dbid_to_manifest");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_write_dbid_to_manifest(ptr, flag(value));
         }
@@ -3362,7 +3362,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public boolean writeDbidToManifest() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_write_dbid_to_manifest", "Options.writeDbidToManifest");
+        Capabilities.require("Options.writeDbidToManifest", "rocksdb_options_get_write_dbid_to_manifest");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_write_dbid_to_manifest(ptr) != 0;
         }
@@ -3383,7 +3383,7 @@ abstract class OptionsSettings extends NativeObject {
             throw new IllegalArgumentException("Options.setWriteThreadMaxYieldUsec: value must be >= 0: " + value);
         }
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_write_thread_max_yield_usec", "Options.setWriteThreadMaxYieldUsec");
+        Capabilities.require("Options.setWriteThreadMaxYieldUsec", "rocksdb_options_set_write_thread_max_yield_usec");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_write_thread_max_yield_usec(ptr, value);
         }
@@ -3400,7 +3400,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public long writeThreadMaxYieldUsec() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_write_thread_max_yield_usec", "Options.writeThreadMaxYieldUsec");
+        Capabilities.require("Options.writeThreadMaxYieldUsec", "rocksdb_options_get_write_thread_max_yield_usec");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_write_thread_max_yield_usec(ptr);
         }
@@ -3421,7 +3421,7 @@ abstract class OptionsSettings extends NativeObject {
             throw new IllegalArgumentException("Options.setWriteThreadSlowYieldUsec: value must be >= 0: " + value);
         }
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_write_thread_slow_yield_usec", "Options.setWriteThreadSlowYieldUsec");
+        Capabilities.require("Options.setWriteThreadSlowYieldUsec", "rocksdb_options_set_write_thread_slow_yield_usec");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_write_thread_slow_yield_usec(ptr, value);
         }
@@ -3438,7 +3438,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public long writeThreadSlowYieldUsec() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_write_thread_slow_yield_usec", "Options.writeThreadSlowYieldUsec");
+        Capabilities.require("Options.writeThreadSlowYieldUsec", "rocksdb_options_get_write_thread_slow_yield_usec");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_write_thread_slow_yield_usec(ptr);
         }
@@ -3455,7 +3455,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public Options setOpenFilesAsync(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_open_files_async", "Options.setOpenFilesAsync");
+        Capabilities.require("Options.setOpenFilesAsync", "rocksdb_options_set_open_files_async");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_open_files_async(ptr, flag(value));
         }
@@ -3472,7 +3472,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public boolean openFilesAsync() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_open_files_async", "Options.openFilesAsync");
+        Capabilities.require("Options.openFilesAsync", "rocksdb_options_get_open_files_async");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_open_files_async(ptr) != 0;
         }
@@ -3493,7 +3493,7 @@ abstract class OptionsSettings extends NativeObject {
             throw new IllegalArgumentException("Options.setMaxCompactionTriggerWakeupSeconds: value must be >= 0: " + value);
         }
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_max_compaction_trigger_wakeup_seconds", "Options.setMaxCompactionTriggerWakeupSeconds");
+        Capabilities.require("Options.setMaxCompactionTriggerWakeupSeconds", "rocksdb_options_set_max_compaction_trigger_wakeup_seconds");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_max_compaction_trigger_wakeup_seconds(ptr, value);
         }
@@ -3510,7 +3510,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public long maxCompactionTriggerWakeupSeconds() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_max_compaction_trigger_wakeup_seconds", "Options.maxCompactionTriggerWakeupSeconds");
+        Capabilities.require("Options.maxCompactionTriggerWakeupSeconds", "rocksdb_options_get_max_compaction_trigger_wakeup_seconds");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_max_compaction_trigger_wakeup_seconds(ptr);
         }
@@ -3531,7 +3531,7 @@ abstract class OptionsSettings extends NativeObject {
             throw new IllegalArgumentException("Options.setMinTombstonesForRangeConversion: value must be >= 0: " + value);
         }
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_min_tombstones_for_range_conversion", "Options.setMinTombstonesForRangeConversion");
+        Capabilities.require("Options.setMinTombstonesForRangeConversion", "rocksdb_options_set_min_tombstones_for_range_conversion");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_min_tombstones_for_range_conversion(ptr, value);
         }
@@ -3548,7 +3548,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public int minTombstonesForRangeConversion() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_min_tombstones_for_range_conversion", "Options.minTombstonesForRangeConversion");
+        Capabilities.require("Options.minTombstonesForRangeConversion", "rocksdb_options_get_min_tombstones_for_range_conversion");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_min_tombstones_for_range_conversion(ptr);
         }
@@ -3572,7 +3572,7 @@ abstract class OptionsSettings extends NativeObject {
             throw new IllegalArgumentException("Options.setReadTriggeredCompactionThreshold: value must be >= 0 and finite: " + value);
         }
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_read_triggered_compaction_threshold", "Options.setReadTriggeredCompactionThreshold");
+        Capabilities.require("Options.setReadTriggeredCompactionThreshold", "rocksdb_options_set_read_triggered_compaction_threshold");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_read_triggered_compaction_threshold(ptr, value);
         }
@@ -3589,7 +3589,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public double readTriggeredCompactionThreshold() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_read_triggered_compaction_threshold", "Options.readTriggeredCompactionThreshold");
+        Capabilities.require("Options.readTriggeredCompactionThreshold", "rocksdb_options_get_read_triggered_compaction_threshold");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_read_triggered_compaction_threshold(ptr);
         }
@@ -3638,7 +3638,7 @@ abstract class OptionsSettings extends NativeObject {
     public Options setCompactionPriority(CompactionPriority value) {
         Objects.requireNonNull(value, "value");
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_compaction_pri", "Options.setCompactionPriority");
+        Capabilities.require("Options.setCompactionPriority", "rocksdb_options_set_compaction_pri");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_compaction_pri(ptr, value.id);
         }
@@ -3655,7 +3655,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public CompactionPriority compactionPriority() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_compaction_pri", "Options.compactionPriority");
+        Capabilities.require("Options.compactionPriority", "rocksdb_options_get_compaction_pri");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return CompactionPriority.of(rocksdb_options_get_compaction_pri(ptr));
         }
@@ -3672,7 +3672,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public Options setAllow2pc(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_allow_2pc", "Options.setAllow2pc");
+        Capabilities.require("Options.setAllow2pc", "rocksdb_options_set_allow_2pc");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_allow_2pc(ptr, flag(value));
         }
@@ -3689,7 +3689,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public boolean allow2pc() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_allow_2pc", "Options.allow2pc");
+        Capabilities.require("Options.allow2pc", "rocksdb_options_get_allow_2pc");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_allow_2pc(ptr) != 0;
         }
@@ -3734,7 +3734,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public Options setAllowFAllocate(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_allow_fallocate", "Options.setAllowFAllocate");
+        Capabilities.require("Options.setAllowFAllocate", "rocksdb_options_set_allow_fallocate");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_allow_fallocate(ptr, flag(value));
         }
@@ -3751,7 +3751,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public boolean allowFAllocate() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_allow_fallocate", "Options.allowFAllocate");
+        Capabilities.require("Options.allowFAllocate", "rocksdb_options_get_allow_fallocate");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_allow_fallocate(ptr) != 0;
         }
@@ -3772,7 +3772,7 @@ abstract class OptionsSettings extends NativeObject {
             throw new IllegalArgumentException("Options.setMaxBgerrorResumeCount: value must be >= 0: " + value);
         }
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_set_max_bgerror_resume_count", "Options.setMaxBgerrorResumeCount");
+        Capabilities.require("Options.setMaxBgerrorResumeCount", "rocksdb_options_set_max_bgerror_resume_count");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_options_set_max_bgerror_resume_count(ptr, value);
         }
@@ -3789,7 +3789,7 @@ abstract class OptionsSettings extends NativeObject {
      */
     public int maxBgerrorResumeCount() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_options_get_max_bgerror_resume_count", "Options.maxBgerrorResumeCount");
+        Capabilities.require("Options.maxBgerrorResumeCount", "rocksdb_options_get_max_bgerror_resume_count");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_options_get_max_bgerror_resume_count(ptr);
         }

@@ -29,7 +29,7 @@ abstract class ReadOptionsSettings extends NativeObject {
      */
     public ReadOptions setAutoPrefixMode(boolean value) {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_readoptions_set_auto_prefix_mode", "ReadOptions.setAutoPrefixMode");
+        Capabilities.require("ReadOptions.setAutoPrefixMode", "rocksdb_readoptions_set_auto_prefix_mode");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_readoptions_set_auto_prefix_mode(ptr, flag(value));
         }
@@ -46,7 +46,7 @@ abstract class ReadOptionsSettings extends NativeObject {
      */
     public boolean autoPrefixMode() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_readoptions_get_auto_prefix_mode", "ReadOptions.autoPrefixMode");
+        Capabilities.require("ReadOptions.autoPrefixMode", "rocksdb_readoptions_get_auto_prefix_mode");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_readoptions_get_auto_prefix_mode(ptr) != 0;
         }
@@ -127,7 +127,7 @@ abstract class ReadOptionsSettings extends NativeObject {
             throw new IllegalArgumentException("ReadOptions.setValueSizeSoftLimit: value must be >= 0: " + value);
         }
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_readoptions_set_value_size_soft_limit", "ReadOptions.setValueSizeSoftLimit");
+        Capabilities.require("ReadOptions.setValueSizeSoftLimit", "rocksdb_readoptions_set_value_size_soft_limit");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             rocksdb_readoptions_set_value_size_soft_limit(ptr, value);
         }
@@ -144,7 +144,7 @@ abstract class ReadOptionsSettings extends NativeObject {
      */
     public long valueSizeSoftLimit() {
         lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_readoptions_get_value_size_soft_limit", "ReadOptions.valueSizeSoftLimit");
+        Capabilities.require("ReadOptions.valueSizeSoftLimit", "rocksdb_readoptions_get_value_size_soft_limit");
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_readoptions_get_value_size_soft_limit(ptr);
         }
