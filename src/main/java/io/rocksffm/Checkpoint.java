@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Callbacks;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.Native;
@@ -98,8 +99,13 @@ public final class Checkpoint extends NativeObject {
         if (logSizeForFlush < 0) {
             throw new IllegalArgumentException("logSizeForFlush must be >= 0: " + logSizeForFlush);
         }
+        if (logSizeForFlush != Long.MAX_VALUE) {
+            Maintenance.refuseWhilePaused(db, "createCheckpoint that may flush",
+                    "pass logSizeForFlush Long.MAX_VALUE (the log is copied, never flushed), or continue the work first");
+        }
+        Callbacks.refuseWaiting("createCheckpoint"); // it may flush and wait, and copies files
         use(cp -> {
-            try (Arena arena = Arena.ofConfined()) {
+            try (Scratch s = db.guard.begin(); Arena arena = Arena.ofConfined()) {
                 MemorySegment err = arena.allocate(ValueLayout.ADDRESS);
                 rocksdb_checkpoint_create(cp, arena.allocateFrom(dir), logSizeForFlush, err);
                 Native.check(err);
@@ -125,6 +131,8 @@ public final class Checkpoint extends NativeObject {
     public ExportImportFilesMetaData exportColumnFamily(ColumnFamilyHandle family, Path target) {
         String dir = Opening.cPath(target);
         db.guard.checkFamily(family);
+        Callbacks.refuseWaiting("exportColumnFamily"); // it flushes and waits
+        Maintenance.refuseWhilePaused(db, "exportColumnFamily (it flushes first)", "continue the work first");
         return apply(cp -> {
             try (Scratch s = db.guard.begin(family); Arena arena = Arena.ofConfined()) {
                 Capabilities.require("rocksdb_checkpoint_export_column_family");

@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Callbacks;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.KeyRanges;
 import io.rocksffm.internal.OlderShapes;
@@ -26,6 +27,8 @@ final class FileAdmin {
     static void compactRange(Database db, ColumnFamilyHandle family, CompactRangeOptions options, MemorySegment begin,
                              MemorySegment end) {
         Objects.requireNonNull(options, "options");
+        Callbacks.refuseWaiting("compactRange");
+        Maintenance.refuseWhilePaused(db, "compactRange", "continue it first");
         db.guard.callFamily(family, s -> {
             options.use(o -> {
                 MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);

@@ -4,6 +4,7 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import io.rocksffm.internal.Callbacks;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Native;
 
@@ -128,6 +129,9 @@ final class Maintenance {
      * forever for its closing flush, so it refuses to close instead.
      */
     static void backgroundWork(Database db, boolean pause) {
+        if (pause) {
+            Callbacks.refuseWaiting("pauseBackgroundWork"); // it waits for the running jobs
+        }
         db.guard.call(s -> {
             if (pause) {
                 Capabilities.require("rocksdb_pause_background_work");
@@ -135,6 +139,7 @@ final class Maintenance {
                 try {
                     rocksdb_pause_background_work(db.adminDb(), s.errptr);
                     Native.check(s.errptr);
+                    db.backgroundPauses.incrementAndGet();
                 } catch (RuntimeException | Error e) {
                     db.lifecycle.removeChild();
                     throw e;
@@ -143,10 +148,31 @@ final class Maintenance {
                 Capabilities.require("rocksdb_continue_background_work");
                 rocksdb_continue_background_work(db.adminDb(), s.errptr);
                 Native.check(s.errptr); // not paused: InvalidArgument, and no child to remove
+                db.backgroundPauses.decrementAndGet();
                 db.lifecycle.removeChild();
             }
             return null;
         });
+    }
+
+    /**
+     * Refuses {@code call}, which waits for background work (a flush, a compaction), while the
+     * database's background work is paused through it: RocksDB would wait until the work is
+     * continued, which a program with one thread never does; whatever timeout the call has does
+     * not cover that wait. (A pause that begins while such a call runs holds the call until its
+     * continue, as RocksDB does.)
+     *
+     * @param call    the call, for the message
+     * @param instead what the caller can do instead, for the message
+     * @throws IllegalStateException while paused
+     */
+    static void refuseWhilePaused(Database db, String call, String instead) {
+        int pauses = db.backgroundPauses.get();
+        if (pauses > 0) {
+            throw new IllegalStateException(call + " refused: the database's background work is paused ("
+                    + pauses + " pauseBackgroundWork without its continueBackgroundWork), and it would wait for "
+                    + "a flush or compaction that cannot run until then; " + instead);
+        }
     }
 
     static List<WalFile> sortedWalFiles(Database db) {

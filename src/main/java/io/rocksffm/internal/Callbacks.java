@@ -44,7 +44,9 @@ public final class Callbacks {
         /** {@code EventListener} methods. */
         EVENT_LISTENER("event listener"),
         /** An {@code InfoLogger}'s Java sink. */
-        INFO_LOGGER("Java info logger");
+        INFO_LOGGER("Java info logger"),
+        /** A backup's progress callback ({@code CreateBackupOptions.setProgressCallback}). */
+        BACKUP_PROGRESS("backup progress callback");
 
         private final String label;
 
@@ -94,8 +96,14 @@ public final class Callbacks {
         return -1 - (outer == null ? 0 : outer.ordinal() + 1);
     }
 
-    /** The token code of "no outer callback". */
+    /** The token code of "no outer callback": a token keeps a kind's ordinal in 3 bits, so at most 7 kinds. */
     private static final int NONE = 7;
+
+    static {
+        if (KINDS.length > NONE) {
+            throw new AssertionError("a callback token holds at most " + NONE + " kinds");
+        }
+    }
 
     /** Claims slot {@code i}, free or owned by an ended thread, for {@code t}. */
     private static boolean claim(int i, Thread owner, Thread t) {

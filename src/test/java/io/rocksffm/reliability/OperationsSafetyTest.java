@@ -1,0 +1,111 @@
+package io.rocksffm.reliability;
+
+import static io.rocksffm.reliability.Reliability.javaCommand;
+import static org.junit.jupiter.api.Assertions.*;
+
+import io.rocksffm.RocksDB;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Calls that hung the JVM for good: a backup's progress callback calling its engine, options or
+ * database (each waited for the backup running the callback), and calls that wait for background
+ * work while it is paused (each waited for a continue that a program with one thread never makes,
+ * whatever its timeout). Each scenario runs in a child JVM ({@link OperationsProbe}) that must end
+ * in time, exit 0, and show every call ended promptly.
+ */
+class OperationsSafetyTest {
+    @TempDir
+    Path dir;
+
+    private String probe(String scenario) throws Exception {
+        Process p = new ProcessBuilder(javaCommand(OperationsProbe.class, scenario, dir.toString()))
+                .redirectErrorStream(true).start();
+        byte[][] out = new byte[1][];
+        Thread reader = Thread.ofPlatform().start(() -> {
+            try {
+                out[0] = p.getInputStream().readAllBytes();
+            } catch (IOException e) {
+                out[0] = new byte[0];
+            }
+        });
+        boolean ended = p.waitFor(90, TimeUnit.SECONDS);
+        if (!ended) {
+            p.destroyForcibly().waitFor();
+        }
+        reader.join(10_000);
+        String text = out[0] == null ? "" : new String(out[0], StandardCharsets.UTF_8);
+        assertTrue(ended, scenario + ": child hung: " + text);
+        assertEquals(0, p.exitValue(), scenario + ": child JVM died: " + text);
+        assertTrue(text.contains("DONE"), text);
+        assertFalse(text.contains("HANG"), text);
+        return text;
+    }
+
+    /** The line of {@code step}'s outcome. */
+    private static String line(String out, String step) {
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(step) + " (.*)$").matcher(out);
+        assertTrue(m.find(), step + " missing: " + out);
+        return m.group(1);
+    }
+
+    @Test
+    void aProgressCallbackCallingItsEngineOptionsOrDatabaseIsRefusedNotADeadlock() throws Exception {
+        Assumptions.assumeTrue(RocksDB.engine().hasFunction("rocksdb_create_backup_options_create"),
+                "no backup progress callbacks on this engine");
+        String out = probe("backup-callback-reenters");
+        for (String call : new String[] {"purgeOldBackups", "createBackup", "backups", "verify", "engineClose",
+            "optionsClose", "dbClose", "dbGet", "dbPut", "dbFlush", "dbCheckpoint"}) {
+            String got = line(out, call);
+            assertTrue(got.startsWith("IllegalStateException") && got.contains("backup progress callback"),
+                    call + ": " + got);
+            assertEquals("OK open true", line(out, call + " backup"), call + ": the backup completes, the database stays open");
+        }
+        assertTrue(line(out, "optionsSet").startsWith("IllegalStateException"), out);
+        assertEquals("value", line(out, "get after"));
+    }
+
+    @Test
+    void waitsWhileBackgroundWorkIsPausedEndOrAreRefusedPromptly() throws Exception {
+        Assumptions.assumeTrue(RocksDB.engine().hasFunction("rocksdb_pause_background_work"),
+                "no pause of background work on this engine");
+        boolean waitForCompact = RocksDB.engine().hasFunction("rocksdb_wait_for_compact");
+        boolean export = RocksDB.engine().hasFunction("rocksdb_checkpoint_export_column_family");
+        String out = probe("paused-waits");
+        for (String call : new String[] {"flushWait", "flushNoWait", "compactRange", "compactRangeOptions",
+            "waitForCompactFlushTimeout", "waitForCompactNoTimeout", "ingestBlocking", "checkpointFlushing",
+            "backupFlushing", "exportFamily"}) {
+            if (!waitForCompact && call.startsWith("waitForCompact") || !export && call.equals("exportFamily")) {
+                assertTrue(line(out, call).startsWith("UnsupportedOperationException"), call + ": " + out);
+                continue;
+            }
+            String got = line(out, call);
+            assertTrue(got.startsWith("IllegalStateException") && got.contains("paused"), call + ": " + got);
+        }
+        assertTrue(line(out, "close").startsWith("IllegalStateException"), out);
+        if (waitForCompact) {
+            assertTrue(line(out, "waitForCompactAbortOnPause").startsWith("RocksDBException"), out);
+            String timed = line(out, "waitForCompactTimeoutPending");
+            assertTrue(timed.startsWith("RocksDBException") && timed.contains("timed out"), timed);
+        }
+        assertTrue(line(out, "ingestNonBlockingOverlapping").startsWith("RocksDBException"), out);
+        for (String call : new String[] {"ingestNonBlockingApart", "checkpointCopyingTheLog", "backupWithoutFlush",
+            "flushAfterContinue"}) {
+            assertTrue(line(out, call).startsWith("OK"), call + ": " + out);
+        }
+        if (RocksDB.engine().hasFunction("rocksdb_compact_files_cf")) {
+            assertTrue(line(out, "compactFiles").startsWith("OK"), out);
+        }
+        assertTrue(line(out, "putsNoSlowdown").startsWith("RocksDBException"), "a stalled write fails fast: " + out);
+        assertEquals("true", line(out, "ingested"));
+        assertEquals("true", line(out, "reopened key199"));
+    }
+}
