@@ -387,15 +387,18 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      *
      * @param family      the column family
      * @param options     the compaction's options (read during the call only)
-     * @param inputFiles  the files to compact, by path or name ({@code 000012.sst}), at least one
+     * @param inputFiles  the files to compact, at least one: each a live table file of this
+     *                    database, by name ({@code 000012.sst}), by the name {@link #liveFiles()}
+     *                    reports ({@code /000012.sst}), or by a path into the database's directory
      * @param outputLevel the level to write to, from 0 to the family's {@code num_levels - 1}
      * @return the paths of the files written, in key order (empty if the compaction removed all data)
      * @throws IllegalArgumentException if {@code inputFiles} is empty, a path holds a NUL
-     *         character or {@code outputLevel < 0}
+     *         character or is not a live table file of this database (a missing file, another
+     *         database's, a path elsewhere; the message names it), or {@code outputLevel < 0}
      * @throws IllegalStateException if the database, the family or the options are closed
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_compact_files_cf}
-     * @throws RocksDBException {@link RocksDBException.Code#INVALID_ARGUMENT} for a file that is
-     *         not live in the family or a level the family does not have,
+     * @throws RocksDBException {@link RocksDBException.Code#INVALID_ARGUMENT} for a live file of
+     *         another family or a level the family does not have,
      *         {@link RocksDBException.Code#INCOMPLETE} if the options are
      *         {@link CompactionOptions#setCanceled canceled}, or another failure
      */
@@ -409,11 +412,10 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      *
      * @param family      the column family
      * @param options     the compaction's options (read during the call only)
-     * @param inputFiles  the files to compact, by path or name, at least one
+     * @param inputFiles  the files to compact, at least one, as for {@code compactFiles}
      * @param outputLevel the level to write to
      * @return the job's record; its reason is {@link EventListener.CompactionJobInfo#MANUAL_COMPACTION}
-     * @throws IllegalArgumentException if {@code inputFiles} is empty, a path holds a NUL
-     *         character or {@code outputLevel < 0}
+     * @throws IllegalArgumentException as {@link #compactFiles(ColumnFamilyHandle, CompactionOptions, List, int)}
      * @throws IllegalStateException if the database, the family or the options are closed
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_compact_files_cf}
      * @throws RocksDBException as {@link #compactFiles(ColumnFamilyHandle, CompactionOptions, List, int)}

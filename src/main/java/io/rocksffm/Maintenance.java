@@ -10,10 +10,14 @@ import io.rocksffm.internal.Native;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The RocksDB 11 administration of an open database (a part of the database object): compacting
@@ -64,6 +68,7 @@ final class Maintenance {
         return db.guard.call(options, family, s -> {
             try (Arena arena = Arena.ofConfined()) {
                 Capabilities.require("rocksdb_compact_files_cf");
+                checkLiveTableFiles(db, inputFiles);
                 MemorySegment list = arena.allocate(ADDRESS, names.length);
                 for (int i = 0; i < names.length; i++) {
                     list.setAtIndex(ADDRESS, i, arena.allocateFrom(names[i]));
@@ -83,6 +88,47 @@ final class Maintenance {
                 }
             }
         });
+    }
+
+    /**
+     * Refuses an input of {@code compactFiles} that is not a live table file of {@code db}: RocksDB
+     * reads only the number in a file's name, so a path into another database's directory would
+     * compact this database's file of that number, and any other name would be read as file 0.
+     * Accepted: a live file's bare name ({@code 000012.sst}), its name as {@link
+     * DatabaseAdmin#liveFiles()} reports it ({@code /000012.sst}), or a path to it in the
+     * database's directory, however spelled. (Whether it belongs to the family is RocksDB's check.)
+     */
+    private static void checkLiveTableFiles(Database db, List<Path> inputFiles) {
+        Set<String> live = new HashSet<>();
+        for (LiveFile f : FileAdmin.liveFiles(db)) {
+            String name = f.name();
+            live.add(name.substring(name.lastIndexOf('/') + 1));
+        }
+        for (Path p : inputFiles) {
+            Path name = p.getFileName();
+            String n = name == null ? "" : name.toString();
+            if (!live.contains(n) || !n.endsWith(".sst")) {
+                throw new IllegalArgumentException("compactFiles: " + quoted(p) + " is not a live table file of the "
+                        + "database at " + db.path());
+            }
+            Path parent = p.getParent();
+            if (parent != null && !p.toString().equals("/" + n) && !sameDirectory(parent, db.realPath)) {
+                throw new IllegalArgumentException("compactFiles: " + quoted(p) + " is not in the directory of the "
+                        + "database at " + db.path() + " (RocksDB would compact this database's " + n + ")");
+            }
+        }
+    }
+
+    private static String quoted(Path p) {
+        return "\"" + p + "\"";
+    }
+
+    private static boolean sameDirectory(Path a, Path b) {
+        try {
+            return Files.isSameFile(a, b);
+        } catch (IOException | SecurityException e) {
+            return false;
+        }
     }
 
     /** The paths in RocksDB's array of output names (freed here). */
