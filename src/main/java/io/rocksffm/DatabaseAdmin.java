@@ -538,18 +538,41 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * The write batches in the write-ahead log from {@code sequence} on, oldest first, up to
      * {@code maxBatches} of them ({@code GetUpdatesSince}): for change capture, call again from
      * the last batch's sequence number plus its {@link WriteBatch#count()}. The first batch may
-     * start before {@code sequence} (the batch containing it). Only what the log files still hold
-     * is there: keep them with {@link Options#setWalTtlSeconds} or {@link Options#setWalSizeLimitMb}.
+     * start before {@code sequence} (the batch containing it). An empty list means nothing new:
+     * {@code sequence} is past {@link #latestSequenceNumber()}.
+     *
+     * <p>Only what the log files still hold is there: keep them with
+     * {@link Options#setWalTtlSeconds} or {@link Options#setWalSizeLimitMb}. Writes the log does not
+     * hold are a gap, reported, never skipped: when the log holds no batch with {@code sequence}
+     * (its files purged, or the writes from there not logged: {@link WriteOptions#setDisableWAL},
+     * ingested files, recovered logs flushed at open) this throws
+     * {@link RocksDBException.Code#NOT_FOUND} naming the missing sequence numbers and the first
+     * the log holds ({@link #oldestLoggedSequenceNumber()}); RocksDB alone would start at the next
+     * batch it finds. A gap after some batches ends the list there; the next call, from it, throws.
      *
      * @param sequence   the first sequence number wanted, at least 0
      * @param maxBatches the most batches returned, at least 1
-     * @return the updates, each batch owned by the caller (close them)
+     * @return the updates, each batch owned by the caller (close them); empty if nothing is new
      * @throws IllegalArgumentException if {@code sequence < 0} or {@code maxBatches < 1}
      * @throws IllegalStateException if the database is closed
-     * @throws RocksDBException {@link RocksDBException.Code#NOT_FOUND} when the log no longer
+     * @throws RocksDBException {@link RocksDBException.Code#NOT_FOUND} for a gap: the log no longer
      *         holds {@code sequence} (or the database has no log, e.g. read-only)
      */
     List<WalUpdate> getUpdatesSince(long sequence, int maxBatches);
+
+    /**
+     * The first sequence number the write-ahead log holds: of its oldest batch, or
+     * {@link #latestSequenceNumber()} + 1 if it holds none. A change-capture reader that met a
+     * gap ({@link #getUpdatesSince}) and copied the database anew (a checkpoint, a backup) resumes
+     * from the copy's latest sequence number; this tells what the log can still give.
+     *
+     * @return the sequence number
+     * @throws IllegalStateException if the database is closed
+     * @throws RocksDBException if the log cannot be read (e.g. a read-only database)
+     */
+    default long oldestLoggedSequenceNumber() {
+        return ChangeCapture.oldestLoggedSequenceNumber((Database) this);
+    }
 
     /**
      * Waits until the database's background flushes and compactions are done ({@code WaitForCompact}),
