@@ -74,6 +74,10 @@ public final class Checkpoint extends NativeObject {
 
     /**
      * Writes a checkpoint into the new directory {@code target}, flushing the memtables first.
+     * The table files are hard links to the database's own (one inode each, shared with the
+     * database) where the file system allows, else copies; the other files are copies. A database
+     * opened on the checkpoint never writes into them (nor does the source): only a program
+     * writing into a table file by hand would change both.
      *
      * @param target a directory that does not exist yet
      * @throws RocksDBException e.g. if {@code target} exists
@@ -116,7 +120,10 @@ public final class Checkpoint extends NativeObject {
     /**
      * Exports the table files of {@code family} into the new directory {@code target}
      * ({@code ExportColumnFamily}), flushing its memtable first: hard links where the file system
-     * allows, else copies. The returned metadata describes the files and can create a family
+     * allows, else copies. A hard link is the database's own file (one inode, two names): writing
+     * into an exported file changes the database's (its next open fails, e.g. "Sst file size
+     * mismatch"); RocksDB itself never writes into a finished table file, and deleting either
+     * name leaves the other intact. The returned metadata describes the files and can create a family
      * from them in this or another database
      * ({@link ColumnFamilyAdmin#createColumnFamilyWithImport}).
      *
