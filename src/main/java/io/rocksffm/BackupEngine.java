@@ -36,6 +36,10 @@ import java.util.Objects;
  * }
  * }
  *
+ * <p>The engine reads the database's files and writes the backups through the default environment
+ * (the disk), whatever {@link Env} the database runs on: a database in an in-memory
+ * {@link Env#memory() Env} cannot be backed up ({@link RocksDBException} IO_ERROR).
+ *
  * <p>The caller owns and closes it. Safe to share across threads: its calls are serialised. Any
  * call after close throws {@link IllegalStateException}. A backup enters the database for the
  * duration of the call, so the database cannot close under it.
