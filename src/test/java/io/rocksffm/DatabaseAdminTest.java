@@ -132,6 +132,7 @@ class DatabaseAdminTest {
             db.continueBackgroundWork();
             sleep(200);
             assertEquals("0", db.getProperty("rocksdb.num-files-at-level0")); // one pause left
+            assertThrows(IllegalStateException.class, () -> db.flush(true), "one pause is still open");
             db.continueBackgroundWork();
             db.flush(true);
             assertEquals(0, db.getLongProperty("rocksdb.num-immutable-mem-table").getAsLong());

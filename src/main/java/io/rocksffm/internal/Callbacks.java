@@ -58,6 +58,11 @@ public final class Callbacks {
         public String toString() {
             return label;
         }
+
+        /** {@return the label with its article, e.g. "an event listener"} */
+        String withArticle() {
+            return ("aeiou".indexOf(label.charAt(0)) >= 0 ? "an " : "a ") + label;
+        }
     }
 
     private static final Kind[] KINDS = Kind.values();
@@ -152,7 +157,7 @@ public final class Callbacks {
     public static void refuseReentry(String what) {
         Kind k = current();
         if (k != null && k != Kind.EVENT_LISTENER) {
-            throw new IllegalStateException(what + " called from inside a " + k + ": a database that runs Java "
+            throw new IllegalStateException(what + " called from inside " + k.withArticle() + ": a database that runs Java "
                     + "callbacks cannot be called from inside one (RocksDB would crash or deadlock)");
         }
     }
@@ -167,7 +172,7 @@ public final class Callbacks {
     public static void refuseWaiting(String what) {
         Kind k = current();
         if (k != null) {
-            throw new IllegalStateException(what + " called from inside a " + k + ": it would wait for the "
+            throw new IllegalStateException(what + " called from inside " + k.withArticle() + ": it would wait for the "
                     + "background work the callback is part of (a deadlock)");
         }
     }

@@ -41,6 +41,8 @@ public final class OperationsProbe {
         switch (args[0]) {
             case "backup-callback-reenters" -> backupCallbackReenters(dir);
             case "paused-waits" -> pausedWaits(dir);
+            case "hostile" -> hostile(dir);
+            case "disk-full" -> diskFull(dir, args.length > 2 && args[2].equals("no-slowdown"));
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.println("DONE");
@@ -252,6 +254,131 @@ public final class OperationsProbe {
         }
         try (Options o = new Options(); RocksDB db = RocksDB.open(dir.resolve("db"), o)) {
             System.out.println("reopened key199 " + (db.get(bytes("key199")) != null));
+        }
+    }
+
+    /**
+     * Unsynced puts into a database on a small file system until it is full (for a person to run
+     * on a small tmpfs: not part of the suite). Prints each failure's kind once, and STUCK with
+     * the putting thread's stack if a put has not returned for ten seconds.
+     */
+    private static void diskFull(Path dir, boolean noSlowdown) throws Exception {
+        java.util.concurrent.atomic.AtomicLong lastProgress = new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
+        java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+        Thread putter = Thread.currentThread();
+        Thread watcher = Thread.ofPlatform().daemon().start(() -> {
+            while (true) {
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                if (System.nanoTime() - lastProgress.get() > 10_000_000_000L) {
+                    System.out.println("STUCK at put " + count.get());
+                    for (StackTraceElement e : putter.getStackTrace()) {
+                        System.out.println("  at " + e);
+                    }
+                    System.out.flush();
+                    return;
+                }
+            }
+        });
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        try (Options o = new Options().setCreateIfMissing(true).setWriteBufferSize(Integer.getInteger("wb", 256 << 10));
+             RocksDB db = RocksDB.open(dir.resolve("db"), o);
+             WriteOptions wo = new WriteOptions().setNoSlowdown(noSlowdown)) {
+            byte[] value = new byte[4000];
+            new java.util.Random(1).nextBytes(value);
+            for (int i = 0; i < 20_000; i++) {
+                try {
+                    db.put(wo, bytes("key" + i), value);
+                } catch (RuntimeException e) {
+                    String kind = e.getClass().getSimpleName() + " " + String.valueOf(e.getMessage());
+                    if (seen.add(kind.length() > 80 ? kind.substring(0, 80) : kind)) {
+                        System.out.println("put " + i + ": " + kind);
+                        System.out.flush();
+                    }
+                }
+                count.set(i);
+                lastProgress.set(System.nanoTime());
+            }
+            System.out.println("puts ended");
+        } catch (RuntimeException e) {
+            System.out.println("close: " + e);
+        }
+        watcher.interrupt();
+    }
+
+    /**
+     * A hostile user's second round on these surfaces: calls from callbacks that wait for the
+     * callback's own work, and odd inputs RocksDB might not expect. Each prints its outcome.
+     */
+    private static void hostile(Path dir) throws Exception {
+        AtomicReference<RocksDB> self = new AtomicReference<>();
+        AtomicReference<String> fromListener = new AtomicReference<>();
+        boolean listeners = RocksDB.engine().hasFunction("rocksdb_eventlistener_create");
+        Options base = new Options().setCreateIfMissing(true);
+        if (listeners) {
+            base.addEventListener(new io.rocksffm.EventListener() {
+                @Override
+                public void onFlushCompleted(io.rocksffm.EventListener.FlushJobInfo info) {
+                    fromListener.compareAndSet(null, outcome(() -> self.get().pauseBackgroundWork()) + " | "
+                            + outcome(() -> {
+                                try (BackupEngineOptions beo = new BackupEngineOptions(dir.resolve("listener-backups"));
+                                     BackupEngine engine = BackupEngine.open(beo)) {
+                                    engine.createBackup(self.get(), false);
+                                }
+                            }));
+                }
+            });
+        }
+        try (Options o = base; RocksDB db = RocksDB.open(dir.resolve("db"), o)) {
+            self.set(db);
+            fill(db, 0, 50);
+            timed("listenerFlush", () -> db.flush(true), () -> { });
+            for (int i = 0; i < 200 && listeners && fromListener.get() == null; i++) {
+                Thread.sleep(10);
+            }
+            System.out.println("fromListener " + (listeners ? fromListener.get() : "IllegalStateException n/a | IllegalStateException n/a"));
+            if (RocksDB.engine().hasFunction("rocksdb_create_backup_options_create")) {
+                AtomicReference<String> got = new AtomicReference<>();
+                try (BackupEngineOptions beo = new BackupEngineOptions(dir.resolve("backups")).setCallbackTriggerIntervalSize(1);
+                     BackupEngine engine = BackupEngine.open(beo);
+                     CreateBackupOptions cbo = new CreateBackupOptions().setProgressCallback(
+                             () -> got.compareAndSet(null, outcome(db::pauseBackgroundWork)))) {
+                    timed("progressPauses", () -> engine.createBackup(db, cbo), () -> { });
+                }
+                System.out.println("progressPause " + got.get());
+            }
+            if (RocksDB.engine().hasFunction("rocksdb_compact_files_cf")) {
+                fill(db, 50, 100);
+                db.flush(true);
+                java.util.function.Supplier<Path> live = () -> Path.of(db.liveFiles().get(0).name().substring(1));
+                try (CompactionOptions co = new CompactionOptions()) {
+                    timed("compactFilesDuplicate", () -> db.compactFiles(co, List.of(live.get(), live.get()), 1),
+                            () -> { });
+                    timed("compactFilesMixed", () -> db.compactFiles(co, List.of(live.get(), Path.of("")), 2),
+                            () -> { });
+                    timed("compactFilesAlias", () -> db.compactFiles(co,
+                            List.of(dir.resolve("db").resolve(".").resolve(live.get().toString())), 2), () -> { });
+                }
+            }
+            timed("updatesSinceMax", () -> {
+                if (!db.getUpdatesSince(Long.MAX_VALUE, Integer.MAX_VALUE).isEmpty()) {
+                    throw new AssertionError("not empty");
+                }
+            }, () -> { });
+            if (RocksDB.engine().hasFunction("rocksdb_checkpoint_export_column_family")) {
+                try (Checkpoint cp = Checkpoint.create(db);
+                     io.rocksffm.ExportImportFilesMetaData meta = cp.exportColumnFamily(db.defaultColumnFamily(),
+                             dir.resolve("export"));
+                     io.rocksffm.ImportColumnFamilyOptions move = new io.rocksffm.ImportColumnFamilyOptions()
+                             .setMoveFiles(true)) {
+                    timed("importMoveOnce", () -> db.createColumnFamilyWithImport("m1", o, move, meta), () -> { });
+                    timed("importMoveTwice", () -> db.createColumnFamilyWithImport("m2", o, move, meta), () -> { });
+                }
+                System.out.println("m1 " + (db.get(db.columnFamily("m1"), bytes("key1")) != null));
+            }
         }
     }
 }

@@ -108,4 +108,35 @@ class OperationsSafetyTest {
         assertEquals("true", line(out, "ingested"));
         assertEquals("true", line(out, "reopened key199"));
     }
+
+    /**
+     * The second, hostile round: a listener or a progress callback pausing the work it is part of
+     * (a pause waits for the running jobs: a deadlock), a listener backing up, odd compactFiles
+     * inputs, a second move-import of the same export, a read of updates from the largest sequence.
+     */
+    @Test
+    void hostileCallsEndInAnswers() throws Exception {
+        String out = probe("hostile");
+        assertTrue(line(out, "listenerFlush").startsWith("OK"), out);
+        String listener = line(out, "fromListener");
+        assertTrue(listener.matches("IllegalStateException .*\\| IllegalStateException .*"), listener);
+        if (RocksDB.engine().hasFunction("rocksdb_create_backup_options_create")) {
+            assertTrue(line(out, "progressPauses").startsWith("OK"), out);
+            String pause = line(out, "progressPause");
+            assertTrue(pause.startsWith("IllegalStateException") && pause.contains("backup progress callback"), pause);
+        }
+        if (RocksDB.engine().hasFunction("rocksdb_compact_files_cf")) {
+            assertTrue(line(out, "compactFilesDuplicate").startsWith("OK"), out);
+            String mixed = line(out, "compactFilesMixed");
+            assertTrue(mixed.startsWith("IllegalArgumentException") && mixed.contains("\"\""), mixed);
+            String alias = line(out, "compactFilesAlias"); // passes the check (RocksDB may find it busy)
+            assertTrue(alias.startsWith("OK") || alias.startsWith("RocksDBException"), alias);
+        }
+        assertTrue(line(out, "updatesSinceMax").startsWith("OK"), out);
+        if (RocksDB.engine().hasFunction("rocksdb_checkpoint_export_column_family")) {
+            assertTrue(line(out, "importMoveOnce").startsWith("OK"), out);
+            assertTrue(line(out, "importMoveTwice").startsWith("RocksDBException"), out);
+            assertEquals("true", line(out, "m1"));
+        }
+    }
 }
