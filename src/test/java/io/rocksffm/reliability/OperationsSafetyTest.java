@@ -1,14 +1,10 @@
 package io.rocksffm.reliability;
 
-import static io.rocksffm.reliability.Reliability.javaCommand;
 import static org.junit.jupiter.api.Assertions.*;
 
 import io.rocksffm.RocksDB;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
@@ -27,25 +23,7 @@ class OperationsSafetyTest {
     Path dir;
 
     private String probe(String scenario) throws Exception {
-        Process p = new ProcessBuilder(javaCommand(OperationsProbe.class, scenario, dir.toString()))
-                .redirectErrorStream(true).start();
-        byte[][] out = new byte[1][];
-        Thread reader = Thread.ofPlatform().start(() -> {
-            try {
-                out[0] = p.getInputStream().readAllBytes();
-            } catch (IOException e) {
-                out[0] = new byte[0];
-            }
-        });
-        boolean ended = p.waitFor(90, TimeUnit.SECONDS);
-        if (!ended) {
-            p.destroyForcibly().waitFor();
-        }
-        reader.join(10_000);
-        String text = out[0] == null ? "" : new String(out[0], StandardCharsets.UTF_8);
-        assertTrue(ended, scenario + ": child hung: " + text);
-        assertEquals(0, p.exitValue(), scenario + ": child JVM died: " + text);
-        assertTrue(text.contains("DONE"), text);
+        String text = Reliability.childOutput(OperationsProbe.class, scenario, dir, "DONE");
         assertFalse(text.contains("HANG"), text);
         return text;
     }

@@ -2,6 +2,9 @@ package io.rocksffm.reliability;
 
 import io.rocksffm.RocksDB;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import java.io.File;
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -12,6 +15,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -154,6 +159,33 @@ final class Reliability {
     }
 
     // ---- child JVMs -----------------------------------------------------------------------------
+
+    /**
+     * Runs {@code main} with {@code scenario} and {@code dir} in a child JVM and returns its
+     * output (standard output and error), failing if it has not ended within 90 seconds (a hang:
+     * it is killed), did not exit 0 (a crash), or did not print {@code last}.
+     */
+    static String childOutput(Class<?> main, String scenario, Path dir, String last) throws Exception {
+        Process p = new ProcessBuilder(javaCommand(main, scenario, dir.toString())).redirectErrorStream(true).start();
+        byte[][] out = new byte[1][];
+        Thread reader = Thread.ofPlatform().start(() -> {
+            try {
+                out[0] = p.getInputStream().readAllBytes();
+            } catch (IOException e) {
+                out[0] = new byte[0];
+            }
+        });
+        boolean ended = p.waitFor(90, TimeUnit.SECONDS);
+        if (!ended) {
+            p.destroyForcibly().waitFor();
+        }
+        reader.join(10_000);
+        String text = out[0] == null ? "" : new String(out[0], StandardCharsets.UTF_8);
+        assertTrue(ended, scenario + ": child hung: " + text);
+        assertEquals(0, p.exitValue(), scenario + ": child JVM died: " + text);
+        assertTrue(text.contains(last), text);
+        return text;
+    }
 
     /**
      * A command running {@code main} in a new JVM with the same java binary and the same classes
