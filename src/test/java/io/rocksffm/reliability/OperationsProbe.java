@@ -15,8 +15,16 @@ import io.rocksffm.SstFileWriter;
 import io.rocksffm.WaitForCompactOptions;
 import io.rocksffm.WriteOptions;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.Set;
+import java.util.HashSet;
+import java.util.Random;
+import io.rocksffm.EventListener;
+import io.rocksffm.ExportImportFilesMetaData;
+import io.rocksffm.ImportColumnFamilyOptions;
+import java.util.function.Supplier;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -263,8 +271,8 @@ public final class OperationsProbe {
      * the putting thread's stack if a put has not returned for ten seconds.
      */
     private static void diskFull(Path dir, boolean noSlowdown) throws Exception {
-        java.util.concurrent.atomic.AtomicLong lastProgress = new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
-        java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicLong lastProgress = new AtomicLong(System.nanoTime());
+        AtomicInteger count = new AtomicInteger();
         Thread putter = Thread.currentThread();
         Thread watcher = Thread.ofPlatform().daemon().start(() -> {
             while (true) {
@@ -283,12 +291,12 @@ public final class OperationsProbe {
                 }
             }
         });
-        java.util.Set<String> seen = new java.util.HashSet<>();
+        Set<String> seen = new HashSet<>();
         try (Options o = new Options().setCreateIfMissing(true).setWriteBufferSize(Integer.getInteger("wb", 256 << 10));
              RocksDB db = RocksDB.open(dir.resolve("db"), o);
              WriteOptions wo = new WriteOptions().setNoSlowdown(noSlowdown)) {
             byte[] value = new byte[4000];
-            new java.util.Random(1).nextBytes(value);
+            new Random(1).nextBytes(value);
             for (int i = 0; i < 20_000; i++) {
                 try {
                     db.put(wo, bytes("key" + i), value);
@@ -319,9 +327,9 @@ public final class OperationsProbe {
         boolean listeners = RocksDB.engine().hasFunction("rocksdb_eventlistener_create");
         Options base = new Options().setCreateIfMissing(true);
         if (listeners) {
-            base.addEventListener(new io.rocksffm.EventListener() {
+            base.addEventListener(new EventListener() {
                 @Override
-                public void onFlushCompleted(io.rocksffm.EventListener.FlushJobInfo info) {
+                public void onFlushCompleted(EventListener.FlushJobInfo info) {
                     fromListener.compareAndSet(null, outcome(() -> self.get().pauseBackgroundWork()) + " | "
                             + outcome(() -> {
                                 try (BackupEngineOptions beo = new BackupEngineOptions(dir.resolve("listener-backups"));
@@ -353,7 +361,7 @@ public final class OperationsProbe {
             if (RocksDB.engine().hasFunction("rocksdb_compact_files_cf")) {
                 fill(db, 50, 100);
                 db.flush(true);
-                java.util.function.Supplier<Path> live = () -> Path.of(db.liveFiles().get(0).name().substring(1));
+                Supplier<Path> live = () -> Path.of(db.liveFiles().get(0).name().substring(1));
                 try (CompactionOptions co = new CompactionOptions()) {
                     timed("compactFilesDuplicate", () -> db.compactFiles(co, List.of(live.get(), live.get()), 1),
                             () -> { });
@@ -370,9 +378,9 @@ public final class OperationsProbe {
             }, () -> { });
             if (RocksDB.engine().hasFunction("rocksdb_checkpoint_export_column_family")) {
                 try (Checkpoint cp = Checkpoint.create(db);
-                     io.rocksffm.ExportImportFilesMetaData meta = cp.exportColumnFamily(db.defaultColumnFamily(),
+                     ExportImportFilesMetaData meta = cp.exportColumnFamily(db.defaultColumnFamily(),
                              dir.resolve("export"));
-                     io.rocksffm.ImportColumnFamilyOptions move = new io.rocksffm.ImportColumnFamilyOptions()
+                     ImportColumnFamilyOptions move = new ImportColumnFamilyOptions()
                              .setMoveFiles(true)) {
                     timed("importMoveOnce", () -> db.createColumnFamilyWithImport("m1", o, move, meta), () -> { });
                     timed("importMoveTwice", () -> db.createColumnFamilyWithImport("m2", o, move, meta), () -> { });
