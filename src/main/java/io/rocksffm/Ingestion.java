@@ -3,6 +3,7 @@ package io.rocksffm;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
+import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Native;
 
 import java.lang.foreign.Arena;
@@ -32,6 +33,11 @@ final class Ingestion {
                             + "or continue the work first");
         }
         db.guard.call(options, family, s -> {
+            if (db.families.timestampSize(family) != 0) {
+                Capabilities.requireSince("rocksdb_ingest_external_file_cf", "10.0", "ingestion into a family with"
+                        + " user-defined timestamps reads a file's keys unchecked (an engine built with assertions aborts"
+                        + " on a key shorter than the timestamp; 10.0 is the oldest engine tested to refuse such a file)");
+            }
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment list = arena.allocate(ADDRESS, names.length);
                 for (int i = 0; i < names.length; i++) {

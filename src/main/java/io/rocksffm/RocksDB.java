@@ -285,6 +285,7 @@ public final class RocksDB extends Database {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
         try (Scratch s = guard.begin(WriteOptions.DEFAULT, defaultFamily)) {
+            families.refuseTimestamped(defaultFamily);
             rocksdb_put_cf(ptr, WriteOptions.DEFAULT.ptr, defaultFamily.ptr, s.copy(Scratch.FIRST, key), key.length,
                     s.copy(Scratch.SECOND, value), value.length, s.errptr);
             checkWrite(s.errptr);
@@ -327,7 +328,9 @@ public final class RocksDB extends Database {
      * @param options the write options
      * @param batch   the batch (unchanged; may be written again)
      * @throws IllegalArgumentException if the batch holds records for a family of another database,
-     *         or one dropped since (checked before RocksDB sees the batch)
+     *         or one dropped since, or for this database's default family when that has
+     *         user-defined timestamps (the batch's keys carry none; checked before RocksDB sees the
+     *         batch)
      * @throws RocksDBException if the write fails
      * @throws IllegalStateException if this database, the options or the batch is closed
      */

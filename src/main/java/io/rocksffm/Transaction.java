@@ -293,7 +293,12 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
         Objects.requireNonNull(options, "options");
         Scratch s = forUpdate ? beginWritable() : beginActive();
         try {
-            return db.guard.enterRead(s, options, family);
+            db.guard.enterRead(s, options, family);
+            if (forUpdate && db.families.timestampSize(family) != 0) { // an optimistic commit would validate it without one
+                throw new IllegalArgumentException("column family '" + family.name() + "' has user-defined timestamps,"
+                        + " which transactions do not carry: a read for update of it is refused");
+            }
+            return s;
         } catch (RuntimeException | Error e) {
             s.release();
             throw e;

@@ -228,6 +228,7 @@ public final class TransactionDB extends Database {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
         try (Scratch s = guard.begin(options, family)) {
+            families.refuseTimestamped(family);
             rocksdb_transactiondb_put_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.second(value),
                     value.byteSize(), s.errptr);
             checkWrite(s.errptr);
@@ -240,6 +241,7 @@ public final class TransactionDB extends Database {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         try (Scratch s = guard.begin(options, family)) {
+            families.refuseTimestamped(family);
             rocksdb_transactiondb_delete_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
             checkWrite(s.errptr);
         }
@@ -252,6 +254,7 @@ public final class TransactionDB extends Database {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
         try (Scratch s = guard.begin(options, family)) {
+            families.refuseTimestamped(family);
             requireMergeOperator(family);
             rocksdb_transactiondb_merge_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(),
                     s.second(value), value.byteSize(), s.errptr);

@@ -1,9 +1,9 @@
 package io.rocksffm.reliability;
 
-import io.rocksffm.RocksDB;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rocksffm.RocksDB;
 
 import java.io.File;
 import java.io.IOException;
@@ -16,7 +16,6 @@ import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,6 +24,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.lang.foreign.SegmentAllocator;
 
 /**
@@ -161,33 +161,6 @@ final class Reliability {
     // ---- child JVMs -----------------------------------------------------------------------------
 
     /**
-     * Runs {@code main} with {@code scenario} and {@code dir} in a child JVM and returns its
-     * output (standard output and error), failing if it has not ended within 90 seconds (a hang:
-     * it is killed), did not exit 0 (a crash), or did not print {@code last}.
-     */
-    static String childOutput(Class<?> main, String scenario, Path dir, String last) throws Exception {
-        Process p = new ProcessBuilder(javaCommand(main, scenario, dir.toString())).redirectErrorStream(true).start();
-        byte[][] out = new byte[1][];
-        Thread reader = Thread.ofPlatform().start(() -> {
-            try {
-                out[0] = p.getInputStream().readAllBytes();
-            } catch (IOException e) {
-                out[0] = new byte[0];
-            }
-        });
-        boolean ended = p.waitFor(90, TimeUnit.SECONDS);
-        if (!ended) {
-            p.destroyForcibly().waitFor();
-        }
-        reader.join(10_000);
-        String text = out[0] == null ? "" : new String(out[0], StandardCharsets.UTF_8);
-        assertTrue(ended, scenario + ": child hung: " + text);
-        assertEquals(0, p.exitValue(), scenario + ": child JVM died: " + text);
-        assertTrue(text.contains(last), text);
-        return text;
-    }
-
-    /**
      * A command running {@code main} in a new JVM with the same java binary and the same classes
      * (module path and class path of this JVM, both put on the child's class path, so the child
      * also sees rocksdbjni in the rocksdbjni execution and not in the system one).
@@ -214,6 +187,39 @@ final class Reliability {
         cmd.add(main.getName());
         cmd.addAll(List.of(args));
         return cmd;
+    }
+
+    /**
+     * Runs {@code main} in a child JVM ({@link #javaCommand}) and returns what it printed (standard
+     * output and error, read as it comes), after checking it ended within 120 seconds (a hung child
+     * is killed) and exited 0: a crash or a hang fails the calling test, not the suite.
+     */
+    static String runChild(Class<?> main, String... args) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(javaCommand(main, args)).redirectErrorStream(true).start();
+        byte[][] out = new byte[1][];
+        Thread reader = Thread.ofPlatform().start(() -> {
+            try {
+                out[0] = p.getInputStream().readAllBytes();
+            } catch (IOException e) {
+                out[0] = new byte[0];
+            }
+        });
+        boolean ended = p.waitFor(120, TimeUnit.SECONDS);
+        if (!ended) {
+            p.destroyForcibly().waitFor();
+        }
+        reader.join(10_000);
+        String text = out[0] == null ? "" : new String(out[0], StandardCharsets.UTF_8);
+        assertTrue(ended, "child JVM hung: " + String.join(" ", args) + ": " + text);
+        assertEquals(0, p.exitValue(), "child JVM died: " + String.join(" ", args) + ": " + text);
+        return text;
+    }
+
+    /** {@link #runChild} of {@code main} with {@code scenario} and {@code dir}, which must print {@code last}. */
+    static String childOutput(Class<?> main, String scenario, Path dir, String last) throws Exception {
+        String text = runChild(main, scenario, dir.toString());
+        assertTrue(text.contains(last), text);
+        return text;
     }
 
     /** Deletes a directory tree (best effort). */

@@ -45,6 +45,8 @@ public final class StoreBench {
     private static final int RANGES = Integer.getInteger("bench.ranges", 4_000);
     private static final int LINES = Integer.getInteger("bench.lines", 20_000);
     private static final int ROUNDS = Integer.getInteger("bench.rounds", 3);
+    /** Kafka 4.4's enable.transactional.statestores for the store phases (both stores then hold writes until commit). */
+    private static final boolean TRANSACTIONAL = Boolean.getBoolean("bench.transactional");
     private static final int COMMIT_EVERY = 10_000;
     private static final TopicPartition CHANGELOG = new TopicPartition("bench-changelog", 0);
 
@@ -61,6 +63,7 @@ public final class StoreBench {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "bench");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, TRANSACTIONAL);
         store.init(new MockProcessorContext<>(props, new TaskId(0, 0), dir).getStateStoreContext(), store);
         return store;
     }
@@ -218,8 +221,14 @@ public final class StoreBench {
     public static void main(String[] args) {
         System.out.printf("engine: rocksffm %s, rocksdbjni %s%n", RocksDB.engine().version(),
                 org.rocksdb.RocksDB.rocksdbVersion());
-        System.out.printf("store: %,d keys (16 B keys, 100 B values, commit every %,d), %,d gets, %,d ranges of 100; "
-                + "topology: %,d lines of 8 words; best of %d rounds%n", KEYS, COMMIT_EVERY, GETS, RANGES, LINES, ROUNDS);
+        System.out.printf("store (transactional stores %b): %,d keys (16 B keys, 100 B values, commit every %,d), "
+                + "%,d gets, %,d ranges of 100; topology: %,d lines of 8 words; best of %d rounds%n", TRANSACTIONAL, KEYS,
+                COMMIT_EVERY, GETS, RANGES, LINES, ROUNDS);
+        if (Boolean.getBoolean("bench.windowsOnly")) {
+            System.out.printf("%-26s %14s %14s %8s%n", "", "rocksffm", "Kafka RocksDB", "ratio");
+            windowRows();
+            return;
+        }
         double[] ours = new double[4];
         double[] kafka = new double[4];
         // A warm-up round, not counted.
@@ -235,9 +244,42 @@ public final class StoreBench {
             }
         }
         String[] names = {"put (ops/s)", "get (ops/s)", "range (entries/s)", "word count (lines/s)"};
-        System.out.printf("%-22s %14s %14s %8s%n", "", "rocksffm", "Kafka RocksDB", "ratio");
+        System.out.printf("%-26s %14s %14s %8s%n", "", "rocksffm", "Kafka RocksDB", "ratio");
         for (int i = 0; i < names.length; i++) {
-            System.out.printf("%-22s %,14.0f %,14.0f %7.2fx%n", names[i], ours[i], kafka[i], ours[i] / kafka[i]);
+            System.out.printf("%-26s %,14.0f %,14.0f %7.2fx%n", names[i], ours[i], kafka[i], ours[i] / kafka[i]);
         }
+        windowRows();
+    }
+
+    /** The window and session rows: best of the rounds, and each round's ratios (a shared machine's noise shows in them). */
+    private static void windowRows() {
+        String[] names = {"window put (ops/s)", "window fetch (windows/s)", "window range (windows/s)",
+            "session put (ops/s)", "session find (sessions/s)", "windowed count (records/s)"};
+        double[] best = new double[2 * names.length];
+        List<String> perRound = new ArrayList<>();
+        // Warm-up rounds, not counted.
+        unchecked(WindowedStoreBench::storeRound).get();
+        for (boolean rocksffm : new boolean[] {true, false}) {
+            unchecked(() -> new double[] {WindowedStoreBench.windowedCountRound(rocksffm, LINES)}).get();
+        }
+        for (int round = 0; round < ROUNDS; round++) {
+            double[] r = unchecked(WindowedStoreBench::storeRound).get();
+            double[] row = Arrays.copyOf(r, best.length);
+            boolean oursFirst = round % 2 == 0;
+            for (boolean rocksffm : oursFirst ? new boolean[] {true, false} : new boolean[] {false, true}) {
+                row[rocksffm ? 10 : 11] = unchecked(() -> new double[] {
+                    WindowedStoreBench.windowedCountRound(rocksffm, LINES * 4)}).get()[0];
+            }
+            best(() -> row, best);
+            StringBuilder ratios = new StringBuilder("round " + (round + 1) + " ratios:");
+            for (int i = 0; i < names.length; i++) {
+                ratios.append(String.format(" %.2f", row[2 * i] / row[2 * i + 1]));
+            }
+            perRound.add(ratios.toString());
+        }
+        for (int i = 0; i < names.length; i++) {
+            System.out.printf("%-26s %,14.0f %,14.0f %7.2fx%n", names[i], best[2 * i], best[2 * i + 1], best[2 * i] / best[2 * i + 1]);
+        }
+        perRound.forEach(System.out::println);
     }
 }
