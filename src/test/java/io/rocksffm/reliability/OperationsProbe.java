@@ -8,6 +8,7 @@ import io.rocksffm.Checkpoint;
 import io.rocksffm.CompactRangeOptions;
 import io.rocksffm.CompactionOptions;
 import io.rocksffm.CreateBackupOptions;
+import io.rocksffm.FlushOptions;
 import io.rocksffm.IngestExternalFileOptions;
 import io.rocksffm.Options;
 import io.rocksffm.RocksDB;
@@ -175,6 +176,11 @@ public final class OperationsProbe {
             };
             timed("flushWait", () -> db.flush(true), unstick);
             timed("flushNoWait", () -> db.flush(false), unstick);
+            timed("flushFamilies", () -> {
+                try (FlushOptions fo = new FlushOptions()) {
+                    db.flush(List.of(db.defaultColumnFamily()), fo);
+                }
+            }, unstick);
             timed("compactRange", db::compactRange, unstick);
             timed("compactRangeOptions", () -> {
                 try (CompactRangeOptions cro = new CompactRangeOptions()) {
