@@ -287,9 +287,20 @@ final class ColumnFamilies {
 
     /** Creates a family in {@code db} (which the caller has entered) and registers its handle. */
     ColumnFamilyHandle create(Database db, String name, Options options) {
+        return create(db, name, options, db::createFamily);
+    }
+
+    /** The C call that creates a family: (options, name, errptr) to the C API's handle wrapper. */
+    @FunctionalInterface
+    interface Creator {
+        MemorySegment create(MemorySegment options, MemorySegment name, MemorySegment errptr);
+    }
+
+    /** {@link #create(Database, String, Options)} through {@code creator}. */
+    ColumnFamilyHandle create(Database db, String name, Options options, Creator creator) {
         try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             MemorySegment cName = arena.allocateFrom(name);
-            MemorySegment h = options.apply(o -> db.createFamily(o, cName, s.errptr));
+            MemorySegment h = options.apply(o -> creator.create(o, cName, s.errptr));
             if (s.errptr.get(ADDRESS, 0).address() != 0) {
                 // The C API returns its handle wrapper even on failure. Its first field is the
                 // ColumnFamilyHandle*, NULL when creation failed: then destroying it frees only the

@@ -3,7 +3,7 @@ package io.rocksffm;
 import java.util.List;
 
 /**
- * The administration of a database's column families beyond creating and dropping one (issue 32):
+ * The administration of a database's column families beyond creating and dropping one:
  * creating several at once, creating one from exported table files, and reading a family's table
  * files by level. Every {@link Database}
  * offers them through {@link DatabaseAdmin}. Thread-safe; a closed database, family or options

@@ -11,7 +11,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
 /**
- * Steering background compaction (issue 32): waiting for it, cancelling it and suggesting a range
+ * Steering background compaction: waiting for it, cancelling it and suggesting a range
  * to it. A part of the database object reached through {@link DatabaseAdmin}'s default methods.
  */
 final class CompactionControl {

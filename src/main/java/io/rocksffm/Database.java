@@ -404,7 +404,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
             checkpoint.createCheckpoint(target);
         }
     }
-    // ---- bulk loading and mutable options (issue 16) ----------------------------------------------
+    // ---- bulk loading and mutable options ----------------------------------------------
 
     @Override
     public void ingestExternalFile(ColumnFamilyHandle family, List<Path> files, IngestExternalFileOptions options) {
@@ -432,7 +432,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         }
     }
 
-    // ---- RocksDB 11 administration (issue 30), in Maintenance ----------------------------------------
+    // ---- RocksDB 11 administration, in Maintenance ----------------------------------------
 
     @Override
     public List<Path> compactFiles(ColumnFamilyHandle family, CompactionOptions options, List<Path> inputFiles,

@@ -10,7 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Column family metadata and creating several families at once (issue 32), a part of the
+ * Column family metadata and creating several families at once, a part of the
  * database object reached through {@link ColumnFamilyAdmin}'s default methods.
  */
 final class FamilyFiles {
