@@ -4,32 +4,26 @@ import io.rocksffm.ColumnFamilyHandle;
 import io.rocksffm.Options;
 import io.rocksffm.RocksDB;
 import io.rocksffm.WriteOptions;
-import io.rocksffm.kafka.RocksffmStores;
 
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.common.utils.Utils;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.processor.TaskId;
-import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.state.KeyValueStore;
-import org.apache.kafka.streams.state.Stores;
 
 import java.io.File;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
 
 /**
  * Put only, non-transactional (Kafka's default): rocksffm's key-value store and Kafka's, open side
  * by side, puts interleaved in chunks of 1,000; each round prints both rates and their ratio.
- * {@code -Dbench.only=ours|kafka} runs one store (for a profile).
+ * {@code -Dbench.only=ours|kafka} runs one store (for a profile). The stores open as in
+ * {@link StoreBench} (non-transactional unless {@code -Dbench.transactional=true}).
  */
 public final class PutBench {
     private static final int KEYS = Integer.getInteger("bench.keys", 200_000);
@@ -40,20 +34,6 @@ public final class PutBench {
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private PutBench() {
-    }
-
-    private static Bytes key(int i) {
-        return Bytes.wrap(ByteBuffer.allocate(16).putLong(0x6b6579L).putLong(i).array());
-    }
-
-    private static KeyValueStore<Bytes, byte[]> open(boolean rocksffm, File dir) {
-        KeyValueStore<Bytes, byte[]> store = rocksffm ? RocksffmStores.keyValueStore("bench").get()
-                : Stores.persistentKeyValueStore("bench").get();
-        Properties props = new Properties();
-        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "bench");
-        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
-        store.init(new MockProcessorContext<>(props, new TaskId(0, 0), dir).getStateStoreContext(), store);
-        return store;
     }
 
     /** A put through one binding, no store: {@code -Dbench.raw=true} compares the bindings alone. */
@@ -127,18 +107,11 @@ public final class PutBench {
     }
 
     public static void main(String[] args) throws Exception {
-        int[] order = new int[KEYS];
-        Arrays.setAll(order, i -> i);
         Random random = new Random(42);
-        for (int i = KEYS - 1; i > 0; i--) {
-            int j = random.nextInt(i + 1);
-            int t = order[i];
-            order[i] = order[j];
-            order[j] = t;
-        }
+        int[] order = StoreBench.shuffled(KEYS, random);
         Bytes[] keys = new Bytes[KEYS];
         for (int i = 0; i < KEYS; i++) {
-            keys[i] = key(order[i]);
+            keys[i] = StoreBench.key(order[i]);
         }
         byte[] value = new byte[100];
         random.nextBytes(value);
@@ -151,9 +124,9 @@ public final class PutBench {
         for (int round = 0; round < ROUNDS; round++) {
             File dir = Files.createTempDirectory("put-bench").toFile();
             List<KeyValueStore<Bytes, byte[]>> stores = switch (ONLY) {
-                case "ours" -> List.of(open(true, new File(dir, "ours")));
-                case "kafka" -> List.of(open(false, new File(dir, "kafka")));
-                default -> List.of(open(true, new File(dir, "ours")), open(false, new File(dir, "kafka")));
+                case "ours" -> List.of(StoreBench.open(true, new File(dir, "ours")));
+                case "kafka" -> List.of(StoreBench.open(false, new File(dir, "kafka")));
+                default -> List.of(StoreBench.open(true, new File(dir, "ours")), StoreBench.open(false, new File(dir, "kafka")));
             };
             long[] nanos = new long[stores.size()];
             long[] cpu = new long[stores.size()];
