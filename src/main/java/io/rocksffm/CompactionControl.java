@@ -20,6 +20,13 @@ final class CompactionControl {
     static void waitForCompact(Database db, WaitForCompactOptions options) {
         Objects.requireNonNull(options, "options");
         Callbacks.refuseWaiting("waitForCompact");
+        if (options.flush()) {
+            Maintenance.refuseWhilePaused(db, "waitForCompact with a flush first",
+                    "its flush waits without the timeout; wait without the flush, or continue the work first");
+        } else if (!options.abortOnPause() && options.timeout().isZero()) {
+            Maintenance.refuseWhilePaused(db, "waitForCompact without a timeout",
+                    "set a timeout or abortOnPause, or continue the work first");
+        }
         try (Scratch s = db.guard.begin()) {
             Capabilities.require("rocksdb_wait_for_compact");
             options.use(o -> rocksdb_wait_for_compact(db.adminDb(), o, s.errptr));

@@ -17,6 +17,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.OptionalLong;
 import java.util.Map;
 
@@ -44,6 +45,8 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     final Path realPath;
     private final boolean readOnly;
     final CallGuard guard;
+    /** Pauses of the background work made through this handle and not yet continued ({@link Maintenance}). */
+    final AtomicInteger backgroundPauses = new AtomicInteger();
     /**
      * Bytes at the end of every stored value that are not the caller's (the timestamp of a TTL
      * database), which the engine's batched multi-get leaves in.
@@ -335,6 +338,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     public void flush(ColumnFamilyHandle family, FlushOptions options) {
         Objects.requireNonNull(options, "options");
         Callbacks.refuseWaiting("flush");
+        Maintenance.refuseWhilePaused(this, "flush", "continue it first");
         try (Scratch s = guard.begin(options, family)) {
             rocksdb_flush_cf(adminDb(), options.ptr, family.ptr, s.errptr);
             checkWrite(s.errptr);
@@ -352,6 +356,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     @Override
     public void compactRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
         Callbacks.refuseWaiting("compactRange");
+        Maintenance.refuseWhilePaused(this, "compactRange", "continue it first");
         try (Scratch s = guard.begin(family)) {
             MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
             MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);

@@ -27,6 +27,11 @@ final class Ingestion {
         for (int i = 0; i < names.length; i++) {
             names[i] = Opening.cPath(Objects.requireNonNull(files.get(i), "files[" + i + "]"));
         }
+        if (options.allowBlockingFlush()) {
+            Maintenance.refuseWhilePaused(db, "ingestExternalFile allowing a blocking flush",
+                    "ingest with setAllowBlockingFlush(false) (files that overlap the memtable then fail at once), "
+                            + "or continue the work first");
+        }
         db.guard.call(options, family, s -> {
             if (db.families.timestampSize(family) != 0) {
                 Capabilities.requireSince("rocksdb_ingest_external_file_cf", "10.0", "ingestion into a family with"
