@@ -42,7 +42,7 @@ import java.lang.foreign.SegmentAllocator;
  *   <li>{@code rocksffm.seed=N}: the seed of the randomised tests (else a fixed one).</li>
  * </ul>
  */
-final class Reliability {
+public final class Reliability {
     private Reliability() {}
 
     /** Whether the long-running variants are asked for. */
@@ -142,7 +142,7 @@ final class Reliability {
      * malloc here (neither links jemalloc as its allocator), and so do the JDK's arenas, so this
      * sees every native leak without the noise of the Java heap that RSS carries.
      */
-    static long mallocInUse() {
+    public static long mallocInUse() {
         if (MALLINFO2_HANDLE == null) {
             return -1;
         }
