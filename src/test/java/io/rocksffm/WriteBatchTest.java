@@ -757,4 +757,30 @@ class WriteBatchTest {
             assertNull(other.get(ofOther, bytes("o")));
         }
     }
+
+    /**
+     * A rollback restores whether the batch holds records for a family with user-defined
+     * timestamps (which a batch's records do not carry): such a record rolled back no longer
+     * refuses the batch, one kept from before the save point still does.
+     */
+    @Test
+    void aRollbackRestoresTheTimestampedFamilyCheck() {
+        try (Options plain = new Options().setCreateIfMissing(true);
+             Options withTimestamps = new Options().setComparator(TimestampedComparator.bytewiseU64());
+             RocksDB db = RocksDB.open(dir, plain); WriteOptions wo = new WriteOptions(); WriteBatch batch = new WriteBatch()) {
+            ColumnFamilyHandle stamped = db.createColumnFamily("stamped", withTimestamps);
+            batch.put(bytes("a"), bytes("1")).setSavePoint().put(stamped, bytes("k"), bytes("v"));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> db.write(wo, batch)).getMessage()
+                    .contains("user-defined timestamps"));
+            batch.rollbackToSavePoint();
+            db.write(wo, batch);
+            assertEquals("1", string(db.get(bytes("a"))));
+
+            batch.clear().put(stamped, bytes("k"), bytes("v")).setSavePoint().put(bytes("b"), bytes("2")).rollbackToSavePoint();
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> db.write(wo, batch)).getMessage()
+                    .contains("user-defined timestamps"));
+            assertEquals(RocksDBException.Code.NOT_FOUND, assertThrows(RocksDBException.class, batch::popSavePoint).code(),
+                    "the rollback removed its save point");
+        }
+    }
 }

@@ -407,7 +407,8 @@ class CapabilitiesTest {
      * says none.
      */
     @Test
-    void theFirstVersionIsTheResourcesAndNamedInTheRefusal() throws IOException {
+    void theFirstVersionIsTheResourcesAndNamedInTheRefusal() throws Exception {
+        forgetCached("firstVersions"); // read the resource in this test, not in whichever asked first
         Map<String, String> listed = new java.util.LinkedHashMap<>();
         try (var in = Capabilities.class.getResourceAsStream("first-versions.txt")) {
             assertNotNull(in);
@@ -433,6 +434,32 @@ class CapabilitiesTest {
                 + " does not export (RocksDB has it from " + listed.get(f) + " on)", missing);
         assertEquals("needs rocksdb_no_such_function, which the RocksDB engine " + Capabilities.engineDescription()
                 + " does not export", Capabilities.reason("rocksdb_no_such_function", false, () -> fail("no version needed")));
+    }
+
+    /**
+     * Empties one of the gate's static caches (a field of {@code Capabilities}), so that the next
+     * question reads the engine or the resource again: the answers must not depend on the cache.
+     */
+    private static void forgetCached(String field) throws ReflectiveOperationException {
+        java.lang.reflect.Field f = Capabilities.class.getDeclaredField(field);
+        f.setAccessible(true);
+        if (java.lang.reflect.Modifier.isFinal(f.getModifiers())) {
+            ((Map<?, ?>) f.get(null)).clear();
+        } else {
+            f.set(null, null);
+        }
+    }
+
+    /** The export cache answers as the engine's symbols do when it is empty, as when it is full. */
+    @Test
+    void exportsAreLookedUpAfresh() throws Exception {
+        assertTrue(Capabilities.exports("rocksdb_open"));
+        assertFalse(Capabilities.exports("rocksdb_no_such_function"));
+        forgetCached("EXPORTED");
+        assertTrue(Capabilities.exports("rocksdb_open"), "looked up again");
+        assertFalse(Capabilities.exports("rocksdb_no_such_function"), "looked up again");
+        assertEquals(SymbolLookup.loaderLookup().find("rocksdb_writebatch_create").isPresent(),
+                Capabilities.exports("rocksdb_writebatch_create"));
     }
 
     /** The form that is told the Java method names it first, then the C function and the engine. */
