@@ -94,7 +94,7 @@ public final class WriteBatch implements Writes<WriteBatch>, AutoCloseable {
      * @param data RocksDB-format batch bytes
      * @return a new batch, which the caller closes
      * @throws IllegalArgumentException if the bytes are not a well-formed batch whose records
-     *         are all put, delete, single-delete, delete-range or merge
+     *         are all put, delete, single-delete, delete-range, merge or log data
      */
     public static WriteBatch fromBytes(MemorySegment data) {
         Objects.requireNonNull(data, "data");
@@ -464,6 +464,48 @@ public final class WriteBatch implements Writes<WriteBatch>, AutoCloseable {
     @Override
     public WriteBatch merge(byte[] key, byte[] value) {
         return append(MERGE, 0, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+    }
+
+    /**
+     * Appends {@code blob} as log data (RocksDB's {@code PutLogData}): it is written to the
+     * write-ahead log with the batch, and read back by change capture, but it is not an operation:
+     * it changes no family, does not count in {@link #count()} and takes no sequence number.
+     * The blob is copied in.
+     *
+     * @param blob the bytes to log
+     * @return this batch
+     * @throws NullPointerException if {@code blob} is null
+     * @throws IllegalArgumentException if {@code blob} exceeds RocksDB's limit of 2<sup>32</sup>-1 bytes
+     * @throws IllegalStateException if closed
+     */
+    public WriteBatch putLogData(MemorySegment blob) {
+        Objects.requireNonNull(blob, "blob");
+        ensureOpen();
+        long n = blob.byteSize();
+        if (n > MAX_SLICE) {
+            throw new IllegalArgumentException("log data of " + n + " bytes exceeds RocksDB's limit of " + MAX_SLICE);
+        }
+        long need = 1 + varintSize(n) + n;
+        if (size + need > buf.byteSize()) {
+            grow(size + need);
+        }
+        MemorySegment b = buf;
+        long p = putVarint(b, putByte(b, size, LOG_DATA), n);
+        MemorySegment.copy(blob, 0, b, p, n);
+        size = p + n;
+        return this;
+    }
+
+    /**
+     * {@link #putLogData(MemorySegment)} for an array.
+     *
+     * @param blob the bytes to log
+     * @return this batch
+     * @throws NullPointerException if {@code blob} is null
+     * @throws IllegalStateException if closed
+     */
+    public WriteBatch putLogData(byte[] blob) {
+        return putLogData(MemorySegment.ofArray(Objects.requireNonNull(blob, "blob")));
     }
 
     /** {@return number of operations in the batch} */

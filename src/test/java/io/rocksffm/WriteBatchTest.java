@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
@@ -288,6 +289,96 @@ class WriteBatchTest {
         assertThrows(IllegalStateException.class, batch::toNative);
         try (RocksDB db = open(dir); WriteOptions wo = new WriteOptions()) {
             assertThrows(IllegalStateException.class, () -> db.write(wo, batch));
+        }
+    }
+
+    /**
+     * Log data is encoded as RocksDB's {@code PutLogData} encodes it (byte for byte, among other
+     * records), is not counted, survives {@code fromBytes}/{@code fromNative}, and a save point
+     * rolls it back like any record.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {21, 22, 23})
+    void logDataEncodesAsTheCApiAndIsNotCounted(long seed) {
+        Random r = new Random(seed);
+        RocksDB.engine();
+        try (Arena arena = Arena.ofConfined(); WriteBatch batch = new WriteBatch(r.nextInt(64))) {
+            MemorySegment nb = rocksdb_writebatch_create();
+            try {
+                int ops = 0;
+                int blobs = 0;
+                for (int i = 0; i < 200; i++) {
+                    byte[] k = randomBytes(r);
+                    MemorySegment nk = arena.allocateFrom(ValueLayout.JAVA_BYTE, k);
+                    if (r.nextInt(3) == 0) {
+                        if (r.nextBoolean()) batch.putLogData(nk); else batch.putLogData(k);
+                        rocksdb_writebatch_put_log_data(nb, nk, k.length);
+                        blobs++;
+                    } else {
+                        batch.put(k, k);
+                        rocksdb_writebatch_put(nb, nk, k.length, nk, k.length);
+                        ops++;
+                    }
+                }
+                assertTrue(blobs > 0);
+                byte[] expected = nativeBytes(nb, arena);
+                assertArrayEquals(expected, batch.data().toArray(ValueLayout.JAVA_BYTE), "seed " + seed);
+                assertEquals(ops, batch.count());
+                assertEquals(rocksdb_writebatch_count(nb), batch.count());
+                try (WriteBatch back = WriteBatch.fromNative(nb);
+                     WriteBatch again = WriteBatch.fromBytes(batch.data())) {
+                    assertArrayEquals(expected, back.data().toArray(ValueLayout.JAVA_BYTE));
+                    assertEquals(ops, back.count());
+                    assertEquals(ops, again.count());
+                }
+                byte[] before = batch.data().toArray(ValueLayout.JAVA_BYTE);
+                batch.setSavePoint().putLogData(randomBytes(r)).put(bytes("k"), bytes("v")).putLogData(new byte[0]);
+                assertEquals(ops + 1, batch.count());
+                batch.rollbackToSavePoint();
+                assertThrows(NullPointerException.class, () -> batch.putLogData((byte[]) null));
+                assertThrows(NullPointerException.class, () -> batch.putLogData((MemorySegment) null));
+                assertArrayEquals(before, batch.data().toArray(ValueLayout.JAVA_BYTE));
+                assertEquals(ops, batch.count());
+            } finally {
+                rocksdb_writebatch_destroy(nb);
+            }
+        }
+    }
+
+    /**
+     * RocksDB accepts a batch with log data (alone or among operations): the blob is in the batch
+     * change capture reads back from the log, it takes no sequence number, and changes no key.
+     */
+    @Test
+    void logDataRoundTripsThroughTheLog() {
+        try (RocksDB db = open(dir); WriteOptions wo = new WriteOptions();
+             WriteBatch mixed = new WriteBatch().put(bytes("a"), bytes("1")).putLogData(bytes("blob one"))
+                     .delete(bytes("b")).putLogData(MemorySegment.ofArray(bytes("blob two")));
+             WriteBatch alone = new WriteBatch().putLogData(bytes("only a blob"))) {
+            long start = db.latestSequenceNumber();
+            db.write(wo, mixed);
+            assertEquals(start + 2, db.latestSequenceNumber()); // two operations, two numbers
+            db.write(wo, alone);
+            assertEquals(start + 2, db.latestSequenceNumber()); // log data takes none
+            db.put(bytes("c"), bytes("3"));
+            assertArrayEquals(bytes("1"), db.get(bytes("a")));
+            assertNull(db.get(bytes("only a blob")));
+            assertNull(db.get(bytes("blob one")));
+            List<WalUpdate> updates = db.getUpdatesSince(start + 1, 100);
+            try {
+                byte[] written = mixed.data().asSlice(8).toArray(ValueLayout.JAVA_BYTE);
+                assertArrayEquals(written, updates.get(0).batch().data().asSlice(8).toArray(ValueLayout.JAVA_BYTE));
+                assertEquals(2, updates.get(0).batch().count());
+                // the log-data-only batch is logged too (RocksDB may or may not hand it back on its own)
+                byte[] aloneBody = alone.data().asSlice(8).toArray(ValueLayout.JAVA_BYTE);
+                List<byte[]> bodies = updates.stream().map(u -> u.batch().data().asSlice(8).toArray(ValueLayout.JAVA_BYTE))
+                        .toList();
+                assertEquals(start + 3, updates.get(updates.size() - 1).sequence(), () -> "" + updates.size());
+                assertTrue(bodies.stream().anyMatch(b -> Arrays.equals(b, aloneBody))
+                        || updates.size() == 2, "unexpected updates: " + updates.size());
+            } finally {
+                updates.forEach(u -> u.batch().close());
+            }
         }
     }
 }

@@ -10,7 +10,8 @@ import java.util.BitSet;
  * a 12-byte header (sequence number, fixed64 little-endian; record count, fixed32
  * little-endian), then one record per operation: a one-byte tag ({@code ValueType} in
  * {@code db/dbformat.h}), a varint32 column-family id for the column-family tags, and
- * varint32-length-prefixed key and (for put, merge, delete-range) value.
+ * varint32-length-prefixed key and (for put, merge, delete-range) value. A log-data record is
+ * the tag and one varint32-length-prefixed blob; like a no-op it is not counted.
  */
 public final class BatchFormat {
     private BatchFormat() {}
@@ -29,6 +30,8 @@ public final class BatchFormat {
     public static final byte DELETION = 0x0;
     public static final byte VALUE = 0x1;
     public static final byte MERGE = 0x2;
+    /** A blob for the write-ahead log only: not an operation, not counted, applied to no family. */
+    public static final byte LOG_DATA = 0x3;
     public static final byte CF_DELETION = 0x4;
     public static final byte CF_VALUE = 0x5;
     public static final byte CF_MERGE = 0x6;
@@ -130,13 +133,17 @@ public final class BatchFormat {
         void visit(long at, byte tag, int family, MemorySegment first, Reader r);
     }
 
-    /** Walks the records of a well-formed batch, skipping no-ops. */
+    /** Walks the records of a well-formed batch, skipping no-ops and log data. */
     private static void forEachRecord(MemorySegment data, RecordVisitor visitor) {
         Reader r = new Reader(data, HEADER);
         while (r.offset < data.byteSize()) {
             long at = r.offset;
             byte tag = data.get(ValueLayout.JAVA_BYTE, r.offset++);
             if (tag == NOOP) {
+                continue;
+            }
+            if (tag == LOG_DATA) {
+                r.slice(at);
                 continue;
             }
             int family = 0;
@@ -150,7 +157,7 @@ public final class BatchFormat {
 
     /**
      * Checks that {@code data} is a well-formed batch of operations rocksffm can encode (the
-     * record types above) and summarises it. (Range order depends on the comparator of the
+     * record types above, log data included) and summarises it. (Range order depends on the comparator of the
      * family the batch is written to: it is checked then.)
      *
      * @throws IllegalArgumentException describing the first problem found
@@ -171,6 +178,10 @@ public final class BatchFormat {
             byte tag = data.get(ValueLayout.JAVA_BYTE, r.offset++);
             if (tag == NOOP) {
                 continue; // a no-op marker is not counted
+            }
+            if (tag == LOG_DATA) {
+                r.slice(at); // a blob for the log: not counted, names no family
+                continue;
             }
             boolean family = tag == CF_DELETION || tag == CF_SINGLE_DELETION || tag == CF_VALUE || tag == CF_MERGE
                     || tag == CF_RANGE_DELETION;

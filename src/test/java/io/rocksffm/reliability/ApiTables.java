@@ -278,7 +278,9 @@ final class ApiTables {
                 .guarded("toNative()", (b, c) -> b.toNative().close())
                 .guarded("setSavePoint()", (b, c) -> b.setSavePoint())
                 .guarded("rollbackToSavePoint()", (b, c) -> b.setSavePoint().rollbackToSavePoint())
-                .guarded("popSavePoint()", (b, c) -> b.setSavePoint().popSavePoint());
+                .guarded("popSavePoint()", (b, c) -> b.setSavePoint().popSavePoint())
+                .guarded("putLogData(MemorySegment)", (b, c) -> b.putLogData(c.value))
+                .guarded("putLogData(byte[])", (b, c) -> b.putLogData(bytes("blob")));
     }
 
     static Table<NativeWriteBatch> nativeWriteBatch() {
