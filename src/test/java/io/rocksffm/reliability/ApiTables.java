@@ -103,6 +103,7 @@ final class ApiTables {
                         (db, c) -> db.multiGetAsList(c.cf, c.ro, List.of(bytes("k"))))
                 .guarded("newIterator(ReadOptions)", (db, c) -> db.newIterator(c.ro).close())
                 .guarded("newIterator(ColumnFamilyHandle,ReadOptions)", (db, c) -> db.newIterator(c.cf, c.ro).close())
+                .guarded("newIterators(List,ReadOptions)", (db, c) -> db.newIterators(List.of(c.cf), c.ro).forEach(RocksIterator::close))
                 .guarded("getSnapshot()", (db, c) -> db.getSnapshot().close())
                 .guarded("forEach(ReadOptions,BiConsumer)", (db, c) -> db.forEach(c.ro, (k, v) -> {}))
                 .guarded("stream(ReadOptions)", (db, c) -> {
