@@ -508,6 +508,90 @@ public final class WriteBatch implements Writes<WriteBatch>, AutoCloseable {
         return putLogData(MemorySegment.ofArray(Objects.requireNonNull(blob, "blob")));
     }
 
+    /**
+     * What {@link #iterate} hands the records of a batch to, one method per kind of record
+     * (RocksDB's {@code WriteBatch::Handler}); each does nothing unless overridden. The family
+     * is the record's column-family id ({@link ColumnFamilyHandle#id()}; 0 for the default).
+     * The segments are read-only views of the batch, valid only during the call: copy what you
+     * keep ({@code toArray(ValueLayout.JAVA_BYTE)}). A handler must not change the batch it is
+     * iterating.
+     */
+    public interface Handler {
+        /**
+         * A put.
+         *
+         * @param family the column-family id
+         * @param key the key
+         * @param value the value
+         */
+        default void put(int family, MemorySegment key, MemorySegment value) {}
+
+        /**
+         * A merge.
+         *
+         * @param family the column-family id
+         * @param key the key
+         * @param value the merge operand
+         */
+        default void merge(int family, MemorySegment key, MemorySegment value) {}
+
+        /**
+         * A delete.
+         *
+         * @param family the column-family id
+         * @param key the key
+         */
+        default void delete(int family, MemorySegment key) {}
+
+        /**
+         * A single delete.
+         *
+         * @param family the column-family id
+         * @param key the key
+         */
+        default void singleDelete(int family, MemorySegment key) {}
+
+        /**
+         * A range deletion of {@code [begin, end)}.
+         *
+         * @param family the column-family id
+         * @param begin the first key of the range
+         * @param end the end of the range (exclusive)
+         */
+        default void deleteRange(int family, MemorySegment begin, MemorySegment end) {}
+
+        /**
+         * Log data ({@link WriteBatch#putLogData(MemorySegment)}).
+         *
+         * @param blob the blob
+         */
+        default void logData(MemorySegment blob) {}
+    }
+
+    /**
+     * Hands every record of this batch, in order, to {@code handler} (RocksDB's
+     * {@code WriteBatch::Iterate}), on the calling thread; no native call. Works the same for a
+     * batch read back by change capture ({@link WalUpdate#batch()}).
+     *
+     * @param handler the handler; an exception it throws ends the iteration and is rethrown
+     * @throws NullPointerException if {@code handler} is null
+     * @throws IllegalStateException if closed
+     */
+    public void iterate(Handler handler) {
+        Objects.requireNonNull(handler, "handler");
+        ensureOpen();
+        BatchFormat.forEachEntry(buf.asSlice(0, size).asReadOnly(), (tag, family, first, second) -> {
+            switch (tag) {
+                case VALUE -> handler.put(family, first, second);
+                case MERGE -> handler.merge(family, first, second);
+                case DELETION -> handler.delete(family, first);
+                case SINGLE_DELETION -> handler.singleDelete(family, first);
+                case RANGE_DELETION -> handler.deleteRange(family, first, second);
+                default -> handler.logData(first);
+            }
+        });
+    }
+
     /** {@return number of operations in the batch} */
     public int count() {
         ensureOpen();

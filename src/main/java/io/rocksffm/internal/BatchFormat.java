@@ -128,6 +128,50 @@ public final class BatchFormat {
         return out;
     }
 
+    /** What {@link #forEachEntry} hands every record to. */
+    @FunctionalInterface
+    public interface EntryVisitor {
+        /**
+         * Visits a record: its default-family tag ({@link #VALUE}, {@link #MERGE},
+         * {@link #DELETION}, {@link #SINGLE_DELETION}, {@link #RANGE_DELETION} or
+         * {@link #LOG_DATA}), family id (0: default or log data), first slice (key, range begin or
+         * blob) and second slice (value, range end; null when the record has none).
+         */
+        void visit(byte tag, int family, MemorySegment first, MemorySegment second);
+    }
+
+    /**
+     * Hands every record of {@code data}, a batch {@link #validate} accepted (or one rocksffm
+     * encoded), log data included and no-ops skipped, to {@code visitor}, in order; the slices
+     * are views of {@code data}.
+     */
+    public static void forEachEntry(MemorySegment data, EntryVisitor visitor) {
+        Reader r = new Reader(data, HEADER);
+        while (r.offset < data.byteSize()) {
+            long at = r.offset;
+            byte tag = data.get(ValueLayout.JAVA_BYTE, r.offset++);
+            if (tag == NOOP) {
+                continue;
+            }
+            int family = 0;
+            byte plain = tag;
+            if (tag == CF_DELETION || tag == CF_SINGLE_DELETION || tag == CF_VALUE || tag == CF_MERGE
+                    || tag == CF_RANGE_DELETION) {
+                family = (int) r.varint(at);
+                plain = switch (tag) {
+                    case CF_DELETION -> DELETION;
+                    case CF_SINGLE_DELETION -> SINGLE_DELETION;
+                    case CF_VALUE -> VALUE;
+                    case CF_MERGE -> MERGE;
+                    default -> RANGE_DELETION;
+                };
+            }
+            MemorySegment first = r.slice(at);
+            MemorySegment second = plain == VALUE || plain == MERGE || plain == RANGE_DELETION ? r.slice(at) : null;
+            visitor.visit(plain, family, first, second);
+        }
+    }
+
     /** A record's tag, family and first slice; the visitor reads the second slice, if any, from {@code r}. */
     private interface RecordVisitor {
         void visit(long at, byte tag, int family, MemorySegment first, Reader r);

@@ -281,7 +281,8 @@ final class ApiTables {
                 .guarded("rollbackToSavePoint()", (b, c) -> b.setSavePoint().rollbackToSavePoint())
                 .guarded("popSavePoint()", (b, c) -> b.setSavePoint().popSavePoint())
                 .guarded("putLogData(MemorySegment)", (b, c) -> b.putLogData(c.value))
-                .guarded("putLogData(byte[])", (b, c) -> b.putLogData(bytes("blob")));
+                .guarded("putLogData(byte[])", (b, c) -> b.putLogData(bytes("blob")))
+                .guarded("iterate(Handler)", (b, c) -> b.iterate(new WriteBatch.Handler() {}));
     }
 
     static Table<NativeWriteBatch> nativeWriteBatch() {
