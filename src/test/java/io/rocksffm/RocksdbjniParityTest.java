@@ -9,7 +9,14 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -316,8 +323,8 @@ class RocksdbjniParityTest {
     }
 
     /** The contents an iterator shows, from the first key on. */
-    private static java.util.TreeMap<String, String> contents(RocksIterator it) {
-        java.util.TreeMap<String, String> out = new java.util.TreeMap<>();
+    private static TreeMap<String, String> contents(RocksIterator it) {
+        TreeMap<String, String> out = new TreeMap<>();
         for (it.seekToFirst(); it.isValid(); it.next()) {
             out.put(string(it.keyBytes()), string(it.valueBytes()));
         }
@@ -338,12 +345,12 @@ class RocksdbjniParityTest {
             ColumnFamilyHandle a = db.createColumnFamily("a", o);
             ColumnFamilyHandle b = db.createColumnFamily("b", o);
             List<ColumnFamilyHandle> families = List.of(db.defaultColumnFamily(), a, b);
-            java.util.Random r = new java.util.Random(7);
+            Random r = new Random(7);
             for (int i = 0; i < 300; i++) {
                 ColumnFamilyHandle cf = families.get(r.nextInt(3));
                 db.put(cf, bytes("k" + r.nextInt(100)), bytes("v" + i));
             }
-            List<java.util.TreeMap<String, String>> expected = new java.util.ArrayList<>();
+            List<TreeMap<String, String>> expected = new ArrayList<>();
             List<RocksIterator> together;
             try (Snapshot snap = db.getSnapshot(); ReadOptions at = new ReadOptions().setSnapshot(snap)) {
                 together = db.newIterators(List.of(a, db.defaultColumnFamily(), b, a), ro);
@@ -370,7 +377,7 @@ class RocksdbjniParityTest {
             for (ColumnFamilyHandle cf : families) {
                 db.put(cf, bytes("counter"), bytes("start"));
             }
-            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            AtomicBoolean stop = new AtomicBoolean();
             Thread writer = new Thread(() -> {
                 try (WriteOptions wo = new WriteOptions()) {
                     for (int i = 0; !stop.get(); i++) {
@@ -384,18 +391,18 @@ class RocksdbjniParityTest {
                 }
             });
             writer.start();
-            java.util.Set<String> seen = new java.util.HashSet<>();
+            Set<String> seen = new HashSet<>();
             try {
                 for (int round = 0; round < 300; round++) {
                     List<RocksIterator> its = db.newIterators(families, ro);
                     try {
-                        List<String> values = new java.util.ArrayList<>();
+                        List<String> values = new ArrayList<>();
                         for (RocksIterator it : its) {
                             it.seek(bytes("counter"));
                             assertTrue(it.isValid() && string(it.keyBytes()).equals("counter"));
                             values.add(string(it.valueBytes()));
                         }
-                        assertEquals(1, new java.util.HashSet<>(values).size(), "round " + round + ": " + values);
+                        assertEquals(1, new HashSet<>(values).size(), "round " + round + ": " + values);
                         seen.add(values.get(0));
                     } finally {
                         its.forEach(RocksIterator::close);
@@ -407,7 +414,7 @@ class RocksdbjniParityTest {
             }
             assertTrue(seen.size() > 1, "the writer ran meanwhile: " + seen.size());
             assertEquals(List.of(), db.newIterators(List.of(), ro));
-            assertThrows(NullPointerException.class, () -> db.newIterators(java.util.Arrays.asList(a, null), ro));
+            assertThrows(NullPointerException.class, () -> db.newIterators(Arrays.asList(a, null), ro));
             try (RocksDB other = RocksDB.open(dir.resolve("other"), o)) {
                 assertThrows(IllegalArgumentException.class,
                         () -> db.newIterators(List.of(a, other.defaultColumnFamily()), ro));

@@ -8,7 +8,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
@@ -384,10 +386,10 @@ class WriteBatchTest {
 
     /** Records what a handler is handed, one line per record, keys and values as hex. */
     private static final class Recorder implements WriteBatch.Handler {
-        final List<String> events = new java.util.ArrayList<>();
+        final List<String> events = new ArrayList<>();
 
         private static String hex(MemorySegment s) {
-            return java.util.HexFormat.of().formatHex(s.toArray(ValueLayout.JAVA_BYTE));
+            return HexFormat.of().formatHex(s.toArray(ValueLayout.JAVA_BYTE));
         }
 
         @Override public void put(int family, MemorySegment key, MemorySegment value) {
@@ -421,10 +423,10 @@ class WriteBatchTest {
         try (Options o = new Options().setCreateIfMissing(true).setMergeOperator(new StringAppendOperator(","));
              RocksDB db = RocksDB.open(dir, o); WriteOptions wo = new WriteOptions()) {
             ColumnFamilyHandle cf = db.createColumnFamily("cf", o);
-            List<List<String>> expected = new java.util.ArrayList<>();
+            List<List<String>> expected = new ArrayList<>();
             long start = db.latestSequenceNumber();
             for (int b = 0; b < 10; b++) {
-                List<String> model = new java.util.ArrayList<>();
+                List<String> model = new ArrayList<>();
                 try (WriteBatch batch = new WriteBatch()) {
                     int ops = 1 + r.nextInt(40);
                     for (int i = 0; i < ops; i++) {
@@ -434,8 +436,8 @@ class WriteBatchTest {
                         r.nextBytes(v);
                         boolean family = r.nextBoolean();
                         int id = family ? cf.id() : 0;
-                        String hk = java.util.HexFormat.of().formatHex(k);
-                        String hv = java.util.HexFormat.of().formatHex(v);
+                        String hk = HexFormat.of().formatHex(k);
+                        String hv = HexFormat.of().formatHex(v);
                         MemorySegment sk = MemorySegment.ofArray(k);
                         MemorySegment sv = MemorySegment.ofArray(v);
                         switch (r.nextInt(6)) {
@@ -456,8 +458,8 @@ class WriteBatchTest {
                                 model.add("singleDelete " + id + " " + hk);
                             }
                             case 4 -> {
-                                byte[] end = java.util.Arrays.copyOf(k, k.length + 1); // after k bytewise
-                                String he = java.util.HexFormat.of().formatHex(end);
+                                byte[] end = Arrays.copyOf(k, k.length + 1); // after k bytewise
+                                String he = HexFormat.of().formatHex(end);
                                 if (family) batch.deleteRange(cf, sk, MemorySegment.ofArray(end)); else batch.deleteRange(k, end);
                                 model.add("deleteRange " + id + " " + hk + " " + he);
                             }
@@ -478,7 +480,7 @@ class WriteBatchTest {
             }
             List<WalUpdate> updates = db.getUpdatesSince(start + 1, 100);
             try {
-                List<List<String>> logged = new java.util.ArrayList<>();
+                List<List<String>> logged = new ArrayList<>();
                 for (WalUpdate u : updates) {
                     Recorder read = new Recorder();
                     u.batch().iterate(read);
