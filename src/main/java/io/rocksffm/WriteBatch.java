@@ -580,7 +580,7 @@ public final class WriteBatch implements Writes<WriteBatch>, AutoCloseable {
     public void iterate(Handler handler) {
         Objects.requireNonNull(handler, "handler");
         ensureOpen();
-        BatchFormat.forEachEntry(buf.asSlice(0, size).asReadOnly(), (tag, family, first, second) -> {
+        BatchFormat.forEachEntry(buf.asSlice(0, size).asReadOnly(), (at, tag, family, first, second) -> {
             switch (tag) {
                 case VALUE -> handler.put(family, first, second);
                 case MERGE -> handler.merge(family, first, second);

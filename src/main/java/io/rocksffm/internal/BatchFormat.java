@@ -104,11 +104,9 @@ public final class BatchFormat {
      * rocksffm encoded), to {@code visitor}, in order.
      */
     public static void forEachRange(MemorySegment data, RangeVisitor visitor) {
-        forEachRecord(data, (at, tag, family, first, r) -> {
-            if (tag == VALUE || tag == MERGE || tag == CF_VALUE || tag == CF_MERGE) {
-                r.slice(at);
-            } else if (tag == RANGE_DELETION || tag == CF_RANGE_DELETION) {
-                visitor.visit(at, family, first, r.slice(at));
+        forEachEntry(data, (at, tag, family, first, second) -> {
+            if (tag == RANGE_DELETION) {
+                visitor.visit(at, family, first, second);
             }
         });
     }
@@ -119,10 +117,9 @@ public final class BatchFormat {
      */
     public static BitSet families(MemorySegment data) {
         BitSet out = new BitSet();
-        forEachRecord(data, (at, tag, family, first, r) -> {
-            out.set(family);
-            if (tag != DELETION && tag != SINGLE_DELETION && tag != CF_DELETION && tag != CF_SINGLE_DELETION) {
-                r.slice(at);
+        forEachEntry(data, (at, tag, family, first, second) -> {
+            if (tag != LOG_DATA) {
+                out.set(family);
             }
         });
         return out;
@@ -132,12 +129,12 @@ public final class BatchFormat {
     @FunctionalInterface
     public interface EntryVisitor {
         /**
-         * Visits a record: its default-family tag ({@link #VALUE}, {@link #MERGE},
+         * Visits the record at {@code at}: its default-family tag ({@link #VALUE}, {@link #MERGE},
          * {@link #DELETION}, {@link #SINGLE_DELETION}, {@link #RANGE_DELETION} or
          * {@link #LOG_DATA}), family id (0: default or log data), first slice (key, range begin or
          * blob) and second slice (value, range end; null when the record has none).
          */
-        void visit(byte tag, int family, MemorySegment first, MemorySegment second);
+        void visit(long at, byte tag, int family, MemorySegment first, MemorySegment second);
     }
 
     /**
@@ -168,34 +165,7 @@ public final class BatchFormat {
             }
             MemorySegment first = r.slice(at);
             MemorySegment second = plain == VALUE || plain == MERGE || plain == RANGE_DELETION ? r.slice(at) : null;
-            visitor.visit(plain, family, first, second);
-        }
-    }
-
-    /** A record's tag, family and first slice; the visitor reads the second slice, if any, from {@code r}. */
-    private interface RecordVisitor {
-        void visit(long at, byte tag, int family, MemorySegment first, Reader r);
-    }
-
-    /** Walks the records of a well-formed batch, skipping no-ops and log data. */
-    private static void forEachRecord(MemorySegment data, RecordVisitor visitor) {
-        Reader r = new Reader(data, HEADER);
-        while (r.offset < data.byteSize()) {
-            long at = r.offset;
-            byte tag = data.get(ValueLayout.JAVA_BYTE, r.offset++);
-            if (tag == NOOP) {
-                continue;
-            }
-            if (tag == LOG_DATA) {
-                r.slice(at);
-                continue;
-            }
-            int family = 0;
-            if (tag == CF_DELETION || tag == CF_SINGLE_DELETION || tag == CF_VALUE || tag == CF_MERGE
-                    || tag == CF_RANGE_DELETION) {
-                family = (int) r.varint(at);
-            }
-            visitor.visit(at, tag, family, r.slice(at), r);
+            visitor.visit(at, plain, family, first, second);
         }
     }
 
