@@ -170,6 +170,21 @@ final class ColumnFamilies {
     }
 
     /**
+     * The range-order check of every range this database is given (a range deletion, written or in
+     * a batch, and a suggested compaction): refuses {@code [begin, end)} when {@code end} sorts
+     * before {@code begin} in the order of the family with id {@code familyId}.
+     *
+     * @param what names the range in the message ("deleteRange", "the batch's range deletion at offset 12")
+     * @throws IllegalArgumentException if the range ends before it begins
+     */
+    void checkRangeOrder(int familyId, MemorySegment begin, MemorySegment end, String what) {
+        if (compare(familyId, begin, end) > 0) {
+            throw new IllegalArgumentException(what + ": the range ends before it begins in the order of column family id "
+                    + familyId);
+        }
+    }
+
+    /**
      * {@code family}'s Java comparator (for an object RocksDB lets point at it, like an indexed
      * batch holding keys of the family, which retains it while the family is open), or null.
      */

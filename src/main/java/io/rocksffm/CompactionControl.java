@@ -40,9 +40,7 @@ final class CompactionControl {
         db.guard.checkFamily(family);
         if (begin != null && end != null) {
             Limits.checkRange(begin, end);
-            if (db.families.compare(family, begin, end) > 0) { // the family's order (its comparator)
-                throw new IllegalArgumentException("suggestCompactRange: end sorts before begin");
-            }
+            db.families.checkRangeOrder(family.id(), begin, end, "suggestCompactRange");
         }
         try (Scratch s = db.guard.begin(family)) {
             MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);

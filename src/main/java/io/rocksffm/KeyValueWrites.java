@@ -35,6 +35,8 @@ public sealed interface KeyValueWrites extends Writes<Database> permits Database
      *         have (or was made with handles of another database), holds merge records for a
      *         family without a merge operator, or a range deletion that ends before it begins in
      *         its family's order; nothing of the batch is applied then
+     * @throws UnsupportedOperationException if the batch holds a range deletion and this is a
+     *         {@link TransactionDB} (as its {@code deleteRange}); nothing is applied then
      * @throws RocksDBException if RocksDB refuses the write; nothing of the batch is applied then
      */
     void write(WriteOptions options, WriteBatch batch);
@@ -301,8 +303,9 @@ public sealed interface KeyValueWrites extends Writes<Database> permits Database
      * @return this database
      * @throws IllegalArgumentException if {@code end} sorts before {@code begin} in the family's
      *         order, or a bound exceeds RocksDB's limit (4 GiB - 1 bytes)
-     * @throws RocksDBException if RocksDB refuses the write (a {@link TransactionDB} refuses it:
-     *         it cannot lock a range)
+     * @throws UnsupportedOperationException on a {@link TransactionDB}, which cannot lock a range
+     *         ({@link Writes} lists what each surface refuses)
+     * @throws RocksDBException if RocksDB refuses the write
      */
     Database deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end);
 

@@ -167,10 +167,16 @@ public final class OptimisticTransactionDB extends Database {
         return this;
     }
 
+    /**
+     * Refused: RocksDB's optimistic transaction database has no range deletion (its conflict
+     * checks track keys, not ranges; its {@code DeleteRange} returns "not supported", and it
+     * refuses batches holding one).
+     *
+     * @throws UnsupportedOperationException always, after the argument and state checks
+     */
     @Override
     public Database deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
-        BaseWrites.deleteRange(this, family, options, begin, end);
-        return this;
+        throw UnsupportedWrites.rangeDeletion(guard, "an OptimisticTransactionDB", family, options, begin, end);
     }
 
     @Override
@@ -181,6 +187,7 @@ public final class OptimisticTransactionDB extends Database {
 
     @Override
     public void write(WriteOptions options, WriteBatch batch) {
+        UnsupportedWrites.refuseRangeDeletions(guard, "an OptimisticTransactionDB", options, batch);
         writeBatch(options, batch, RocksDBC::rocksdb_optimistictransactiondb_write);
     }
 }

@@ -254,26 +254,46 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
         return delete(db.defaultFamily, key);
     }
 
-    // RocksDB's C API has no single delete for a transaction: a plain delete reads the same.
+    /**
+     * Refused: RocksDB's C API has no single deletion for a transaction (and a plain delete in its
+     * place would not be one).
+     *
+     * @param family the column family
+     * @param key    the key
+     * @return never
+     * @throws UnsupportedOperationException always, after the argument and state checks
+     * @throws IllegalStateException if closed, finished or prepared
+     */
     @Override
     public Transaction singleDelete(ColumnFamilyHandle family, MemorySegment key) {
-        return delete(family, key);
+        Objects.requireNonNull(key, "key");
+        db.guard.checkFamily(family);
+        beginWritable().release(); // closed, finished or prepared: IllegalStateException as for every write
+        throw UnsupportedWrites.singleDeletion("a Transaction", "RocksDB's C API has none for transactions");
     }
 
     @Override
     public Transaction singleDelete(MemorySegment key) {
-        return delete(db.defaultFamily, key);
+        return singleDelete(db.defaultFamily, key);
     }
 
-    // Refused (Writes documents it): RocksDB's transactions lock keys, not ranges.
+    /**
+     * Refused: RocksDB's transactions lock keys, not ranges.
+     *
+     * @param family the column family
+     * @param begin  the first key of the range
+     * @param end    the end of the range
+     * @return never
+     * @throws UnsupportedOperationException always, after the argument and state checks
+     * @throws IllegalStateException if closed, finished or prepared
+     */
     @Override
     public Transaction deleteRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
         db.guard.checkFamily(family);
         beginWritable().release(); // closed, finished or prepared: IllegalStateException as for every write
-        throw new UnsupportedOperationException("a transaction cannot delete a range (RocksDB's transactions lock"
-                + " keys, not ranges): write the range deletion to the database or a WriteBatch");
+        throw UnsupportedWrites.rangeDeletion("a Transaction", "RocksDB's transactions lock keys, not ranges");
     }
 
     @Override

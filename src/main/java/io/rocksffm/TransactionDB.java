@@ -261,25 +261,14 @@ public final class TransactionDB extends Database {
     }
 
     /**
-     * Removes the keys in {@code [begin, end)} of {@code family}: written as a batch with a
-     * range deletion, which a pessimistic transaction database refuses
-     * ({@link RocksDBException.Code#INVALID_ARGUMENT}, "DeleteRangeCF not implemented": it cannot
-     * lock a range).
+     * Refused: RocksDB's pessimistic transaction database has no range deletion (its transactions
+     * lock keys, not ranges; its {@code DeleteRange} returns "not supported").
+     *
+     * @throws UnsupportedOperationException always, after the argument and state checks
      */
     @Override
     public Database deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
-        Objects.requireNonNull(begin, "begin");
-        Objects.requireNonNull(end, "end");
-        guard.checkFamily(family);
-        Limits.checkRange(begin, end);
-        if (families.compare(family, begin, end) > 0) { // the family's order
-            throw new IllegalArgumentException("deleteRange: end sorts before begin");
-        }
-        try (WriteBatch batch = new WriteBatch()) {
-            batch.deleteRange(family, begin, end);
-            write(options, batch);
-        }
-        return this;
+        throw UnsupportedWrites.rangeDeletion(guard, "a TransactionDB", family, options, begin, end);
     }
 
     /** Written as a batch with a single deletion (the C API has no transaction database form). */
@@ -297,6 +286,7 @@ public final class TransactionDB extends Database {
 
     @Override
     public void write(WriteOptions options, WriteBatch batch) {
+        UnsupportedWrites.refuseRangeDeletions(guard, "a TransactionDB", options, batch);
         writeBatch(options, batch, RocksDBC::rocksdb_transactiondb_write);
     }
 

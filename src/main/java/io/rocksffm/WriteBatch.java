@@ -567,13 +567,15 @@ public final class WriteBatch implements Writes<WriteBatch>, AutoCloseable {
             target.refuseTimestampedRecords(families, buf.asSlice(0, size));
         }
         if (rangeFamilies != null) {
-            BatchFormat.forEachRange(buf.asSlice(0, size), (at, id, begin, end) -> {
-                if (target.compare(id, begin, end) > 0) {
-                    throw new IllegalArgumentException("the batch's range deletion at offset " + at
-                            + " ends before it begins in the order of column family id " + id);
-                }
-            });
+            BatchFormat.forEachRange(buf.asSlice(0, size), (at, id, begin, end) ->
+                    target.checkRangeOrder(id, begin, end, "the batch's range deletion at offset " + at));
         }
+    }
+
+    /** Whether the batch holds a range deletion. */
+    boolean hasRangeDeletions() {
+        ensureOpen();
+        return rangeFamilies != null;
     }
 
     /** Whether records name non-default column families. */

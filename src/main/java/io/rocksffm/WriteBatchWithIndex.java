@@ -316,8 +316,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
         Objects.requireNonNull(end, "end");
         checkFamily(family);
         checkWritable();
-        throw new UnsupportedOperationException("an indexed batch cannot hold a range deletion (RocksDB's"
-                + " WriteBatchWithIndex does not support them): use a WriteBatch or the database's deleteRange");
+        throw UnsupportedWrites.rangeDeletion("a WriteBatchWithIndex", "RocksDB's indexed batch has none");
     }
 
     @Override
@@ -325,8 +324,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
         checkWritable();
-        throw new UnsupportedOperationException("an indexed batch cannot hold a range deletion (RocksDB's"
-                + " WriteBatchWithIndex does not support them): use a WriteBatch or the database's deleteRange");
+        throw UnsupportedWrites.rangeDeletion("a WriteBatchWithIndex", "RocksDB's indexed batch has none");
     }
 
     /** {@return the number of writes in the batch} */

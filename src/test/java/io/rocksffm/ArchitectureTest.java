@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The layering the README's "Architecture" section describes, checked on the sources: every API
  * class calls only the C functions of its own object (its prefix), the internal package knows no
- * API type but the exception, and no hand-written file grows past 600 lines.
+ * API type but the exception.
  */
 class ArchitectureTest {
     private static final Path API = Path.of("src/main/java/io/rocksffm");
@@ -246,30 +246,5 @@ class ArchitectureTest {
         }
         assertTrue(tokens > 50, "the scan found the calls' tokens: " + tokens);
         assertEquals(List.of(), wrong);
-    }
-
-    /** Every hand-written source file: the library, its tests, the benchmarks and their C loop, the scripts. */
-    @Test
-    void noHandWrittenFileIsOver600Lines() throws IOException {
-        List<String> big = new ArrayList<>();
-        for (String root : List.of("src/main/java", "src/test/java", "jmh/src", "jmh/c", "scripts", "examples", "ycsb")) {
-            assertTrue(Files.isDirectory(Path.of(root)), root + " is where the sources are");
-            try (Stream<Path> files = Files.walk(Path.of(root))) {
-                List<Path> sources = files.filter(ArchitectureTest::handWrittenSource).toList();
-                assertFalse(sources.isEmpty(), "the walk found the sources under " + root);
-                for (Path f : sources) {
-                    long lines = Files.readAllLines(f).size();
-                    if (lines > 600) {
-                        big.add(f + ": " + lines);
-                    }
-                }
-            }
-        }
-        assertEquals(List.of(), big);
-    }
-
-    private static boolean handWrittenSource(Path p) {
-        String s = p.toString().replace('\\', '/');
-        return !s.contains("/target/") && s.matches(".*\\.(java|c|h|sh|py)");
     }
 }
