@@ -143,7 +143,7 @@ public final class OptimisticTransactionDB extends Database {
                                         Transaction reuse) {
         Objects.requireNonNull(writeOptions, "writeOptions");
         Objects.requireNonNull(txOptions, "txOptions");
-        return Transactions.begin(this, reuse, writeOptions, txOptions,
+        return Transactions.begin(this, reuse, writeOptions, txOptions, txOptions.setSnapshot,
                 old -> rocksdb_optimistictransaction_begin(ptr, writeOptions.ptr, txOptions.ptr, old));
     }
 

@@ -82,15 +82,40 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      * {@link #setName} or recovered), or null; changed only by {@link Transactions#hold}.
      */
     String heldName;
+    /**
+     * Whether the transaction took a snapshot at begin (its options said so; a recovered one took
+     * none). The C API has no getter that is safe without one, so the Java side keeps it.
+     */
+    private boolean snapshot;
 
-    Transaction(Database db, Lifecycle lifecycle, MemorySegment txn, boolean optimistic, State state) {
+    Transaction(Database db, Lifecycle lifecycle, MemorySegment txn, boolean optimistic, State state,
+                boolean snapshot) {
         super(lifecycle, "Transaction", txn);
         this.db = db;
         this.optimistic = optimistic;
         this.state = state;
+        this.snapshot = snapshot;
         if (state == State.PREPARED) { // recovered: named, as every prepared transaction is
             Transactions.hold(this, Transactions.nameOf(txn));
         }
+    }
+
+    /**
+     * This finished transaction was begun again by the C API (the caller holds its token):
+     * started, nothing written, {@code snapshot} as its new options say, and whatever name
+     * RocksDB's begin left it.
+     */
+    void begunAgain(boolean snapshot) {
+        Transactions.hold(this, Transactions.nameOf(ptr));
+        this.state = State.STARTED;
+        this.written = null;
+        this.lastWritten = null;
+        this.snapshot = snapshot;
+    }
+
+    /** Whether the transaction holds a snapshot (the caller holds its token). */
+    boolean hasSnapshot() {
+        return snapshot;
     }
 
     @Override

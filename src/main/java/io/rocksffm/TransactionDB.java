@@ -180,7 +180,7 @@ public final class TransactionDB extends Database {
     public Transaction beginTransaction(WriteOptions writeOptions, TransactionOptions txOptions, Transaction reuse) {
         Objects.requireNonNull(writeOptions, "writeOptions");
         Objects.requireNonNull(txOptions, "txOptions");
-        return Transactions.begin(this, reuse, writeOptions, txOptions,
+        return Transactions.begin(this, reuse, writeOptions, txOptions, txOptions.setSnapshot,
                 old -> rocksdb_transaction_begin(ptr, writeOptions.ptr, txOptions.ptr, old));
     }
 

@@ -11,7 +11,6 @@ import io.rocksffm.internal.PointReads;
 import io.rocksffm.internal.Scratch;
 import io.rocksffm.internal.capi.RocksDBC;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.MemorySegment;
@@ -108,11 +107,10 @@ final class TransactionReads {
 
     static Snapshot snapshot(Transaction tx) {
         try (Scratch s = tx.beginActive()) {
-            MemorySegment wrapper = rocksdb_transaction_get_snapshot(tx.ptr);
-            if (wrapper.reinterpret(ADDRESS.byteSize()).get(ADDRESS, 0).address() == 0) {
-                Native.rocksdbFree(wrapper);
-                return null;
+            if (!tx.hasSnapshot()) {
+                return null; // (the C API would return a wrapper holding NULL, which is opaque to us)
             }
+            MemorySegment wrapper = rocksdb_transaction_get_snapshot(tx.ptr);
             Lifecycle child;
             try {
                 child = Lifecycle.child("Snapshot", false, tx.lifecycle);

@@ -23,9 +23,10 @@ final class Transactions {
     /**
      * Begins a transaction of {@code db} with {@code begin} (called with the old transaction's
      * pointer or NULL), reusing {@code reuse} when not null; the options are entered around it.
+     * {@code snapshot}: whether {@code txOptions} take a snapshot at begin.
      */
     static Transaction begin(Database db, Transaction reuse, NativeObject writeOptions, NativeObject txOptions,
-                             Function<MemorySegment, MemorySegment> begin) {
+                             boolean snapshot, Function<MemorySegment, MemorySegment> begin) {
         boolean optimistic = db instanceof OptimisticTransactionDB;
         try (Scratch s = db.guard.begin()) {
             s.enter(writeOptions.lifecycle);
@@ -40,7 +41,7 @@ final class Transactions {
                     throw e;
                 }
                 try {
-                    return new Transaction(db, lifecycle, txn, optimistic, Transaction.State.STARTED);
+                    return new Transaction(db, lifecycle, txn, optimistic, Transaction.State.STARTED, snapshot);
                 } catch (RuntimeException | Error e) {
                     lifecycle.abandon();
                     throw e;
@@ -59,10 +60,7 @@ final class Transactions {
             if (again.address() != reuse.ptr.address()) {
                 throw new AssertionError("the C API did not begin the old transaction again");
             }
-            hold(reuse, nameOf(reuse.ptr)); // whatever name BeginTransaction left it
-            reuse.state = Transaction.State.STARTED;
-            reuse.written = null;
-            reuse.lastWritten = null;
+            reuse.begunAgain(snapshot);
             return reuse;
         }
     }
@@ -71,7 +69,7 @@ final class Transactions {
     static Transaction recovered(TransactionDB db, MemorySegment txn) {
         Lifecycle lifecycle = Lifecycle.exclusiveChild("Transaction", db.lifecycle);
         try {
-            return new Transaction(db, lifecycle, txn, false, Transaction.State.PREPARED);
+            return new Transaction(db, lifecycle, txn, false, Transaction.State.PREPARED, false);
         } catch (RuntimeException | Error e) {
             lifecycle.abandon();
             throw e;
