@@ -331,6 +331,62 @@ final class ColumnFamilies {
     }
 
     /**
+     * Refuses a batch that RocksDB would fail only while applying it (after logging it, which
+     * leaves the database refusing writes until reopened): records made with another database's
+     * handles or for column families {@code db} does not have, merge records for families without
+     * a merge operator, records for timestamped families, and range deletions that end before
+     * they begin in their family's order. {@code records} is the batch's sealed buffer; the
+     * caller holds {@link #dropLock} for reading if the batch names non-default families.
+     */
+    void checkBatch(Database db, WriteBatch batch, MemorySegment records) {
+        Database handlesOf = batch.handlesOf();
+        if (handlesOf != null && handlesOf != db) {
+            throw new IllegalArgumentException("the batch holds records made with family handles of another database");
+        }
+        BitSet merges = batch.mergeFamilyIds();
+        if (merges != null) {
+            for (int id = merges.nextSetBit(0); id >= 0; id = merges.nextSetBit(id + 1)) {
+                if (ids.contains(id) && !mergeIds.contains(id)) {
+                    throw new IllegalArgumentException("the batch holds merge records for column family id " + id
+                            + ", which has no merge operator");
+                }
+            }
+        }
+        BitSet named = batch.familyIds();
+        if (named != null) {
+            for (int id = named.nextSetBit(0); id >= 0; id = named.nextSetBit(id + 1)) {
+                if (!ids.contains(id)) {
+                    throw new IllegalArgumentException("the batch names column family id " + id + ", which the database does not have");
+                }
+            }
+        }
+        long size = batch.sealedSize();
+        if (size > BatchFormat.HEADER && !timestampedIds.isEmpty()) {
+            refuseTimestampedRecords(named, records.asSlice(0, size));
+        }
+        if (batch.rangeFamilyIds() != null) {
+            BatchFormat.forEachRange(records.asSlice(0, size), (at, id, begin, end) ->
+                    checkRangeOrder(id, begin, end, "the batch's range deletion at offset " + at));
+        }
+    }
+
+    /**
+     * Refuses an indexed batch with records for a family of another database or one dropped since
+     * (RocksDB would fail while applying it, after logging it, and then refuse every write until
+     * reopen). The caller holds {@link #dropLock} for reading if the batch names non-default families.
+     */
+    void checkBatch(Database db, WriteBatchWithIndex batch) {
+        for (ColumnFamilyHandle f : batch.familyHandles()) {
+            if (f.db != db) {
+                throw new IllegalArgumentException("the batch holds records for " + f + " of another database");
+            }
+            if (!ids.contains(f.id())) {
+                throw new IllegalArgumentException("the batch holds records for " + f + ", which was dropped");
+            }
+        }
+    }
+
+    /**
      * Refuses a batch ({@code BatchFormat}'s records) with records for a family with user-defined
      * timestamps: RocksDB would store its keys without timestamps, unchecked. {@code named} is the
      * non-default families the batch names (null for none), which it tracks as it is built; only a

@@ -5,7 +5,8 @@ import java.util.Objects;
 
 /**
  * The writes of a database: the {@link Writes} every surface shares, plus a form taking
- * {@link WriteOptions} of each, and {@link #write(WriteOptions, WriteBatch)}.
+ * {@link WriteOptions} of each, and the batch writes ({@link #write(WriteOptions, WriteBatch)},
+ * {@link #write(WriteOptions, WriteBatchWithIndex)}, each also without options).
  *
  * <p>Each operation has one core method taking a {@link ColumnFamilyHandle}, {@link WriteOptions}
  * and {@link MemorySegment}s; the other forms are written once, as default methods: the default
@@ -40,6 +41,44 @@ public sealed interface KeyValueWrites extends Writes<Database> permits Database
      * @throws RocksDBException if RocksDB refuses the write; nothing of the batch is applied then
      */
     void write(WriteOptions options, WriteBatch batch);
+
+    /**
+     * {@link #write(WriteOptions, WriteBatch)} with the default write options.
+     *
+     * @param batch the batch
+     * @throws IllegalArgumentException as {@link #write(WriteOptions, WriteBatch)}
+     * @throws UnsupportedOperationException as {@link #write(WriteOptions, WriteBatch)}
+     * @throws RocksDBException if RocksDB refuses the write; nothing of the batch is applied then
+     */
+    default void write(WriteBatch batch) {
+        write(WriteOptions.DEFAULT, batch);
+    }
+
+    /**
+     * Applies every operation of an indexed batch atomically. The batch is unchanged and may be
+     * written again. A {@link RocksDB} writes it directly; the transaction databases, whose C API
+     * writes only plain batches, write a copy of its records (their commit logic and locks apply
+     * as for {@link #write(WriteOptions, WriteBatch)}).
+     *
+     * @param options write options
+     * @param batch   the batch
+     * @throws IllegalArgumentException if the batch holds records for a family of another
+     *         database, or one dropped since (checked before RocksDB sees the batch)
+     * @throws IllegalStateException if this database, the options or the batch is closed
+     * @throws RocksDBException if RocksDB refuses the write; nothing of the batch is applied then
+     */
+    void write(WriteOptions options, WriteBatchWithIndex batch);
+
+    /**
+     * {@link #write(WriteOptions, WriteBatchWithIndex)} with the default write options.
+     *
+     * @param batch the batch
+     * @throws IllegalArgumentException as {@link #write(WriteOptions, WriteBatchWithIndex)}
+     * @throws RocksDBException if RocksDB refuses the write; nothing of the batch is applied then
+     */
+    default void write(WriteBatchWithIndex batch) {
+        write(WriteOptions.DEFAULT, batch);
+    }
 
     // ---- put ---------------------------------------------------------------------------------------
 

@@ -186,8 +186,12 @@ public final class OptimisticTransactionDB extends Database {
     }
 
     @Override
-    public void write(WriteOptions options, WriteBatch batch) {
-        UnsupportedWrites.refuseRangeDeletions(guard, "an OptimisticTransactionDB", options, batch);
-        writeBatch(options, batch, RocksDBC::rocksdb_optimistictransactiondb_write);
+    void writeNative(MemorySegment options, MemorySegment nativeBatch, MemorySegment errptr) {
+        rocksdb_optimistictransactiondb_write(ptr, options, nativeBatch, errptr);
+    }
+
+    @Override
+    boolean takesRangeDeletions() {
+        return false;
     }
 }

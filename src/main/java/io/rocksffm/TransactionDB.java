@@ -285,9 +285,13 @@ public final class TransactionDB extends Database {
     }
 
     @Override
-    public void write(WriteOptions options, WriteBatch batch) {
-        UnsupportedWrites.refuseRangeDeletions(guard, "a TransactionDB", options, batch);
-        writeBatch(options, batch, RocksDBC::rocksdb_transactiondb_write);
+    void writeNative(MemorySegment options, MemorySegment nativeBatch, MemorySegment errptr) {
+        rocksdb_transactiondb_write(ptr, options, nativeBatch, errptr);
+    }
+
+    @Override
+    boolean takesRangeDeletions() {
+        return false;
     }
 
     // ---- engines without rocksdb_transactiondb_get_base_db: the transactiondb_* reads ----------

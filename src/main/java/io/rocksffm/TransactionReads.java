@@ -11,7 +11,6 @@ import io.rocksffm.internal.PointReads;
 import io.rocksffm.internal.Scratch;
 import io.rocksffm.internal.capi.RocksDBC;
 
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -97,8 +96,7 @@ final class TransactionReads {
         try (Scratch s = tx.beginActive()) {
             MemorySegment wi = rocksdb_transaction_get_writebatch_wi(tx.ptr);
             try {
-                MemorySegment data = rocksdb_writebatch_wi_data(wi, s.size);
-                return WriteBatch.fromBytes(data.reinterpret(s.size.get(JAVA_LONG, 0)));
+                return WriteBatch.fromBytes(WriteBatchWithIndex.records(wi, s));
             } finally {
                 Native.rocksdbFree(wi);
             }

@@ -18,7 +18,7 @@ final class UnsupportedWrites {
     }
 
     /** Why RocksDB's transaction databases have no range deletion. */
-    private static final String TRANSACTIONS = "RocksDB's transactions track keys, not ranges";
+    static final String TRANSACTIONS = "RocksDB's transactions track keys, not ranges";
 
     /**
      * A transaction database's {@code deleteRange}: the argument and state checks of every write
@@ -31,18 +31,6 @@ final class UnsupportedWrites {
         Objects.requireNonNull(end, "end");
         guard.begin(options, family).release(); // a closed database, family or options: IllegalStateException
         return rangeDeletion(surface, TRANSACTIONS);
-    }
-
-    /**
-     * Refuses a batch holding a range deletion written to a transaction database, as its
-     * {@code deleteRange} (RocksDB would refuse it too, as "not supported"). A null or closed
-     * batch is left to the write's own checks.
-     */
-    static void refuseRangeDeletions(CallGuard guard, String surface, WriteOptions options, WriteBatch batch) {
-        if (batch != null && !batch.isClosed() && batch.hasRangeDeletions()) {
-            guard.begin(Objects.requireNonNull(options, "options"), guard.defaultFamily()).release();
-            throw rangeDeletion(surface, TRANSACTIONS);
-        }
     }
 
     /** A single deletion on a surface that has none ({@code surface} names it, {@code why} says why). */

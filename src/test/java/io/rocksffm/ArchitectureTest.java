@@ -67,7 +67,7 @@ class ArchitectureTest {
         OWN.put("TransactionDB", List.of("rocksdb_transactiondb_", "rocksdb_transaction_begin"));
         OWN.put("OptimisticTransactionDB", List.of("rocksdb_optimistictransactiondb_",
                 "rocksdb_optimistictransaction_begin"));
-        OWN.put("Transaction", List.of("rocksdb_transaction_", "rocksdb_writebatch_wi_data"));
+        OWN.put("Transaction", List.of("rocksdb_transaction_"));
         OWN.put("WriteBatchWithIndex", List.of("rocksdb_writebatch_wi_"));
         // operations (issue 16): backups, table files and ingestion, statistics, options files
         OWN.put("BackupEngine", List.of("rocksdb_backup_engine_"));

@@ -77,7 +77,7 @@ class TransactionDBTest {
                     () -> db.deleteRange(bytes("a"), bytes("b")));
             assertTrue(e.getMessage().contains("range deletion"), e.getMessage());
             try (WriteBatch batch = new WriteBatch().put(bytes("b"), bytes("2")).deleteRange(bytes("a"), bytes("b"))) {
-                assertThrows(UnsupportedOperationException.class, () -> db.write(WriteOptions.DEFAULT, batch), "the same write in a batch");
+                assertThrows(UnsupportedOperationException.class, () -> db.write(batch), "the same write in a batch");
             }
             assertThrows(NullPointerException.class, () -> db.deleteRange(null, bytes("b")), "arguments first");
             assertEquals("1", string(db.get(bytes("a"))), "nothing written");

@@ -57,6 +57,45 @@ class WriteSurfaceTest {
         }
     }
 
+    /** Every kind of database writes a batch and an indexed batch, with and without write options, to the same result. */
+    @Test
+    void everyKindOfDatabaseWritesBothKindsOfBatch() {
+        try (Options options = new Options().setCreateIfMissing(true).setMergeOperator(new StringAppendOperator());
+             TransactionDBOptions txOptions = new TransactionDBOptions();
+             RocksDB rdb = RocksDB.open(dir.resolve("r"), options);
+             OptimisticTransactionDB odb = OptimisticTransactionDB.open(dir.resolve("o"), options);
+             TransactionDB tdb = TransactionDB.open(dir.resolve("t"), options, txOptions);
+             WriteOptions wo = new WriteOptions()) {
+            for (Database db : List.<Database>of(rdb, odb, tdb)) {
+                String kind = db.getClass().getSimpleName();
+                try (WriteBatch batch = new WriteBatch()) {
+                    writeAll(batch, db.defaultColumnFamily());
+                    db.write(batch);
+                    assertWritten(db);
+                    db.write(wo, batch.clear().put(bytes("e"), bytes("5")));
+                    assertEquals("5", string(db.get(bytes("e"))), kind);
+                }
+                try (WriteBatchWithIndex indexed = new WriteBatchWithIndex()) {
+                    writeAll(indexed, db.defaultColumnFamily());
+                    indexed.put(bytes("e"), bytes("6"));
+                    db.write(indexed);
+                    assertWritten(db);
+                    assertEquals("6", string(db.get(bytes("e"))), kind);
+                    db.write(wo, indexed);
+                    assertWritten(db); // written again: the same result
+                    assertEquals(8, indexed.count(), kind + ": the batch is unchanged");
+                }
+                try (Options other = new Options().setCreateIfMissing(true); RocksDB elsewhere = RocksDB.open(dir.resolve("x-" + kind), other);
+                     WriteBatchWithIndex foreign = new WriteBatchWithIndex()) {
+                    ColumnFamilyHandle cf = elsewhere.createColumnFamily("cf", other);
+                    foreign.put(cf, bytes("f"), bytes("1"));
+                    assertThrows(IllegalArgumentException.class, () -> db.write(foreign), kind + ": another database's family");
+                    assertNull(db.get(bytes("f")));
+                }
+            }
+        }
+    }
+
     @Test
     void batchesAndTransactionsTakeTheSameWrites() {
         try (Options options = new Options().setCreateIfMissing(true).setMergeOperator(new StringAppendOperator());
