@@ -68,7 +68,17 @@ public final class TransactionDB extends Database {
      * unique among a database's live transactions), so {@link #getPreparedTransactions()} returns
      * only the others: RocksDB lists every prepared transaction, held or not.
      */
-    final Set<String> heldNames = ConcurrentHashMap.newKeySet();
+    private final Set<String> heldNames = ConcurrentHashMap.newKeySet();
+
+    /** Holds {@code now} in place of {@code before} (either null for none) as a live transaction's name. */
+    void replaceHeldName(String before, String now) {
+        if (before != null) {
+            heldNames.remove(before);
+        }
+        if (now != null) {
+            heldNames.add(now);
+        }
+    }
 
     private TransactionDB(MemorySegment handle, MemorySegment base, Path path, List<String> names,
                           MemorySegment handles) {

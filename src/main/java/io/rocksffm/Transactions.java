@@ -51,16 +51,7 @@ final class Transactions {
                 throw new IllegalArgumentException("the transaction to reuse belongs to another database");
             }
             s.enter(reuse.lifecycle);
-            if (reuse.state != Transaction.State.COMMITTED && reuse.state != Transaction.State.ROLLED_BACK) {
-                throw new IllegalStateException("only a committed or rolled back transaction can be "
-                        + "begun again; this one is " + reuse.state);
-            }
-            reuse.refuseWithChildren("begun again");
-            MemorySegment again = begin.apply(reuse.ptr);
-            if (again.address() != reuse.ptr.address()) {
-                throw new AssertionError("the C API did not begin the old transaction again");
-            }
-            reuse.begunAgain(snapshot);
+            reuse.beginAgain(snapshot, begin);
             return reuse;
         }
     }
@@ -76,12 +67,6 @@ final class Transactions {
         }
     }
 
-    static String name(Transaction tx) {
-        try (Scratch s = tx.begin()) {
-            return nameOf(tx.ptr);
-        }
-    }
-
     /** The name of the transaction {@code txn} (public C API), the empty string if it has none. */
     static String nameOf(MemorySegment txn) {
         try (Scratch s = Scratch.acquire()) {
@@ -91,22 +76,6 @@ final class Transactions {
                         StandardCharsets.UTF_8);
             } finally {
                 Native.rocksdbFree(name);
-            }
-        }
-    }
-
-    /**
-     * Registers {@code name} (null or empty: none) as {@code tx}'s in its database's held names,
-     * in place of the one it had (a transaction of a pessimistic database only).
-     */
-    static void hold(Transaction tx, String name) {
-        if (tx.db instanceof TransactionDB t) {
-            if (tx.heldName != null) {
-                t.heldNames.remove(tx.heldName);
-            }
-            tx.heldName = name == null || name.isEmpty() ? null : name;
-            if (tx.heldName != null) {
-                t.heldNames.add(tx.heldName);
             }
         }
     }
