@@ -404,7 +404,83 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
             checkpoint.createCheckpoint(target);
         }
     }
-    // ---- bulk loading and mutable options (issue 16) ----------------------------------------------
+    // ---- table files, compaction control and column-family files (FileAdmin, CompactionControl, FamilyFiles) ----
+
+    @Override
+    public void compactRange(ColumnFamilyHandle family, CompactRangeOptions options, MemorySegment begin,
+                              MemorySegment end) {
+        FileAdmin.compactRange(this, family, options, begin, end);
+    }
+
+    @Override
+    public List<LiveFile> liveFiles() {
+        return FileAdmin.liveFiles(this);
+    }
+
+    @Override
+    public void deleteFilesInRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
+        FileAdmin.deleteFilesInRange(this, family, begin, end);
+    }
+
+    @Override
+    public long[] approximateSizes(ColumnFamilyHandle family, MemorySegment[] starts, MemorySegment[] limits,
+                                    boolean includeMemtables, boolean includeFiles) {
+        return FileAdmin.approximateSizes(this, family, starts, limits, includeMemtables, includeFiles);
+    }
+
+    @Override
+    public void disableFileDeletions() {
+        FileAdmin.fileDeletions(this, false);
+    }
+
+    @Override
+    public void enableFileDeletions() {
+        FileAdmin.fileDeletions(this, true);
+    }
+
+    @Override
+    public void waitForCompact(WaitForCompactOptions options) {
+        CompactionControl.waitForCompact(this, options);
+    }
+
+    @Override
+    public void cancelAllBackgroundWork(boolean wait) {
+        CompactionControl.cancelAllBackgroundWork(this, wait);
+    }
+
+    @Override
+    public void suggestCompactRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
+        CompactionControl.suggestCompactRange(this, family, begin, end);
+    }
+
+    @Override
+    public List<ColumnFamilyHandle> createColumnFamilies(Options options, List<String> names) {
+        return FamilyFiles.createAll(this, options, names);
+    }
+
+    @Override
+    public ColumnFamilyMetaData getColumnFamilyMetaData(ColumnFamilyHandle family) {
+        return FamilyFiles.metaData(this, family);
+    }
+
+    @Override
+    public ColumnFamilyMetaData getColumnFamilyMetaData() {
+        return getColumnFamilyMetaData(defaultFamily);
+    }
+
+    @Override
+    public ColumnFamilyHandle createColumnFamilyWithImport(String name, Options options,
+                                                            ImportColumnFamilyOptions importOptions,
+                                                            ExportImportFilesMetaData metadata) {
+        return FamilyFiles.createWithImport(this, name, options, importOptions, metadata);
+    }
+
+    @Override
+    public boolean keyMayExist(ColumnFamilyHandle family, ReadOptions options, byte[] key) {
+        return FileAdmin.keyMayExist(this, family, options, key);
+    }
+
+    // ---- bulk loading and mutable options ----------------------------------------------------------
 
     @Override
     public void ingestExternalFile(ColumnFamilyHandle family, List<Path> files, IngestExternalFileOptions options) {
@@ -432,7 +508,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         }
     }
 
-    // ---- RocksDB 11 administration (issue 30), in Maintenance ----------------------------------------
+    // ---- maintenance and change capture (Maintenance, ChangeCapture) ----------------------------------
 
     @Override
     public List<Path> compactFiles(ColumnFamilyHandle family, CompactionOptions options, List<Path> inputFiles,

@@ -575,6 +575,17 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
         return TransactionReads.iterator(this, family, options);
     }
 
+    /**
+     * {@inheritDoc} A transaction answers exactly: it reads the key (its own writes over the
+     * database), as the C API has no may-exist for a transaction.
+     *
+     * @throws IllegalStateException if closed, finished, or in use by another thread
+     */
+    @Override
+    public boolean keyMayExist(ColumnFamilyHandle family, ReadOptions options, byte[] key) {
+        return get(family, options, key) != null;
+    }
+
     // ---- snapshot, savepoints, write batch ---------------------------------------------------------
 
     /**

@@ -218,6 +218,24 @@ class TransactionTest {
         }
     }
 
+    /** keyMayExist is on the read surface: a transaction answers exactly, its own writes included. */
+    @Test
+    void keyMayExistSeesTheTransactionsOwnWrites() {
+        try (TransactionDB db = TransactionDBTest.openTx(dir); Transaction tx = db.beginTransaction(WriteOptions.DEFAULT)) {
+            db.put(bytes("stored"), bytes("1"));
+            tx.put(bytes("pending"), bytes("2"));
+            tx.delete(bytes("stored"));
+            KeyValueReads reads = tx;
+            assertTrue(reads.keyMayExist(db.defaultColumnFamily(), ReadOptions.DEFAULT, bytes("pending")));
+            assertFalse(reads.keyMayExist(db.defaultColumnFamily(), ReadOptions.DEFAULT, bytes("stored")), "deleted in it");
+            assertFalse(reads.keyMayExist(db.defaultColumnFamily(), ReadOptions.DEFAULT, bytes("absent")));
+            assertTrue(db.keyMayExist(db.defaultColumnFamily(), ReadOptions.DEFAULT, bytes("stored")), "the database's view");
+            tx.rollback();
+            assertThrows(IllegalStateException.class,
+                    () -> tx.keyMayExist(db.defaultColumnFamily(), ReadOptions.DEFAULT, bytes("pending")));
+        }
+    }
+
     /** A transaction has a snapshot exactly when its options at its latest begin said so; begun again, it follows the new ones. */
     @Test
     void snapshotFollowsTheOptionsOfEachBegin() {

@@ -207,6 +207,7 @@ final class TransactionTables {
                 .guarded("deleteRange(ColumnFamilyHandle,byte[],byte[])", (t, c) -> ApiTableSupport.rangeRefused(() -> t.deleteRange(c.cf, bytes("a"), bytes("b"))))
                 .guarded("deleteRange(byte[],byte[])", (t, c) -> ApiTableSupport.rangeRefused(() -> t.deleteRange(bytes("a"), bytes("b"))))
                 .guarded("get(ColumnFamilyHandle,ReadOptions,MemorySegment,MemorySegment)", (t, c) -> t.get(c.cf, c.ro, c.key, c.out))
+                .guarded("keyMayExist(ColumnFamilyHandle,ReadOptions,byte[])", (t, c) -> t.keyMayExist(c.cf, c.ro, bytes("k")))
                 .guarded("get(ReadOptions,MemorySegment,MemorySegment)", (t, c) -> t.get(c.ro, c.key, c.out))
                 .guarded("get(byte[])", (t, c) -> t.get(bytes("k")))
                 .guarded("get(ColumnFamilyHandle,byte[])", (t, c) -> t.get(c.cf, bytes("k")))
