@@ -1,5 +1,8 @@
 package io.rocksffm;
 
+import java.util.OptionalLong;
+import java.util.function.Supplier;
+
 /**
  * RocksDB's background-error state, as the errors of writes and flushes report it. After a failed
  * flush or compaction, or a write that failed after it was logged, a database refuses every write
@@ -9,11 +12,17 @@ package io.rocksffm;
 final class BackgroundErrors {
     private BackgroundErrors() {}
 
-    /** {@code e} with a note on the background-error state when {@code db} reports background errors. */
-    static RocksDBException explain(Database db, RocksDBException e) {
+    /** The property that counts a database's background errors. */
+    static final String PROPERTY = "rocksdb.background-errors";
+
+    /**
+     * {@code e} with a note on the background-error state when the database reports background
+     * errors ({@code errors} reads its {@link #PROPERTY}).
+     */
+    static RocksDBException explain(RocksDBException e, Supplier<OptionalLong> errorCount) {
         long errors;
         try {
-            errors = db.getLongProperty(db.defaultFamily, "rocksdb.background-errors").orElse(0);
+            errors = errorCount.get().orElse(0);
         } catch (RuntimeException notAvailable) {
             return e;
         }

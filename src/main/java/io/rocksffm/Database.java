@@ -1,9 +1,11 @@
 package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
+import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.rocksffm.internal.Callbacks;
+import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.KeyRanges;
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.MultiGet;
@@ -16,6 +18,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.HashSet;
+import java.util.ArrayList;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Map;
@@ -404,7 +409,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
             checkpoint.createCheckpoint(target);
         }
     }
-    // ---- table files, compaction control and column-family files (FileAdmin, CompactionControl, FamilyFiles) ----
+    // ---- table files (FileAdmin), compaction control and column families from files ----------------
 
     @Override
     public void compactRange(ColumnFamilyHandle family, CompactRangeOptions options, MemorySegment begin,
@@ -440,27 +445,77 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
 
     @Override
     public void waitForCompact(WaitForCompactOptions options) {
-        CompactionControl.waitForCompact(this, options);
+        Objects.requireNonNull(options, "options");
+        Callbacks.refuseWaiting("waitForCompact");
+        try (Scratch s = guard.begin()) {
+            Capabilities.require("rocksdb_wait_for_compact");
+            options.use(o -> rocksdb_wait_for_compact(adminDb(), o, s.errptr));
+            Native.check(s.errptr);
+        }
     }
 
     @Override
     public void cancelAllBackgroundWork(boolean wait) {
-        CompactionControl.cancelAllBackgroundWork(this, wait);
+        if (wait) {
+            Callbacks.refuseWaiting("cancelAllBackgroundWork");
+        }
+        try (Scratch s = guard.begin()) {
+            rocksdb_cancel_all_background_work(adminDb(), (byte) (wait ? 1 : 0));
+        }
     }
 
     @Override
     public void suggestCompactRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
-        CompactionControl.suggestCompactRange(this, family, begin, end);
+        guard.checkFamily(family);
+        if (begin != null && end != null) {
+            Limits.checkRange(begin, end);
+            families.checkRangeOrder(family.id(), begin, end, "suggestCompactRange");
+        }
+        try (Scratch s = guard.begin(family)) {
+            MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
+            MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
+            rocksdb_suggest_compact_range_cf(adminDb(), family.ptr, b, begin == null ? 0 : begin.byteSize(), e,
+                    end == null ? 0 : end.byteSize(), s.errptr);
+            Native.check(s.errptr);
+        }
     }
 
     @Override
     public List<ColumnFamilyHandle> createColumnFamilies(Options options, List<String> names) {
-        return FamilyFiles.createAll(this, options, names);
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(names, "names");
+        if (names.isEmpty()) {
+            throw new IllegalArgumentException("no column family names");
+        }
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < names.size(); i++) {
+            String name = Objects.requireNonNull(names.get(i), "names[" + i + "]");
+            new ColumnFamilyDescriptor(name, options); // the checks of one family's creation
+            if (!seen.add(name)) {
+                throw new IllegalArgumentException("column family name given twice: " + name);
+            }
+        }
+        if (this instanceof TransactionDB) { // its lock manager must learn of each family: one by one
+            List<ColumnFamilyHandle> out = new ArrayList<>(names.size());
+            for (String name : names) {
+                out.add(createColumnFamily(name, options));
+            }
+            return List.copyOf(out);
+        }
+        lifecycle.ensureOpen();
+        if (isReadOnly()) { // RocksDB 7.x lets a read-only handle change the families on disk
+            throw new RocksDBException("Not implemented: Not supported operation in read only mode.");
+        }
+        try (Scratch s = guard.begin()) {
+            return families.createAll(this, List.copyOf(names), options);
+        }
     }
 
     @Override
     public ColumnFamilyMetaData getColumnFamilyMetaData(ColumnFamilyHandle family) {
-        return FamilyFiles.metaData(this, family);
+        try (Scratch s = guard.begin(family)) {
+            return ColumnFamilyMetaData.copy(rocksdb_get_column_family_metadata_cf(adminDb(), family.ptr));
+        }
     }
 
     @Override
@@ -472,7 +527,20 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     public ColumnFamilyHandle createColumnFamilyWithImport(String name, Options options,
                                                             ImportColumnFamilyOptions importOptions,
                                                             ExportImportFilesMetaData metadata) {
-        return FamilyFiles.createWithImport(this, name, options, importOptions, metadata);
+        lifecycle.ensureOpen();
+        new ColumnFamilyDescriptor(name, options); // the checks of one family's creation
+        Objects.requireNonNull(importOptions, "importOptions");
+        Objects.requireNonNull(metadata, "metadata");
+        if (this instanceof TransactionDB) {
+            throw new UnsupportedOperationException("createColumnFamilyWithImport on a TransactionDB: its lock manager "
+                    + "must know each family, and the C API has no import through a transaction database");
+        }
+        if (isReadOnly()) {
+            throw new RocksDBException("Not implemented: Not supported operation in read only mode.");
+        }
+        try (Scratch s = guard.begin()) {
+            return families.createWithImport(this, name, options, importOptions, metadata);
+        }
     }
 
     @Override
@@ -484,7 +552,27 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
 
     @Override
     public void ingestExternalFile(ColumnFamilyHandle family, List<Path> files, IngestExternalFileOptions options) {
-        Ingestion.ingest(this, family, files, options);
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(files, "files");
+        Objects.requireNonNull(options, "options");
+        if (files.isEmpty()) {
+            throw new IllegalArgumentException("no files to ingest");
+        }
+        String[] names = new String[files.size()];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = Opening.cPath(Objects.requireNonNull(files.get(i), "files[" + i + "]"));
+        }
+        guard.call(options, family, s -> {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment list = arena.allocate(ADDRESS, names.length);
+                for (int i = 0; i < names.length; i++) {
+                    list.setAtIndex(ADDRESS, i, arena.allocateFrom(names[i]));
+                }
+                rocksdb_ingest_external_file_cf(adminDb(), family.ptr, list, names.length, options.ptr, s.errptr);
+                Native.check(s.errptr);
+                return null;
+            }
+        });
     }
 
     @Override
@@ -504,7 +592,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     final void checkWrite(MemorySegment errptr) {
         RocksDBException e = Native.takeError(errptr, 0);
         if (e != null) {
-            throw BackgroundErrors.explain(this, e);
+            throw BackgroundErrors.explain(e, () -> getLongProperty(defaultFamily, BackgroundErrors.PROPERTY));
         }
     }
 

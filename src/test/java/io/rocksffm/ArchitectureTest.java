@@ -101,9 +101,9 @@ class ArchitectureTest {
             "EnvironmentTuning", "TableTuning");
 
     /** The package-private classes that are parts of the database object. */
-    private static final Set<String> DATABASE = Set.of("RocksDB", "Database", "BaseWrites", "Opening", "ColumnFamilies", "Ingestion",
+    private static final Set<String> DATABASE = Set.of("RocksDB", "Database", "BaseWrites", "Opening", "ColumnFamilies",
             "MutableOptions", "OptimisticTransactionDB", "Maintenance", "ChangeCapture", "FileAdmin",
-            "FamilyFiles", "CompactionControl", "TimestampedDB");
+            "TimestampedDB");
 
     private static Set<String> generatedFunctions() throws IOException {
         Pattern p = Pattern.compile("public static MemorySegment (rocksdb_\\w+)\\$address\\(\\)");
