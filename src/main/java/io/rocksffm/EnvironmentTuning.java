@@ -3,6 +3,7 @@ package io.rocksffm;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
 import io.rocksffm.internal.Capabilities;
+import io.rocksffm.internal.Claim;
 import io.rocksffm.internal.Lifecycle;
 
 import java.lang.foreign.MemorySegment;
@@ -28,6 +29,9 @@ abstract class EnvironmentTuning extends NativeObject {
     /** The Java objects these options point at, each holding one child count of theirs (addChild). */
     private Env env;
     private InfoLogger logger;
+    /** The child claims {@link #env} and {@link #logger} hold (guarded by {@link #environmentLock}). */
+    private final Claim envClaim = new Claim();
+    private final Claim loggerClaim = new Claim();
 
     EnvironmentTuning(String what, MemorySegment ptr) {
         super(what, ptr);
@@ -51,16 +55,7 @@ abstract class EnvironmentTuning extends NativeObject {
         Objects.requireNonNull(env, "env");
         synchronized (environmentLock) {
             lifecycle.ensureOpen();
-            env.lifecycle.addChild();
-            try {
-                use(p -> env.use(e -> rocksdb_options_set_env(p, e)));
-            } catch (RuntimeException e) {
-                env.lifecycle.removeChild();
-                throw e;
-            }
-            if (this.env != null) {
-                this.env.lifecycle.removeChild();
-            }
+            envClaim.replace(env.lifecycle, () -> use(p -> env.use(e -> rocksdb_options_set_env(p, e))));
             this.env = env;
         }
         return options();
@@ -101,16 +96,7 @@ abstract class EnvironmentTuning extends NativeObject {
         Objects.requireNonNull(logger, "logger");
         synchronized (environmentLock) {
             lifecycle.ensureOpen();
-            logger.lifecycle.addChild();
-            try {
-                use(p -> logger.use(l -> rocksdb_options_set_info_log(p, l)));
-            } catch (RuntimeException e) {
-                logger.lifecycle.removeChild();
-                throw e;
-            }
-            if (this.logger != null) {
-                this.logger.lifecycle.removeChild();
-            }
+            loggerClaim.replace(logger.lifecycle, () -> use(p -> logger.use(l -> rocksdb_options_set_info_log(p, l))));
             this.logger = logger;
         }
         return options();
@@ -152,33 +138,23 @@ abstract class EnvironmentTuning extends NativeObject {
     final void inheritEnvironment(EnvironmentTuning base) {
         Env e;
         InfoLogger l;
-        synchronized (base.environmentLock) { // base holds them open meanwhile: the counts cannot fail
+        synchronized (base.environmentLock) { // base holds them open meanwhile: the claims cannot fail
             e = base.env;
             l = base.logger;
-            if (e != null) {
-                e.lifecycle.addChild();
+            synchronized (environmentLock) {
+                envClaim.replace(e == null ? null : e.lifecycle, () -> env = e);
+                loggerClaim.replace(l == null ? null : l.lifecycle, () -> logger = l);
             }
-            if (l != null) {
-                l.lifecycle.addChild();
-            }
-        }
-        synchronized (environmentLock) {
-            env = e;
-            logger = l;
         }
     }
 
     /** Releases the environment and logger (these options are destroyed). */
     final void releaseEnvironment() {
         synchronized (environmentLock) {
-            if (env != null) {
-                env.lifecycle.removeChild();
-                env = null;
-            }
-            if (logger != null) {
-                logger.lifecycle.removeChild();
-                logger = null;
-            }
+            envClaim.release();
+            env = null;
+            loggerClaim.release();
+            logger = null;
         }
     }
 }

@@ -394,15 +394,8 @@ public final class TransactionDB extends Database {
             return super.getSnapshot();
         }
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
-            Lifecycle child = Lifecycle.child("Snapshot", false, lifecycle);
-            MemorySegment snapshot;
-            try {
-                snapshot = rocksdb_transactiondb_create_snapshot(ptr);
-            } catch (RuntimeException | Error e) {
-                child.abandon();
-                throw e;
-            }
-            return Snapshot.adopt(this, child, snapshot, p -> rocksdb_transactiondb_release_snapshot(ptr, p));
+            return Snapshot.adopt(this, lifecycle, rocksdb_transactiondb_create_snapshot(ptr),
+                    p -> rocksdb_transactiondb_release_snapshot(ptr, p));
         }
     }
 

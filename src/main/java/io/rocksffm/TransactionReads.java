@@ -3,7 +3,6 @@ package io.rocksffm;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
 import io.rocksffm.internal.Capabilities;
-import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.ListMultiGet;
 import io.rocksffm.internal.MultiGet;
 import io.rocksffm.internal.Native;
@@ -109,14 +108,7 @@ final class TransactionReads {
                 return null; // (the C API would return a wrapper holding NULL, which is opaque to us)
             }
             MemorySegment wrapper = rocksdb_transaction_get_snapshot(tx.ptr);
-            Lifecycle child;
-            try {
-                child = Lifecycle.child("Snapshot", false, tx.lifecycle);
-            } catch (RuntimeException | Error e) {
-                Native.rocksdbFree(wrapper);
-                throw e;
-            }
-            return Snapshot.adopt(tx.db, child, wrapper, Native::rocksdbFree);
+            return Snapshot.adopt(tx.db, tx.lifecycle, wrapper, Native::rocksdbFree);
         }
     }
 

@@ -32,20 +32,9 @@ final class Transactions {
             s.enter(writeOptions.lifecycle);
             s.enter(txOptions.lifecycle);
             if (reuse == null) {
-                Lifecycle lifecycle = Lifecycle.exclusiveChild("Transaction", db.lifecycle);
-                MemorySegment txn;
-                try {
-                    txn = begin.apply(MemorySegment.NULL);
-                } catch (RuntimeException | Error e) {
-                    lifecycle.abandon();
-                    throw e;
-                }
-                try {
-                    return new Transaction(db, lifecycle, txn, optimistic, Transaction.State.STARTED, snapshot);
-                } catch (RuntimeException | Error e) {
-                    lifecycle.abandon();
-                    throw e;
-                }
+                return Lifecycle.buildExclusiveChild("Transaction", child ->
+                        new Transaction(db, child, begin.apply(MemorySegment.NULL), optimistic, Transaction.State.STARTED,
+                                snapshot), db.lifecycle);
             }
             if (reuse.db != db) {
                 throw new IllegalArgumentException("the transaction to reuse belongs to another database");
@@ -58,13 +47,8 @@ final class Transactions {
 
     /** A prepared transaction recovered by {@code db} on open (the caller has entered {@code db}). */
     static Transaction recovered(TransactionDB db, MemorySegment txn) {
-        Lifecycle lifecycle = Lifecycle.exclusiveChild("Transaction", db.lifecycle);
-        try {
-            return new Transaction(db, lifecycle, txn, false, Transaction.State.PREPARED, false);
-        } catch (RuntimeException | Error e) {
-            lifecycle.abandon();
-            throw e;
-        }
+        return Lifecycle.buildExclusiveChild("Transaction",
+                child -> new Transaction(db, child, txn, false, Transaction.State.PREPARED, false), db.lifecycle);
     }
 
     /** The name of the transaction {@code txn} (public C API), the empty string if it has none. */
