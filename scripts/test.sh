@@ -17,7 +17,9 @@
 #      local repository): the Kafka Streams stores on the installed rocksffm; their own tests on
 #      kafka-streams 4.4.0 (execution default-test) and Kafka's store conformance tests on
 #      kafka-streams 4.3.1 (execution kafka-conformance). Then examples/kafka-streams, a word
-#      count on those stores, run by its test with TopologyTestDriver.
+#      count on those stores, run by its test with TopologyTestDriver. With
+#      -Drocksffm.kafka.broker=true also the module's real-broker test (a Kafka 4.4.0 broker in
+#      the test JVM, exactly-once applications killed and restarted in child JVMs; minutes).
 #
 # Extra arguments go to Maven (e.g. -Dtest=RocksDBTest). Environment: see scripts/setup.sh
 # (ROCKSFFM_INSTALL=no|dry-run, ROCKSFFM_PRETEND_MISSING).
@@ -55,8 +57,12 @@ if [ "$mvn_status" = 0 ]; then
 fi
 
 skip_tests=0
+kafka_broker=0
 for a in "$@"; do
-  case "$a" in -DskipTests|-DskipTests=true|-Dmaven.test.skip|-Dmaven.test.skip=true) skip_tests=1 ;; esac
+  case "$a" in
+    -DskipTests|-DskipTests=true|-Dmaven.test.skip|-Dmaven.test.skip=true) skip_tests=1 ;;
+    -Drocksffm.kafka.broker=true) kafka_broker=1 ;;
+  esac
 done
 
 kafka_log=$(mktemp "${TMPDIR:-/tmp}/rocksffm-kafka.XXXXXX")
@@ -66,6 +72,7 @@ if [ "$mvn_status" = 0 ]; then
   say "Kafka Streams stores (mvn -f kafka-streams/pom.xml install: verify, then the module into the local repository)"
   kafka_args=(-B -ntp -f kafka-streams/pom.xml install -Dmaven.test.failure.ignore=true)
   [ "$skip_tests" = 0 ] || kafka_args+=(-DskipTests)
+  [ "$kafka_broker" = 0 ] || kafka_args+=(-Drocksffm.kafka.broker=true)
   set +e
   mvn "${kafka_args[@]}" 2>&1 | tee "$kafka_log"
   kafka_status=${PIPESTATUS[0]}

@@ -17,8 +17,10 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.Serializer;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.ProcessorStateException;
+import org.apache.kafka.streams.errors.TaskCorruptedException;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
 import org.apache.kafka.streams.processor.internals.ChangelogRecordDeserializationHelper;
@@ -55,17 +57,30 @@ import java.lang.foreign.MemorySegment;
  * {@link RocksffmStores#keyValueStore(String)} supplies and Kafka's store builders wrap (with
  * logging, caching and metering).
  *
- * <p><b>Writes and commits.</b> Writes since the last {@link #commit(Map)} are held in an index
- * in memory (readers see them: gets, iterators and queries read through it to the database); a
- * commit writes them to RocksDB in one write batch together with the committed changelog offsets
- * and the store's {@link Position}, in a column family of their own. The data and the offsets
- * that cover it are therefore always on disk together: after a crash the store holds exactly what
- * the last commit covered, {@link #committedOffset} says from where to replay the changelog, and
- * restore (through the callback registered in {@link #init}) writes each batch of changelog
- * records in one write batch. {@link #managesOffsets()} is true. Closing without a commit drops the
- * uncommitted writes (Kafka commits before a clean close). {@link #approximateNumUncommittedBytes()}
- * reports the size of the held writes; {@link #readOnly(IsolationLevel)} gives a view that reads
- * them ({@code READ_UNCOMMITTED}) or only what is committed ({@code READ_COMMITTED}).
+ * <p><b>Writes and commits</b> follow Kafka's {@code enable.transactional.statestores} setting,
+ * read from the context's application configs in {@link #init}, as Kafka's own RocksDB store does.
+ *
+ * <p><i>Transactional</i> ({@code true}): writes since the last {@link #commit(Map)} are held in
+ * an index in memory (readers see them: gets, iterators and queries read through it to the
+ * database); a commit writes them to RocksDB in one write batch together with the committed
+ * changelog offsets and the store's {@link Position}, in a column family of their own. The data
+ * and the offsets that cover it are therefore always on disk together: after a crash the store
+ * holds exactly what the last commit covered, {@link #committedOffset} says from where to replay
+ * the changelog. Closing without a commit drops the uncommitted writes (Kafka commits before a
+ * clean close). {@link #approximateNumUncommittedBytes()} reports the heap the held writes take,
+ * so that Kafka's early commit at {@code statestore.uncommitted.max.bytes} bounds it;
+ * {@link #readOnly(IsolationLevel)} and {@link #query} read them ({@code READ_UNCOMMITTED}) or
+ * only what is committed ({@code READ_COMMITTED}).
+ *
+ * <p><i>Not transactional</i> ({@code false}, Kafka's default): writes go straight to RocksDB,
+ * nothing is held in memory, and a commit writes the offsets and the position. The store marks
+ * itself open in its offsets family while it is and closed when it closes; under exactly-once, a
+ * store found open (the process died with it open, so it may hold writes newer than its offsets)
+ * fails {@link #init} with a {@link TaskCorruptedException}, on which Kafka wipes it and restores
+ * it from the changelog, as it does for its own store.
+ *
+ * <p>In both modes restore (through the callback registered in {@link #init}) writes each batch
+ * of changelog records in one write batch, and {@link #managesOffsets()} is true.
  *
  * <p><b>Iterators.</b> {@code range}, {@code reverseRange}, {@code all}, {@code reverseAll} and
  * {@code prefixScan} return iterators that must be closed; the store tracks them and closes those
@@ -74,8 +89,15 @@ import java.lang.foreign.MemorySegment;
  *
  * <p><b>Durability.</b> As in Kafka's RocksDB stores, writes skip RocksDB's write-ahead log (the
  * changelog topic is the log) and the column families are flushed atomically, so a crash leaves
- * the store at a past commit, data and offsets together; RocksDB flushes the rest when the store
- * closes.
+ * a transactional store at a past commit, data and offsets together, and any store with its
+ * open-or-closed status as of its data; RocksDB flushes the rest when the store closes.
+ *
+ * <p><b>Metrics.</b> Kafka's RocksDB metrics, under the names, group ({@code stream-state-metrics})
+ * and recording levels of Kafka's own RocksDB stores, with the tag {@code rocksffm-state-id}: the
+ * gauges ({@code estimate-num-keys}, {@code block-cache-usage}, ...) from the database's
+ * properties, and with {@code metrics.recording.level=DEBUG} the statistics-based ones
+ * ({@code bytes-written-rate}, {@code memtable-hit-ratio}, ...) from the engine's statistics,
+ * recorded by Kafka's RocksDB metrics trigger.
  *
  * <p><b>Options.</b> The database lives in {@code <task state dir>/rocksffm/<store name>}, opened
  * with Kafka's defaults (16 MiB write buffers, up to 3, 50 MiB block cache, Bloom filter optimised
@@ -106,7 +128,13 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     private ReadOptions readOptions;
     private WriteOptions writeOptions;
     private boolean consistencyEnabled;
+    /** Whether writes are held until commit ({@code enable.transactional.statestores}). */
+    private boolean transactional;
     private Position position = Position.emptyPosition();
+    /** The position of the data on disk (the last commit's, when transactional). */
+    private Position committedPosition = Position.emptyPosition();
+    /** One per store, opened with each database: the metrics registry keeps the gauges of the first open. */
+    private final RocksffmMetrics metrics;
 
     /**
      * A store that opens its database in {@link #init}.
@@ -115,6 +143,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
      */
     public RocksffmKeyValueStore(String name) {
         this.name = name;
+        this.metrics = new RocksffmMetrics(RocksffmKeyValueBytesStoreSupplier.METRICS_SCOPE, name);
     }
 
     @Override
@@ -166,20 +195,53 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             if (configSetter != null) {
                 configSetter.setConfig(name, options, configs);
             }
+            if (RocksffmMetrics.recordsStatistics(configs) && options.statistics() == null) {
+                options.enableStatistics();
+            }
             db = openDatabase(dir, options);
             data = db.defaultColumnFamily();
             offsets = db.columnFamily(OffsetsFamily.NAME);
             readOptions = new ReadOptions();
             writeOptions = new WriteOptions().setDisableWAL(true);
+            transactional = flag(configs.get(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG));
+            checkStatus(StreamsConfig.EXACTLY_ONCE_V2.equals(String.valueOf(configs.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG))));
             position = OffsetsFamily.read(db, offsets, committed);
+            committedPosition = position.copy();
         } catch (IOException | RuntimeException e) {
             closeNative();
+            if (e instanceof TaskCorruptedException corrupted) {
+                throw corrupted;
+            }
             throw new ProcessorStateException("Error opening rocksffm store " + name + " at " + dir, e);
         }
-        Object consistency = configs.get(CONSISTENCY_CONFIG);
-        consistencyEnabled = consistency instanceof Boolean b ? b : Boolean.parseBoolean(String.valueOf(consistency));
+        consistencyEnabled = flag(configs.get(CONSISTENCY_CONFIG));
+        try {
+            metrics.open(context, db, options.statistics());
+        } catch (RuntimeException e) {
+            closeNative(); // and the metrics
+            throw e;
+        }
         open = true;
         context.register(root, (RecordBatchingStateRestoreCallback) this::restoreBatch);
+    }
+
+    private static boolean flag(Object setting) {
+        return setting instanceof Boolean b ? b : Boolean.parseBoolean(String.valueOf(setting));
+    }
+
+    /**
+     * Under exactly-once, refuses a database left open by a store that wrote straight to it (its
+     * data may be newer than its offsets: Kafka then wipes it and restores it from the
+     * changelog); marks the database open when this store writes straight to it.
+     */
+    private void checkStatus(boolean exactlyOnce) {
+        if (exactlyOnce && OffsetsFamily.status(db, offsets) == OffsetsFamily.OPEN) {
+            throw new TaskCorruptedException(Set.of(context.taskId()), new ProcessorStateException("rocksffm store "
+                    + name + " was not closed cleanly: under exactly-once its data may be ahead of its committed offsets"));
+        }
+        if (!transactional) {
+            OffsetsFamily.writeStatus(db, offsets, writeOptions, OffsetsFamily.OPEN);
+        }
     }
 
     private static RocksffmConfigSetter configSetter(Object setting) {
@@ -268,10 +330,22 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
 
     private void write(Bytes key, byte[] value) {
-        if (value == null) {
-            pending.delete(key);
-        } else {
-            pending.put(key, value);
+        if (transactional) {
+            if (value == null) {
+                pending.delete(key);
+            } else {
+                pending.put(key, value);
+            }
+            return;
+        }
+        try {
+            if (value == null) {
+                db.delete(data, writeOptions, key.get());
+            } else {
+                db.put(data, writeOptions, key.get(), value);
+            }
+        } catch (RocksDBException e) {
+            throw new ProcessorStateException("Error writing to rocksffm store " + name, e);
         }
     }
 
@@ -285,15 +359,33 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         return existing;
     }
 
-    /** Puts every entry; they reach RocksDB together in the next commit's write batch. */
+    /**
+     * Puts every entry: into RocksDB in one write batch, or, when transactional, into the
+     * uncommitted writes (they reach RocksDB together in the next commit's write batch).
+     */
     @Override
     public synchronized void putAll(List<KeyValue<Bytes, byte[]>> entries) {
         validateOpen();
         for (KeyValue<Bytes, byte[]> entry : entries) {
             Objects.requireNonNull(entry.key, "key cannot be null");
         }
-        for (KeyValue<Bytes, byte[]> entry : entries) {
-            write(entry.key, entry.value);
+        if (transactional) {
+            for (KeyValue<Bytes, byte[]> entry : entries) {
+                write(entry.key, entry.value);
+            }
+        } else {
+            try (WriteBatch batch = new WriteBatch()) {
+                for (KeyValue<Bytes, byte[]> entry : entries) {
+                    if (entry.value == null) {
+                        batch.delete(data, wrap(entry.key.get()));
+                    } else {
+                        batch.put(data, wrap(entry.key.get()), wrap(entry.value));
+                    }
+                }
+                db.write(writeOptions, batch);
+            } catch (RocksDBException e) {
+                throw new ProcessorStateException("Error writing to rocksffm store " + name, e);
+            }
         }
         updatePosition();
     }
@@ -302,7 +394,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     public synchronized byte[] delete(Bytes key) {
         Objects.requireNonNull(key, "key cannot be null");
         byte[] old = get(key);
-        pending.delete(key);
+        write(key, null);
         updatePosition();
         return old;
     }
@@ -422,9 +514,23 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         return new ReadOnlyView(this, isolationLevel == IsolationLevel.READ_UNCOMMITTED);
     }
 
+    /**
+     * The heap the writes held since the last commit take, approximately (their keys and values
+     * and the index's overhead per key); 0 when the store is not transactional (it holds none).
+     */
     @Override
     public long approximateNumUncommittedBytes() {
         return pending.approximateBytes();
+    }
+
+    /** {@return whether writes are held until commit} (set by {@link #init}) */
+    boolean transactional() {
+        return transactional;
+    }
+
+    /** {@return the position of the committed data} */
+    Position committedPosition() {
+        return transactional ? committedPosition : position;
     }
 
     @Override
@@ -439,8 +545,8 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
 
     /**
-     * Writes the uncommitted writes, the given changelog offsets and the position to RocksDB in
-     * one write batch.
+     * Writes the uncommitted writes (when transactional), the given changelog offsets and the
+     * position to RocksDB in one write batch.
      *
      * @param changelogOffsets the offsets the data covers (a null offset forgets a partition's)
      */
@@ -448,7 +554,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     public synchronized void commit(Map<TopicPartition, Long> changelogOffsets) {
         validateOpen();
         // Writers hold this store's lock too: nothing is written between the batch and the clear.
-        try (WriteBatch batch = new WriteBatch(Math.max(WriteBatch.DEFAULT_CAPACITY, pending.approximateBytes() + 16L * pending.size()))) {
+        try (WriteBatch batch = new WriteBatch(Math.max(WriteBatch.DEFAULT_CAPACITY, pending.dataBytes() + 16L * pending.size()))) {
             for (Map.Entry<Bytes, byte[]> e : pending.entries()) {
                 if (e.getValue() == UncommittedWrites.DELETED) {
                     batch.delete(data, wrap(e.getKey().get()));
@@ -462,6 +568,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             throw new ProcessorStateException("Error committing rocksffm store " + name, e);
         }
         pending.clear();
+        committedPosition = position.copy();
         for (Map.Entry<TopicPartition, Long> e : changelogOffsets.entrySet()) {
             if (e.getValue() == null) {
                 committed.remove(e.getKey());
@@ -471,7 +578,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         }
     }
 
-    /** Nothing to do: data reaches RocksDB at {@link #commit(Map)}, with its offsets. */
+    /** Nothing to do: data reaches RocksDB as it is written, or at {@link #commit(Map)} with its offsets. */
     @Override
     public void flush() {
     }
@@ -512,6 +619,13 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             }
         }
         pending.clear();
+        if (!transactional) {
+            try {
+                OffsetsFamily.writeStatus(db, offsets, writeOptions, OffsetsFamily.CLOSED);
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
         if (!openIterators.isEmpty()) {
             closeDeferred = true;
         } else {
@@ -538,6 +652,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     }
 
     private void closeNative() {
+        metrics.close();
         try (Options o = options; ReadOptions r = readOptions; WriteOptions w = writeOptions; RocksDB d = db) {
             if (configSetter != null && o != null) {
                 configSetter.close(name, o);
@@ -547,6 +662,21 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             readOptions = null;
             writeOptions = null;
             db = null;
+        }
+    }
+
+    /**
+     * Closes the store as a process that died would leave it: uncommitted writes lost, and not
+     * marked closed (RocksDB still flushes its memtables as it closes, as it may have before a
+     * crash). For tests.
+     */
+    synchronized void closeAsIfCrashed() {
+        boolean wasTransactional = transactional;
+        transactional = true;
+        try {
+            close();
+        } finally {
+            transactional = wasTransactional;
         }
     }
 

@@ -1,5 +1,6 @@
 package io.rocksffm.kafka;
 
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.query.KeyQuery;
 import org.apache.kafka.streams.query.Position;
@@ -12,7 +13,11 @@ import org.apache.kafka.streams.query.ResultOrder;
 
 import java.util.Map;
 
-/** Interactive queries (IQv2) on a {@link RocksffmKeyValueStore}: key and range queries with position bounds. */
+/**
+ * Interactive queries (IQv2) on a {@link RocksffmKeyValueStore}: key and range queries with
+ * position bounds, at the query's isolation level ({@code READ_COMMITTED} skips the uncommitted
+ * writes and answers with the committed position).
+ */
 final class StoreQueries {
     private StoreQueries() {
     }
@@ -36,24 +41,37 @@ final class StoreQueries {
         return true;
     }
 
+    /**
+     * The query's isolation level; {@code READ_UNCOMMITTED} on kafka-streams before 4.4, whose
+     * {@code QueryConfig} has none (every read there sees the store's writes).
+     */
+    static IsolationLevel isolationLevel(QueryConfig config) {
+        try {
+            return config.getIsolationLevel();
+        } catch (NoSuchMethodError beforeKafka44) {
+            return IsolationLevel.READ_UNCOMMITTED;
+        }
+    }
+
     @SuppressWarnings("unchecked")
     static <R> QueryResult<R> query(RocksffmKeyValueStore store, Query<R> query, PositionBound bound, QueryConfig config,
                                     Integer partition) {
         long start = System.nanoTime();
         Position position;
         QueryResult<R> result;
+        boolean uncommitted = isolationLevel(config) != IsolationLevel.READ_COMMITTED;
         synchronized (store) {
-            position = store.getPosition().copy();
+            position = (uncommitted ? store.getPosition() : store.committedPosition()).copy();
             if (!isPermitted(position, bound, partition)) {
                 return QueryResult.notUpToBound(position, bound, partition);
             }
             if (query instanceof KeyQuery<?, ?> key) {
-                result = QueryResult.forResult((R) store.get((Bytes) key.getKey()));
+                result = QueryResult.forResult((R) store.get((Bytes) key.getKey(), uncommitted));
             } else if (query instanceof RangeQuery<?, ?> range) {
                 Bytes lower = (Bytes) range.getLowerBound().orElse(null);
                 Bytes upper = (Bytes) range.getUpperBound().orElse(null);
-                result = QueryResult.forResult((R) (range.resultOrder() == ResultOrder.DESCENDING
-                        ? store.reverseRange(lower, upper) : store.range(lower, upper)));
+                result = QueryResult.forResult((R) store.range(lower, upper,
+                        range.resultOrder() == ResultOrder.DESCENDING, uncommitted));
             } else {
                 result = QueryResult.forUnknownQueryType(query, store);
             }

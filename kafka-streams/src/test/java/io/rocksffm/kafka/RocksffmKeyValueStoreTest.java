@@ -1,5 +1,7 @@
 package io.rocksffm.kafka;
 
+import static io.rocksffm.kafka.TestContext.b;
+import static io.rocksffm.kafka.TestContext.v;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -56,14 +58,6 @@ class RocksffmKeyValueStoreTest {
 
     @TempDir
     Path dir;
-
-    private static Bytes b(String s) {
-        return Bytes.wrap(s.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private static byte[] v(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
 
     private static Map<String, String> contents(ReadOnlyKeyValueStore<Bytes, byte[]> store) {
         Map<String, String> out = new TreeMap<>();

@@ -1,6 +1,7 @@
 package io.rocksffm.kafka;
 
 import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.StreamsMetrics;
 import org.apache.kafka.streams.processor.CommitCallback;
@@ -12,6 +13,7 @@ import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 import java.io.File;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -38,6 +40,16 @@ final class TestContext implements StateStoreContext {
         this.mock = new MockProcessorContext<>(props, new TaskId(0, 0), stateDir).getStateStoreContext();
         this.configs = new HashMap<>(mock.appConfigs());
         this.configs.putAll(extraConfigs);
+    }
+
+    /** {@return the UTF-8 bytes of {@code s} as a store key} */
+    static Bytes b(String s) {
+        return Bytes.wrap(s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** {@return the UTF-8 bytes of {@code s} as a store value} */
+    static byte[] v(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
     }
 
     /** Sets the metadata of the record being processed (its topic, partition and offset). */

@@ -45,6 +45,8 @@ public final class StoreBench {
     private static final int RANGES = Integer.getInteger("bench.ranges", 4_000);
     private static final int LINES = Integer.getInteger("bench.lines", 20_000);
     private static final int ROUNDS = Integer.getInteger("bench.rounds", 3);
+    /** Kafka 4.4's enable.transactional.statestores for the store phases (both stores then hold writes until commit). */
+    private static final boolean TRANSACTIONAL = Boolean.getBoolean("bench.transactional");
     private static final int COMMIT_EVERY = 10_000;
     private static final TopicPartition CHANGELOG = new TopicPartition("bench-changelog", 0);
 
@@ -61,6 +63,7 @@ public final class StoreBench {
         Properties props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "bench");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG, TRANSACTIONAL);
         store.init(new MockProcessorContext<>(props, new TaskId(0, 0), dir).getStateStoreContext(), store);
         return store;
     }
@@ -218,8 +221,9 @@ public final class StoreBench {
     public static void main(String[] args) {
         System.out.printf("engine: rocksffm %s, rocksdbjni %s%n", RocksDB.engine().version(),
                 org.rocksdb.RocksDB.rocksdbVersion());
-        System.out.printf("store: %,d keys (16 B keys, 100 B values, commit every %,d), %,d gets, %,d ranges of 100; "
-                + "topology: %,d lines of 8 words; best of %d rounds%n", KEYS, COMMIT_EVERY, GETS, RANGES, LINES, ROUNDS);
+        System.out.printf("store (transactional stores %b): %,d keys (16 B keys, 100 B values, commit every %,d), "
+                + "%,d gets, %,d ranges of 100; topology: %,d lines of 8 words; best of %d rounds%n", TRANSACTIONAL, KEYS,
+                COMMIT_EVERY, GETS, RANGES, LINES, ROUNDS);
         double[] ours = new double[4];
         double[] kafka = new double[4];
         // A warm-up round, not counted.
