@@ -17,8 +17,9 @@ import java.util.Objects;
 /**
  * A batch of writes encoded by Java code straight into RocksDB's own write-batch byte layout, in
  * native memory this object owns: adding an operation makes no downcall. The batch crosses into
- * RocksDB only when it is {@linkplain RocksDB#write written} (one
- * {@code rocksdb_writebatch_create_from} and one {@code rocksdb_write}) or turned into a
+ * RocksDB only when it is {@linkplain Database#write(WriteOptions, WriteBatch) written} (three
+ * downcalls: {@code rocksdb_writebatch_create_from} copies it into a native batch, the database's
+ * write function writes that, {@code rocksdb_writebatch_destroy} frees it) or turned into a
  * {@linkplain #toNative() native batch}.
  *
  * {@snippet id="WriteBatch" :

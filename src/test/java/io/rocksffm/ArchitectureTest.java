@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The layering the README's "Architecture" section describes, checked on the sources: every API
  * class calls only the C functions of its own object (its prefix), the internal package knows no
- * API type but the exception.
+ * API type but the exception, and the module exports only the API package.
  */
 class ArchitectureTest {
     private static final Path API = Path.of("src/main/java/io/rocksffm");
@@ -246,5 +246,17 @@ class ArchitectureTest {
         }
         assertTrue(tokens > 50, "the scan found the calls' tokens: " + tokens);
         assertEquals(List.of(), wrong);
+    }
+
+    /** The module exports only the API package: {@code internal} and the generated bindings stay inside. */
+    @Test
+    void onlyTheApiPackageIsExported() throws IOException {
+        String module = stripComments(Files.readString(Path.of("src/main/java/module-info.java")));
+        Matcher m = Pattern.compile("\\b(exports|opens)\\s+([\\w.]+)").matcher(module);
+        List<String> exported = new ArrayList<>();
+        while (m.find()) {
+            exported.add(m.group(1) + " " + m.group(2));
+        }
+        assertEquals(List.of("exports io.rocksffm"), exported);
     }
 }
