@@ -2,7 +2,6 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
-import io.rocksffm.internal.capi.RocksDBC;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;

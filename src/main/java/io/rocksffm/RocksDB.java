@@ -6,7 +6,6 @@ import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.NativeLibrary;
 import io.rocksffm.internal.Scratch;
-import io.rocksffm.internal.capi.RocksDBC;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;

@@ -5,7 +5,6 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.rocksffm.internal.Capabilities;
-import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.ListMultiGet;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Scratch;

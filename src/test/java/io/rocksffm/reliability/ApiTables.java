@@ -42,7 +42,6 @@ import io.rocksffm.EventListener;
 import io.rocksffm.PrefixExtractor;
 import io.rocksffm.RateLimiter;
 import io.rocksffm.UInt64AddOperator;
-import io.rocksffm.WriteBatchWithIndex;
 import io.rocksffm.WriteBufferManager;
 
 /**

@@ -13,7 +13,6 @@ import io.rocksffm.OptimisticTransactionDB;
 import io.rocksffm.Options;
 import io.rocksffm.ReadOptions;
 import io.rocksffm.RocksDB;
-import io.rocksffm.RocksDBException;
 import io.rocksffm.RocksIterator;
 import io.rocksffm.SstFileWriter;
 import io.rocksffm.TransactionDB;

@@ -18,7 +18,6 @@ import io.rocksffm.TransactionDBOptions;
 import io.rocksffm.TransactionOptions;
 import io.rocksffm.WriteBatch;
 import io.rocksffm.WriteBatchWithIndex;
-import io.rocksffm.WriteBatchWithIndex;
 import io.rocksffm.WriteOptions;
 
 import java.lang.foreign.MemorySegment;
