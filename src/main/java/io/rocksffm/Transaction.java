@@ -232,13 +232,21 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
     }
 
     /**
-     * Before a prepare or commit: refuses one whose writes name a family dropped since
-     * ({@link IllegalStateException}; the transaction stays as it was, to be rolled back: RocksDB
-     * would fail while applying it, after logging it, and a pessimistic database would then refuse
-     * every write until reopened), and holds drops off until {@link #releaseFamilies}.
-     *
-     * @return whether drops are held off (pass it to {@link #releaseFamilies})
+     * Runs a prepare or commit ({@code end}) with drops of the families written held off; refuses
+     * one whose writes name a family dropped since ({@link IllegalStateException}; the transaction
+     * stays as it was, to be rolled back: RocksDB would fail while applying it, after logging it,
+     * and a pessimistic database would then refuse every write until reopened).
      */
+    private void withFamiliesHeld(Runnable end) {
+        boolean held = holdFamilies();
+        try {
+            end.run();
+        } finally {
+            releaseFamilies(held);
+        }
+    }
+
+    /** The first half of {@link #withFamiliesHeld}: whether drops are held off (for {@link #releaseFamilies}). */
     private boolean holdFamilies() {
         if (written == null) {
             return false;
@@ -677,12 +685,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      */
     public void prepare() {
         try (Scratch s = beginActive()) {
-            boolean held = holdFamilies();
-            try {
-                rocksdb_transaction_prepare(ptr, s.errptr);
-            } finally {
-                releaseFamilies(held);
-            }
+            withFamiliesHeld(() -> rocksdb_transaction_prepare(ptr, s.errptr));
             Native.check(s.errptr);
             state = State.PREPARED;
         }
@@ -700,12 +703,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
     public void commit() {
         try (Scratch s = beginActive()) {
             refuseWithChildren("committed");
-            boolean held = holdFamilies();
-            try {
-                rocksdb_transaction_commit(ptr, s.errptr);
-            } finally {
-                releaseFamilies(held);
-            }
+            withFamiliesHeld(() -> rocksdb_transaction_commit(ptr, s.errptr));
             db.checkWrite(s.errptr);
             state = State.COMMITTED;
         }

@@ -229,7 +229,9 @@ class TransactionTest {
             assertTrue(reads.keyMayExist(db.defaultColumnFamily(), ReadOptions.DEFAULT, bytes("pending")));
             assertFalse(reads.keyMayExist(db.defaultColumnFamily(), ReadOptions.DEFAULT, bytes("stored")), "deleted in it");
             assertFalse(reads.keyMayExist(db.defaultColumnFamily(), ReadOptions.DEFAULT, bytes("absent")));
-            assertTrue(db.keyMayExist(db.defaultColumnFamily(), ReadOptions.DEFAULT, bytes("stored")), "the database's view");
+            if (TransactionDB.BASE_DB) { // the database's own answer needs its base database (not on 7.8.3)
+                assertTrue(db.keyMayExist(db.defaultColumnFamily(), ReadOptions.DEFAULT, bytes("stored")), "the database's view");
+            }
             tx.rollback();
             assertThrows(IllegalStateException.class,
                     () -> tx.keyMayExist(db.defaultColumnFamily(), ReadOptions.DEFAULT, bytes("pending")));
