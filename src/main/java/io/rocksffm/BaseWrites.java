@@ -76,6 +76,7 @@ final class BaseWrites {
         Objects.requireNonNull(key, "key");
         Limits.checkKey(key);
         try (Scratch s = d.guard.begin(options, family)) {
+            d.families.refuseTimestamped(family);
             write.call(d.db, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
             d.checkWrite(s.errptr);
         }
@@ -86,6 +87,7 @@ final class BaseWrites {
                               MemorySegment b, boolean merge, TwoSliceWrite write) {
         Objects.requireNonNull(options, "options");
         try (Scratch s = d.guard.begin(options, family)) { // closed database, family or options first
+            d.families.refuseTimestamped(family);
             if (merge) {
                 d.requireMergeOperator(family);
             }

@@ -36,8 +36,11 @@ final class ColumnFamilies {
     private final Set<Integer> ids = ConcurrentHashMap.newKeySet();
     /** Ids of the families with a merge operator (set by rocksffm, or named in the database's OPTIONS file). */
     private final Set<Integer> mergeIds = ConcurrentHashMap.newKeySet();
-    /** Ids of the families with user-defined timestamps (a {@link TimestampedComparator}, or a built-in one named so). */
-    private final Set<Integer> timestampedIds = ConcurrentHashMap.newKeySet();
+    /**
+     * The timestamp size of each family with user-defined timestamps (a {@link TimestampedComparator},
+     * or a built-in one named so), by id.
+     */
+    private final Map<Integer, Integer> timestampSizes = new ConcurrentHashMap<>();
     /** The key order of each family not ordered bytewise (by id). */
     private final Map<Integer, KeyOrder> orderById = new ConcurrentHashMap<>();
     /**
@@ -93,7 +96,75 @@ final class ColumnFamilies {
 
     /** The ids of the families with user-defined timestamps (which Java-encoded batches must not name). */
     Set<Integer> timestampedIds() {
-        return timestampedIds;
+        return timestampSizes.keySet();
+    }
+
+    /** {@return the size of {@code family}'s user-defined timestamps, 0 if it has none} */
+    int timestampSize(ColumnFamilyHandle family) {
+        return timestampSizes.isEmpty() ? 0 : timestampSizes.getOrDefault(family.id(), 0);
+    }
+
+    /**
+     * Refuses a write without a timestamp into {@code family} if it has user-defined timestamps:
+     * RocksDB would take the key's last bytes for its timestamp, or refuse it only later.
+     *
+     * @throws IllegalArgumentException if the family has timestamps
+     */
+    void refuseTimestamped(ColumnFamilyHandle family) {
+        int size = timestampSize(family);
+        if (size != 0) {
+            throw new IllegalArgumentException("column family '" + family.name() + "' has " + size
+                    + "-byte user-defined timestamps: a write"
+                    + " without a timestamp is refused (write it with TimestampedDB)");
+        }
+    }
+
+    /**
+     * Checks that {@code family} has user-defined timestamps, for a call that needs them.
+     *
+     * @return their size
+     * @throws IllegalArgumentException if it has none
+     */
+    int requireTimestamped(ColumnFamilyHandle family) {
+        int size = timestampSize(family);
+        if (size == 0) {
+            throw new IllegalArgumentException("column family '" + family.name() + "' has no user-defined timestamps");
+        }
+        return size;
+    }
+
+    /**
+     * Checks the read timestamp of {@code options} (-1: none) for a read of {@code family}.
+     *
+     * @throws IllegalArgumentException if the family has no timestamps, the options have no read
+     *         timestamp, or one of another size
+     */
+    void checkReadTimestamp(ColumnFamilyHandle family, long size) {
+        int expected = requireTimestamped(family);
+        if (size < 0) {
+            throw new IllegalArgumentException("a read of column family '" + family.name() + "', which has " + expected
+                    + "-byte user-defined timestamps, needs read options with a timestamp (ReadOptions.setTimestamp)");
+        }
+        checkTimestamp(family, size);
+    }
+
+    /**
+     * Checks a timestamp of {@code size} bytes given for {@code family}.
+     *
+     * @throws IllegalArgumentException if the family has no timestamps, or timestamps of another size
+     */
+    void checkTimestamp(ColumnFamilyHandle family, long size) {
+        int expected = timestampSize(family);
+        if (expected == 0) {
+            throw new IllegalArgumentException("column family '" + family.name() + "' has no user-defined timestamps:"
+                    + " a timestamp of " + size
+                    + " bytes is refused");
+        }
+        if (size != expected) {
+            throw new IllegalArgumentException("column family '" + family.name() + "' has " + expected
+                    + "-byte user-defined timestamps, not "
+                    + size + "-byte ones");
+        }
     }
 
     /** The ids of the families opened or created with a merge operator. */
@@ -116,8 +187,8 @@ final class ColumnFamilies {
             javaReadIds.add(family.id());
         }
         environment.addAll(options.retainEnvironment());
-        if (options.comparator() instanceof TimestampedComparator) {
-            timestampedIds.add(family.id());
+        if (options.comparator() instanceof TimestampedComparator t) { // its size was checked when it was made native
+            timestampSizes.put(family.id(), t.timestampSize());
         }
         NativeComparator c = options.retainComparator();
         if (c != null) {
@@ -146,7 +217,7 @@ final class ColumnFamilies {
             }
             String comparator = e.getValue().get("comparator");
             if (comparator != null && comparator.endsWith(".u64ts")) { // RocksDB's built-in timestamped order
-                timestampedIds.add(h.id());
+                timestampSizes.putIfAbsent(h.id(), Timestamps.U64_SIZE);
             }
             KeyOrder known = orderById.get(h.id());
             if (known == null || !known.isJava()) {
@@ -361,7 +432,7 @@ final class ColumnFamilies {
             }
         }
         long size = batch.sealedSize();
-        if (size > BatchFormat.HEADER && !timestampedIds.isEmpty()) {
+        if (size > BatchFormat.HEADER && !timestampSizes.isEmpty()) {
             refuseTimestampedRecords(named, records.asSlice(0, size));
         }
         if (batch.rangeFamilyIds() != null) {
@@ -373,10 +444,18 @@ final class ColumnFamilies {
     /**
      * Refuses an indexed batch with records for a family of another database or one dropped since
      * (RocksDB would fail while applying it, after logging it, and then refuse every write until
-     * reopen). The caller holds {@link #dropLock} for reading if the batch names non-default families.
+     * reopen), or records for the default family when that has user-defined timestamps (a key
+     * shorter than one crashes the next flush). The caller holds {@link #dropLock} for reading if the batch names non-default families.
      */
     void checkBatch(Database db, WriteBatchWithIndex batch) {
-        for (ColumnFamilyHandle f : batch.familyHandles()) {
+        Set<ColumnFamilyHandle> named = batch.familyHandles();
+        int tsSize = batch.writesDefaultFamily() ? timestampSize(db.defaultFamily) : 0;
+        if (tsSize != 0) { // RocksDB would take each key's last bytes for its timestamp
+            throw new IllegalArgumentException("the batch holds records for column family 'default', which has "
+                    + tsSize + "-byte user-defined timestamps that the batch's records do not carry: write it with"
+                    + " TimestampedDB");
+        }
+        for (ColumnFamilyHandle f : named) {
             if (f.db != db) {
                 throw new IllegalArgumentException("the batch holds records for " + f + " of another database");
             }
@@ -393,15 +472,26 @@ final class ColumnFamilies {
      * timestamped default family makes the records be read.
      */
     void refuseTimestampedRecords(BitSet named, MemorySegment batch) {
-        Set<Integer> timestamped = timestampedIds();
-        if (timestamped.isEmpty()) {
+        if (timestampSizes.isEmpty()) {
             return;
         }
-        for (int id : timestamped) {
+        for (Map.Entry<Integer, Integer> e : timestampSizes.entrySet()) {
+            int id = e.getKey();
             if (id == 0 ? BatchFormat.families(batch).get(0) : named != null && named.get(id)) {
-                throw new IllegalArgumentException("the batch holds records for column family id " + id
-                        + ", which has user-defined timestamps: write it with TimestampedDB");
+                throw new IllegalArgumentException("the batch holds records for column family " + nameOf(id) + " (id "
+                        + id + "), which has " + e.getValue() + "-byte user-defined timestamps that a batch's records"
+                        + " do not carry: write it with TimestampedDB");
             }
         }
+    }
+
+    /** The name of the open family with id {@code id}, quoted, or "?" if none is open. */
+    private String nameOf(int id) {
+        for (ColumnFamilyHandle h : open.values()) {
+            if (h.id() == id) {
+                return "'" + h.name() + "'";
+            }
+        }
+        return "?";
     }
 }

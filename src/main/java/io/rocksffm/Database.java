@@ -563,6 +563,11 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
             names[i] = Opening.cPath(Objects.requireNonNull(files.get(i), "files[" + i + "]"));
         }
         guard.call(options, family, s -> {
+            if (families.timestampSize(family) != 0) {
+                Capabilities.requireSince("rocksdb_ingest_external_file_cf", "10.0", "ingestion into a family with"
+                        + " user-defined timestamps reads a file's keys unchecked (an engine built with assertions aborts"
+                        + " on a key shorter than the timestamp; 10.0 is the oldest engine tested to refuse such a file)");
+            }
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment list = arena.allocate(ADDRESS, names.length);
                 for (int i = 0; i < names.length; i++) {

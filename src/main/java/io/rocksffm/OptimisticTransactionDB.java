@@ -175,7 +175,7 @@ public final class OptimisticTransactionDB extends Database {
      */
     @Override
     public Database deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
-        throw UnsupportedWrites.rangeDeletion(guard, "an OptimisticTransactionDB", family, options, begin, end);
+        throw UnsupportedWrites.rangeDeletion(guard, families, "an OptimisticTransactionDB", family, options, begin, end);
     }
 
     @Override

@@ -363,6 +363,20 @@ public final class ReadOptions extends NativeObject {
         }
     }
 
+    /** {@return the size of the iteration-start timestamp ({@link #setIterStartTimestamp}), -1 if none is set} */
+    long iterStartTimestampSize() {
+        synchronized (lock) {
+            return iterStartTimestamp == null ? -1 : BoundCopy.length(iterStartTimestamp);
+        }
+    }
+
+    /** {@return the size of the read timestamp ({@link #setTimestamp}), -1 if none is set} */
+    long timestampSize() {
+        synchronized (lock) {
+            return timestamp == null ? -1 : BoundCopy.length(timestamp);
+        }
+    }
+
     /**
      * Iterators with these options return every version of each key with a timestamp from
      * {@code timestamp} up to the read timestamp ({@link #setTimestamp}), newest first, and

@@ -284,6 +284,7 @@ public final class RocksDB extends Database {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
         try (Scratch s = guard.begin(WriteOptions.DEFAULT, defaultFamily)) {
+            families.refuseTimestamped(defaultFamily);
             rocksdb_put_cf(ptr, WriteOptions.DEFAULT.ptr, defaultFamily.ptr, s.copy(Scratch.FIRST, key), key.length,
                     s.copy(Scratch.SECOND, value), value.length, s.errptr);
             checkWrite(s.errptr);

@@ -79,6 +79,17 @@ public final class RocksIterator implements AutoCloseable {
     private final PrefetchRun run;
     /** Whether the family has user-defined timestamps (RocksDB asserts it before reading one). */
     private final boolean timestamped;
+    /**
+     * Whether this iterator merges a batch over the database (an indexed batch's or a
+     * transaction's): their timestamps need RocksDB 8.11 (set once, before the iterator is shared).
+     */
+    private boolean overBatch;
+
+    /** Marks this new iterator as merging a batch over the database ({@link #timestamp()} is gated then). */
+    RocksIterator overBatch() {
+        overBatch = true;
+        return this;
+    }
     /** Whether moves may be linked critically (see {@link IteratorCalls}). */
     final boolean criticalMoves; // package-private for tests
 
@@ -145,6 +156,10 @@ public final class RocksIterator implements AutoCloseable {
     /** {@link #create(Lifecycle, ColumnFamilyHandle, ReadOptions, long, Source)} with several owners. */
     static RocksIterator create(Lifecycle[] owners, ColumnFamilyHandle family, ReadOptions options, long prefetchBytes,
                                 Source source) {
+        long start = options.iterStartTimestampSize();
+        if (start >= 0) { // RocksDB reads the family's timestamp size from it, unchecked
+            family.db.families.checkTimestamp(family, start);
+        }
         Snapshot snapshot = options.snapshot();
         Lifecycle[] parents = Arrays.copyOf(owners, owners.length + (snapshot == null ? 2 : 3));
         parents[owners.length] = options.lifecycle;
@@ -450,6 +465,8 @@ public final class RocksIterator implements AutoCloseable {
      * @return a copy of the timestamp's bytes
      * @throws IllegalStateException if the iterator is not on an entry, or its options prefetch
      *         ({@link ReadOptions#setPrefetchBytes}: the engine's iterator is then ahead of it)
+     * @throws UnsupportedOperationException for an iterator over an indexed batch or a
+     *         transaction's writes on engines before RocksDB 8.11 (which have no timestamp there)
      */
     public byte[] timestamp() {
         check();
@@ -459,6 +476,10 @@ public final class RocksIterator implements AutoCloseable {
         }
         if (!timestamped) {
             return new byte[0];
+        }
+        if (overBatch) { // the merging iterator before 8.11 has no timestamp: an engine with assertions aborts
+            Capabilities.requireSince("rocksdb_iter_timestamp", "8.11", "an iterator over an indexed batch or a"
+                    + " transaction's writes has no timestamps (an engine built with assertions aborts)");
         }
         MemorySegment p = rocksdb_iter_timestamp(it, length);
         return p.reinterpret(length.get(ValueLayout.JAVA_LONG, 0)).toArray(ValueLayout.JAVA_BYTE);

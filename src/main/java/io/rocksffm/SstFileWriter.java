@@ -43,11 +43,25 @@ public final class SstFileWriter extends NativeObject {
     private final KeyOrder order;
     /** The Java comparator of the options, if any: RocksDB's copy keeps a raw pointer to it. */
     private final NativeComparator comparator;
+    /** The size of the timestamps of the options' {@link TimestampedComparator}, 0 without one. */
+    private final int timestampSize;
 
-    private SstFileWriter(MemorySegment writer, KeyOrder order, NativeComparator comparator) {
+    private SstFileWriter(MemorySegment writer, KeyOrder order, NativeComparator comparator, int timestampSize) {
         super("SstFileWriter", writer);
         this.order = order;
         this.comparator = comparator;
+        this.timestampSize = timestampSize;
+    }
+
+    /**
+     * Refuses a key without a timestamp when the comparator has them (RocksDB refuses it too, but
+     * only inside the engine): this writer writes keys without timestamps.
+     */
+    private void refuseTimestamped() {
+        if (timestampSize != 0) {
+            throw new IllegalArgumentException("the writer's comparator has " + timestampSize + "-byte user-defined"
+                    + " timestamps, which SstFileWriter's keys do not carry: write the family with TimestampedDB");
+        }
     }
 
     /**
@@ -79,7 +93,8 @@ public final class SstFileWriter extends NativeObject {
         } finally {
             rocksdb_envoptions_destroy(env);
         }
-        SstFileWriter w = new SstFileWriter(writer, options.keyOrder(), comparator);
+        SstFileWriter w = new SstFileWriter(writer, options.keyOrder(), comparator,
+                options.comparator() instanceof TimestampedComparator t ? t.timestampSize() : 0);
         try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             rocksdb_sstfilewriter_open(writer, arena.allocateFrom(name), s.errptr);
             Native.check(s.errptr);
@@ -123,9 +138,14 @@ public final class SstFileWriter extends NativeObject {
      * @return this writer
      * @throws RocksDBException {@link RocksDBException.Code#INVALID_ARGUMENT} if {@code key} does
      *         not sort after the previous key, or after {@link #finish()}
+     * @throws IllegalArgumentException if the options' comparator has user-defined timestamps
+     *         ({@link TimestampedComparator}: the keys here carry none)
      * @throws IllegalStateException if closed
      */
     public SstFileWriter put(MemorySegment key, MemorySegment value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        refuseTimestamped();
         call(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"),
                 (w, k, kl, v, vl, err) -> rocksdb_sstfilewriter_put(w, k, kl, v, vl, err));
         return this;
@@ -152,10 +172,12 @@ public final class SstFileWriter extends NativeObject {
      * @param key the key (the whole segment), after every key added so far
      * @return this writer
      * @throws RocksDBException if {@code key} does not sort after the previous key
+     * @throws IllegalArgumentException if the options' comparator has user-defined timestamps
      * @throws IllegalStateException if closed
      */
     public SstFileWriter delete(MemorySegment key) {
         Objects.requireNonNull(key, "key");
+        refuseTimestamped();
         synchronized (lock) {
             use(w -> {
                 try (Scratch s = Scratch.acquire()) {
@@ -186,13 +208,15 @@ public final class SstFileWriter extends NativeObject {
      * @param begin the first key deleted
      * @param end   the end of the range (not deleted)
      * @return this writer
-     * @throws IllegalArgumentException if {@code end} sorts before {@code begin}
+     * @throws IllegalArgumentException if {@code end} sorts before {@code begin}, or the options'
+     *         comparator has user-defined timestamps
      * @throws RocksDBException after {@link #finish()}
      * @throws IllegalStateException if closed
      */
     public SstFileWriter deleteRange(MemorySegment begin, MemorySegment end) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
+        refuseTimestamped();
         Limits.checkRange(begin, end);
         if (order.compare(begin, end) > 0) {
             throw new IllegalArgumentException("deleteRange: end sorts before begin in the order of " + order);

@@ -369,8 +369,11 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
     @Override
     public Transaction singleDelete(ColumnFamilyHandle family, MemorySegment key) {
         Objects.requireNonNull(key, "key");
+        Limits.checkKey(key);
         db.guard.checkFamily(family);
-        beginWritable().release(); // closed, finished or prepared: IllegalStateException as for every write
+        try (Scratch s = beginWritable()) { // closed, finished or prepared: IllegalStateException as for every write
+            db.families.refuseTimestamped(family); // as every write: IllegalArgumentException
+        }
         throw UnsupportedWrites.singleDeletion("a Transaction", "RocksDB's C API has none for transactions");
     }
 
@@ -393,8 +396,11 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
     public Transaction deleteRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
+        Limits.checkRange(begin, end);
         db.guard.checkFamily(family);
-        beginWritable().release(); // closed, finished or prepared: IllegalStateException as for every write
+        try (Scratch s = beginWritable()) { // closed, finished or prepared: IllegalStateException as for every write
+            db.families.refuseTimestamped(family); // as every write: IllegalArgumentException
+        }
         throw UnsupportedWrites.rangeDeletion("a Transaction", "RocksDB's transactions lock keys, not ranges");
     }
 
@@ -415,7 +421,12 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
         Objects.requireNonNull(options, "options");
         Scratch s = forUpdate ? beginWritable() : beginActive();
         try {
-            return db.guard.enterRead(s, options, family);
+            db.guard.enterRead(s, options, family);
+            if (forUpdate && db.families.timestampSize(family) != 0) { // an optimistic commit would validate it without one
+                throw new IllegalArgumentException("column family '" + family.name() + "' has user-defined timestamps,"
+                        + " which transactions do not carry: a read for update of it is refused");
+            }
+            return s;
         } catch (RuntimeException | Error e) {
             s.release();
             throw e;

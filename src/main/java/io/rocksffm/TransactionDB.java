@@ -237,6 +237,7 @@ public final class TransactionDB extends Database {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
         try (Scratch s = guard.begin(options, family)) {
+            families.refuseTimestamped(family);
             rocksdb_transactiondb_put_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.second(value),
                     value.byteSize(), s.errptr);
             checkWrite(s.errptr);
@@ -249,6 +250,7 @@ public final class TransactionDB extends Database {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         try (Scratch s = guard.begin(options, family)) {
+            families.refuseTimestamped(family);
             rocksdb_transactiondb_delete_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
             checkWrite(s.errptr);
         }
@@ -261,6 +263,7 @@ public final class TransactionDB extends Database {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
         try (Scratch s = guard.begin(options, family)) {
+            families.refuseTimestamped(family);
             requireMergeOperator(family);
             rocksdb_transactiondb_merge_cf(ptr, options.ptr, family.ptr, s.first(key), key.byteSize(),
                     s.second(value), value.byteSize(), s.errptr);
@@ -277,7 +280,7 @@ public final class TransactionDB extends Database {
      */
     @Override
     public Database deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
-        throw UnsupportedWrites.rangeDeletion(guard, "a TransactionDB", family, options, begin, end);
+        throw UnsupportedWrites.rangeDeletion(guard, families, "a TransactionDB", family, options, begin, end);
     }
 
     /** Written as a batch with a single deletion (the C API has no transaction database form). */

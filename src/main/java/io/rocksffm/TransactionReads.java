@@ -137,7 +137,7 @@ final class TransactionReads {
         try (Scratch s = tx.beginRead(options, family)) {
             synchronized (options.lock) {
                 return RocksIterator.create(tx.lifecycle, family, options, options.prefetchBytes,
-                        (o, f) -> rocksdb_transaction_create_iterator_cf(tx.ptr, o, f));
+                        (o, f) -> rocksdb_transaction_create_iterator_cf(tx.ptr, o, f)).overBatch();
             }
         }
     }

@@ -32,6 +32,7 @@ final class TransactionWrites {
         Objects.requireNonNull(value, "value");
         Limits.checkKeyValue(key, value);
         try (Scratch s = tx.beginWrite(family)) {
+            tx.db.families.refuseTimestamped(family);
             tx.noteWritten(family);
             write.call(tx.ptr, family.ptr, s.first(key), key.byteSize(), s.second(value), value.byteSize(), s.errptr);
             Native.check(s.errptr);
@@ -43,6 +44,7 @@ final class TransactionWrites {
         Objects.requireNonNull(key, "key");
         Limits.checkKey(key);
         try (Scratch s = tx.beginWrite(family)) {
+            tx.db.families.refuseTimestamped(family);
             tx.noteWritten(family);
             rocksdb_transaction_delete_cf(tx.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
             Native.check(s.errptr);

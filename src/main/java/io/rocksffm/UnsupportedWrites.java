@@ -21,15 +21,19 @@ final class UnsupportedWrites {
     static final String TRANSACTIONS = "RocksDB's transactions track keys, not ranges";
 
     /**
-     * A transaction database's {@code deleteRange}: the argument and state checks of every write
-     * ({@code guard} is the database's), then the refusal.
+     * A transaction database's {@code deleteRange}: the argument, state and family checks of every
+     * write ({@code guard} and {@code families} are the database's), then the refusal.
      */
-    static UnsupportedOperationException rangeDeletion(CallGuard guard, String surface, ColumnFamilyHandle family,
-                                                       WriteOptions options, MemorySegment begin, MemorySegment end) {
+    static UnsupportedOperationException rangeDeletion(CallGuard guard, ColumnFamilies families, String surface,
+                                                       ColumnFamilyHandle family, WriteOptions options,
+                                                       MemorySegment begin, MemorySegment end) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
-        guard.begin(options, family).release(); // a closed database, family or options: IllegalStateException
+        Limits.checkRange(begin, end); // a bound over RocksDB's limit: IllegalArgumentException
+        try (var s = guard.begin(options, family)) { // a closed database, family or options: IllegalStateException
+            families.refuseTimestamped(family); // as every write: IllegalArgumentException
+        }
         return rangeDeletion(surface, TRANSACTIONS);
     }
 

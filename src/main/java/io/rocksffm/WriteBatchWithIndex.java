@@ -110,18 +110,28 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
             Collections.newSetFromMap(new IdentityHashMap<>());
     /** The family of the last record (spares the set a lookup per record). */
     private ColumnFamilyHandle lastFamily;
+    /**
+     * Whether records name the default family (with its handle or without one): whichever database
+     * the batch is written to, they go to its default family, checked then.
+     */
+    private boolean writesDefault;
 
     /** {@link #checkFamily} for a write, remembering the family. */
     private void noteFamily(ColumnFamilyHandle family) {
         checkFamily(family);
-        Set<Integer> timestamped = family.db.families.timestampedIds();
-        if (!timestamped.isEmpty() && timestamped.contains(family.id())) { // RocksDB would store the key without one
-            throw new IllegalArgumentException(family + " has user-defined timestamps: write it with TimestampedDB");
-        }
-        if (family != lastFamily && !family.isDefault()) {
+        family.db.families.refuseTimestamped(family); // RocksDB would store the key without a timestamp
+        if (family.isDefault()) {
+            writesDefault = true;
+        } else if (family != lastFamily) {
             families.add(family);
             lastFamily = family;
         }
+    }
+
+    /** Remembers a write of the default family without a handle (checked when the batch is written). */
+    private void noteDefault() {
+        checkWritable();
+        writesDefault = true;
     }
 
     /**
@@ -133,6 +143,11 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
     Set<ColumnFamilyHandle> familyHandles() {
         lifecycle.check();
         return families;
+    }
+
+    /** Whether records name the default family (read after {@link #familyHandles()}). */
+    boolean writesDefaultFamily() {
+        return writesDefault;
     }
 
     /**
@@ -165,6 +180,8 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
      * @param value  the value
      * @return this batch
      * @throws IllegalStateException if closed or iterated, or the family is closed
+     * @throws IllegalArgumentException if the family has user-defined timestamps (the batch's keys
+     *         carry none; write it with {@link TimestampedDB})
      */
     public WriteBatchWithIndex put(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
         Objects.requireNonNull(key, "key");
@@ -180,7 +197,8 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
     }
 
     /**
-     * Adds a put in the default family of the database it will be written to.
+     * Adds a put in the default family of the database it will be written to (refused then if
+     * that family has user-defined timestamps).
      *
      * @param key   the key
      * @param value the value
@@ -189,7 +207,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
     public WriteBatchWithIndex put(byte[] key, byte[] value) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        checkWritable();
+        noteDefault();
         try (Scratch s = Scratch.acquire()) {
             rocksdb_writebatch_wi_put(ptr, s.copy(Scratch.FIRST, key), key.length, s.copy(Scratch.SECOND, value),
                     value.length);
@@ -224,7 +242,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
      */
     public WriteBatchWithIndex delete(byte[] key) {
         Objects.requireNonNull(key, "key");
-        checkWritable();
+        noteDefault();
         try (Scratch s = Scratch.acquire()) {
             rocksdb_writebatch_wi_delete(ptr, s.copy(Scratch.FIRST, key), key.length);
         }
@@ -259,7 +277,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
     public WriteBatchWithIndex put(MemorySegment key, MemorySegment value) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        checkWritable();
+        noteDefault();
         try (Scratch s = Scratch.acquire()) {
             rocksdb_writebatch_wi_put(ptr, s.first(key), key.byteSize(), s.second(value), value.byteSize());
         }
@@ -270,7 +288,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
     public WriteBatchWithIndex merge(MemorySegment key, MemorySegment value) {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
-        checkWritable();
+        noteDefault();
         try (Scratch s = Scratch.acquire()) {
             rocksdb_writebatch_wi_merge(ptr, s.first(key), key.byteSize(), s.second(value), value.byteSize());
         }
@@ -280,7 +298,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
     @Override
     public WriteBatchWithIndex delete(MemorySegment key) {
         Objects.requireNonNull(key, "key");
-        checkWritable();
+        noteDefault();
         try (Scratch s = Scratch.acquire()) {
             rocksdb_writebatch_wi_delete(ptr, s.first(key), key.byteSize());
         }
@@ -302,7 +320,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
     @Override
     public WriteBatchWithIndex singleDelete(MemorySegment key) {
         Objects.requireNonNull(key, "key");
-        checkWritable();
+        noteDefault();
         try (Scratch s = Scratch.acquire()) {
             rocksdb_writebatch_wi_singledelete(ptr, s.first(key), key.byteSize());
         }
@@ -353,6 +371,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
         rocksdb_writebatch_wi_clear(ptr);
         families.clear();
         lastFamily = null;
+        writesDefault = false;
         return this;
     }
 
@@ -532,7 +551,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
             synchronized (options.lock) { // the base iterator does not prefetch
                 return RocksIterator.create(new Lifecycle[] {d.lifecycle, lifecycle}, family, options, 0, (o, f) ->
                         rocksdb_writebatch_wi_create_iterator_with_base_cf(ptr, RocksIterator.nativeIterator(base, o, f),
-                                f));
+                                f)).overBatch();
             }
         }
     }

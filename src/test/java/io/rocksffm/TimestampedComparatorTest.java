@@ -122,9 +122,11 @@ class TimestampedComparatorTest {
             ro.setTimestamp(TimestampedDBTest.ts(0)); // once the iterator closed
             assertNull(TimestampedDB.of(db).get(db.defaultColumnFamily(), ro, bytes("k")), "nothing as of 0");
             ro.setTimestamp(null); // removed: a timestamped family then refuses the read
-            RocksDBException e = assertThrows(RocksDBException.class,
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                     () -> TimestampedDB.of(db).get(db.defaultColumnFamily(), ro, bytes("k")));
-            assertEquals(RocksDBException.Code.INVALID_ARGUMENT, e.code(), e.getMessage());
+            assertTrue(e.getMessage().contains("ReadOptions.setTimestamp"), e.getMessage());
+            RocksDBException fromEngine = assertThrows(RocksDBException.class, () -> db.get(bytes("k")));
+            assertEquals(RocksDBException.Code.INVALID_ARGUMENT, fromEngine.code(), fromEngine.getMessage());
         }
     }
 

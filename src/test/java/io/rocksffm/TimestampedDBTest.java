@@ -8,6 +8,7 @@ import io.rocksffm.internal.BatchFormat;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.OptionsFileText;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -171,7 +172,7 @@ class TimestampedDBTest {
             String version = RocksDB.engine().version();
             boolean getter = version != null && Capabilities.compareVersions(version, "8.8") >= 0;
             if (getter) {
-                assertEquals(0, tdb.fullHistoryTsLow(f).length);
+                assertEquals(0, tdb.fullHistoryTsLow(f).length, "never set: empty");
             } else { // the engine asserts a low was set: refused before it is called
                 UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, () -> tdb.fullHistoryTsLow(f));
                 assertTrue(e.getMessage().contains("rocksdb_get_full_history_ts_low") && e.getMessage().contains(version),
@@ -186,6 +187,23 @@ class TimestampedDBTest {
             if (getter) {
                 assertEquals(10, Timestamps.u64(tdb.fullHistoryTsLow(f)));
             }
+            ro.setTimestamp(ts(5));
+            if (Capabilities.compareVersions(version == null ? "0" : version, "8.0") < 0) { // 7.8.3: at once
+                RocksDBException e = assertThrows(RocksDBException.class, () -> tdb.get(f, ro, bytes("a")));
+                assertEquals(RocksDBException.Code.INVALID_ARGUMENT, e.code(), e.getMessage());
+            } else { // later engines check the low the family's state recorded when it last changed (a flush,
+                // a compaction): until then a read below the new low is refused or still reads what was there
+                for (String k : KEYS) {
+                    Map.Entry<Long, String> e = modelAsOf(k, 5);
+                    try {
+                        TimestampedDB.Versioned got = tdb.get(f, ro, bytes(k));
+                        assertEquals(e == null ? null : e.getValue(), got == null ? null : string(got.value()),
+                                k + " as of 5");
+                    } catch (RocksDBException refused) {
+                        assertEquals(RocksDBException.Code.INVALID_ARGUMENT, refused.code(), refused.getMessage());
+                    }
+                }
+            }
             db.compactRange();
             // at and after the low, reads see what they saw
             for (long t = 10; t <= 21; t++) {
@@ -196,9 +214,15 @@ class TimestampedDBTest {
                     assertEquals(e == null ? null : e.getValue(), got == null ? null : string(got.value()), k + " as of " + t);
                 }
             }
-            if (version != null && Capabilities.compareVersions(version, "11.0") >= 0) { // RocksDB 8.x on refuses collapsed reads
-                ro.setTimestamp(ts(5));
-                RocksDBException e = assertThrows(RocksDBException.class, () -> tdb.get(f, ro, bytes("a")));
+            ro.setTimestamp(ts(5)); // after a compaction every engine refuses reads below the low
+            for (Executable read : List.<Executable>of(() -> tdb.get(f, ro, bytes("a")),
+                    () -> tdb.multiGet(ro, List.of(f), List.of(bytes("a"))), () -> db.get(f, ro, bytes("a")))) {
+                RocksDBException e = assertThrows(RocksDBException.class, read);
+                assertEquals(RocksDBException.Code.INVALID_ARGUMENT, e.code(), e.getMessage());
+            }
+            try (RocksIterator it = db.newIterator(f, ro)) {
+                it.seekToFirst();
+                RocksDBException e = assertThrows(RocksDBException.class, it::isValid);
                 assertEquals(RocksDBException.Code.INVALID_ARGUMENT, e.code(), e.getMessage());
             }
         }
@@ -212,25 +236,42 @@ class TimestampedDBTest {
             ColumnFamilyHandle f = db.defaultColumnFamily();
             ColumnFamilyHandle p = db.createColumnFamily("plain", plain);
             tdb.put(f, bytes("k"), Timestamps.u64(1), bytes("v"));
-            List<Executable> invalid = List.of(
+            // refused by rocksffm before RocksDB is called, naming the family and the size it has
+            List<Executable> refused = List.of(
                     () -> tdb.put(f, bytes("k"), new byte[4], bytes("v")), // wrong timestamp size
                     () -> tdb.delete(f, bytes("k"), new byte[9]),
+                    () -> tdb.singleDelete(f, bytes("k"), new byte[0]),
                     () -> tdb.put(p, bytes("k"), Timestamps.u64(1), bytes("v")), // a family without timestamps
+                    () -> tdb.put(f, new byte[0], Timestamps.u64(1), bytes("v")), // an empty key
                     () -> db.put(bytes("k"), bytes("v")), // a timestamp-less write of a timestamped family
                     () -> db.delete(bytes("k")),
-                    () -> db.get(bytes("k")), // a read without a timestamp
-                    () -> tdb.get(f, ro, bytes("k")),
+                    () -> tdb.get(f, ro, bytes("k")), // TimestampedDB's read without a read timestamp
                     () -> tdb.get(p, ro.setTimestamp(ts(1)), bytes("k")), // a read timestamp on a family without
-                    () -> tdb.get(f, ro.setTimestamp(MemorySegment.ofArray(new byte[3])), bytes("k")));
-            for (Executable call : invalid) {
-                ro.setTimestamp(null);
+                    () -> tdb.get(f, ro.setTimestamp(MemorySegment.ofArray(new byte[3])), bytes("k")),
+                    () -> tdb.multiGet(ro.setTimestamp(ts(1)), List.of(f, p), List.of(bytes("k"), bytes("k"))),
+                    () -> tdb.increaseFullHistoryTsLow(f, new byte[4]),
+                    () -> tdb.increaseFullHistoryTsLow(p, Timestamps.u64(1)),
+                    () -> tdb.fullHistoryTsLow(p),
+                    () -> db.newIterator(f, ro.setTimestamp(ts(1)).setIterStartTimestamp(MemorySegment.ofArray(new byte[3]))),
+                    () -> tdb.get(f, ro.setTimestamp(ts(1)), MemorySegment.ofArray(bytes("k")),
+                            MemorySegment.ofArray(new byte[4]), MemorySegment.ofArray(new byte[4]))); // timestamp out
+            for (Executable call : refused) {
+                ro.setTimestamp(null).setIterStartTimestamp(null);
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, call);
+                assertTrue(e.getMessage().contains("column family '"), e.getMessage());
+            }
+            // the database's own reads are refused by RocksDB
+            for (Executable call : List.<Executable>of(() -> db.get(bytes("k")), // a read without a timestamp
+                    () -> db.get(p, ro.setTimestamp(ts(1)), bytes("k")), // a read timestamp on a family without
+                    () -> db.get(f, ro.setTimestamp(MemorySegment.ofArray(new byte[4])), bytes("k")))) {
                 RocksDBException e = assertThrows(RocksDBException.class, call);
                 assertEquals(RocksDBException.Code.INVALID_ARGUMENT, e.code(), e.getMessage());
+                ro.setTimestamp(null);
             }
             try (WriteBatch batch = new WriteBatch()) {
                 batch.put(bytes("k"), bytes("v"));
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> db.write(WriteOptions.DEFAULT, batch));
-                assertTrue(e.getMessage().contains("user-defined timestamps"), e.getMessage());
+                assertTrue(e.getMessage().contains("'default'") && e.getMessage().contains("8-byte"), e.getMessage());
             }
             try (WriteBatchWithIndex indexed = new WriteBatchWithIndex()) {
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> indexed.put(f, bytes("k"), bytes("v")));
@@ -403,6 +444,171 @@ class TimestampedDBTest {
                 db.write(WriteOptions.DEFAULT, batch);
                 assertEquals("v", string(db.get(bytes("plain"))));
             }
+        }
+    }
+
+    /**
+     * Every way to write a key without a timestamp into a timestamped family is refused with
+     * {@link IllegalArgumentException} naming the family and its timestamp size, before RocksDB sees
+     * it; nothing reaches the family but the timestamped writes.
+     */
+    @Test
+    void everyWriteSurfaceRefusesATimestampedFamily() {
+        MemorySegment k = MemorySegment.ofArray(bytes("abc"));
+        MemorySegment v = MemorySegment.ofArray(bytes("v"));
+        try (Options tsOptions = new Options().setCreateIfMissing(true).setComparator(TimestampedComparator.bytewiseU64());
+             Options withMerge = new Options().setCreateIfMissing(true).setComparator(TimestampedComparator.bytewiseU64())
+                     .setMergeOperator(new StringAppendOperator(","));
+             RocksDB db = RocksDB.open(dir.resolve("ts-default"), withMerge);
+             RocksDB mixed = TestSupport.open(dir.resolve("mixed"));
+             WriteOptions wo = new WriteOptions(); ReadOptions latest = new ReadOptions()) {
+            ColumnFamilyHandle f = db.defaultColumnFamily();
+            ColumnFamilyHandle versions = mixed.createColumnFamily("versions", tsOptions);
+            TimestampedDB.of(db).put(f, bytes("abc"), Timestamps.u64(1), bytes("kept"));
+            List<Executable> writes = new ArrayList<>(List.of(
+                    () -> db.put(f, wo, k, v), () -> db.merge(f, wo, k, v), () -> db.delete(f, wo, k),
+                    () -> db.singleDelete(f, wo, k), () -> db.deleteRange(f, wo, k, MemorySegment.ofArray(bytes("abd"))),
+                    () -> db.put(bytes("abc"), bytes("v")),
+                    () -> mixed.put(versions, wo, k, v),
+                    () -> { // an indexed batch without a family handle: the crash case
+                        try (WriteBatchWithIndex batch = new WriteBatchWithIndex()) {
+                            db.write(wo, batch.put(bytes("abc"), bytes("v")));
+                        }
+                    },
+                    () -> { // the default family's handle of a database without timestamps, written to one with
+                        try (WriteBatchWithIndex batch = new WriteBatchWithIndex()) {
+                            db.write(wo, batch.delete(mixed.defaultColumnFamily(), k));
+                        }
+                    },
+                    () -> {
+                        try (WriteBatchWithIndex batch = new WriteBatchWithIndex()) {
+                            batch.put(versions, k, v);
+                        }
+                    },
+                    () -> {
+                        try (WriteBatch batch = new WriteBatch()) {
+                            db.write(wo, batch.merge(k, v));
+                        }
+                    },
+                    () -> {
+                        try (SstFileWriter w = SstFileWriter.open(tsOptions, dir.resolve("t.sst"))) {
+                            w.put(k, v);
+                        }
+                    },
+                    () -> {
+                        try (SstFileWriter w = SstFileWriter.open(tsOptions, dir.resolve("t.sst"))) {
+                            w.deleteRange(k, MemorySegment.ofArray(bytes("abd")));
+                        }
+                    }));
+            for (Executable write : writes) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, write);
+                assertTrue(e.getMessage().contains("8-byte user-defined timestamps"), e.getMessage());
+            }
+            try (WriteBatchWithIndex batch = new WriteBatchWithIndex()) { // the same batch is written where it fits
+                mixed.write(wo, batch.put(bytes("abc"), bytes("plain")));
+                assertEquals("plain", string(mixed.get(bytes("abc"))));
+            }
+            latest.setTimestamp(ts(-1));
+            try (RocksIterator it = db.newIterator(f, latest)) {
+                List<String> seen = new ArrayList<>();
+                for (it.seekToFirst(); it.isValid(); it.next()) {
+                    seen.add(string(it.keyBytes()) + "@" + Timestamps.u64(it.timestamp()) + "=" + string(it.valueBytes()));
+                }
+                it.status();
+                assertEquals(List.of("abc@1=kept"), seen, "nothing refused reached the family");
+            }
+            db.flush(true);
+        }
+        try (Options plain = new Options().setCreateIfMissing(true);
+             Options tsOptions = new Options().setComparator(TimestampedComparator.bytewiseU64());
+             TransactionDBOptions txo = new TransactionDBOptions();
+             TransactionDB tdb = TransactionDB.open(dir.resolve("tx"), plain, txo);
+             OptimisticTransactionDB odb = OptimisticTransactionDB.open(dir.resolve("otx"), plain);
+             WriteOptions wo = new WriteOptions(); ReadOptions ro = new ReadOptions().setTimestamp(ts(5))) {
+            ColumnFamilyHandle t = tdb.createColumnFamily("versions", tsOptions);
+            ColumnFamilyHandle o = odb.createColumnFamily("versions", tsOptions);
+            MemorySegment end = MemorySegment.ofArray(bytes("abd"));
+            try (Transaction tx = tdb.beginTransaction(wo); Transaction otx = odb.beginTransaction(wo)) {
+                for (Executable write : List.<Executable>of(() -> tdb.put(t, wo, k, v), () -> tdb.delete(t, wo, k),
+                        () -> tdb.singleDelete(t, wo, k), () -> tdb.deleteRange(t, wo, k, end),
+                        () -> tx.put(t, k, v), () -> tx.delete(t, k), () -> tx.getForUpdate(t, ro, bytes("abc")),
+                        () -> odb.put(o, wo, k, v), () -> otx.put(o, k, v), () -> otx.delete(o, k),
+                        () -> otx.getForUpdate(o, ro, bytes("abc")))) {
+                    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, write);
+                    assertTrue(e.getMessage().contains("'versions'"), e.getMessage());
+                }
+                assertNull(tx.get(t, ro, bytes("abc")), "reads with a timestamp work");
+                tx.put(bytes("plain"), bytes("v"));
+                tx.commit();
+                otx.commit();
+            }
+            assertEquals("v", string(tdb.get(bytes("plain"))));
+        }
+    }
+
+    /** The segment form of get: the value (cut to the segment, full length returned) and its timestamp. */
+    @Test
+    void segmentGetReadsValueAndTimestamp() {
+        try (RocksDB db = open(dir); ReadOptions ro = new ReadOptions(); Arena arena = Arena.ofConfined()) {
+            TimestampedDB tdb = TimestampedDB.of(db);
+            ColumnFamilyHandle f = db.defaultColumnFamily();
+            tdb.put(f, bytes("k"), Timestamps.u64(3), bytes("value"));
+            tdb.delete(f, bytes("k"), Timestamps.u64(6));
+            MemorySegment key = MemorySegment.ofArray(bytes("k"));
+            MemorySegment value = arena.allocate(16);
+            MemorySegment version = arena.allocate(Timestamps.U64_SIZE);
+            ro.setTimestamp(ts(4));
+            assertEquals(5, tdb.get(f, ro, key, value, version));
+            assertEquals("value", string(value.asSlice(0, 5).toArray(ValueLayout.JAVA_BYTE)));
+            assertEquals(3, Timestamps.u64(version));
+            byte[] small = new byte[2];
+            assertEquals(5, tdb.get(f, ro, key, MemorySegment.ofArray(small), version), "the full length");
+            assertEquals("va", string(small));
+            ro.setTimestamp(ts(7));
+            assertEquals(-1, tdb.get(f, ro, key, value, version), "deleted as of 7");
+            ro.setTimestamp(ts(2));
+            assertEquals(-1, tdb.get(f, ro, key, value, version), "no version yet");
+            assertThrows(IllegalArgumentException.class, () -> tdb.get(f, ro, key, value.asReadOnly(), version));
+        }
+    }
+
+    /**
+     * An iterator over an indexed batch gives timestamps from RocksDB 8.11 (7.8.3 has none there and
+     * asserts: refused); ingestion into a timestamped family is refused before 10.0 (7.8.3 reads
+     * a file's keys unchecked), and later engines refuse a file without timestamps themselves.
+     */
+    @Test
+    void iteratorsOverBatchesAreGatedOnOldEngines() throws Exception {
+        String version = RocksDB.engine().version();
+        try (Options plain = new Options(); RocksDB db = open(dir); ReadOptions ro = new ReadOptions().setTimestamp(ts(9));
+             WriteBatchWithIndex batch = new WriteBatchWithIndex()) {
+            ColumnFamilyHandle f = db.defaultColumnFamily();
+            TimestampedDB.of(db).put(f, bytes("k"), Timestamps.u64(3), bytes("v"));
+            try (RocksIterator it = batch.newIteratorWithBase(db, f, ro)) {
+                it.seekToFirst();
+                assertTrue(it.isValid());
+                assertEquals("k", string(it.keyBytes()));
+                if (version != null && Capabilities.compareVersions(version, "8.11") >= 0) {
+                    assertEquals(3, Timestamps.u64(it.timestamp()));
+                } else {
+                    UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, it::timestamp);
+                    assertTrue(e.getMessage().contains("rocksdb_iter_timestamp"), e.getMessage());
+                }
+            }
+            Path file = dir.resolve("plain.sst");
+            try (SstFileWriter w = SstFileWriter.open(plain, file)) {
+                w.put(bytes("ab"), bytes("short key"));
+                w.finish();
+            }
+            try (IngestExternalFileOptions io = new IngestExternalFileOptions()) {
+                if (version != null && Capabilities.compareVersions(version, "10.0") >= 0) {
+                    RocksDBException e = assertThrows(RocksDBException.class, () -> db.ingestExternalFile(f, List.of(file), io));
+                    assertEquals(RocksDBException.Code.INVALID_ARGUMENT, e.code(), e.getMessage());
+                } else {
+                    assertThrows(UnsupportedOperationException.class, () -> db.ingestExternalFile(f, List.of(file), io));
+                }
+            }
+            assertEquals("v", string(TimestampedDB.of(db).get(f, ro, bytes("k")).value()));
         }
     }
 }

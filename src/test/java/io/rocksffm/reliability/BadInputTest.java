@@ -486,6 +486,20 @@ class BadInputTest extends BadInputFixture {
         assertTrue(out.contains("CLOSED"), out);
     }
 
+    /**
+     * An indexed batch's put without a family handle of a key shorter than a timestamp, written to
+     * a database whose default family has timestamps and a Bloom filter: refused before RocksDB sees
+     * it (it used to be accepted, and the next flush crashed the JVM in the filter builder; without
+     * a filter the key was stored under a wrong name and timestamp). In a child JVM.
+     */
+    @Test
+    void anIndexedBatchWithoutTimestampsCannotCrashATimestampedFamily() throws Exception {
+        String out = runChild(ChildProbe.class, "timestamped-indexed-batch", dir.resolve("ts-probe").toString());
+        assertTrue(out.contains("REFUSED the batch holds records for column family 'default', which has 8-byte"), out);
+        assertTrue(out.contains("FLUSHED") && out.contains("KEY abd 1") && out.contains("CLOSED"), out);
+        assertFalse(out.contains("KEY abc"), out);
+    }
+
     /** Misshapen arguments of the multi-key calls and properties. */
     @Test
     void misshapenArgumentsAreRefused() {

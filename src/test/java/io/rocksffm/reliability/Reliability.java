@@ -12,6 +12,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,6 +21,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.lang.foreign.SegmentAllocator;
 
 /**
@@ -182,6 +184,23 @@ final class Reliability {
         cmd.add(main.getName());
         cmd.addAll(List.of(args));
         return cmd;
+    }
+
+    /**
+     * Runs {@code main} in a child JVM ({@link #javaCommand}) and returns what it printed, after
+     * checking it ended in time and normally (a crash or a hang fails the calling test, not the suite).
+     */
+    static String runChild(Class<?> main, String... args) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(javaCommand(main, args)).redirectErrorStream(true).start();
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("child JVM hung: " + String.join(" ", args));
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.exitValue() != 0) {
+            throw new AssertionError("child JVM died (exit " + p.exitValue() + "): " + out);
+        }
+        return out;
     }
 
     /** Deletes a directory tree (best effort). */

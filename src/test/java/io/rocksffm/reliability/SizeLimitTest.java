@@ -13,6 +13,9 @@ import io.rocksffm.ReadOptions;
 import io.rocksffm.RocksDB;
 import io.rocksffm.RocksIterator;
 import io.rocksffm.SstFileWriter;
+import io.rocksffm.TimestampedComparator;
+import io.rocksffm.TimestampedDB;
+import io.rocksffm.Timestamps;
 import io.rocksffm.Transaction;
 import io.rocksffm.TransactionDB;
 import io.rocksffm.TransactionDBOptions;
@@ -23,6 +26,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
@@ -150,5 +154,69 @@ class SizeLimitTest {
         }
         report("size limits: a %d-byte value: byte[] reads refused (UnsupportedOperationException), nothing pinned",
                 big);
+    }
+
+    /**
+     * {@code TimestampedDB}'s array reads release what the engine returned when making the array
+     * fails: in a child JVM with a 128 MiB heap, a 160 MiB value's {@code byte[]} cannot be
+     * allocated (OutOfMemoryError, after RocksDB's C copy) by {@code get} and by {@code multiGet}
+     * (whose later key's value, timestamp and error are released too); glibc's bytes in use do
+     * not grow over the rounds. The fast stand-in for a value over 2 GiB.
+     */
+    @Test
+    void timestampedArrayReadsThatFailReleaseWhatTheyRead() throws Exception {
+        String out = runChild(ChildProbe.class, "timestamped-array-read-fails", dir.resolve("oom").toString());
+        assertFalse(out.contains("READ\n"), out);
+        assertTrue(out.contains("FAILED OutOfMemoryError") && out.contains("CLOSED"), out);
+        long grown = Long.parseLong(out.lines().filter(l -> l.startsWith("GREW ")).findFirst().orElseThrow()
+                .substring(5).trim());
+        assertTrue(grown < (64L << 20), "4 rounds of failed reads of a 160 MiB value grew malloc by " + mib(grown));
+        report("size limits: timestamped array reads that fail: malloc grew %s over 4 rounds", mib(grown));
+    }
+
+    /**
+     * A timestamped value of 2 GiB + 16 bytes (heavy: {@code -Drocksffm.heavy=true}; each read
+     * copies 2 GiB twice): {@code TimestampedDB}'s array reads throw UnsupportedOperationException
+     * after releasing what they read (glibc's bytes in use return to where they were), and the
+     * segment form reads its full length.
+     */
+    @Test
+    void timestampedValuesTooLargeForAnArrayAreRefusedAndReleased() {
+        Assumptions.assumeTrue(HEAVY, "heavy: -Drocksffm.heavy=true");
+        long big = (1L << 31) + 16;
+        try (Options base = new Options().setCreateIfMissing(true).setComparator(TimestampedComparator.bytewiseU64());
+             Options o = Options.fromString(base, "write_buffer_size=8589934592;avoid_flush_during_shutdown=true;"
+                     + "disable_auto_compactions=true");
+             RocksDB db = RocksDB.open(dir.resolve("ts"), o);
+             WriteOptions noWal = new WriteOptions().setDisableWAL(true);
+             ReadOptions ro = new ReadOptions().setTimestamp(MemorySegment.ofArray(Timestamps.u64(9)))) {
+            TimestampedDB tdb = TimestampedDB.of(db);
+            ColumnFamilyHandle f = db.defaultColumnFamily();
+            for (String k : List.of("a", "c")) {
+                tdb.put(f, bytes(k), Timestamps.u64(1), bytes("small " + k));
+            }
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment value = arena.allocate(big);
+                value.set(ValueLayout.JAVA_BYTE, big - 1, (byte) 7);
+                tdb.put(f, noWal, MemorySegment.ofArray(bytes("b")), MemorySegment.ofArray(Timestamps.u64(2)), value);
+            }
+            long before = mallocInUse();
+            for (int round = 0; round < 2; round++) {
+                assertThrows(UnsupportedOperationException.class, () -> tdb.get(f, ro, bytes("b")));
+                assertThrows(UnsupportedOperationException.class,
+                        () -> tdb.multiGet(ro, List.of(f, f, f), List.of(bytes("a"), bytes("b"), bytes("c"))));
+            }
+            long grown = mallocInUse() - before;
+            assertTrue(before < 0 || grown < (256L << 20), "every read's C copies released: grew " + mib(grown));
+            MemorySegment version = MemorySegment.ofArray(new byte[Timestamps.U64_SIZE]);
+            byte[] head = new byte[8];
+            assertEquals(big, tdb.get(f, ro, MemorySegment.ofArray(bytes("b")), MemorySegment.ofArray(head), version),
+                    "the segment form reports the full length");
+            assertEquals(2, Timestamps.u64(version));
+            assertEquals(List.of("small a", "small c"), tdb.multiGet(ro, List.of(f, f), List.of(bytes("a"), bytes("c")))
+                    .stream().map(v -> string(v.value())).toList());
+            report("size limits: a %d-byte timestamped value: byte[] reads refused and released (malloc grew %s)",
+                    big, mib(grown));
+        }
     }
 }

@@ -35,6 +35,8 @@ final class TimestampTables {
                 .guarded("singleDelete(ColumnFamilyHandle,byte[],byte[])", (t, c) -> t.singleDelete(c.cf, bytes("k"), TS))
                 .guarded("get(ColumnFamilyHandle,ReadOptions,MemorySegment)", (t, c) -> t.get(c.cf, c.ro, c.key))
                 .guarded("get(ColumnFamilyHandle,ReadOptions,byte[])", (t, c) -> t.get(c.cf, c.ro, bytes("k")))
+                .guarded("get(ColumnFamilyHandle,ReadOptions,MemorySegment,MemorySegment,MemorySegment)",
+                        (t, c) -> t.get(c.cf, c.ro, c.key, MemorySegment.ofArray(new byte[8]), MemorySegment.ofArray(new byte[8])))
                 .guarded("multiGet(ReadOptions,List,List)", (t, c) -> t.multiGet(c.ro, List.of(c.cf), List.of(bytes("k"))))
                 .guarded("increaseFullHistoryTsLow(ColumnFamilyHandle,byte[])", (t, c) -> t.increaseFullHistoryTsLow(c.cf, TS))
                 .guarded("fullHistoryTsLow(ColumnFamilyHandle)", (t, c) -> t.fullHistoryTsLow(c.cf));

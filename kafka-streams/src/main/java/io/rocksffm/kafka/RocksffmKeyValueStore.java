@@ -244,7 +244,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         }
     }
 
-    private static RocksffmConfigSetter configSetter(Object setting) {
+    static RocksffmConfigSetter configSetter(Object setting) {
         if (setting == null) {
             return null;
         }
@@ -257,7 +257,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         }
     }
 
-    private static RocksDB openDatabase(Path dir, Options options) {
+    static RocksDB openDatabase(Path dir, Options options) {
         if (!Files.exists(dir.resolve("CURRENT"))) {
             RocksDB db = RocksDB.open(dir, options);
             try {

@@ -1,10 +1,17 @@
 package io.rocksffm.kafka;
 
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
+import org.apache.kafka.streams.state.SessionBytesStoreSupplier;
+import org.apache.kafka.streams.state.VersionedBytesStoreSupplier;
+import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
+
+import java.time.Duration;
 
 /**
- * Store suppliers on rocksffm, the counterparts of Kafka's {@code Stores.persistentKeyValueStore}
- * and {@code Stores.persistentTimestampedKeyValueStore}:
+ * Store suppliers on rocksffm, the counterparts of Kafka's {@code Stores.persistentKeyValueStore},
+ * {@code Stores.persistentTimestampedKeyValueStore}, {@code Stores.persistentWindowStore},
+ * {@code Stores.persistentTimestampedWindowStore}, {@code Stores.persistentSessionStore} and
+ * {@code Stores.persistentVersionedKeyValueStore}:
  *
  * <pre>{@code
  * StoreBuilder<KeyValueStore<String, Long>> counts = Stores.keyValueStoreBuilder(
@@ -39,5 +46,105 @@ public final class RocksffmStores {
      */
     public static KeyValueBytesStoreSupplier timestampedKeyValueStore(String name) {
         return new RocksffmKeyValueBytesStoreSupplier(name, true);
+    }
+
+    /**
+     * A persistent window store on rocksffm, segmented as Kafka's {@code Stores.persistentWindowStore}
+     * (segments of half the retention period, at least a minute).
+     *
+     * @param name             the store's name
+     * @param retentionPeriod  how long windows are kept (at least the window size)
+     * @param windowSize       the windows' size
+     * @param retainDuplicates whether every put is kept rather than replacing the window's value
+     *                         (stream-stream joins)
+     * @return its supplier
+     * @throws IllegalArgumentException if a duration is negative or too large for milliseconds, or the
+     *                                  retention period is smaller than the window size
+     */
+    public static WindowBytesStoreSupplier windowStore(String name, Duration retentionPeriod, Duration windowSize,
+                                                       boolean retainDuplicates) {
+        return window(name, retentionPeriod, windowSize, retainDuplicates, false);
+    }
+
+    /**
+     * A persistent timestamped window store on rocksffm (values carry their timestamps, as Kafka's
+     * DSL window stores do), segmented as {@link #windowStore}.
+     *
+     * @param name             the store's name
+     * @param retentionPeriod  how long windows are kept (at least the window size)
+     * @param windowSize       the windows' size
+     * @param retainDuplicates whether every put is kept rather than replacing the window's value
+     * @return its supplier
+     * @throws IllegalArgumentException if a duration is negative or too large for milliseconds, or the
+     *                                  retention period is smaller than the window size
+     */
+    public static WindowBytesStoreSupplier timestampedWindowStore(String name, Duration retentionPeriod,
+                                                                  Duration windowSize, boolean retainDuplicates) {
+        return window(name, retentionPeriod, windowSize, retainDuplicates, true);
+    }
+
+    private static WindowBytesStoreSupplier window(String name, Duration retentionPeriod, Duration windowSize,
+                                                   boolean retainDuplicates, boolean timestamped) {
+        long retention = millis(retentionPeriod, "retentionPeriod");
+        return new RocksffmWindowBytesStoreSupplier(name, retention, segmentInterval(retention),
+                millis(windowSize, "windowSize"), retainDuplicates, timestamped);
+    }
+
+    /**
+     * A persistent session store on rocksffm, segmented as Kafka's {@code Stores.persistentSessionStore}.
+     *
+     * @param name            the store's name
+     * @param retentionPeriod how long sessions are kept after they end (at least the inactivity gap
+     *                        plus the grace period)
+     * @return its supplier
+     * @throws IllegalArgumentException if the duration is negative or too large for milliseconds
+     */
+    public static SessionBytesStoreSupplier sessionStore(String name, Duration retentionPeriod) {
+        long retention = millis(retentionPeriod, "retentionPeriod");
+        return new RocksffmSessionBytesStoreSupplier(name, retention, segmentInterval(retention));
+    }
+
+    /**
+     * A persistent versioned key-value store on rocksffm, for {@code Stores.versionedKeyValueStoreBuilder}
+     * or {@code Materialized.as} (a versioned table), with Kafka's default segment interval for the
+     * history retention.
+     *
+     * @param name             the store's name
+     * @param historyRetention how far behind the stream time versions stay queryable (also the
+     *                         grace period of late writes)
+     * @return its supplier
+     * @throws IllegalArgumentException if the duration is negative or too large for milliseconds
+     */
+    public static VersionedBytesStoreSupplier versionedKeyValueStore(String name, Duration historyRetention) {
+        long retention = millis(historyRetention, "historyRetention");
+        return new RocksffmVersionedBytesStoreSupplier(name, retention, versionedSegmentInterval(retention));
+    }
+
+    /** Kafka's default segment interval of versioned stores: a fraction of the history retention that grows with it. */
+    static long versionedSegmentInterval(long historyRetention) {
+        if (historyRetention <= 60_000L) {
+            return Math.max(historyRetention / 3, 2_000L);
+        } else if (historyRetention <= 300_000L) {
+            return Math.max(historyRetention / 5, 20_000L);
+        } else if (historyRetention <= 3_600_000L) {
+            return Math.max(historyRetention / 12, 60_000L);
+        }
+        return Math.max(historyRetention / 24, 300_000L);
+    }
+
+    /** Kafka's default segment interval: half the retention period, at least a minute. */
+    static long segmentInterval(long retentionPeriod) {
+        return Math.max(retentionPeriod / 2, 60_000L);
+    }
+
+    private static long millis(Duration duration, String what) {
+        if (duration == null) {
+            throw new IllegalArgumentException(what + " cannot be null");
+        }
+        try {
+            return duration.toMillis();
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException(what + " is too large: " + duration, e);
+        }
     }
 }

@@ -2,13 +2,22 @@ package io.rocksffm.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.apache.kafka.streams.DslStoreFormat;
+import org.apache.kafka.streams.kstream.EmitStrategy;
 import org.apache.kafka.streams.state.BuiltInDslStoreSuppliers;
 import org.apache.kafka.streams.state.DslKeyValueParams;
+import org.apache.kafka.streams.state.DslSessionParams;
+import org.apache.kafka.streams.state.DslWindowParams;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
+import org.apache.kafka.streams.state.SessionBytesStoreSupplier;
+import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
 import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
 
 /** Which supplier the DSL gets for each store format: rocksffm's, or Kafka's where rocksffm has none. */
 class RocksffmDslStoreSuppliersTest {
@@ -31,5 +40,63 @@ class RocksffmDslStoreSuppliersTest {
         assertTrue(new DslKeyValueParams("ts", true).isTimestamped());
         assertEquals(RocksffmTimestampedKeyValueStore.class,
                 suppliers.keyValueStore(new DslKeyValueParams("ts", true)).get().getClass());
+    }
+
+    @Test
+    void windowStoresAreRocksffmsExceptHeadersAndEmitOnWindowClose() {
+        Duration retention = Duration.ofMinutes(10);
+        Duration size = Duration.ofMinutes(1);
+        WindowBytesStoreSupplier plain = suppliers.windowStore(new DslWindowParams("w", retention, size, false,
+                EmitStrategy.onWindowUpdate(), false, DslStoreFormat.PLAIN));
+        WindowBytesStoreSupplier timestamped = suppliers.windowStore(new DslWindowParams("wt", retention, size, true,
+                EmitStrategy.onWindowUpdate(), false, DslStoreFormat.TIMESTAMPED));
+        WindowBytesStoreSupplier unnamed = suppliers.windowStore(new DslWindowParams("wn", retention, size, false,
+                EmitStrategy.onWindowUpdate(), false, (DslStoreFormat) null));
+        WindowBytesStoreSupplier headers = suppliers.windowStore(new DslWindowParams("wh", retention, size, false,
+                EmitStrategy.onWindowUpdate(), false, DslStoreFormat.HEADERS));
+        WindowBytesStoreSupplier onClose = suppliers.windowStore(new DslWindowParams("wc", retention, size, false,
+                EmitStrategy.onWindowClose(), false, DslStoreFormat.TIMESTAMPED));
+
+        assertEquals(RocksffmWindowStore.class, plain.get().getClass());
+        assertEquals(RocksffmTimestampedWindowStore.class, timestamped.get().getClass());
+        assertEquals(RocksffmTimestampedWindowStore.class, unnamed.get().getClass());
+        assertEquals("w", plain.name());
+        assertEquals(retention.toMillis(), plain.retentionPeriod());
+        assertEquals(size.toMillis(), plain.windowSize());
+        assertTrue(timestamped.retainDuplicates());
+        // Kafka's own segment interval for these settings
+        assertEquals(Stores.persistentWindowStore("k", retention, size, false).segmentIntervalMs(), plain.segmentIntervalMs());
+        assertFalse(headers.get() instanceof RocksffmWindowStore);
+        assertFalse(onClose.get() instanceof RocksffmWindowStore);
+    }
+
+    @Test
+    void sessionStoresAreRocksffmsExceptHeadersAndEmitOnWindowClose() {
+        Duration retention = Duration.ofMinutes(10);
+        SessionBytesStoreSupplier plain = suppliers.sessionStore(new DslSessionParams("s", retention,
+                EmitStrategy.onWindowUpdate()));
+        SessionBytesStoreSupplier headers = suppliers.sessionStore(new DslSessionParams("sh", retention,
+                EmitStrategy.onWindowUpdate(), DslStoreFormat.HEADERS));
+        SessionBytesStoreSupplier onClose = suppliers.sessionStore(new DslSessionParams("sc", retention,
+                EmitStrategy.onWindowClose()));
+
+        assertEquals(RocksffmSessionStore.class, plain.get().getClass());
+        assertEquals("s", plain.name());
+        assertEquals(retention.toMillis(), plain.retentionPeriod());
+        assertEquals(Stores.persistentSessionStore("k", retention).segmentIntervalMs(), plain.segmentIntervalMs());
+        assertFalse(headers.get() instanceof RocksffmSessionStore);
+        assertFalse(onClose.get() instanceof RocksffmSessionStore);
+    }
+
+    @Test
+    void windowSuppliersRejectWhatKafkasReject() {
+        assertThrows(IllegalArgumentException.class,
+                () -> RocksffmStores.windowStore("w", Duration.ofMillis(5), Duration.ofMillis(10), false));
+        assertThrows(IllegalArgumentException.class,
+                () -> RocksffmStores.windowStore("w", Duration.ofMillis(-1), Duration.ofMillis(0), false));
+        assertThrows(IllegalArgumentException.class,
+                () -> RocksffmStores.sessionStore("s", Duration.ofMillis(-1)));
+        assertThrows(NullPointerException.class,
+                () -> RocksffmStores.sessionStore(null, Duration.ofMillis(1)));
     }
 }

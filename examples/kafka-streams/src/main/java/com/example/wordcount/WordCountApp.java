@@ -47,7 +47,7 @@ public final class WordCountApp {
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "wordcount");
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
-        // Every key-value store of the DSL on rocksffm:
+        // Every key-value, window and session store of the DSL on rocksffm:
         props.put(StreamsConfig.DSL_STORE_SUPPLIERS_CLASS_CONFIG, RocksffmDslStoreSuppliers.class);
         // Optional: tune each store's rocksffm Options.
         props.put(RocksffmConfigSetter.CONFIG, BiggerMemtables.class);

@@ -224,6 +224,11 @@ public final class StoreBench {
         System.out.printf("store (transactional stores %b): %,d keys (16 B keys, 100 B values, commit every %,d), "
                 + "%,d gets, %,d ranges of 100; topology: %,d lines of 8 words; best of %d rounds%n", TRANSACTIONAL, KEYS,
                 COMMIT_EVERY, GETS, RANGES, LINES, ROUNDS);
+        if (Boolean.getBoolean("bench.windowsOnly")) {
+            System.out.printf("%-26s %14s %14s %8s%n", "", "rocksffm", "Kafka RocksDB", "ratio");
+            windowRows();
+            return;
+        }
         double[] ours = new double[4];
         double[] kafka = new double[4];
         // A warm-up round, not counted.
@@ -239,9 +244,42 @@ public final class StoreBench {
             }
         }
         String[] names = {"put (ops/s)", "get (ops/s)", "range (entries/s)", "word count (lines/s)"};
-        System.out.printf("%-22s %14s %14s %8s%n", "", "rocksffm", "Kafka RocksDB", "ratio");
+        System.out.printf("%-26s %14s %14s %8s%n", "", "rocksffm", "Kafka RocksDB", "ratio");
         for (int i = 0; i < names.length; i++) {
-            System.out.printf("%-22s %,14.0f %,14.0f %7.2fx%n", names[i], ours[i], kafka[i], ours[i] / kafka[i]);
+            System.out.printf("%-26s %,14.0f %,14.0f %7.2fx%n", names[i], ours[i], kafka[i], ours[i] / kafka[i]);
         }
+        windowRows();
+    }
+
+    /** The window and session rows: best of the rounds, and each round's ratios (a shared machine's noise shows in them). */
+    private static void windowRows() {
+        String[] names = {"window put (ops/s)", "window fetch (windows/s)", "window range (windows/s)",
+            "session put (ops/s)", "session find (sessions/s)", "windowed count (records/s)"};
+        double[] best = new double[2 * names.length];
+        List<String> perRound = new ArrayList<>();
+        // Warm-up rounds, not counted.
+        unchecked(WindowedStoreBench::storeRound).get();
+        for (boolean rocksffm : new boolean[] {true, false}) {
+            unchecked(() -> new double[] {WindowedStoreBench.windowedCountRound(rocksffm, LINES)}).get();
+        }
+        for (int round = 0; round < ROUNDS; round++) {
+            double[] r = unchecked(WindowedStoreBench::storeRound).get();
+            double[] row = Arrays.copyOf(r, best.length);
+            boolean oursFirst = round % 2 == 0;
+            for (boolean rocksffm : oursFirst ? new boolean[] {true, false} : new boolean[] {false, true}) {
+                row[rocksffm ? 10 : 11] = unchecked(() -> new double[] {
+                    WindowedStoreBench.windowedCountRound(rocksffm, LINES * 4)}).get()[0];
+            }
+            best(() -> row, best);
+            StringBuilder ratios = new StringBuilder("round " + (round + 1) + " ratios:");
+            for (int i = 0; i < names.length; i++) {
+                ratios.append(String.format(" %.2f", row[2 * i] / row[2 * i + 1]));
+            }
+            perRound.add(ratios.toString());
+        }
+        for (int i = 0; i < names.length; i++) {
+            System.out.printf("%-26s %,14.0f %,14.0f %7.2fx%n", names[i], best[2 * i], best[2 * i + 1], best[2 * i] / best[2 * i + 1]);
+        }
+        perRound.forEach(System.out::println);
     }
 }
