@@ -9,6 +9,7 @@ import io.rocksffm.internal.Native;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.lang.foreign.ValueLayout;
 import java.time.Instant;
@@ -140,6 +141,47 @@ public final class BackupEngine extends NativeObject {
     }
 
     /**
+     * Backs up {@code db} with {@code options} and stores {@code appMetadata} with the backup
+     * (rocksdbjni's {@code createNewBackupWithMetadata}); {@link #backups()} reports it as
+     * {@link BackupInfo#appMetadata()}.
+     *
+     * @param db          an open database
+     * @param options     the backup's options (a flush first or not, a progress callback)
+     * @param appMetadata the application's metadata (stored as UTF-8)
+     * @return the new backup's id
+     * @throws IllegalStateException if this engine, {@code db} or {@code options} is closed
+     * @throws UnsupportedOperationException if the engine lacks
+     *         {@code rocksdb_backup_engine_create_new_backup_with_metadata} (before RocksDB 11.8)
+     * @throws RocksDBException if the backup fails
+     */
+    public int createBackupWithMetadata(Database db, CreateBackupOptions options, String appMetadata) {
+        synchronized (lock) {
+            Database d = Objects.requireNonNull(db, "db");
+            Objects.requireNonNull(options, "options");
+            byte[] app = Objects.requireNonNull(appMetadata, "appMetadata").getBytes(StandardCharsets.UTF_8);
+            return apply(be -> {
+                try (Scratch call = d.guard.begin()) {
+                    return options.apply(o -> {
+                        Capabilities.require("BackupEngine.createBackupWithMetadata",
+                                "rocksdb_backup_engine_create_new_backup_with_metadata");
+                        options.backupStarted();
+                        try (Arena arena = Arena.ofConfined()) {
+                            MemorySegment id = arena.allocate(ValueLayout.JAVA_INT);
+                            MemorySegment text = arena.allocateFrom(ValueLayout.JAVA_BYTE, app);
+                            rocksdb_backup_engine_create_new_backup_with_metadata(be, d.adminDb(), o, text, app.length,
+                                    id, call.errptr);
+                            Native.check(call.errptr);
+                            return id.get(ValueLayout.JAVA_INT, 0);
+                        } finally {
+                            options.backupEnded();
+                        }
+                    });
+                }
+            });
+        }
+    }
+
+    /**
      * Makes the backup running on this engine stop as soon as it can: it fails with
      * {@link RocksDBException.Code#INCOMPLETE}, leaving no new backup (the partial files are
      * cleaned up by the next engine opened on the directory). Returns at once, without waiting.
@@ -171,10 +213,21 @@ public final class BackupEngine extends NativeObject {
                 try {
                     int n = rocksdb_backup_engine_info_count(info);
                     List<BackupInfo> out = new ArrayList<>(n);
-                    for (int i = 0; i < n; i++) {
-                        out.add(new BackupInfo(rocksdb_backup_engine_info_backup_id(info, i),
-                                Instant.ofEpochSecond(rocksdb_backup_engine_info_timestamp(info, i)),
-                                rocksdb_backup_engine_info_size(info, i), rocksdb_backup_engine_info_number_files(info, i)));
+                    boolean metadata = Capabilities.callable("rocksdb_backup_engine_info_app_metadata");
+                    try (Scratch s = Scratch.acquire()) {
+                        for (int i = 0; i < n; i++) {
+                            String app = "";
+                            if (metadata) {
+                                MemorySegment m = rocksdb_backup_engine_info_app_metadata(info, i, s.size);
+                                long length = s.size.get(ValueLayout.JAVA_LONG, 0);
+                                app = m.address() == 0 ? "" : new String(
+                                        m.reinterpret(length).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+                            }
+                            out.add(new BackupInfo(rocksdb_backup_engine_info_backup_id(info, i),
+                                    Instant.ofEpochSecond(rocksdb_backup_engine_info_timestamp(info, i)),
+                                    rocksdb_backup_engine_info_size(info, i), rocksdb_backup_engine_info_number_files(info, i),
+                                    app));
+                        }
                     }
                     return out;
                 } finally {

@@ -5,9 +5,8 @@ import java.util.Objects;
 
 /**
  * The reads of an indexed batch ({@link WriteBatchWithIndex}), declared once in the shape of the
- * database's reads ({@link KeyValueReads}): {@code ApiShapeTest} checks that
- * {@code getFromBatchAndDB} has exactly the overloads of {@link KeyValueReads#get} with a
- * {@link Database} first, {@code getPinnedFromBatchAndDB} those of
+ * database's reads ({@link KeyValueReads}): {@code getFromBatchAndDB} has exactly the overloads
+ * of {@link KeyValueReads#get} with a {@link Database} first, {@code getPinnedFromBatchAndDB} those of
  * {@link KeyValueReads#getPinned}, {@code newIteratorWithBase} those of
  * {@link KeyValueReads#newIterator}, and {@code getFromBatch} those of {@code get} with the
  * database's {@link Options} in place of the read options (the batch alone has no snapshot to

@@ -311,12 +311,23 @@ final class ColumnFamilies {
      * engines leaves that wrapper, a few bytes.
      */
     ColumnFamilyHandle create(Database db, String name, Options options) {
+        return create(db, name, options, db::createFamily);
+    }
+
+    /** The C call that creates a family: (options, name, errptr) to the C API's handle wrapper. */
+    @FunctionalInterface
+    interface Creator {
+        MemorySegment create(MemorySegment options, MemorySegment name, MemorySegment errptr);
+    }
+
+    /** {@link #create(Database, String, Options)} through {@code creator}. */
+    ColumnFamilyHandle create(Database db, String name, Options options, Creator creator) {
         if (names.contains(name)) {
             throw new RocksDBException("Invalid argument: Column family already exists");
         }
         try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             MemorySegment cName = arena.allocateFrom(name);
-            MemorySegment h = options.apply(o -> db.createFamily(o, cName, s.errptr));
+            MemorySegment h = options.apply(o -> creator.create(o, cName, s.errptr));
             Native.check(s.errptr); // the wrapper of a failure, if any, is left (see above)
             ColumnFamilyHandle handle = add(new ColumnFamilyHandle(db, name, h));
             configured(handle, options);

@@ -72,6 +72,21 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
     void dropColumnFamily(ColumnFamilyHandle family);
 
     /**
+     * Drops several column families ({@code DropColumnFamilies} in rocksdbjni): every handle is
+     * checked first, then each family is dropped as {@link #dropColumnFamily} does (the C API has no
+     * call for several at once; a failure part-way leaves the families before it dropped).
+     *
+     * @param families the families to drop
+     * @throws IllegalArgumentException for the default family, a handle of another database or
+     *         one listed twice, before any family is dropped
+     * @throws IllegalStateException if a handle is closed or iterators on it are open
+     * @throws RocksDBException e.g. on a read-only handle
+     */
+    default void dropColumnFamilies(List<ColumnFamilyHandle> families) {
+        FileAdmin.dropColumnFamilies((Database) this, families);
+    }
+
+    /**
      * Flushes {@code family}'s memtable to a table file.
      *
      * @param family  the column family
@@ -107,6 +122,22 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
     }
 
     /**
+     * Flushes the memtables of several families in one call ({@code rocksdb_flush_cfs}; with
+     * {@code atomic_flush} set, atomically).
+     *
+     * @param families the column families, at least one
+     * @param options  the flush options (whether to wait)
+     * @throws IllegalArgumentException if {@code families} is empty or holds a handle of another
+     *         database
+     * @throws RocksDBException if the flush fails
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_flush_cfs} (7.8.3)
+     * @throws IllegalStateException if called from inside a Java callback
+     */
+    default void flush(List<ColumnFamilyHandle> families, FlushOptions options) {
+        FileAdmin.flush((Database) this, families, options);
+    }
+
+    /**
      * Writes the WAL's buffered data to its file ({@code FlushWAL}), and with {@code sync} also
      * fsyncs it: useful with unsynced writes to make a group of them durable at once.
      *
@@ -130,6 +161,30 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
     /** Compacts the whole default family. */
     default void compactRange() {
         compactRange(defaultColumnFamily(), null, null);
+    }
+
+    /**
+     * Compacts the default family's keys in {@code [begin, end]}; a {@code null} bound is open-ended.
+     * (For another family, {@link #compactRange(ColumnFamilyHandle, MemorySegment, MemorySegment)}
+     * with {@code MemorySegment.ofArray(key)}.)
+     *
+     * @param begin the first key, or {@code null}
+     * @param end   the last key, or {@code null}
+     * @throws IllegalStateException if called from inside a Java callback
+     */
+    default void compactRange(byte[] begin, byte[] end) {
+        compactRange(defaultColumnFamily(), begin == null ? null : MemorySegment.ofArray(begin),
+                end == null ? null : MemorySegment.ofArray(end));
+    }
+
+    /**
+     * Compacts the whole of {@code family}.
+     *
+     * @param family the column family
+     * @throws IllegalStateException if called from inside a Java callback
+     */
+    default void compactRange(ColumnFamilyHandle family) {
+        compactRange(family, null, null);
     }
 
     /**

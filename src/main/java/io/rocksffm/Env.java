@@ -5,8 +5,9 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 import java.lang.foreign.MemorySegment;
 
 /**
- * A RocksDB environment ({@code rocksdb_env_t}): where a database's files live. rocksffm offers
- * the in-memory one ({@link #memory()}): every file of every database opened on it is kept in
+ * A RocksDB environment ({@code rocksdb_env_t}): where a database's files live and which threads
+ * run its background work. rocksffm offers the engine's default one ({@link #getDefault()}, to size
+ * its thread pools) and the in-memory one ({@link #memory()}): every file of every database opened on it is kept in
  * this process's memory and nothing is written to disk, which makes fast, self-cleaning tests.
  * Databases are named by path as usual; the path names files inside the environment only.
  *
@@ -45,6 +46,98 @@ public final class Env extends NativeObject {
      */
     public static Env memory() {
         return new Env(rocksdb_create_mem_env());
+    }
+
+    /**
+     * The engine's default environment ({@code Env::Default()}, rocksdbjni's {@code Env.getDefault()}):
+     * the files of the file system and the background thread pools that every database not given
+     * another environment shares. The object is a new handle to it, owned by the caller; closing
+     * it leaves the environment itself (which lives as long as the process) untouched.
+     *
+     * @return a new handle to the default environment
+     */
+    public static Env getDefault() {
+        return new Env(rocksdb_create_default_env());
+    }
+
+    /**
+     * Sets the number of threads of the low-priority pool, which runs compactions
+     * ({@code rocksdb_env_set_background_threads}). The pools belong to the default environment
+     * (an in-memory one uses its threads too), so this affects every database using them.
+     *
+     * @param threads the number of threads (the pool grows or shrinks to it)
+     * @return this environment
+     * @throws IllegalArgumentException if {@code threads} is negative
+     * @throws IllegalStateException if closed
+     */
+    public Env setBackgroundThreads(int threads) {
+        requireThreads(threads);
+        use(e -> rocksdb_env_set_background_threads(e, threads));
+        return this;
+    }
+
+    /**
+     * Sets the number of threads of the high-priority pool, which runs flushes
+     * ({@code rocksdb_env_set_high_priority_background_threads}); shared as
+     * {@link #setBackgroundThreads}'s pool is.
+     *
+     * @param threads the number of threads
+     * @return this environment
+     * @throws IllegalArgumentException if {@code threads} is negative
+     * @throws IllegalStateException if closed
+     */
+    public Env setHighPriorityBackgroundThreads(int threads) {
+        requireThreads(threads);
+        use(e -> rocksdb_env_set_high_priority_background_threads(e, threads));
+        return this;
+    }
+
+    /**
+     * {@return the number of threads of the low-priority (compaction) pool}
+     *
+     * @throws IllegalStateException if closed
+     */
+    public int backgroundThreads() {
+        return apply(e -> rocksdb_env_get_background_threads(e));
+    }
+
+    /**
+     * {@return the number of threads of the high-priority (flush) pool}
+     *
+     * @throws IllegalStateException if closed
+     */
+    public int highPriorityBackgroundThreads() {
+        return apply(e -> rocksdb_env_get_high_priority_background_threads(e));
+    }
+
+    /**
+     * Lowers the CPU priority of the low-priority (compaction) pool's threads
+     * ({@code rocksdb_env_lower_thread_pool_cpu_priority}; Linux only, a no-op elsewhere).
+     *
+     * @return this environment
+     * @throws IllegalStateException if closed
+     */
+    public Env lowerThreadPoolCPUPriority() {
+        use(e -> rocksdb_env_lower_thread_pool_cpu_priority(e));
+        return this;
+    }
+
+    /**
+     * Lowers the I/O priority of the low-priority (compaction) pool's threads
+     * ({@code rocksdb_env_lower_thread_pool_io_priority}; Linux only, a no-op elsewhere).
+     *
+     * @return this environment
+     * @throws IllegalStateException if closed
+     */
+    public Env lowerThreadPoolIOPriority() {
+        use(e -> rocksdb_env_lower_thread_pool_io_priority(e));
+        return this;
+    }
+
+    private static void requireThreads(int threads) {
+        if (threads < 0) {
+            throw new IllegalArgumentException("threads must be >= 0: " + threads);
+        }
     }
 
     @Override

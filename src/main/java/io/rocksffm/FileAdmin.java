@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Callbacks;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.KeyRanges;
 import io.rocksffm.internal.OlderShapes;
@@ -17,7 +18,7 @@ import io.rocksffm.internal.Native;
 import java.lang.foreign.Arena;
 
 /**
- * Compactions with options and the live file list (issue 32), a part of the database object
+ * Compactions with options and the live file list, a part of the database object
  * reached through {@link DatabaseAdmin}'s default methods.
  */
 final class FileAdmin {
@@ -35,6 +36,44 @@ final class FileAdmin {
             });
             return null;
         });
+    }
+
+    static void dropColumnFamilies(Database db, List<ColumnFamilyHandle> families) {
+        List<ColumnFamilyHandle> all = List.copyOf(Objects.requireNonNull(families, "families"));
+        db.lifecycle.ensureOpen();
+        for (ColumnFamilyHandle f : all) {
+            db.guard.checkFamily(f);
+            if (f.isDefault()) {
+                throw new IllegalArgumentException("the default column family cannot be dropped");
+            }
+        }
+        if (new java.util.HashSet<>(all).size() != all.size()) { // fully qualified: one use
+            throw new IllegalArgumentException("a family is listed twice: " + all);
+        }
+        for (ColumnFamilyHandle f : all) {
+            db.dropColumnFamily(f);
+        }
+    }
+
+    static void flush(Database db, List<ColumnFamilyHandle> families, FlushOptions options) {
+        Objects.requireNonNull(options, "options");
+        List<ColumnFamilyHandle> all = List.copyOf(Objects.requireNonNull(families, "families"));
+        if (all.isEmpty()) {
+            throw new IllegalArgumentException("no families to flush");
+        }
+        Callbacks.refuseWaiting("flush");
+        try (Scratch s = db.guard.begin(options, all.get(0)); Arena arena = Arena.ofConfined()) {
+            MemorySegment handles = arena.allocate(ValueLayout.ADDRESS, all.size());
+            for (int i = 0; i < all.size(); i++) {
+                if (i > 0) {
+                    db.guard.enterOtherFamily(s, all.get(i));
+                }
+                handles.setAtIndex(ValueLayout.ADDRESS, i, all.get(i).ptr);
+            }
+            Capabilities.require("DatabaseAdmin.flush(List, FlushOptions)", "rocksdb_flush_cfs");
+            rocksdb_flush_cfs(db.adminDb(), options.ptr, handles, all.size(), s.errptr);
+            db.checkWrite(s.errptr);
+        }
     }
 
     static List<LiveFile> liveFiles(Database db) {

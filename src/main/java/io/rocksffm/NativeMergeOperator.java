@@ -27,7 +27,7 @@ import java.util.Objects;
  * (one compare-and-set), and {@code delete_value} finds it again through the 8-byte header in
  * front of the data (its pool slot). When every pooled buffer is busy a temporary one is made and
  * freed by {@code delete_value}. The pool is freed when RocksDB destroys the operator: nothing
- * leaks (NativeLeakTest-style check in MergeOperatorTest).
+ * leaks.
  */
 final class NativeMergeOperator {
     private NativeMergeOperator() {}

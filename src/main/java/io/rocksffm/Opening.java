@@ -201,4 +201,29 @@ final class Opening {
             }
         }
     }
+
+    /**
+     * {@link RocksDB#destroyDB} ({@code rocksdb_destroy_db}) or {@link RocksDB#repairDB}
+     * ({@code rocksdb_repair_db}); refused while this process has a database open there (a read-only
+     * or secondary one holds no lock RocksDB would see).
+     */
+    static void destroyOrRepair(Path path, Options options, boolean destroy) {
+        cPath(path); // refuses a NUL character
+        Objects.requireNonNull(options, "options");
+        if (OpenDatabases.isOpen(path)) {
+            throw new IllegalStateException("a database is open at " + path + ": close it before "
+                    + (destroy ? "destroying" : "repairing") + " it");
+        }
+        try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
+            MemorySegment cName = arena.allocateFrom(OpenDatabases.key(path).toString());
+            options.use(o -> {
+                if (destroy) {
+                    rocksdb_destroy_db(o, cName, s.errptr);
+                } else {
+                    rocksdb_repair_db(o, cName, s.errptr);
+                }
+            });
+            Native.check(s.errptr);
+        }
+    }
 }

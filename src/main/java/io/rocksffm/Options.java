@@ -259,6 +259,31 @@ public final class Options extends TableTuning {
         return this;
     }
 
+    /**
+     * Merges of keys in the database or family opened with these options use the engine's own
+     * merge operator called {@code name}, as rocksdbjni's {@code setMergeOperatorName} does: C++
+     * code inside RocksDB, with no call into Java. RocksDB's built-in names are {@code uint64add}
+     * (8-byte little-endian sums), {@code stringappend} (operands joined with {@code ','}),
+     * {@code max} (the bytewise greatest), {@code put} (the last operand), {@code sortlist}
+     * (merges sorted lists of comma-separated integers), {@code bytesxor} and
+     * {@code stringappendtest}, and their class names ({@code UInt64AddOperator},
+     * {@code StringAppendOperator}, ...). A {@link #setMergeOperator Java merge operator} is the
+     * choice for logic of your own; a later call of either replaces the other.
+     * <p>Like every setter it changes these options in place; RocksDB rewrites the whole options
+     * object for it, so set it before other threads use the options.
+     *
+     * @param name the name the engine registers the operator under
+     * @return these options
+     * @throws IllegalArgumentException if the engine knows no merge operator of that name (the
+     *         message lists the names it knows)
+     * @throws IllegalStateException if closed
+     */
+    public Options setMergeOperatorName(String name) {
+        DerivedOptions.setMergeOperatorName(this, name);
+        mergeOperator = null;
+        return this;
+    }
+
     /** {@return the merge operator set here, or null} */
     public MergeOperator mergeOperator() {
         lifecycle.ensureOpen();
@@ -458,7 +483,7 @@ public final class Options extends TableTuning {
         });
         return this;
     }
-    // ---- statistics, ingestion, options strings (issue 16) ------------------------------------------
+    // ---- statistics, ingestion, options strings ------------------------------------------
 
     private volatile Statistics statistics;
 

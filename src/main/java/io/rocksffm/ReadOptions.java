@@ -447,7 +447,7 @@ public final class ReadOptions extends NativeObject {
         return s == null ? null : s.db;
     }
 
-    // ---- issue 32: where reads may go, range deletions, pinning, time limits -----------------------
+    // ---- where reads may go, range deletions, pinning, time limits -----------------------
 
     /** Where a read may look ({@link #setReadTier}); ids as RocksDB's {@code ReadTier}. */
     public enum ReadTier {

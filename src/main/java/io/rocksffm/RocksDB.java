@@ -219,8 +219,44 @@ public final class RocksDB extends Database {
      */
     public static RocksDB openWithTtl(Path path, Options options, List<ColumnFamilyDescriptor> families,
                                       int ttlSeconds) {
-        return Opening.openWithTtl(path, options, families, ttlSeconds,
-                (db, p, readOnly, names, handles) -> new RocksDB(db, p, names, handles));
+        return Opening.openWithTtl(path, options, families, ttlSeconds, (db, p, readOnly, names, handles) -> {
+            RocksDB opened = new RocksDB(db, p, names, handles);
+            opened.withTtl = true;
+            return opened;
+        });
+    }
+
+    /** Whether {@link #openWithTtl} opened this database (its engine object is a TTL database). */
+    private boolean withTtl;
+
+    /**
+     * Creates a column family whose entries live {@code ttlSeconds} (rocksdbjni's
+     * {@code TtlDB.createColumnFamilyWithTtl}); only on a database opened with {@link #openWithTtl}
+     * (its families made by {@link #createColumnFamily} keep entries forever).
+     *
+     * @param name       the family's name
+     * @param options    the family's options
+     * @param ttlSeconds the time to live in seconds; 0 keeps entries forever
+     * @return the family's handle, owned by this database
+     * @throws IllegalArgumentException if {@code ttlSeconds < 0}, or the name is empty or holds a
+     *         NUL character
+     * @throws IllegalStateException if this database was not opened with {@link #openWithTtl}, or
+     *         is closed
+     * @throws RocksDBException e.g. {@link RocksDBException.Code#INVALID_ARGUMENT} if the family exists
+     */
+    public ColumnFamilyHandle createColumnFamilyWithTtl(String name, Options options, int ttlSeconds) {
+        new ColumnFamilyDescriptor(name, options); // argument checks
+        if (ttlSeconds < 0) {
+            throw new IllegalArgumentException("ttl must be >= 0 seconds (0: no expiry): " + ttlSeconds);
+        }
+        if (!withTtl) {
+            lifecycle.ensureOpen();
+            throw new IllegalStateException("createColumnFamilyWithTtl needs a database opened with openWithTtl");
+        }
+        try (Scratch s = guard.begin()) {
+            return families.create(this, name, options,
+                    (o, cName, err) -> rocksdb_create_column_family_with_ttl(db, o, cName, ttlSeconds, err));
+        }
     }
 
     private static RocksDB open(Path path, Options options, List<ColumnFamilyDescriptor> families, boolean readOnly) {
@@ -237,6 +273,38 @@ public final class RocksDB extends Database {
      */
     public static List<String> listColumnFamilies(Path path, Options options) {
         return Opening.listColumnFamilies(path, options);
+    }
+
+    /**
+     * Deletes the database at {@code path} and its files ({@code DestroyDB}); a missing directory
+     * is not an error. No database may be open on it.
+     *
+     * @param path    the database's directory
+     * @param options options (the environment, WAL and data paths to clean)
+     * @throws RocksDBException e.g. {@link RocksDBException.Code#IO_ERROR} if another process has
+     *         it open (its lock is held)
+     * @throws IllegalStateException if {@code options} is closed, or a database of this process is
+     *         open at {@code path}
+     */
+    public static void destroyDB(Path path, Options options) {
+        Opening.destroyOrRepair(path, options, true);
+    }
+
+    /**
+     * Salvages what it can of a damaged database at {@code path} ({@code RepairDB}): rebuilds its
+     * manifest from the table files it finds and the write-ahead logs; data may be lost. Use it
+     * when an open fails with {@link RocksDBException.Code#CORRUPTION}; no database may be open on
+     * it. (rocksdbjni has no such call.)
+     *
+     * @param path    the database's directory
+     * @param options options (the same as the database's: comparator, merge operators, families'
+     *                settings are those of the default family)
+     * @throws RocksDBException if the repair fails
+     * @throws IllegalStateException if {@code options} is closed, or a database of this process is
+     *         open at {@code path}
+     */
+    public static void repairDB(Path path, Options options) {
+        Opening.destroyOrRepair(path, options, false);
     }
 
     @Override

@@ -436,7 +436,8 @@ public final class RocksIterator implements AutoCloseable {
 
     /**
      * The current key: a read-only view, valid until the next move or close; using it afterwards
-     * throws {@link IllegalStateException}.
+     * throws {@link IllegalStateException} (the JDK's "Already closed": the view's memory scope
+     * ended when the iterator moved on; copy with {@link #keyBytes()} to keep a key).
      *
      * @return the current key
      * @throws IllegalStateException if the iterator is not on an entry

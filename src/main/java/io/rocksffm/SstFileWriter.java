@@ -152,6 +152,38 @@ public final class SstFileWriter extends NativeObject {
     }
 
     /**
+     * Adds a merge record: {@code value} is merged into {@code key} by the merge operator of the
+     * family the file is ingested into, when read or compacted.
+     *
+     * @param key   the key (the whole segment), after every key added so far
+     * @param value the merge operand (the whole segment)
+     * @return this writer
+     * @throws RocksDBException {@link RocksDBException.Code#INVALID_ARGUMENT} if {@code key} does
+     *         not sort after the previous key, or after {@link #finish()}
+     * @throws IllegalStateException if closed
+     */
+    public SstFileWriter merge(MemorySegment key, MemorySegment value) {
+        call(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"),
+                (w, k, kl, v, vl, err) -> rocksdb_sstfilewriter_merge(w, k, kl, v, vl, err));
+        return this;
+    }
+
+    /**
+     * {@link #merge(MemorySegment, MemorySegment)} for arrays.
+     *
+     * @param key   the key, after every key added so far
+     * @param value the merge operand
+     * @return this writer
+     * @throws RocksDBException if {@code key} does not sort after the previous key
+     * @throws IllegalStateException if closed
+     */
+    public SstFileWriter merge(byte[] key, byte[] value) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(value, "value");
+        return merge(MemorySegment.ofArray(key), MemorySegment.ofArray(value));
+    }
+
+    /**
      * {@link #put(MemorySegment, MemorySegment)} for arrays.
      *
      * @param key   the key, after every key added so far

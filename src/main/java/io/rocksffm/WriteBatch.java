@@ -498,7 +498,74 @@ public final class WriteBatch implements Writes<WriteBatch>, AutoCloseable {
         mergeFamilies = null;
         rangeFamilies = null;
         familiesOf = null;
+        savePoints = null; // as RocksDB's Clear
         return this;
+    }
+
+    // ---- save points: the batch is encoded here, so a save point is where it ended ---------------
+
+    /** Where the batch ended when a save point was set, and what it knew of its records then. */
+    private record SavePoint(long size, int count, BitSet families, BitSet mergeFamilies, BitSet rangeFamilies,
+                             Database familiesOf) {}
+
+    private java.util.ArrayDeque<SavePoint> savePoints; // fully qualified: the one deque of this class
+
+    private static BitSet copy(BitSet b) {
+        return b == null ? null : (BitSet) b.clone();
+    }
+
+    /**
+     * Marks a save point: {@link #rollbackToSavePoint()} undoes the records added after it. Save
+     * points nest; {@link #clear()} removes them all (RocksDB's {@code WriteBatch} semantics).
+     *
+     * @return this batch
+     * @throws IllegalStateException if closed
+     */
+    public WriteBatch setSavePoint() {
+        ensureOpen();
+        if (savePoints == null) {
+            savePoints = new java.util.ArrayDeque<>(); // fully qualified: as above
+        }
+        savePoints.push(new SavePoint(size, count, copy(families), copy(mergeFamilies), copy(rangeFamilies), familiesOf));
+        return this;
+    }
+
+    /**
+     * Removes the records added since the most recent save point, and that save point.
+     *
+     * @return this batch
+     * @throws RocksDBException {@link RocksDBException.Code#NOT_FOUND} if there is no save point
+     * @throws IllegalStateException if closed
+     */
+    public WriteBatch rollbackToSavePoint() {
+        SavePoint p = popOrRefuse();
+        size = p.size();
+        count = p.count();
+        families = p.families();
+        mergeFamilies = p.mergeFamilies();
+        rangeFamilies = p.rangeFamilies();
+        familiesOf = p.familiesOf();
+        return this;
+    }
+
+    /**
+     * Removes the most recent save point, keeping the records added since.
+     *
+     * @return this batch
+     * @throws RocksDBException {@link RocksDBException.Code#NOT_FOUND} if there is no save point
+     * @throws IllegalStateException if closed
+     */
+    public WriteBatch popSavePoint() {
+        popOrRefuse();
+        return this;
+    }
+
+    private SavePoint popOrRefuse() {
+        ensureOpen();
+        if (savePoints == null || savePoints.isEmpty()) {
+            throw new RocksDBException("NotFound: no save point in the write batch");
+        }
+        return savePoints.pop();
     }
 
     /**

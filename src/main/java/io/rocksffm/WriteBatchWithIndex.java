@@ -376,6 +376,35 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
     }
 
     /**
+     * Marks a save point: {@link #rollbackToSavePoint()} undoes the writes made after it (save
+     * points nest).
+     *
+     * @return this batch
+     * @throws IllegalStateException if closed or iterated
+     */
+    public WriteBatchWithIndex setSavePoint() {
+        checkWritable();
+        rocksdb_writebatch_wi_set_save_point(ptr);
+        return this;
+    }
+
+    /**
+     * Undoes the writes made since the most recent save point and removes that save point.
+     *
+     * @return this batch
+     * @throws RocksDBException {@link RocksDBException.Code#NOT_FOUND} if there is no save point
+     * @throws IllegalStateException if closed or iterated
+     */
+    public WriteBatchWithIndex rollbackToSavePoint() {
+        checkWritable();
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_writebatch_wi_rollback_to_save_point(ptr, s.errptr);
+            Native.check(s.errptr);
+        }
+        return this;
+    }
+
+    /**
      * RocksDB's default options, for the reads of the batch alone that take none (never closed;
      * RocksDB 11 ignores them, 7.x takes only their logger and statistics for merges).
      */

@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * The write surface, declared once for everything that takes writes: every {@link Database}, a
  * {@link Transaction}, a {@link WriteBatch} and a {@link WriteBatchWithIndex} offer exactly these
- * methods (a test compares them by reflection), and a database adds a {@link WriteOptions} form
+ * methods, and a database adds a {@link WriteOptions} form
  * of each ({@link KeyValueWrites}).
  *
  * {@snippet id="Writes" :

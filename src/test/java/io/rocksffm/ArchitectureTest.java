@@ -87,7 +87,7 @@ class ArchitectureTest {
         OWN.put("PerfContext", List.of("rocksdb_perfcontext_", "rocksdb_set_perf_level"));
         OWN.put("InfoLogger", List.of("rocksdb_logger_"));
         OWN.put("SstFileManager", List.of("rocksdb_sst_file_manager_"));
-        OWN.put("Env", List.of("rocksdb_create_mem_env", "rocksdb_env_destroy"));
+        OWN.put("Env", List.of("rocksdb_create_mem_env", "rocksdb_create_default_env", "rocksdb_env_"));
         OWN.put("ColumnFamilyMetaData", List.of("rocksdb_column_family_metadata_", "rocksdb_level_metadata_",
                 "rocksdb_sst_file_metadata_"));
         OWN.put("WaitForCompactOptions", List.of("rocksdb_wait_for_compact_options_"));

@@ -21,6 +21,12 @@ final class Gated {
         UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, call, function);
         String version = RocksDB.engine().version();
         assertTrue(e.getMessage().contains(function), e.getMessage());
+        // the Java method first, then the C function, then the engine, then where RocksDB has it
+        assertTrue(e.getMessage().matches("^(new [A-Z]\\w*|[A-Z]\\w*\\.\\w.*) needs " + function + "\\b.*"), e.getMessage());
+        String first = Capabilities.firstVersion(function);
+        if (first != null && !Capabilities.exports(function)) {
+            assertTrue(e.getMessage().contains("RocksDB has it from " + first), e.getMessage());
+        }
         assertTrue(e.getMessage().contains(version == null ? "unknown version" : version), e.getMessage());
         System.out.println("[rocksffm] engine " + version + ": " + e.getMessage());
         return false;

@@ -117,4 +117,31 @@ class MigrationTest {
         }
         // --- readme:migrateStatistics end
     }
+
+    @Test
+    void transactionsWithFamiliesAndMergeByName() {
+        Path path = dir.resolve("tx");
+        // --- readme:migrateTransactions begin
+        try (Options options = new Options().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
+                     .setMergeOperatorName("uint64add");          // options.setMergeOperatorName("uint64add")
+             TransactionDBOptions txOptions = new TransactionDBOptions();
+             TransactionDB db = TransactionDB.open(path, options, txOptions, List.of(   // (options, txOptions, path, descriptors, handles)
+                     new ColumnFamilyDescriptor("default", options),
+                     new ColumnFamilyDescriptor("counters", options)));
+             WriteOptions write = new WriteOptions();
+             ReadOptions read = new ReadOptions()) {
+            ColumnFamilyHandle counters = db.columnFamily("counters");
+            try (Transaction tx = db.beginTransaction(write)) {
+                tx.getForUpdate(counters, read, b("hits"), true);   // locks the key; rocksdbjni: (read, cf, key, exclusive)
+                tx.merge(counters, b("hits"), java.nio.ByteBuffer.allocate(8) // fully qualified: one use in the example
+                        .order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(1).array()); // fully qualified: as above
+                tx.commit();
+            }
+            // --- readme:migrateTransactions end
+            assertEquals(1L, java.nio.ByteBuffer.wrap(db.get(counters, b("hits"))) // fully qualified: as above
+                    .order(java.nio.ByteOrder.LITTLE_ENDIAN).getLong()); // fully qualified: as above
+            // --- readme:migrateTransactions begin
+        }
+        // --- readme:migrateTransactions end
+    }
 }

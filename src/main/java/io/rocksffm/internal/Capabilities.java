@@ -2,8 +2,14 @@ package io.rocksffm.internal;
 
 import io.rocksffm.internal.capi.HeaderInfo;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.lang.foreign.SymbolLookup;
+import java.nio.charset.StandardCharsets;
+import java.security.CodeSource;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -90,7 +96,11 @@ public final class Capabilities {
      */
     public static final Set<String> GATED = Set.of(
             "rocksdb_get_into_buffer_cf",
-            // column families and compaction control (issue 32): absent from 7.8.3
+            // calls rocksdbjni has: flushing several families (8.1), backup metadata (11.8)
+            "rocksdb_flush_cfs",
+            "rocksdb_backup_engine_create_new_backup_with_metadata",
+            "rocksdb_backup_engine_info_app_metadata",
+            // column families and compaction control: absent from 7.8.3
             "rocksdb_approximate_sizes_cf_with_flags",
             "rocksdb_create_column_families",
             "rocksdb_create_column_families_destroy",
@@ -115,7 +125,7 @@ public final class Capabilities {
             "rocksdb_wait_for_compact_options_get_timeout",
             "rocksdb_wait_for_compact_options_set_wait_for_purge",
             "rocksdb_wait_for_compact_options_get_wait_for_purge",
-            // user-defined timestamps (issue 32): RocksDB 11's; the C comparator with timestamps is in every engine, gated anyway
+            // user-defined timestamps: RocksDB 11's; the C comparator with timestamps is in every engine, gated anyway
             "rocksdb_options_set_persist_user_defined_timestamps",
             "rocksdb_options_get_persist_user_defined_timestamps",
             "rocksdb_comparator_with_ts_create",
@@ -124,7 +134,7 @@ public final class Capabilities {
             "rocksdb_enable_file_deletions",
             // RocksDB 11.0 removed in_range; older engines are called through OlderShapes
             "rocksdb_slicetransform_create",
-            // shared resources and event listeners (issue 16): absent from 7.8.3
+            // shared resources and event listeners: absent from 7.8.3
             "rocksdb_ratelimiter_create_with_mode",
             "rocksdb_options_set_write_buffer_manager",
             "rocksdb_write_buffer_manager_create",
@@ -178,7 +188,7 @@ public final class Capabilities {
             "rocksdb_transactiondb_get_base_db",
             "rocksdb_transactiondb_close_base_db",
             "rocksdb_transaction_multi_get_for_update_cf",
-            // the pinned read through an indexed batch (issue 31): not in 7.8.3 or 10.1.3
+            // the pinned read through an indexed batch: not in 7.8.3 or 10.1.3
             "rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf",
             // RocksDB 8.1 (fail_if_not_bottommost_level) and 8.6 (typed statistics) and later: not in 7.8.3
             "rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level",
@@ -199,7 +209,7 @@ public final class Capabilities {
             "rocksdb_statistics_histogram_data_get_min",
             // RocksDB 9.x: the default family's handle of a single-family open (Opening.SINGLE_READ_ONLY)
             "rocksdb_get_default_column_family_handle",
-            // RocksDB 11 (issue 30): compacting chosen files, database options, checksums,
+            // RocksDB 11: compacting chosen files, database options, checksums,
             // background work, the WAL list, backups with options, read options
             "rocksdb_compaction_options_create",
             "rocksdb_compaction_options_destroy",
@@ -252,7 +262,7 @@ public final class Capabilities {
             "rocksdb_readoptions_get_auto_refresh_iterator_with_snapshot",
             "rocksdb_readoptions_set_optimize_multiget_for_io",
             "rocksdb_readoptions_get_optimize_multiget_for_io",
-            // typed options (issue 32): absent from 7.8.3, or (the WAL directory's getter) before 11
+            // typed options: absent from 7.8.3, or (the WAL directory's getter) before 11
             "rocksdb_options_set_ttl",
             "rocksdb_options_get_ttl",
             "rocksdb_options_set_periodic_compaction_seconds",
@@ -267,7 +277,7 @@ public final class Capabilities {
             "rocksdb_compactoptions_set_max_subcompactions",
             "rocksdb_compactoptions_get_max_subcompactions",
             "rocksdb_cache_create_hyper_clock",
-            // observability and environment (issue 32): absent from 7.8.3
+            // observability and environment: absent from 7.8.3
             "rocksdb_logger_create_callback_logger",
             "rocksdb_logger_create_stderr_logger",
             "rocksdb_logger_destroy",
@@ -305,13 +315,27 @@ public final class Capabilities {
     }
 
     /**
-     * Throws {@link UnsupportedOperationException} naming {@code function} and the engine unless
-     * {@link #callable(String) callable}.
+     * Throws {@link UnsupportedOperationException} unless {@link #callable(String) callable}; its
+     * message names the public method that needs {@code function} (found on the stack, only when
+     * refusing), then the C function, the engine's version and the first RocksDB release that has it.
      */
     public static void require(String function) {
         String why = reason(function);
         if (why != null) {
-            throw new UnsupportedOperationException(why);
+            throw new UnsupportedOperationException(publicCaller() + " " + why);
+        }
+    }
+
+    /**
+     * {@link #require(String)} naming {@code javaMethod} (e.g. {@code "DatabaseAdmin.flush(List, FlushOptions)"}).
+     *
+     * @param javaMethod the public method that needs the function
+     * @param function   the C function
+     */
+    public static void require(String javaMethod, String function) {
+        String why = reason(function);
+        if (why != null) {
+            throw new UnsupportedOperationException(javaMethod + " " + why);
         }
     }
 
@@ -324,15 +348,54 @@ public final class Capabilities {
         require(function);
         String version = knownOrInferredVersion();
         if (version == null || compareVersions(version, since) < 0) {
-            throw new UnsupportedOperationException(function + " is not available on the RocksDB engine " + describe()
+            throw new UnsupportedOperationException(publicCaller() + " needs " + function
+                    + ", which rocksffm calls only on RocksDB " + since + " or later; the engine is " + describe()
                     + ": before RocksDB " + since + " " + why);
         }
     }
 
-    /** Why {@code function} cannot be called on the loaded engine, or null if it can. */
+    /**
+     * The public rocksffm method on the current thread's stack that led here: the last frame of
+     * {@code io.rocksffm} (not its internal packages) before the caller's own code, as
+     * {@code Class.method}. Walks the stack: for refusals only.
+     */
+    static String publicCaller() {
+        Object home = codeSource(Capabilities.class);
+        return StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE).walk(frames -> {
+            String last = null;
+            for (StackWalker.StackFrame f : (Iterable<StackWalker.StackFrame>) frames::iterator) {
+                Class<?> c = f.getDeclaringClass();
+                boolean ours = Objects.equals(codeSource(c), home);
+                if (ours && "io.rocksffm".equals(c.getPackageName()) && !f.getMethodName().startsWith("lambda$")) {
+                    Class<?> top = c;
+                    while (top.getEnclosingClass() != null) {
+                        top = top.getEnclosingClass();
+                    }
+                    String m = f.getMethodName();
+                    last = m.equals("<init>") ? "new " + top.getSimpleName()
+                            : m.equals("<clinit>") ? top.getSimpleName() : top.getSimpleName() + "." + m;
+                } else if (!ours && last != null) {
+                    break;
+                }
+            }
+            return last == null ? "This call" : last;
+        });
+    }
+
+    private static Object codeSource(Class<?> c) {
+        CodeSource source = c.getProtectionDomain().getCodeSource();
+        return source == null ? null : source.getLocation();
+    }
+
+    /**
+     * Why {@code function} cannot be called on the loaded engine (a sentence that follows the name
+     * of the Java method needing it), or null if it can.
+     */
     private static String reason(String function) {
         if (!exports(function)) {
-            return function + " is not available: the RocksDB engine " + describe() + " does not export it";
+            String first = firstVersion(function);
+            return "needs " + function + ", which the RocksDB engine " + describe() + " does not export"
+                    + (first == null ? "" : " (RocksDB has it from " + first + " on)");
         }
         String since = SIGNATURE_CHANGED.get(function);
         if (since == null) {
@@ -340,14 +403,43 @@ public final class Capabilities {
         }
         String version = knownOrInferredVersion();
         if (version == null) {
-            return function + " is not available: its C signature changed in RocksDB " + since
-                    + " and the version of the engine " + describe() + " is unknown";
+            return "needs " + function + ", whose C signature changed in RocksDB " + since
+                    + ", and the version of the engine " + describe() + " is unknown";
         }
         if (compareVersions(version, since) < 0) {
-            return function + " is not available: the RocksDB engine " + describe()
-                    + " has it with the signature of versions before " + since;
+            return "needs " + function + ", which the RocksDB engine " + describe()
+                    + " has with the signature of versions before " + since + " (the one rocksffm calls is from " + since
+                    + " on)";
         }
         return null;
+    }
+
+    private static volatile Map<String, String> firstVersions;
+
+    /**
+     * The first RocksDB release whose {@code c.h} declares {@code function}, for the functions
+     * RocksDB 7.8.3 lacks (the resource {@code first-versions.txt}, written from RocksDB's history
+     * by {@code scripts/first-versions.sh}), or null.
+     */
+    public static String firstVersion(String function) {
+        Map<String, String> m = firstVersions;
+        if (m == null) {
+            m = new HashMap<>();
+            try (InputStream in = Capabilities.class.getResourceAsStream("first-versions.txt")) {
+                if (in != null) {
+                    for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                        String[] parts = line.trim().split(" ");
+                        if (parts.length == 2 && !line.startsWith("#")) {
+                            m.put(parts[0], parts[1]);
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                // no versions to name: the message goes without
+            }
+            firstVersions = m;
+        }
+        return m.get(function);
     }
 
     /**

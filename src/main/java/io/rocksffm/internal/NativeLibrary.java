@@ -40,8 +40,10 @@ import java.util.Locale;
  *   <li>the system {@code librocksdb} in the usual library directories.</li>
  * </ol>
  * {@code RocksDB.engine()} reports the choice; when no step finds an engine, the error lists
- * every step and why it did not. Nothing is logged: a {@code System.Logger} costs a fresh JVM
- * some 40 ms of class loading before its first database opens.
+ * every step and why it did not. The choice is logged once to the {@code System.Logger}
+ * {@code "io.rocksffm"} (INFO; WARNING for an engine older than the bindings' header), from a
+ * daemon thread: the logger's first use costs a fresh JVM some 40 ms of class loading, which
+ * stays off the thread opening the first database.
  */
 public final class NativeLibrary {
     /** System property naming the engine library file to load. */
@@ -71,12 +73,63 @@ public final class NativeLibrary {
                 try {
                     loaded = resolve();
                     ok = true;
+                } catch (IllegalCallerException e) {
+                    throw nativeAccessRefused(e);
                 } finally {
                     Prelink.engineLoaded(ok);
                 }
+                Loaded bound = loaded;
+                // System.Logger's first use loads logging classes for some 40 ms: off the caller's thread
+                Thread.ofPlatform().daemon().name("rocksffm-engine-log").start(() -> logBinding(bound));
             }
             return loaded;
         }
+    }
+
+    /** The logger rocksffm reports the bound engine to. */
+    static final String LOGGER = "io.rocksffm";
+
+    /**
+     * Logs, once, which engine was bound: at INFO, or at WARNING when it is older than the RocksDB
+     * whose header the bindings come from (calls needing newer C functions then throw).
+     */
+    static void logBinding(Loaded l) {
+        System.Logger logger = System.getLogger(LOGGER);
+        logger.log(bindingLevel(l), bindingMessage(l));
+    }
+
+    static System.Logger.Level bindingLevel(Loaded l) {
+        return l.version() != null && Capabilities.compareVersions(l.version(), Capabilities.HEADER_VERSION) < 0
+                ? System.Logger.Level.WARNING : System.Logger.Level.INFO;
+    }
+
+    static String bindingMessage(Loaded l) {
+        String engine = "rocksffm bound the RocksDB engine " + (l.version() == null ? "of unknown version" : l.version())
+                + " (" + l.source() + (l.path() == null ? "" : ", " + l.path()) + ")";
+        if (bindingLevel(l) == System.Logger.Level.WARNING) {
+            return engine + ", older than the RocksDB " + Capabilities.HEADER_VERSION + " rocksffm is generated from:"
+                    + " calls that need newer C functions throw UnsupportedOperationException. To bind "
+                    + Capabilities.HEADER_VERSION + ", keep org.rocksdb:rocksdbjni:" + Capabilities.HEADER_VERSION
+                    + " on the class path or name a library with -D" + PATH_PROPERTY;
+        }
+        return engine;
+    }
+
+    /**
+     * The JVM refused rocksffm's native access ({@code --illegal-native-access=deny}, or a later
+     * JDK's default): the same exception, saying which flag to add for the way rocksffm was loaded.
+     */
+    static IllegalCallerException nativeAccessRefused(IllegalCallerException e) {
+        IllegalCallerException out = new IllegalCallerException(nativeAccessAdvice(NativeLibrary.class.getModule().isNamed())
+                + " (" + e.getMessage() + ")", e);
+        return out;
+    }
+
+    static String nativeAccessAdvice(boolean modulePath) {
+        return "rocksffm needs native access, which this JVM refuses: run java with "
+                + (modulePath ? "--enable-native-access=io.rocksffm (rocksffm is on the module path; ALL-UNNAMED is not enough)"
+                        : "--enable-native-access=ALL-UNNAMED (rocksffm is on the class path)")
+                + ", or say Enable-Native-Access: ALL-UNNAMED in an executable jar's manifest";
     }
 
     private static boolean capiVisible() {
@@ -169,7 +222,15 @@ public final class NativeLibrary {
         try {
             loadLibrary.invokeExact();
         } catch (Throwable cause) {
-            UnsatisfiedLinkError err = new UnsatisfiedLinkError("rocksffm: rocksdbjni failed to load its engine: " + cause);
+            String advice = "";
+            for (Throwable t = cause; t != null; t = t.getCause()) {
+                if (t instanceof IllegalCallerException) { // rocksdbjni's System.load, refused
+                    advice = ". " + nativeAccessAdvice(rocks.getModule().isNamed() || NativeLibrary.class.getModule().isNamed())
+                            + (rocks.getModule().isNamed() ? " and --enable-native-access=" + rocks.getModule().getName() : "");
+                    break;
+                }
+            }
+            UnsatisfiedLinkError err = new UnsatisfiedLinkError("rocksffm: rocksdbjni failed to load its engine: " + cause + advice);
             err.initCause(cause);
             throw err;
         }

@@ -95,7 +95,7 @@ public final class Upcalls {
 
     /*
      * Halt. Runtime.halt runs no shutdown hook: the engine's exit-time destructors join pool threads
-     * that ran upcalls, which block detaching from the exiting JVM (case 8 of issue 36). So, when a
+     * that ran upcalls, which block detaching from the exiting JVM . So, when a
      * database whose families run Java code closes, its callbacks have all returned, and the pool
      * threads that ran them are made to end while the JVM runs: the default environment's pools
      * shrink to zero threads (idle threads end at once, and detach), rocksffm waits for them (at

@@ -110,6 +110,12 @@ final class ApiTables {
                 .guarded("flushWal(boolean)", (db, c) -> db.flushWal(true))
                 .guarded("compactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)", (db, c) -> db.compactRange(c.cf, c.key, c.value))
                 .guarded("compactRange()", (db, c) -> db.compactRange())
+                .guarded("compactRange(byte[],byte[])", (db, c) -> db.compactRange(bytes("a"), bytes("b")))
+                .guarded("compactRange(ColumnFamilyHandle)", (db, c) -> db.compactRange(c.cf))
+                .guarded("flush(List,FlushOptions)", (db, c) -> db.flush(List.of(c.cf), c.flush))
+                .guarded("dropColumnFamilies(List)", (db, c) -> db.dropColumnFamilies(List.of(c.otherCf)))
+                .guarded("createColumnFamilyWithTtl(String,Options,int)",
+                        (db, c) -> db.createColumnFamilyWithTtl("ttl", c.options, 1))
                 .guarded("getProperty(ColumnFamilyHandle,String)", (db, c) -> db.getProperty(c.cf, "rocksdb.stats"))
                 .guarded("getProperty(String)", (db, c) -> db.getProperty("rocksdb.stats"))
                 .guarded("getLongProperty(ColumnFamilyHandle,String)", (db, c) -> db.getLongProperty(c.cf, "rocksdb.estimate-num-keys"))
@@ -148,6 +154,7 @@ final class ApiTables {
                 .guarded("bloomFilterBitsPerKey()", (o, c) -> o.bloomFilterBitsPerKey())
                 .guarded("setTableFormat(BlockBasedTableConfig)", (o, c) -> o.setTableFormat(c.table))
                 .guarded("setMergeOperator(MergeOperator)", (o, c) -> o.setMergeOperator(new UInt64AddOperator()))
+                .guarded("setMergeOperatorName(String)", (o, c) -> o.setMergeOperatorName("uint64add"))
                 .guarded("mergeOperator()", (o, c) -> o.mergeOperator())
                 .guarded("setComparator(Comparator)", (o, c) -> o.setComparator(new Comparator() {
                     @Override
@@ -262,7 +269,10 @@ final class ApiTables {
                 .guarded("capacity()", (b, c) -> b.capacity())
                 .guarded("clear()", (b, c) -> b.clear())
                 .guarded("data()", (b, c) -> b.data())
-                .guarded("toNative()", (b, c) -> b.toNative().close());
+                .guarded("toNative()", (b, c) -> b.toNative().close())
+                .guarded("setSavePoint()", (b, c) -> b.setSavePoint())
+                .guarded("rollbackToSavePoint()", (b, c) -> b.setSavePoint().rollbackToSavePoint())
+                .guarded("popSavePoint()", (b, c) -> b.setSavePoint().popSavePoint());
     }
 
     static Table<NativeWriteBatch> nativeWriteBatch() {
@@ -442,7 +452,9 @@ final class ApiTables {
                 // issue 30
                 .guarded("createBackup(Database,CreateBackupOptions)",
                         (o, c) -> AdminTables.withCreateBackupOptions(c, b -> o.createBackup(db, b)))
-                .guarded("stopBackup()", (o, c) -> o.stopBackup());
+                .guarded("stopBackup()", (o, c) -> o.stopBackup())
+                .guarded("createBackupWithMetadata(Database,CreateBackupOptions,String)",
+                        (o, c) -> AdminTables.withCreateBackupOptions(c, b -> o.createBackupWithMetadata(db, b, "m")));
     }
 
     static Table<SstFileWriter> sstFileWriter() {
@@ -451,6 +463,8 @@ final class ApiTables {
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("put(MemorySegment,MemorySegment)", (o, c) -> o.put(c.key, c.value))
                 .guarded("put(byte[],byte[])", (o, c) -> o.put(bytes("zz"), bytes("v")))
+                .guarded("merge(MemorySegment,MemorySegment)", (o, c) -> o.merge(c.key, c.value))
+                .guarded("merge(byte[],byte[])", (o, c) -> o.merge(bytes("zzzz"), bytes("v")))
                 .guarded("delete(MemorySegment)", (o, c) -> o.delete(c.key))
                 .guarded("delete(byte[])", (o, c) -> o.delete(bytes("zzz")))
                 .guarded("deleteRange(MemorySegment,MemorySegment)", (o, c) -> o.deleteRange(c.key, c.value))

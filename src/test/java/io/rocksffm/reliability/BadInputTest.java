@@ -113,6 +113,7 @@ class BadInputTest extends BadInputFixture {
             "setIterateUpperBound(MemorySegment)#0", "setSnapshot(Snapshot)#0",
             "compactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#1",
             "compactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#2",
+            "compactRange(byte[],byte[])#0", "compactRange(byte[],byte[])#1",
             "compactRange(ColumnFamilyHandle,CompactRangeOptions,MemorySegment,MemorySegment)#2",
             "compactRange(ColumnFamilyHandle,CompactRangeOptions,MemorySegment,MemorySegment)#3",
             "deleteFilesInRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#1",

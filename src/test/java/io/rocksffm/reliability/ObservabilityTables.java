@@ -89,6 +89,12 @@ final class ObservabilityTables {
     static Table<Env> env() {
         return new Table<>(Env.class)
                 .plain("close()", (e, c) -> e.close())
-                .plain("isClosed()", (e, c) -> assertTrue(e.isClosed()));
+                .plain("isClosed()", (e, c) -> assertTrue(e.isClosed()))
+                .guarded("setBackgroundThreads(int)", (e, c) -> e.setBackgroundThreads(1))
+                .guarded("setHighPriorityBackgroundThreads(int)", (e, c) -> e.setHighPriorityBackgroundThreads(1))
+                .guarded("backgroundThreads()", (e, c) -> e.backgroundThreads())
+                .guarded("highPriorityBackgroundThreads()", (e, c) -> e.highPriorityBackgroundThreads())
+                .guarded("lowerThreadPoolCPUPriority()", (e, c) -> e.lowerThreadPoolCPUPriority())
+                .guarded("lowerThreadPoolIOPriority()", (e, c) -> e.lowerThreadPoolIOPriority());
     }
 }

@@ -28,7 +28,9 @@ import java.util.Set;
 /**
  * What the window, session and versioned stores share: a {@link StoreDatabase} opened when first
  * needed (at {@code init} if one is on disk), the position and the committed changelog offsets, the
- * restore callback, and Kafka's dropped-records sensor for writes too late to keep. Writes go to
+ * restore callback, Kafka's dropped-records sensor for writes too late to keep, and Kafka's RocksDB
+ * metrics ({@link RocksffmMetrics}), added when the database first opens, as Kafka's segmented
+ * stores add theirs when their first segment opens. Writes go to
  * RocksDB as they come; {@link #commit(Map)} writes the changelog offsets and the position, which
  * {@link #committedOffset} reads back after a restart ({@link #managesOffsets()} is true). As the
  * key-value store does when it writes straight to RocksDB, the database is marked open while the
@@ -47,9 +49,16 @@ abstract class DatabaseStore implements StateStore {
     private Sensor expiredRecordSensor;
     private boolean consistencyEnabled;
     private Position position = Position.emptyPosition();
+    /** One per store, opened with each database: the metrics registry keeps the gauges of the first open. */
+    private final RocksffmMetrics metrics;
 
-    DatabaseStore(String name) {
+    /**
+     * @param name         the store's name
+     * @param metricsScope the scope of its metrics (the store tag is {@code <scope>-state-id})
+     */
+    DatabaseStore(String name, String metricsScope) {
         this.name = name;
+        this.metrics = new RocksffmMetrics(metricsScope, name);
     }
 
     /** Called with a database just opened, before anything reads or writes it (to read what the store keeps in memory). */
@@ -115,7 +124,9 @@ abstract class DatabaseStore implements StateStore {
                 }
                 opened.markOpen(true);
                 opened(opened);
+                metrics.open(context, opened.db, opened.statistics());
             } catch (RuntimeException e) {
+                metrics.close();
                 opened.close();
                 throw e;
             }
@@ -210,6 +221,7 @@ abstract class DatabaseStore implements StateStore {
      */
     final synchronized void closeAsIfCrashed() {
         markClosed();
+        metrics.close();
         if (database != null) {
             database.close();
             database = null;
@@ -221,6 +233,7 @@ abstract class DatabaseStore implements StateStore {
         if (database == null) {
             return;
         }
+        metrics.close();
         try (StoreDatabase closing = database) {
             closing.markOpen(false);
         } catch (RuntimeException e) {

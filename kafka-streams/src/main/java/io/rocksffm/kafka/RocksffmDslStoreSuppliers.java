@@ -24,8 +24,11 @@ import java.util.Map;
  * {@code toTable}, table joins, ...) is then a rocksffm store, plain or timestamped as the DSL asks;
  * so is every window store (windowed aggregations, stream-stream joins) and session store
  * (session-windowed aggregations). Not on rocksffm, and so from Kafka's built-in RocksDB suppliers,
- * unchanged: stores in Kafka's headers format, and the time-ordered window and session stores Kafka
- * uses for {@code emitStrategy(EmitStrategy.onWindowClose())}.
+ * unchanged: stores in Kafka's headers format ({@link DslStoreFormat#HEADERS}: Kafka's timestamped
+ * key-value, window and session stores with headers, which keep headers-format values apart from
+ * the older formats' and upgrade a store from those; a rocksffm store keeps one value format), and
+ * the time-ordered window and session stores Kafka uses for
+ * {@code emitStrategy(EmitStrategy.onWindowClose())}.
  */
 public class RocksffmDslStoreSuppliers implements DslStoreSuppliers {
     private final DslStoreSuppliers builtIn = new BuiltInDslStoreSuppliers.RocksDBDslStoreSuppliers();

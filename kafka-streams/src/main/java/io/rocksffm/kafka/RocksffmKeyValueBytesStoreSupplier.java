@@ -11,7 +11,11 @@ import java.util.Objects;
  * to Kafka's store builders. Made by {@link RocksffmStores}.
  */
 public final class RocksffmKeyValueBytesStoreSupplier implements KeyValueBytesStoreSupplier {
-    /** The metrics scope of rocksffm stores. */
+    /**
+     * The metrics scope of rocksffm's key-value and versioned stores (Kafka's own are
+     * {@code rocksdb}); the window and session stores' are {@code rocksffm-window} and
+     * {@code rocksffm-session}, after Kafka's {@code rocksdb-window} and {@code rocksdb-session}.
+     */
     public static final String METRICS_SCOPE = "rocksffm";
 
     private final String name;

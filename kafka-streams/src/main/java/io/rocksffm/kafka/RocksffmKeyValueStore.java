@@ -1,15 +1,8 @@
 package io.rocksffm.kafka;
 
-import io.rocksffm.ColumnFamilyDescriptor;
-import io.rocksffm.ColumnFamilyHandle;
-import io.rocksffm.Compression;
-import io.rocksffm.Options;
-import io.rocksffm.ReadOptions;
-import io.rocksffm.RocksDB;
 import io.rocksffm.RocksDBException;
 import io.rocksffm.RocksIterator;
 import io.rocksffm.WriteBatch;
-import io.rocksffm.WriteOptions;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.IsolationLevel;
@@ -37,10 +30,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
@@ -48,7 +38,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.Objects;
-import java.util.HashMap;
 import java.util.Arrays;
 import java.lang.foreign.MemorySegment;
 
@@ -111,22 +100,13 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     private final String name;
     private final UncommittedWrites pending = new UncommittedWrites();
     private final Set<StoreIterator> openIterators = ConcurrentHashMap.newKeySet();
-    private final Map<TopicPartition, Long> committed = new ConcurrentHashMap<>();
-    /** The encoded keys of the offsets family, by partition or position component. */
-    private final Map<Object, MemorySegment> encodedKeys = new HashMap<>();
 
     private volatile boolean open;
     /** Closed while iterators of other threads were open: the database closes with the last. */
     private boolean closeDeferred;
     private StateStoreContext context;
-    private Path dir;
-    private Options options;
-    private RocksffmConfigSetter configSetter;
-    private RocksDB db;
-    private ColumnFamilyHandle data;
-    private ColumnFamilyHandle offsets;
-    private ReadOptions readOptions;
-    private WriteOptions writeOptions;
+    /** The database (with its options and offsets family), from {@link #init} to the close. */
+    private StoreDatabase database;
     private boolean consistencyEnabled;
     /** Whether writes are held until commit ({@code enable.transactional.statestores}). */
     private boolean transactional;
@@ -163,7 +143,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     /** The directory of the store's database (set by {@link #init}). */
     Path directory() {
-        return dir;
+        return database.dir;
     }
 
     @Override
@@ -172,54 +152,21 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             throw new IllegalStateException("rocksffm store " + name + " is already open");
         }
         this.context = context;
-        committed.clear();
-        dir = context.stateDir().toPath().resolve("rocksffm").resolve(name);
         Map<String, Object> configs = context.appConfigs();
+        transactional = flag(configs.get(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG));
+        database = StoreDatabase.open(name, context.stateDir().toPath(), configs, 1);
         try {
-            Files.createDirectories(dir);
-            try (Options base = new Options()) {
-                // Kafka's own stores' durability design: no write-ahead log (the changelog is the
-                // log), and flushes of all column families together, so that what is on disk
-                // after a crash is always a point in time with the offsets of its data.
-                // The rest as Kafka's RocksDBStore sets them.
-                options = Options.fromString(base, "atomic_flush=true;compaction_style=kCompactionStyleUniversal;"
-                        + "max_write_buffer_number=3;optimize_filters_for_hits=true;info_log_level=ERROR_LEVEL");
-            }
-            options.setParallelism(Math.max(Runtime.getRuntime().availableProcessors(), 2));
-            options.setCreateIfMissing(true)
-                    .setWriteBufferSize(16L << 20)
-                    .setBlockCacheSize(50L << 20)
-                    .setBloomFilter(10)
-                    .setCompression(Compression.NONE);
-            configSetter = configSetter(configs.get(RocksffmConfigSetter.CONFIG));
-            if (configSetter != null) {
-                configSetter.setConfig(name, options, configs);
-            }
-            if (RocksffmMetrics.recordsStatistics(configs) && options.statistics() == null) {
-                options.enableStatistics();
-            }
-            db = openDatabase(dir, options);
-            data = db.defaultColumnFamily();
-            offsets = db.columnFamily(OffsetsFamily.NAME);
-            readOptions = new ReadOptions();
-            writeOptions = new WriteOptions().setDisableWAL(true);
-            transactional = flag(configs.get(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG));
             checkStatus(StreamsConfig.EXACTLY_ONCE_V2.equals(String.valueOf(configs.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG))));
-            position = OffsetsFamily.read(db, offsets, committed);
+            position = database.position;
             committedPosition = position.copy();
-        } catch (IOException | RuntimeException e) {
-            closeNative();
+            consistencyEnabled = flag(configs.get(CONSISTENCY_CONFIG));
+            metrics.open(context, database.db, database.statistics());
+        } catch (RuntimeException e) {
+            closeNative(); // and the metrics
             if (e instanceof TaskCorruptedException corrupted) {
                 throw corrupted;
             }
-            throw new ProcessorStateException("Error opening rocksffm store " + name + " at " + dir, e);
-        }
-        consistencyEnabled = flag(configs.get(CONSISTENCY_CONFIG));
-        try {
-            metrics.open(context, db, options.statistics());
-        } catch (RuntimeException e) {
-            closeNative(); // and the metrics
-            throw e;
+            throw new ProcessorStateException("Error opening rocksffm store " + name + " at " + database.dir, e);
         }
         open = true;
         context.register(root, (RecordBatchingStateRestoreCallback) this::restoreBatch);
@@ -235,48 +182,13 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
      * changelog); marks the database open when this store writes straight to it.
      */
     private void checkStatus(boolean exactlyOnce) {
-        if (exactlyOnce && OffsetsFamily.status(db, offsets) == OffsetsFamily.OPEN) {
+        if (exactlyOnce && database.leftOpen()) {
             throw new TaskCorruptedException(Set.of(context.taskId()), new ProcessorStateException("rocksffm store "
                     + name + " was not closed cleanly: under exactly-once its data may be ahead of its committed offsets"));
         }
         if (!transactional) {
-            OffsetsFamily.writeStatus(db, offsets, writeOptions, OffsetsFamily.OPEN);
+            database.markOpen(true);
         }
-    }
-
-    static RocksffmConfigSetter configSetter(Object setting) {
-        if (setting == null) {
-            return null;
-        }
-        try {
-            Class<?> type = setting instanceof Class<?> c ? c : Class.forName(setting.toString(), true,
-                    Thread.currentThread().getContextClassLoader());
-            return (RocksffmConfigSetter) type.getConstructor().newInstance();
-        } catch (ReflectiveOperationException | ClassCastException e) {
-            throw new IllegalArgumentException("Cannot create the " + RocksffmConfigSetter.CONFIG + " " + setting, e);
-        }
-    }
-
-    static RocksDB openDatabase(Path dir, Options options) {
-        if (!Files.exists(dir.resolve("CURRENT"))) {
-            RocksDB db = RocksDB.open(dir, options);
-            try {
-                db.createColumnFamily(OffsetsFamily.NAME, options);
-                return db;
-            } catch (RuntimeException e) {
-                db.close();
-                throw e;
-            }
-        }
-        List<ColumnFamilyDescriptor> families = new ArrayList<>();
-        for (String family : RocksDB.listColumnFamilies(dir, options)) {
-            families.add(new ColumnFamilyDescriptor(family, options));
-        }
-        RocksDB db = RocksDB.open(dir, options, families);
-        if (families.stream().noneMatch(f -> f.name().equals(OffsetsFamily.NAME))) {
-            db.createColumnFamily(OffsetsFamily.NAME, options);
-        }
-        return db;
     }
 
     /** Restores a batch of changelog records in one write batch, updating the position from their headers. */
@@ -287,12 +199,12 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
                 for (ConsumerRecord<byte[], byte[]> record : records) {
                     ChangelogRecordDeserializationHelper.applyChecksAndUpdatePosition(record, consistencyEnabled, position);
                     if (record.value() == null) {
-                        batch.delete(data, wrap(record.key()));
+                        batch.delete(database.data, wrap(record.key()));
                     } else {
-                        batch.put(data, wrap(record.key()), wrap(record.value()));
+                        batch.put(database.data, wrap(record.key()), wrap(record.value()));
                     }
                 }
-                db.write(writeOptions, batch);
+                database.db.write(database.writeOptions, batch);
             }
         } catch (RocksDBException e) {
             throw new ProcessorStateException("Error restoring a batch into rocksffm store " + name, e);
@@ -340,9 +252,9 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         }
         try {
             if (value == null) {
-                db.delete(data, writeOptions, key.get());
+                database.db.delete(database.data, database.writeOptions, key.get());
             } else {
-                db.put(data, writeOptions, key.get(), value);
+                database.db.put(database.data, database.writeOptions, key.get(), value);
             }
         } catch (RocksDBException e) {
             throw new ProcessorStateException("Error writing to rocksffm store " + name, e);
@@ -377,12 +289,12 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             try (WriteBatch batch = new WriteBatch()) {
                 for (KeyValue<Bytes, byte[]> entry : entries) {
                     if (entry.value == null) {
-                        batch.delete(data, wrap(entry.key.get()));
+                        batch.delete(database.data, wrap(entry.key.get()));
                     } else {
-                        batch.put(data, wrap(entry.key.get()), wrap(entry.value));
+                        batch.put(database.data, wrap(entry.key.get()), wrap(entry.value));
                     }
                 }
-                db.write(writeOptions, batch);
+                database.db.write(database.writeOptions, batch);
             } catch (RocksDBException e) {
                 throw new ProcessorStateException("Error writing to rocksffm store " + name, e);
             }
@@ -416,7 +328,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
             }
         }
         try {
-            return db.get(data, key.get()); // the shared default read options: no lifecycle to enter per call
+            return database.db.get(database.data, key.get()); // the shared default read options: no lifecycle to enter per call
         } catch (RocksDBException e) {
             throw new ProcessorStateException("Error reading from rocksffm store " + name, e);
         }
@@ -485,7 +397,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         if (empty) {
             return new EmptyIterator();
         }
-        RocksIterator it = db.newIterator(data, readOptions);
+        RocksIterator it = database.db.newIterator(database.data, database.readOptions);
         StoreIterator result;
         try {
             result = new StoreIterator(name, it,
@@ -502,7 +414,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     @Override
     public synchronized long approximateNumEntries() {
         validateOpen();
-        long n = db.getLongProperty(data, "rocksdb.estimate-num-keys").orElse(0) + pending.size();
+        long n = database.db.getLongProperty(database.data, "rocksdb.estimate-num-keys").orElse(0) + pending.size();
         return n < 0 ? Long.MAX_VALUE : n;
     }
 
@@ -541,7 +453,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
     @Override
     public Long committedOffset(TopicPartition partition) {
         validateOpen();
-        return committed.get(partition);
+        return database.committedOffset(partition);
     }
 
     /**
@@ -557,25 +469,17 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         try (WriteBatch batch = new WriteBatch(Math.max(WriteBatch.DEFAULT_CAPACITY, pending.dataBytes() + 16L * pending.size()))) {
             for (Map.Entry<Bytes, byte[]> e : pending.entries()) {
                 if (e.getValue() == UncommittedWrites.DELETED) {
-                    batch.delete(data, wrap(e.getKey().get()));
+                    batch.delete(database.data, wrap(e.getKey().get()));
                 } else {
-                    batch.put(data, wrap(e.getKey().get()), wrap(e.getValue()));
+                    batch.put(database.data, wrap(e.getKey().get()), wrap(e.getValue()));
                 }
             }
-            OffsetsFamily.write(batch, offsets, changelogOffsets, position, encodedKeys);
-            db.write(writeOptions, batch);
+            database.commit(batch, changelogOffsets, position);
         } catch (RocksDBException e) {
             throw new ProcessorStateException("Error committing rocksffm store " + name, e);
         }
         pending.clear();
         committedPosition = position.copy();
-        for (Map.Entry<TopicPartition, Long> e : changelogOffsets.entrySet()) {
-            if (e.getValue() == null) {
-                committed.remove(e.getKey());
-            } else {
-                committed.put(e.getKey(), e.getValue());
-            }
-        }
     }
 
     /** Nothing to do: data reaches RocksDB as it is written, or at {@link #commit(Map)} with its offsets. */
@@ -621,7 +525,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         pending.clear();
         if (!transactional) {
             try {
-                OffsetsFamily.writeStatus(db, offsets, writeOptions, OffsetsFamily.CLOSED);
+                database.markOpen(false);
             } catch (RuntimeException e) {
                 failure = e;
             }
@@ -653,15 +557,8 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
 
     private void closeNative() {
         metrics.close();
-        try (Options o = options; ReadOptions r = readOptions; WriteOptions w = writeOptions; RocksDB d = db) {
-            if (configSetter != null && o != null) {
-                configSetter.close(name, o);
-            }
-        } finally {
-            options = null;
-            readOptions = null;
-            writeOptions = null;
-            db = null;
+        try (StoreDatabase closing = database) {
+            database = null;
         }
     }
 

@@ -47,7 +47,7 @@ public final class RocksffmSessionBytesStoreSupplier implements SessionBytesStor
 
     @Override
     public String metricsScope() {
-        return RocksffmKeyValueBytesStoreSupplier.METRICS_SCOPE;
+        return RocksffmSessionStore.METRICS_SCOPE;
     }
 
     @Override

@@ -19,6 +19,8 @@ import java.util.Objects;
  * period. See {@link SegmentedStore} for the layout, commits and iterators.
  */
 public class RocksffmSessionStore extends SegmentedStore implements SessionStore<Bytes, byte[]> {
+    /** The scope of its metrics, after Kafka's session stores' {@code rocksdb-session}. */
+    static final String METRICS_SCOPE = "rocksffm-session";
     private static final int SUFFIX = 16;
 
     /**
@@ -29,7 +31,7 @@ public class RocksffmSessionStore extends SegmentedStore implements SessionStore
      * @param segmentInterval the width of a segment, in milliseconds
      */
     public RocksffmSessionStore(String name, long retentionPeriod, long segmentInterval) {
-        super(name, retentionPeriod, segmentInterval);
+        super(name, METRICS_SCOPE, retentionPeriod, segmentInterval);
     }
 
     @Override

@@ -76,7 +76,7 @@ public class RocksffmVersionedStore extends DatabaseStore implements VersionedBy
      * @param segmentInterval  the width of a history segment, in milliseconds
      */
     public RocksffmVersionedStore(String name, long historyRetention, long segmentInterval) {
-        super(name);
+        super(name, RocksffmKeyValueBytesStoreSupplier.METRICS_SCOPE);
         this.historyRetention = historyRetention;
         this.segmentInterval = segmentInterval;
     }

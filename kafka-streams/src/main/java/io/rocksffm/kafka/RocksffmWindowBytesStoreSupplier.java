@@ -70,7 +70,7 @@ public final class RocksffmWindowBytesStoreSupplier implements WindowBytesStoreS
 
     @Override
     public String metricsScope() {
-        return RocksffmKeyValueBytesStoreSupplier.METRICS_SCOPE;
+        return RocksffmWindowStore.METRICS_SCOPE;
     }
 
     @Override

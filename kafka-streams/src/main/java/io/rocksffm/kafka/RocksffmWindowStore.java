@@ -20,6 +20,8 @@ import java.util.Objects;
  * than the retention period. See {@link SegmentedStore} for the layout, commits and iterators.
  */
 public class RocksffmWindowStore extends SegmentedStore implements WindowStore<Bytes, byte[]> {
+    /** The scope of its metrics, after Kafka's window stores' {@code rocksdb-window}. */
+    static final String METRICS_SCOPE = "rocksffm-window";
     private static final int SUFFIX = 12;
 
     private final long windowSize;
@@ -38,7 +40,7 @@ public class RocksffmWindowStore extends SegmentedStore implements WindowStore<B
      */
     public RocksffmWindowStore(String name, long retentionPeriod, long segmentInterval, long windowSize,
                                boolean retainDuplicates) {
-        super(name, retentionPeriod, segmentInterval);
+        super(name, METRICS_SCOPE, retentionPeriod, segmentInterval);
         this.windowSize = windowSize;
         this.retainDuplicates = retainDuplicates;
     }

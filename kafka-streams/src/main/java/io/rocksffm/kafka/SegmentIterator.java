@@ -3,12 +3,10 @@ package io.rocksffm.kafka;
 import io.rocksffm.RocksIterator;
 
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.WindowStoreIterator;
 
 import java.util.Arrays;
 import java.util.Iterator;
-import java.util.NoSuchElementException;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -18,12 +16,13 @@ import java.util.function.Supplier;
  * store keys between two bounds, forward or backward. As in Kafka's segmented stores, it reads a
  * segment as it is when it reaches it (at the first {@code hasNext}, then at each next segment),
  * writes made since the iterator was created included: a new database iterator is made for the
- * segment if the store was written since the last one was made. A decoder turns a database key into the iterator's key, or skips it (the bounds of a
- * key range also cover other keys' records). Once the store has closed it, it has no next element.
+ * segment if the store was written since the last one was made. A decoder turns a database key
+ * into the iterator's key, or skips it (the bounds of a key range also cover other keys' records).
+ * Once closed, it has no next element (as Kafka's segmented stores' iterators).
  *
  * @param <K> the key type it returns
  */
-class SegmentIterator<K> implements KeyValueIterator<K, byte[]> {
+class SegmentIterator<K> extends LookAheadIterator<K> {
     /** Decodes a database key (the 8-byte segment, then the store key), or returns null to skip it. */
     @FunctionalInterface
     interface Decoder<K> {
@@ -44,12 +43,9 @@ class SegmentIterator<K> implements KeyValueIterator<K, byte[]> {
     private byte[] segmentUpper;
     private boolean upperOpen;
     private boolean positioned;
-    private KeyValue<K, byte[]> next;
     private RocksIterator db;
     /** The store's write count when {@link #db} was made. */
     private long writesSeen;
-    private boolean open = true;
-    private volatile boolean storeClosed;
 
     /**
      * @param newIterator a new database iterator, or null when the store is closed
@@ -135,7 +131,8 @@ class SegmentIterator<K> implements KeyValueIterator<K, byte[]> {
         return upperOpen ? c < 0 : c <= 0;
     }
 
-    private KeyValue<K, byte[]> advance() {
+    @Override
+    KeyValue<K, byte[]> advance() {
         if (!positioned) {
             positioned = true;
             if (!nextSegment()) {
@@ -166,54 +163,17 @@ class SegmentIterator<K> implements KeyValueIterator<K, byte[]> {
         return null;
     }
 
-    /** The store closed while this iterator was open on another thread: it closes at its next use. */
-    void storeClosed() {
-        storeClosed = true;
+    @Override
+    void release() {
+        if (db != null) {
+            db.close();
+            db = null;
+        }
     }
 
     @Override
-    public boolean hasNext() {
-        if (open && storeClosed) {
-            close();
-        }
-        if (!open) {
-            return false;
-        }
-        if (next == null) {
-            next = advance();
-        }
-        return next != null;
-    }
-
-    @Override
-    public KeyValue<K, byte[]> next() {
-        if (!hasNext()) {
-            throw new NoSuchElementException();
-        }
-        KeyValue<K, byte[]> entry = next;
-        next = null;
-        return entry;
-    }
-
-    @Override
-    public K peekNextKey() {
-        if (!hasNext()) {
-            throw new NoSuchElementException();
-        }
-        return next.key;
-    }
-
-    @Override
-    public void close() {
-        if (open) {
-            if (db != null) {
-                db.close(); // on another thread than the iterator's: WrongThreadException, and it stays open
-                db = null;
-            }
-            open = false;
-            next = null;
-            onClose.accept(this);
-        }
+    void closed() {
+        onClose.accept(this);
     }
 
     /** A {@link SegmentIterator} whose keys are window start timestamps: a window store's fetch of one key. */

@@ -64,8 +64,8 @@ abstract class SegmentedStore extends DatabaseStore {
     /** Segments below this one have been deleted. */
     private long cleanedBelow = Long.MIN_VALUE;
 
-    SegmentedStore(String name, long retentionPeriod, long segmentInterval) {
-        super(name);
+    SegmentedStore(String name, String metricsScope, long retentionPeriod, long segmentInterval) {
+        super(name, metricsScope);
         this.retentionPeriod = retentionPeriod;
         this.segmentInterval = segmentInterval;
     }

@@ -1,11 +1,13 @@
 package io.rocksffm.kafka;
 
+import io.rocksffm.ColumnFamilyDescriptor;
 import io.rocksffm.ColumnFamilyHandle;
 import io.rocksffm.Compression;
 import io.rocksffm.Options;
 import io.rocksffm.ReadOptions;
 import io.rocksffm.RocksDB;
 import io.rocksffm.RocksIterator;
+import io.rocksffm.Statistics;
 import io.rocksffm.WriteBatch;
 import io.rocksffm.WriteOptions;
 
@@ -18,9 +20,11 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -74,7 +78,10 @@ final class StoreDatabase implements AutoCloseable {
         try {
             Files.createDirectories(dir);
             try (Options base = new Options()) {
-                // As Kafka's RocksDBStore: atomic flushes (no write-ahead log), universal compaction.
+                // Kafka's own stores' durability design: no write-ahead log (the changelog is the
+                // log), and flushes of all column families together, so that what is on disk
+                // after a crash is always a point in time with the offsets of its data.
+                // The rest as Kafka's RocksDBStore sets them.
                 options = Options.fromString(base, "atomic_flush=true;compaction_style=kCompactionStyleUniversal;"
                         + "max_write_buffer_number=3;optimize_filters_for_hits=true;info_log_level=ERROR_LEVEL");
             }
@@ -84,11 +91,14 @@ final class StoreDatabase implements AutoCloseable {
                     .setBlockCacheSize(50L << 20)
                     .setBloomFilter(10)
                     .setCompression(Compression.NONE);
-            setter = RocksffmKeyValueStore.configSetter(configs.get(RocksffmConfigSetter.CONFIG));
+            setter = configSetter(configs.get(RocksffmConfigSetter.CONFIG));
             if (setter != null) {
                 setter.setConfig(name, options, configs);
             }
-            db = RocksffmKeyValueStore.openDatabase(dir, options);
+            if (RocksffmMetrics.recordsStatistics(configs) && options.statistics() == null) {
+                options.enableStatistics();
+            }
+            db = openDatabase(dir, options);
             return new StoreDatabase(name, dir, options, setter, db);
         } catch (IOException | RuntimeException e) {
             try (Options o = options; RocksDB d = db) {
@@ -100,6 +110,41 @@ final class StoreDatabase implements AutoCloseable {
             }
             throw new ProcessorStateException("Error opening rocksffm store " + name + " at " + dir, e);
         }
+    }
+
+    private static RocksffmConfigSetter configSetter(Object setting) {
+        if (setting == null) {
+            return null;
+        }
+        try {
+            Class<?> type = setting instanceof Class<?> c ? c : Class.forName(setting.toString(), true,
+                    Thread.currentThread().getContextClassLoader());
+            return (RocksffmConfigSetter) type.getConstructor().newInstance();
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new IllegalArgumentException("Cannot create the " + RocksffmConfigSetter.CONFIG + " " + setting, e);
+        }
+    }
+
+    private static RocksDB openDatabase(Path dir, Options options) {
+        if (!Files.exists(dir.resolve("CURRENT"))) {
+            RocksDB db = RocksDB.open(dir, options);
+            try {
+                db.createColumnFamily(OffsetsFamily.NAME, options);
+                return db;
+            } catch (RuntimeException e) {
+                db.close();
+                throw e;
+            }
+        }
+        List<ColumnFamilyDescriptor> families = new ArrayList<>();
+        for (String family : RocksDB.listColumnFamilies(dir, options)) {
+            families.add(new ColumnFamilyDescriptor(family, options));
+        }
+        RocksDB db = RocksDB.open(dir, options, families);
+        if (families.stream().noneMatch(f -> f.name().equals(OffsetsFamily.NAME))) {
+            db.createColumnFamily(OffsetsFamily.NAME, options);
+        }
+        return db;
     }
 
     /**
@@ -123,6 +168,11 @@ final class StoreDatabase implements AutoCloseable {
         }
     }
 
+    /** {@return the engine's statistics, or null if they are not enabled} */
+    Statistics statistics() {
+        return options.statistics();
+    }
+
     /** {@return whether the database was left open by a store that wrote to it (not closed cleanly)} */
     boolean leftOpen() {
         return OffsetsFamily.status(db, offsets) == OffsetsFamily.OPEN;
@@ -141,9 +191,14 @@ final class StoreDatabase implements AutoCloseable {
     /** Writes the changelog offsets and the position in one write batch. */
     void commit(Map<TopicPartition, Long> changelogOffsets, Position position) {
         try (WriteBatch batch = new WriteBatch()) {
-            OffsetsFamily.write(batch, offsets, changelogOffsets, position, encodedKeys);
-            db.write(writeOptions, batch);
+            commit(batch, changelogOffsets, position);
         }
+    }
+
+    /** Writes {@code batch} (data) with the changelog offsets and the position added, in one write. */
+    void commit(WriteBatch batch, Map<TopicPartition, Long> changelogOffsets, Position position) {
+        OffsetsFamily.write(batch, offsets, changelogOffsets, position, encodedKeys);
+        db.write(writeOptions, batch);
         for (Map.Entry<TopicPartition, Long> e : changelogOffsets.entrySet()) {
             if (e.getValue() == null) {
                 committed.remove(e.getKey());

@@ -5,11 +5,9 @@ import io.rocksffm.RocksIterator;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
-import org.apache.kafka.streams.state.KeyValueIterator;
 
 import java.util.Iterator;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.function.Consumer;
 
 /**
@@ -18,7 +16,7 @@ import java.util.function.Consumer;
  * writes win over the database; uncommitted deletes hide its entries. Tracked by the store, which
  * closes it when it closes.
  */
-final class StoreIterator implements KeyValueIterator<Bytes, byte[]> {
+final class StoreIterator extends LookAheadIterator<Bytes> {
     private final String storeName;
     private final RocksIterator db;
     private final Iterator<Map.Entry<Bytes, byte[]>> pending;
@@ -30,10 +28,6 @@ final class StoreIterator implements KeyValueIterator<Bytes, byte[]> {
 
     private Bytes dbKey;
     private Map.Entry<Bytes, byte[]> pendingEntry;
-    private KeyValue<Bytes, byte[]> next;
-    private boolean open = true;
-    /** Set by the store's close when this iterator belongs to another thread. */
-    private volatile boolean storeClosed;
 
     /**
      * @param db             a fresh iterator over the database; this one owns and positions it
@@ -104,8 +98,8 @@ final class StoreIterator implements KeyValueIterator<Bytes, byte[]> {
         pendingEntry = pending.hasNext() ? pending.next() : null;
     }
 
-    /** The next entry, or null at the end. */
-    private KeyValue<Bytes, byte[]> advance() {
+    @Override
+    KeyValue<Bytes, byte[]> advance() {
         while (dbKey != null || pendingEntry != null) {
             int order;
             if (dbKey == null) {
@@ -135,53 +129,19 @@ final class StoreIterator implements KeyValueIterator<Bytes, byte[]> {
         return null;
     }
 
-    /** The store closed while this iterator was open on another thread: it closes at its next use. */
-    void storeClosed() {
-        storeClosed = true;
-    }
-
-    private void checkOpen() {
-        if (open && storeClosed) {
-            close();
-        }
-        if (!open) {
-            throw new InvalidStateStoreException("The iterator of rocksffm store " + storeName + " has been closed");
-        }
+    /** A use after close throws, as Kafka's key-value store iterators do. */
+    @Override
+    boolean hasNextAfterClose() {
+        throw new InvalidStateStoreException("The iterator of rocksffm store " + storeName + " has been closed");
     }
 
     @Override
-    public boolean hasNext() {
-        checkOpen();
-        if (next == null) {
-            next = advance();
-        }
-        return next != null;
+    void release() {
+        db.close();
     }
 
     @Override
-    public KeyValue<Bytes, byte[]> next() {
-        if (!hasNext()) {
-            throw new NoSuchElementException();
-        }
-        KeyValue<Bytes, byte[]> entry = next;
-        next = null;
-        return entry;
-    }
-
-    @Override
-    public Bytes peekNextKey() {
-        if (!hasNext()) {
-            throw new NoSuchElementException();
-        }
-        return next.key;
-    }
-
-    @Override
-    public void close() {
-        if (open) {
-            db.close(); // on another thread than the iterator's: WrongThreadException, and it stays open
-            open = false;
-            onClose.accept(this);
-        }
+    void closed() {
+        onClose.accept(this);
     }
 }

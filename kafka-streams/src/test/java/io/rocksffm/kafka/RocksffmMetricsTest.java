@@ -13,19 +13,35 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.processor.internals.metrics.StreamsMetricsImpl;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.Stores;
+import org.apache.kafka.streams.kstream.Windowed;
+import org.apache.kafka.streams.kstream.internals.SessionWindow;
+import org.apache.kafka.streams.processor.StateStore;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.SessionStore;
+import org.apache.kafka.streams.state.StoreBuilder;
+import org.apache.kafka.streams.state.VersionedKeyValueStore;
+import org.apache.kafka.streams.state.WindowStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.ObjIntConsumer;
 import java.util.function.Predicate;
+import java.util.function.Function;
 
 /**
  * Kafka's RocksDB metrics on rocksffm's store: the same metric names, group, tags (but the
@@ -123,6 +139,99 @@ class RocksffmMetricsTest {
             registry.rocksDBMetricsRecordingTrigger().run();
         } finally {
             ours.close();
+        }
+    }
+
+    /** A store kind: builders of rocksffm's and Kafka's store of that kind, their metrics scopes, and a write of record {@code k}. */
+    private enum Kind {
+        WINDOW("rocksffm-window", "rocksdb-window",
+                name -> Stores.windowStoreBuilder(name.equals("ours")
+                        ? RocksffmStores.windowStore(name, Duration.ofHours(1), Duration.ofMinutes(1), false)
+                        : Stores.persistentWindowStore(name, Duration.ofHours(1), Duration.ofMinutes(1), false),
+                        Serdes.Integer(), Serdes.ByteArray()),
+                (store, k) -> ((WindowStore<Integer, byte[]>) store).put(k, new byte[64], (k % 50) * 60_000L)),
+        SESSION("rocksffm-session", "rocksdb-session",
+                name -> Stores.sessionStoreBuilder(name.equals("ours")
+                        ? RocksffmStores.sessionStore(name, Duration.ofHours(1))
+                        : Stores.persistentSessionStore(name, Duration.ofHours(1)), Serdes.Integer(), Serdes.ByteArray()),
+                (store, k) -> ((SessionStore<Integer, byte[]>) store).put(
+                        new Windowed<>(k, new SessionWindow((k % 50) * 60_000L, (k % 50) * 60_000L + 10)), new byte[64])),
+        VERSIONED("rocksffm", "rocksdb",
+                name -> Stores.versionedKeyValueStoreBuilder(name.equals("ours")
+                        ? RocksffmStores.versionedKeyValueStore(name, Duration.ofHours(1))
+                        : Stores.persistentVersionedKeyValueStore(name, Duration.ofHours(1)), Serdes.Integer(), Serdes.ByteArray()),
+                (store, k) -> ((VersionedKeyValueStore<Integer, byte[]>) store).put(k, new byte[64], k % 50));
+
+        final String ourScope;
+        final String kafkaScope;
+        final Function<String, StoreBuilder<?>> builder;
+        final ObjIntConsumer<StateStore> write;
+
+        Kind(String ourScope, String kafkaScope, Function<String, StoreBuilder<?>> builder, ObjIntConsumer<StateStore> write) {
+            this.ourScope = ourScope;
+            this.kafkaScope = kafkaScope;
+            this.builder = builder;
+            this.write = write;
+        }
+    }
+
+    /** Writes each record's key (an int) to both stores. */
+    private record WriteBoth(Kind kind) implements Processor<Integer, Integer, Void, Void> {
+        private static final ThreadLocal<ProcessorContext<Void, Void>> CONTEXT = new ThreadLocal<>();
+
+        @Override
+        public void init(ProcessorContext<Void, Void> context) {
+            CONTEXT.set(context);
+        }
+
+        @Override
+        public void process(Record<Integer, Integer> record) {
+            kind.write.accept(CONTEXT.get().getStateStore("ours"), record.key());
+            kind.write.accept(CONTEXT.get().getStateStore("kafkas"), record.key());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void windowSessionAndVersionedStoresHaveTheMetricsOfKafkasStoreOfTheirKind(Kind kind) {
+        Topology topology = new Topology();
+        topology.addSource("in", Serdes.Integer().deserializer(), Serdes.Integer().deserializer(), "in");
+        topology.addProcessor("write", () -> new WriteBoth(kind), "in");
+        for (String name : List.of("ours", "kafkas")) {
+            topology.addStateStore(kind.builder.apply(name).withLoggingDisabled(), "write");
+        }
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "metrics-" + kind);
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        props.put(StreamsConfig.STATE_DIR_CONFIG, dir.toString());
+        props.put(StreamsConfig.METRICS_RECORDING_LEVEL_CONFIG, "DEBUG");
+        try (TopologyTestDriver driver = new TopologyTestDriver(topology, props)) {
+            TestInputTopic<Integer, Integer> in = driver.createInputTopic("in", Serdes.Integer().serializer(),
+                    Serdes.Integer().serializer());
+            // Both add their RocksDB metrics when their database (Kafka's: its first segment) opens.
+            for (int k = 0; k < 5_000; k++) {
+                in.pipeInput(k, k);
+            }
+            Map<String, Object> ours = metrics(driver.metrics(), kind.ourScope, "ours");
+            Map<String, Object> kafkas = metrics(driver.metrics(), kind.kafkaScope, "kafkas");
+            System.out.println(kind + " rocksffm: " + ours);
+            System.out.println(kind + " kafka:    " + kafkas);
+            assertTrue(kafkas.keySet().containsAll(Set.of("bytes-written-total", "memtable-hit-ratio", "estimate-num-keys",
+                    "block-cache-usage", "put-rate")), kafkas.keySet().toString());
+            assertEquals(new TreeSet<>(kafkas.keySet()), new TreeSet<>(ours.keySet()));
+            for (MetricName name : driver.metrics().keySet()) {
+                if (name.group().equals(GROUP) && "ours".equals(name.tags().get(kind.ourScope + "-state-id"))) {
+                    MetricName theirs = driver.metrics().keySet().stream()
+                            .filter(m -> m.group().equals(GROUP) && m.name().equals(name.name())
+                                    && "kafkas".equals(m.tags().get(kind.kafkaScope + "-state-id")))
+                            .findFirst().orElseThrow();
+                    assertEquals(theirs.description(), name.description(), name.name());
+                    assertEquals(theirs.tags().keySet().size(), name.tags().size(), name.name());
+                }
+            }
+            assertTrue(number(ours, "estimate-num-keys") > 0, ours.toString());
+            assertTrue(number(ours, "cur-size-all-mem-tables") > 0, ours.toString());
+            assertEquals(number(kafkas, "block-cache-capacity") > 0, number(ours, "block-cache-capacity") > 0);
         }
     }
 
