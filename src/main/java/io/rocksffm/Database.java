@@ -418,6 +418,16 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     }
 
     @Override
+    public void dropColumnFamilies(List<ColumnFamilyHandle> families) {
+        FileAdmin.dropColumnFamilies(this, families);
+    }
+
+    @Override
+    public void flush(List<ColumnFamilyHandle> families, FlushOptions options) {
+        FileAdmin.flush(this, families, options);
+    }
+
+    @Override
     public List<LiveFile> liveFiles() {
         return FileAdmin.liveFiles(this);
     }

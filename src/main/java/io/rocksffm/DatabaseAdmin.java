@@ -82,9 +82,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @throws IllegalStateException if a handle is closed or iterators on it are open
      * @throws RocksDBException e.g. on a read-only handle
      */
-    default void dropColumnFamilies(List<ColumnFamilyHandle> families) {
-        FileAdmin.dropColumnFamilies((Database) this, families);
-    }
+    void dropColumnFamilies(List<ColumnFamilyHandle> families);
 
     /**
      * Flushes {@code family}'s memtable to a table file.
@@ -133,9 +131,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_flush_cfs} (7.8.3)
      * @throws IllegalStateException if called from inside a Java callback
      */
-    default void flush(List<ColumnFamilyHandle> families, FlushOptions options) {
-        FileAdmin.flush((Database) this, families, options);
-    }
+    void flush(List<ColumnFamilyHandle> families, FlushOptions options);
 
     /**
      * Writes the WAL's buffered data to its file ({@code FlushWAL}), and with {@code sync} also
