@@ -14,7 +14,7 @@ import java.nio.file.Path;
  * closed once it returns. Setters return {@code this}. Safe to share across threads; any call
  * after close throws {@link IllegalStateException}.
  */
-public final class BackupEngineOptions extends NativeObject {
+public final class BackupEngineOptions extends BackupEngineOptionsSettings {
     /**
      * Options for backups in the directory {@code backupDir} (created on open if missing), with
      * RocksDB's defaults: table files shared, files synced, no rate limits.

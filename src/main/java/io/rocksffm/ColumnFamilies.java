@@ -288,7 +288,7 @@ final class ColumnFamilies {
         comparators.clear();
         List<Lifecycle> retained = new ArrayList<>(environment);
         environment.clear();
-        EnvironmentTuning.release(retained);
+        Options.release(retained);
     }
 
     /** Forgets a closed handle (its family stays). */

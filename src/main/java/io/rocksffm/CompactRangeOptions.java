@@ -22,7 +22,7 @@ import java.util.Objects;
  * <p>The caller owns and closes it; setters return {@code this}; safe to share across threads;
  * any call after close throws {@link IllegalStateException}.
  */
-public final class CompactRangeOptions extends NativeObject {
+public final class CompactRangeOptions extends CompactRangeOptionsSettings {
     /** Whether the last level is compacted too ({@code BottommostLevelCompaction}); ids as RocksDB's. */
     public enum BottommostLevelCompaction {
         /** Never rewrite the last level. */

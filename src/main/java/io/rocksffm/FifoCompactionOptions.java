@@ -44,7 +44,7 @@ public final class FifoCompactionOptions extends NativeObject {
      * @throws IllegalArgumentException if {@code bytes < 1}
      */
     public FifoCompactionOptions setMaxTableFilesSize(long bytes) {
-        DatabaseTuning.atLeast("max table files size", bytes, 1);
+        atLeast("max table files size", bytes, 1);
         use(p -> rocksdb_fifo_compaction_options_set_max_table_files_size(p, bytes));
         return this;
     }

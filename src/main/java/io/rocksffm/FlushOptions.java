@@ -11,7 +11,7 @@ import java.lang.foreign.MemorySegment;
  * <p>The caller owns and closes it. Safe to share across threads; any call after close throws
  * {@link IllegalStateException}.
  */
-public final class FlushOptions extends NativeObject {
+public final class FlushOptions extends FlushOptionsSettings {
     /** RocksDB's defaults: wait until the flush is done. */
     public FlushOptions() {
         super("FlushOptions", rocksdb_flushoptions_create());

@@ -13,7 +13,7 @@ import java.lang.foreign.MemorySegment;
  * <p>The caller owns and closes it. Setters return {@code this}. Safe to share across threads;
  * any call after close throws {@link IllegalStateException}.
  */
-public final class IngestExternalFileOptions extends NativeObject {
+public final class IngestExternalFileOptions extends IngestExternalFileOptionsSettings {
     /**
      * RocksDB's defaults: files copied (not moved), snapshot consistency on, global sequence
      * numbers allowed, blocking flush allowed, not ingested behind.

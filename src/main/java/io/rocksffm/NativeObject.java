@@ -75,6 +75,20 @@ abstract class NativeObject implements AutoCloseable {
         lifecycle.close(() -> destroy(ptr));
     }
 
+    static long atLeast(String what, long value, long min) {
+        if (value < min) {
+            throw new IllegalArgumentException(what + " must be >= " + min + ": " + value);
+        }
+        return value;
+    }
+
+    static int atLeast(String what, int value, int min) {
+        if (value < min) {
+            throw new IllegalArgumentException(what + " must be >= " + min + ": " + value);
+        }
+        return value;
+    }
+
     static byte flag(boolean b) {
         return (byte) (b ? 1 : 0);
     }

@@ -2,9 +2,21 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
-import java.lang.foreign.MemorySegment;
-import java.util.Objects;
 import io.rocksffm.internal.Capabilities;
+import io.rocksffm.internal.Lifecycle;
+import io.rocksffm.internal.Scratch;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.BiConsumer;
+import java.util.function.BinaryOperator;
+import java.util.function.Consumer;
 
 /**
  * Database options ({@code rocksdb_options_t}), with the settings people reach for first.
@@ -20,7 +32,7 @@ import io.rocksffm.internal.Capabilities;
  * Safe to share across threads (calls are serialised by RocksDB only where it does so); using a
  * closed instance throws {@link IllegalStateException}.
  */
-public final class Options extends TableTuning {
+public final class Options extends OptionsSettings {
     private long blockCacheSize = -1;
     private double bloomBitsPerKey;
 
@@ -42,38 +54,6 @@ public final class Options extends TableTuning {
     }
 
     /**
-     * Create the database if it does not exist.
-     *
-     * @param value whether to create a missing database on open
-     * @return these options
-     */
-    public Options setCreateIfMissing(boolean value) {
-        use(p -> rocksdb_options_set_create_if_missing(p, flag(value)));
-        return this;
-    }
-
-    /** {@return whether a missing database is created on open} */
-    public boolean createIfMissing() {
-        return read(p -> rocksdb_options_get_create_if_missing(p)) != 0;
-    }
-
-    /**
-     * Fail to open when the database already exists.
-     *
-     * @param value whether opening an existing database fails
-     * @return these options
-     */
-    public Options setErrorIfExists(boolean value) {
-        use(p -> rocksdb_options_set_error_if_exists(p, flag(value)));
-        return this;
-    }
-
-    /** {@return whether opening an existing database fails} */
-    public boolean errorIfExists() {
-        return read(p -> rocksdb_options_get_error_if_exists(p)) != 0;
-    }
-
-    /**
      * Sizes RocksDB's background thread pools for {@code totalThreads} threads
      * ({@code IncreaseParallelism}).
      *
@@ -87,63 +67,6 @@ public final class Options extends TableTuning {
         }
         use(p -> rocksdb_options_increase_parallelism(p, totalThreads));
         return this;
-    }
-
-    /**
-     * Bytes of memtable before it is flushed to a table file.
-     *
-     * @param bytes the memtable size in bytes, above 0
-     * @return these options
-     * @throws IllegalArgumentException if {@code bytes <= 0}
-     */
-    public Options setWriteBufferSize(long bytes) {
-        if (bytes <= 0) {
-            throw new IllegalArgumentException("write buffer size must be > 0: " + bytes);
-        }
-        use(p -> rocksdb_options_set_write_buffer_size(p, bytes));
-        return this;
-    }
-
-    /** {@return the memtable size in bytes} */
-    public long writeBufferSize() {
-        return read(p -> rocksdb_options_get_write_buffer_size(p));
-    }
-
-    /**
-     * How many table files RocksDB keeps open; -1 for no limit.
-     *
-     * @param files the limit, or -1 for none
-     * @return these options
-     * @throws IllegalArgumentException if {@code files < -1}
-     */
-    public Options setMaxOpenFiles(int files) {
-        if (files < -1) {
-            throw new IllegalArgumentException("max open files must be >= -1: " + files);
-        }
-        use(p -> rocksdb_options_set_max_open_files(p, files));
-        return this;
-    }
-
-    /** {@return the open table file limit, -1 for none} */
-    public int maxOpenFiles() {
-        return (int) read(p -> rocksdb_options_get_max_open_files(p));
-    }
-
-    /**
-     * Block compression (the engine must have been built with it, or open fails).
-     *
-     * @param compression the compression type
-     * @return these options
-     */
-    public Options setCompression(Compression compression) {
-        Objects.requireNonNull(compression, "compression");
-        use(p -> rocksdb_options_set_compression(p, compression.id));
-        return this;
-    }
-
-    /** {@return the block compression} */
-    public Compression compression() {
-        return Compression.of((int) read(p -> rocksdb_options_get_compression(p)));
     }
 
     /**
@@ -404,27 +327,6 @@ public final class Options extends TableTuning {
         return this;
     }
 
-    /**
-     * Gives memtables a prefix bloom filter of {@code ratio} times the write buffer size (needs a
-     * prefix extractor); 0 disables it.
-     *
-     * @param ratio from 0 to 0.25
-     * @return these options
-     * @throws IllegalArgumentException if {@code ratio} is not in {@code [0, 0.25]}
-     */
-    public Options setMemtablePrefixBloomRatio(double ratio) {
-        if (!(ratio >= 0 && ratio <= 0.25)) {
-            throw new IllegalArgumentException("memtable prefix bloom ratio must be in [0, 0.25]: " + ratio);
-        }
-        use(p -> rocksdb_options_set_memtable_prefix_bloom_size_ratio(p, ratio));
-        return this;
-    }
-
-    /** {@return the memtable prefix bloom ratio} */
-    public double memtablePrefixBloomRatio() {
-        return readDouble(p -> rocksdb_options_get_memtable_prefix_bloom_size_ratio(p));
-    }
-
     // ---- shared resources: rate limiter, write buffer manager -----------------------------------
 
     /**
@@ -489,9 +391,9 @@ public final class Options extends TableTuning {
 
     /**
      * Makes new statistics for the databases opened with these options from now on (RocksDB's
-     * {@code CreateDBStatistics}, at level {@link StatisticsLevel#EXCEPT_DETAILED_TIMERS}); keep
-     * these options open to read them. Calling it again starts new statistics, which databases
-     * already open do not use.
+     * {@code CreateDBStatistics}, at level {@link StatisticsLevel#EXCEPT_DETAILED_TIMERS}). The
+     * returned object stays readable after these options are closed. Calling it again starts new
+     * statistics, which databases already open do not use.
      *
      * @return the statistics
      * @throws IllegalStateException if closed
@@ -512,6 +414,16 @@ public final class Options extends TableTuning {
     public Statistics statistics() {
         lifecycle.ensureOpen();
         return statistics;
+    }
+
+    /** A copy of these options for {@link Statistics} (it shares their statistics), owned by the caller. */
+    MemorySegment copyForStatistics() {
+        return apply(p -> rocksdb_options_create_copy(p));
+    }
+
+    /** Frees a copy made by {@link #copyForStatistics}. */
+    static void destroyCopy(MemorySegment copy) {
+        rocksdb_options_destroy(copy);
     }
 
     /**
@@ -547,30 +459,6 @@ public final class Options extends TableTuning {
     }
 
     /**
-     * Whether the database keeps the last level free for files ingested behind
-     * ({@link IngestExternalFileOptions#setIngestBehind}); false by default. Set it when the
-     * database is created.
-     *
-     * @param value true to allow ingestion behind
-     * @return these options
-     * @throws IllegalStateException if closed
-     */
-    public Options setAllowIngestBehind(boolean value) {
-        use(p -> rocksdb_options_set_allow_ingest_behind(p, flag(value)));
-        return this;
-    }
-
-    /**
-     * Whether the database allows ingestion behind.
-     *
-     * @return true if it does
-     * @throws IllegalStateException if closed
-     */
-    public boolean allowIngestBehind() {
-        return read(p -> rocksdb_options_get_allow_ingest_behind(p)) != 0;
-    }
-
-    /**
      * New options: {@code base} changed by the settings of an options string
      * ({@code GetOptionsFromString}), e.g. {@code "write_buffer_size=8388608;max_open_files=100"}
      * (names as in RocksDB's OPTIONS files; nested settings in braces, e.g.
@@ -587,5 +475,513 @@ public final class Options extends TableTuning {
      */
     public static Options fromString(Options base, String text) {
         return DerivedOptions.fromString(base, text);
+    }
+
+    // ---- other table formats -------------------------------------------------------------------
+
+    /**
+     * Uses the PlainTable format with {@code config}'s settings (see {@link PlainTableConfig} for
+     * its constraints: mmap reads, a prefix extractor for seeks, forward iteration only). A later
+     * {@link Options#setTableFormat(BlockBasedTableConfig)}, {@link Options#setBlockCacheSize} or
+     * {@link Options#setBloomFilter} goes back to the block-based format.
+     *
+     * @param config the settings
+     * @return these options
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine's {@code rocksdb_options_set_plain_table_factory}
+     *         has the older signature (RocksDB before 8.5, such as 7.8.3)
+     */
+    public Options setTableFormat(PlainTableConfig config) {
+        Objects.requireNonNull(config, "config");
+        use(p -> {
+            Capabilities.require("rocksdb_options_set_plain_table_factory");
+            rocksdb_options_set_plain_table_factory(p, config.userKeyLength(), config.bloomBitsPerKey(),
+                    config.hashTableRatio(), config.indexSparseness(), config.hugePageTlbSize(), config.encoding().id,
+                    flag(config.fullScanMode()), flag(config.storeIndexInFile()));
+        });
+        return this;
+    }
+
+    /**
+     * Uses the Cuckoo table format with {@code config}'s settings (copied: the configuration may
+     * be closed afterwards). See {@link CuckooTableConfig} for its constraints: mmap reads, keys of
+     * one length and values of one length. A later block-based setting goes back to that format,
+     * as for {@link #setTableFormat(PlainTableConfig)}.
+     *
+     * @param config the settings
+     * @return these options
+     * @throws IllegalStateException if these options or {@code config} are closed
+     */
+    public Options setTableFormat(CuckooTableConfig config) {
+        Objects.requireNonNull(config, "config");
+        use(p -> config.use(c -> rocksdb_options_set_cuckoo_table_factory(p, c)));
+        return this;
+    }
+
+    // ---- compression by level, compression options ------------------------------------------------
+
+    private volatile List<Compression> compressionPerLevel = List.of();
+
+    /**
+     * A compression per level, level 0 first (overrides {@link Options#setCompression}; levels
+     * past the list's end use its last entry).
+     *
+     * @param perLevel the compressions, one per level; empty to use one compression everywhere
+     * @return these options
+     */
+    public Options setCompressionPerLevel(List<Compression> perLevel) {
+        List<Compression> copy = List.copyOf(Objects.requireNonNull(perLevel, "perLevel"));
+        try (Scratch s = Scratch.enterFirst(lifecycle); Arena arena = Arena.ofConfined()) {
+            MemorySegment ids = arena.allocate(ValueLayout.JAVA_INT, Math.max(1, copy.size()));
+            for (int i = 0; i < copy.size(); i++) {
+                ids.setAtIndex(ValueLayout.JAVA_INT, i, copy.get(i).id);
+            }
+            rocksdb_options_set_compression_per_level(ptr, ids, copy.size());
+            compressionPerLevel = copy;
+        }
+        return this;
+    }
+
+    /**
+     * The compressions per level set here (the C API cannot read them back).
+     *
+     * @return the list set through these options, empty if none was
+     * @throws IllegalStateException if closed
+     */
+    public List<Compression> compressionPerLevel() {
+        lifecycle.ensureOpen();
+        return compressionPerLevel;
+    }
+
+    /**
+     * The compression of the last level, where most data is (RocksDB's default: the same as the
+     * other levels; {@code bottommost_compression=kDisableCompressionOption} in the OPTIONS file).
+     *
+     * @param compression the compression
+     * @return these options
+     */
+    public Options setBottommostCompression(Compression compression) {
+        Objects.requireNonNull(compression, "compression");
+        return set(p -> rocksdb_options_set_bottommost_compression(p, compression.id));
+    }
+
+    /**
+     * The compression of the last level.
+     *
+     * @return the compression, or null if the last level uses the other levels' compression
+     * @throws IllegalStateException if closed
+     */
+    public Compression bottommostCompression() {
+        int id = (int) read(p -> rocksdb_options_get_bottommost_compression(p));
+        return id == 0x40 ? null : Compression.of(id); // kDisableCompressionOption
+    }
+
+    /**
+     * The compressor's settings ({@code compression_opts}): for zlib the window bits and strategy,
+     * for every compressor its level, and the size of a dictionary trained per file (0 for none).
+     *
+     * @param windowBits the zlib window bits (RocksDB's default: -14)
+     * @param level the compression level ({@code 32767}: the compressor's default)
+     * @param strategy the zlib strategy (RocksDB's default: 0)
+     * @param maxDictBytes the dictionary size in bytes, 0 for no dictionary
+     * @return these options
+     * @throws IllegalArgumentException if {@code maxDictBytes < 0}
+     */
+    public Options setCompressionOptions(int windowBits, int level, int strategy, int maxDictBytes) {
+        atLeast("max dict bytes", maxDictBytes, 0);
+        return set(p -> rocksdb_options_set_compression_options(p, windowBits, level, strategy, maxDictBytes));
+    }
+
+    /**
+     * The last level's compressor settings ({@code bottommost_compression_opts}, used only when
+     * enabled); the parameters as in {@link #setCompressionOptions}.
+     *
+     * @param windowBits the zlib window bits
+     * @param level the compression level
+     * @param strategy the zlib strategy
+     * @param maxDictBytes the dictionary size in bytes, 0 for no dictionary
+     * @param enabled whether these settings apply (else the last level uses {@code compression_opts})
+     * @return these options
+     * @throws IllegalArgumentException if {@code maxDictBytes < 0}
+     */
+    public Options setBottommostCompressionOptions(int windowBits, int level, int strategy, int maxDictBytes,
+            boolean enabled) {
+        atLeast("max dict bytes", maxDictBytes, 0);
+        return set(p -> rocksdb_options_set_bottommost_compression_options(p, windowBits, level, strategy, maxDictBytes,
+                flag(enabled)));
+    }
+
+    private static void checkFraction(String what, double fraction) {
+        if (!(fraction >= 0 && fraction <= 1)) {
+            throw new IllegalArgumentException(what + " must be in [0, 1]: " + fraction);
+        }
+    }
+
+    // ---- universal and FIFO compaction -------------------------------------------------------------
+
+    /**
+     * The universal compaction settings (used with {@link CompactionStyle#UNIVERSAL}); copied, so
+     * {@code universal} may be closed or changed afterwards.
+     *
+     * @param universal the settings
+     * @return these options
+     * @throws IllegalStateException if these options or {@code universal} are closed
+     */
+    public Options setUniversalCompactionOptions(UniversalCompactionOptions universal) {
+        Objects.requireNonNull(universal, "universal");
+        return set(p -> universal.use(u -> rocksdb_options_set_universal_compaction_options(p, u)));
+    }
+
+    /**
+     * The FIFO compaction settings (used with {@link CompactionStyle#FIFO}); copied, so
+     * {@code fifo} may be closed or changed afterwards.
+     *
+     * @param fifo the settings
+     * @return these options
+     * @throws IllegalStateException if these options or {@code fifo} are closed
+     */
+    public Options setFifoCompactionOptions(FifoCompactionOptions fifo) {
+        Objects.requireNonNull(fifo, "fifo");
+        return set(p -> fifo.use(f -> rocksdb_options_set_fifo_compaction_options(p, f)));
+    }
+
+    // ---- options made from text, the write-ahead log directory ---------------------------------------
+
+    /**
+     * Whether text (an options string, an options file) made these options, so that they may give
+     * a family a merge operator or comparator that no Java setter recorded: an open or a family's
+     * creation with them learns what the engine runs from the OPTIONS file it writes.
+     */
+    volatile boolean fromText;
+
+    /** Runs a setter while open and returns the options. */
+    private Options set(Consumer<MemorySegment> setter) {
+        use(setter);
+        return this;
+    }
+
+    private volatile Path walDir;
+
+    /**
+     * Writes the write-ahead log to {@code dir} instead of the database directory (e.g. a faster
+     * device). Open the database with the same directory afterwards.
+     *
+     * @param dir the log directory (made absolute)
+     * @return these options
+     * @throws IllegalArgumentException if the path holds a NUL character
+     */
+    public Options setWalDir(Path dir) {
+        walDir = writeDir(dir, (p, name) -> rocksdb_options_set_wal_dir(p, name));
+        return this;
+    }
+
+    /** Sets a directory setting with {@code setter}; returns the path as set (absolute). */
+    private Path writeDir(Path dir, BiConsumer<MemorySegment, MemorySegment> setter) {
+        String name = Opening.cPath(dir);
+        try (Scratch s = Scratch.enterFirst(lifecycle); Arena arena = Arena.ofConfined()) {
+            setter.accept(ptr, arena.allocateFrom(name));
+        }
+        return Path.of(name);
+    }
+
+    /**
+     * The write-ahead log directory: RocksDB's setting where the engine can report it
+     * ({@code rocksdb_options_get_wal_dir}, RocksDB 11), else the one set here.
+     *
+     * @return the directory, or null for the database directory
+     * @throws IllegalStateException if closed
+     */
+    public Path walDir() {
+        return readDir("rocksdb_options_get_wal_dir", walDir, (p, size) -> rocksdb_options_get_wal_dir(p, size));
+    }
+
+    /** A directory setting: RocksDB's where the engine has {@code function}, else {@code set} (what was set here). */
+    private Path readDir(String function, Path set, BinaryOperator<MemorySegment> getter) {
+        lifecycle.ensureOpen();
+        if (!Capabilities.callable(function)) {
+            return set;
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle); Arena arena = Arena.ofConfined()) {
+            MemorySegment size = arena.allocate(ValueLayout.JAVA_LONG);
+            MemorySegment dir = getter.apply(ptr, size); // points into the options: not freed
+            long n = size.get(ValueLayout.JAVA_LONG, 0);
+            if (dir.address() == 0 || n == 0) {
+                return null;
+            }
+            return Path.of(new String(dir.reinterpret(n).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8));
+        }
+    }
+
+    private volatile Path dbLogDir;
+
+    /**
+     * Writes the info log ({@code LOG}) to {@code dir} instead of the database directory
+     * (RocksDB's {@code db_log_dir}); the file is then named after the database's path.
+     *
+     * @param dir the info log directory (made absolute)
+     * @return these options
+     * @throws IllegalArgumentException if the path holds a NUL character
+     * @throws IllegalStateException if closed
+     */
+    public Options setDbLogDir(Path dir) {
+        dbLogDir = writeDir(dir, (p, name) -> rocksdb_options_set_db_log_dir(p, name));
+        return this;
+    }
+
+    /**
+     * The info log directory: RocksDB's setting where the engine can report it
+     * ({@code rocksdb_options_get_db_log_dir}, RocksDB 11), else the one set here.
+     *
+     * @return the directory, or null for the database directory
+     * @throws IllegalStateException if closed
+     */
+    public Path dbLogDir() {
+        return readDir("rocksdb_options_get_db_log_dir", dbLogDir, (p, size) -> rocksdb_options_get_db_log_dir(p, size));
+    }
+
+    // ---- row cache, whole-profile tuning ------------------------------------------------------------
+
+    /**
+     * Caches whole rows read by point lookups in {@code cache} (RocksDB's {@code row_cache}; none
+     * by default). The options keep their own reference: the cache may be closed afterwards, and
+     * one cache may serve several databases.
+     *
+     * @param cache the row cache
+     * @return these options
+     * @throws IllegalStateException if these options or {@code cache} are closed
+     */
+    public Options setRowCache(Cache cache) {
+        Objects.requireNonNull(cache, "cache");
+        use(p -> cache.use(c -> rocksdb_options_set_row_cache(p, c)));
+        return this;
+    }
+
+    /**
+     * Tunes these options for point lookups with a block cache of {@code blockCacheSizeMb} MiB
+     * (RocksDB's {@code OptimizeForPointLookup}: a hash index, a bloom filter, the cache).
+     *
+     * @param blockCacheSizeMb the block cache size in MiB, at least 0
+     * @return these options
+     * @throws IllegalArgumentException if {@code blockCacheSizeMb < 0}
+     * @throws IllegalStateException if closed
+     */
+    public Options optimizeForPointLookup(long blockCacheSizeMb) {
+        atLeast("block cache size", blockCacheSizeMb, 0);
+        return set(p -> rocksdb_options_optimize_for_point_lookup(p, blockCacheSizeMb));
+    }
+
+    /**
+     * Tunes these options for leveled compaction within a memtable budget of 512 MiB
+     * ({@link #optimizeLevelStyleCompaction(long)} with RocksDB's default).
+     *
+     * @return these options
+     * @throws IllegalStateException if closed
+     */
+    public Options optimizeLevelStyleCompaction() {
+        return optimizeLevelStyleCompaction(512L << 20);
+    }
+
+    /**
+     * Tunes these options for leveled compaction within a memtable budget of
+     * {@code memtableMemoryBudget} bytes (RocksDB's {@code OptimizeLevelStyleCompaction}: write
+     * buffers, level sizes, compression by level).
+     *
+     * @param memtableMemoryBudget the memtables' budget in bytes, above 0
+     * @return these options
+     * @throws IllegalArgumentException if {@code memtableMemoryBudget <= 0}
+     * @throws IllegalStateException if closed
+     */
+    public Options optimizeLevelStyleCompaction(long memtableMemoryBudget) {
+        atLeast("memtable memory budget", memtableMemoryBudget, 1);
+        return set(p -> rocksdb_options_optimize_level_style_compaction(p, memtableMemoryBudget));
+    }
+
+    /**
+     * Tunes these options for universal compaction within a memtable budget of 512 MiB
+     * ({@link #optimizeUniversalStyleCompaction(long)} with RocksDB's default).
+     *
+     * @return these options
+     * @throws IllegalStateException if closed
+     */
+    public Options optimizeUniversalStyleCompaction() {
+        return optimizeUniversalStyleCompaction(512L << 20);
+    }
+
+    /**
+     * Tunes these options for universal compaction within a memtable budget of
+     * {@code memtableMemoryBudget} bytes (RocksDB's {@code OptimizeUniversalStyleCompaction}).
+     *
+     * @param memtableMemoryBudget the memtables' budget in bytes, above 0
+     * @return these options
+     * @throws IllegalArgumentException if {@code memtableMemoryBudget <= 0}
+     * @throws IllegalStateException if closed
+     */
+    public Options optimizeUniversalStyleCompaction(long memtableMemoryBudget) {
+        atLeast("memtable memory budget", memtableMemoryBudget, 1);
+        return set(p -> rocksdb_options_optimize_universal_style_compaction(p, memtableMemoryBudget));
+    }
+
+    /**
+     * Tunes these options for loading much data at once (RocksDB's {@code PrepareForBulkLoad}:
+     * no automatic compactions, large level-0 triggers; compact the whole range afterwards).
+     *
+     * @return these options
+     * @throws IllegalStateException if closed
+     */
+    public Options prepareForBulkLoad() {
+        return set(p -> rocksdb_options_prepare_for_bulk_load(p));
+    }
+
+    // ---- the environment: Env, SST file manager, info logger ---------------------------------------
+
+    /** Guards env and logger (a private lock: callers may synchronize on their options). */
+    private final Object environmentLock = new Object();
+    /** The Java objects these options point at, each holding one child count of theirs (addChild). */
+    private Env env;
+    private InfoLogger logger;
+
+    /**
+     * Runs the databases opened with these options on {@code env} (files, threads, clock): e.g.
+     * {@link Env#memory()} to keep every file in memory, for tests. The environment stays open
+     * while these options or a database opened with them are open.
+     *
+     * @param env the environment
+     * @return these options
+     * @throws NullPointerException if {@code env} is null
+     * @throws IllegalStateException if these options or {@code env} are closed
+     */
+    public Options setEnv(Env env) {
+        Objects.requireNonNull(env, "env");
+        synchronized (environmentLock) {
+            lifecycle.ensureOpen();
+            env.lifecycle.addChild();
+            try {
+                use(p -> env.use(e -> rocksdb_options_set_env(p, e)));
+            } catch (RuntimeException e) {
+                env.lifecycle.removeChild();
+                throw e;
+            }
+            if (this.env != null) {
+                this.env.lifecycle.removeChild();
+            }
+            this.env = env;
+        }
+        return this;
+    }
+
+    /**
+     * Tracks the table files of the databases opened with these options with {@code manager}
+     * (their total size, a space limit, deletion rate). RocksDB keeps its own reference from these
+     * options and each database: closing the manager afterwards only drops the Java side's.
+     *
+     * @param manager the manager, which may be shared by several databases
+     * @return these options
+     * @throws NullPointerException if {@code manager} is null
+     * @throws IllegalStateException if these options or {@code manager} are closed
+     * @throws UnsupportedOperationException if the engine lacks
+     *         {@code rocksdb_options_set_sst_file_manager} (before 10.4)
+     */
+    public Options setSstFileManager(SstFileManager manager) {
+        Objects.requireNonNull(manager, "manager");
+        lifecycle.ensureOpen();
+        Capabilities.require("rocksdb_options_set_sst_file_manager");
+        use(p -> manager.use(m -> rocksdb_options_set_sst_file_manager(p, m)));
+        return this;
+    }
+
+    /**
+     * Sends RocksDB's info log of the databases opened with these options to {@code logger}
+     * instead of the {@code LOG} file in the database directory. The logger stays open while these
+     * options or a database opened with them are open; a database with a Java logger refuses
+     * calls made from inside the logger (see {@link InfoLogger}).
+     *
+     * @param logger the logger
+     * @return these options
+     * @throws NullPointerException if {@code logger} is null
+     * @throws IllegalStateException if these options or {@code logger} are closed
+     */
+    public Options setInfoLogger(InfoLogger logger) {
+        Objects.requireNonNull(logger, "logger");
+        synchronized (environmentLock) {
+            lifecycle.ensureOpen();
+            logger.lifecycle.addChild();
+            try {
+                use(p -> logger.use(l -> rocksdb_options_set_info_log(p, l)));
+            } catch (RuntimeException e) {
+                logger.lifecycle.removeChild();
+                throw e;
+            }
+            if (this.logger != null) {
+                this.logger.lifecycle.removeChild();
+            }
+            this.logger = logger;
+        }
+        return this;
+    }
+
+    /** Whether the info logger set here runs Java code. */
+    final boolean loggerCallsJava() {
+        synchronized (environmentLock) {
+            return logger != null && logger.callsJava();
+        }
+    }
+
+    /**
+     * New users of the environment and logger set here (for a database opened with these options,
+     * or options copied from these), each to release once with {@link #release}.
+     */
+    final List<Lifecycle> retainEnvironment() {
+        synchronized (environmentLock) {
+            List<Lifecycle> out = new ArrayList<>(2);
+            for (NativeObject o : new NativeObject[] {env, logger}) {
+                if (o != null) {
+                    o.lifecycle.addChild();
+                    out.add(o.lifecycle);
+                }
+            }
+            return out;
+        }
+    }
+
+    /** Releases what {@link #retainEnvironment} retained. */
+    static void release(List<Lifecycle> retained) {
+        for (Lifecycle l : retained) {
+            l.removeChild();
+        }
+        retained.clear();
+    }
+
+    /** Points at what {@code base} points at (these options are RocksDB's copy of it). */
+    final void inheritEnvironment(Options base) {
+        Env e;
+        InfoLogger l;
+        synchronized (base.environmentLock) { // base holds them open meanwhile: the counts cannot fail
+            e = base.env;
+            l = base.logger;
+            if (e != null) {
+                e.lifecycle.addChild();
+            }
+            if (l != null) {
+                l.lifecycle.addChild();
+            }
+        }
+        synchronized (environmentLock) {
+            env = e;
+            logger = l;
+        }
+    }
+
+    /** Releases the environment and logger (these options are destroyed). */
+    final void releaseEnvironment() {
+        synchronized (environmentLock) {
+            if (env != null) {
+                env.lifecycle.removeChild();
+                env = null;
+            }
+            if (logger != null) {
+                logger.lifecycle.removeChild();
+                logger = null;
+            }
+        }
     }
 }

@@ -34,7 +34,7 @@ import java.util.Objects;
  * may be reused at once. Setters return {@code this}; using a closed instance throws
  * {@link IllegalStateException}.
  */
-public final class ReadOptions extends NativeObject {
+public final class ReadOptions extends ReadOptionsSettings {
     /**
      * RocksDB's default read options, shared by the forms that take none; never closed, never changed
      * (not reachable from outside this package).

@@ -6,19 +6,22 @@ import io.rocksffm.internal.CStrings;
 import io.rocksffm.internal.Capabilities;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * The statistics of the databases opened with an {@link Options} on which
  * {@link Options#enableStatistics()} was called: RocksDB's counters ("tickers") and histograms,
- * shared by every database and family opened with those options, read through the options.
+ * shared by every database and family opened with those options.
  *
  * {@snippet id="Statistics" :
- * Statistics stats = options.enableStatistics();   // readable while options is open
+ * Statistics stats = options.enableStatistics();   // readable after options are closed too
  * try (RocksDB db = RocksDB.open(path, options)) {
  *     db.put("k".getBytes(UTF_8), "v".getBytes(UTF_8));
  *     long keysWritten = stats.tickers().get(TickerType.NUMBER_KEYS_WRITTEN.engineName());   // 1
@@ -32,17 +35,40 @@ import java.util.Objects;
  * {@link #toString()} and the counters parsed from it, {@link #tickers()}, are what there is. The
  * C API has no reset: subtract two readings instead.
  *
- * <p>Not a native object of its own: it lives as long as its options, so the options must stay
- * open to read it (reads after they are closed throw {@link IllegalStateException}). Thread-safe.
+ * <p>Holds its own reference to RocksDB's statistics (a copy of the options that made them, which
+ * shares them): it stays readable after those options are closed, for as long as the application
+ * holds it, and its native memory is released once it is unreachable (there is nothing to close).
+ * Thread-safe.
  */
 public final class Statistics {
     private static final String TICKER_FUNCTION = "rocksdb_options_statistics_get_ticker_count";
     private static final String HISTOGRAM_FUNCTION = "rocksdb_options_statistics_get_histogram_data";
 
-    private final Options options;
+    /** Releases the options copy once this object is unreachable (off every hot path: one per enableStatistics). */
+    private static final Cleaner CLEANER = Cleaner.create();
 
+    /** A copy of the options that made the statistics, sharing them; freed by the cleaner, never while reachable. */
+    private final MemorySegment copy;
+
+    /**
+     * Statistics read through a copy of {@code options} (made now: later {@code enableStatistics} calls
+     * on {@code options} do not change what this object reads).
+     *
+     * @throws IllegalStateException if {@code options} are closed
+     */
     Statistics(Options options) {
-        this.options = options;
+        MemorySegment c = options.copyForStatistics();
+        this.copy = c;
+        CLEANER.register(this, () -> Options.destroyCopy(c));
+    }
+
+    /** Runs {@code read} on the copy, keeping this object (so the copy) alive until it returns. */
+    private <T> T read(Function<MemorySegment, T> read) {
+        try {
+            return read.apply(copy);
+        } finally {
+            Reference.reachabilityFence(this);
+        }
     }
 
     /** The engine's numbering of tickers and histograms: their positions in its statistics text. */
@@ -88,14 +114,12 @@ public final class Statistics {
      * @return its count since the statistics were enabled
      * @throws UnsupportedOperationException if the engine lacks
      *         {@code rocksdb_options_statistics_get_ticker_count} (before RocksDB 8.6) or the ticker
-     * @throws IllegalStateException if the options are closed
      */
     public long tickerCount(TickerType ticker) {
         Objects.requireNonNull(ticker, "ticker");
-        options.lifecycle.ensureOpen();
         Capabilities.require(TICKER_FUNCTION);
         int id = id(ids().tickers(), ticker.engineName());
-        return options.read(o -> rocksdb_options_statistics_get_ticker_count(o, id));
+        return read(o -> rocksdb_options_statistics_get_ticker_count(o, id));
     }
 
     /**
@@ -105,14 +129,12 @@ public final class Statistics {
      * @return its summary since the statistics were enabled
      * @throws UnsupportedOperationException if the engine lacks
      *         {@code rocksdb_options_statistics_get_histogram_data} (before RocksDB 8.6) or the histogram
-     * @throws IllegalStateException if the options are closed
      */
     public HistogramData histogram(HistogramType histogram) {
         Objects.requireNonNull(histogram, "histogram");
-        options.lifecycle.ensureOpen();
         Capabilities.require(HISTOGRAM_FUNCTION);
         int id = id(ids().histograms(), histogram.engineName());
-        return options.apply(o -> {
+        return read(o -> {
             MemorySegment data = rocksdb_statistics_histogram_data_create();
             try {
                 rocksdb_options_statistics_get_histogram_data(o, id, data);
@@ -135,7 +157,7 @@ public final class Statistics {
      *
      * @return the engine's ticker names (e.g. {@code "rocksdb.bytes.written"}) and counts, in the
      *         engine's order (an unmodifiable map)
-     * @throws IllegalStateException if the options are closed
+     * @throws IllegalStateException if statistics were not enabled on the options
      */
     public Map<String, Long> tickers() {
         Map<String, Long> out = new LinkedHashMap<>();
@@ -153,11 +175,11 @@ public final class Statistics {
      * histogram ({@code name P50 : .. P95 : .. P99 : .. P100 : .. COUNT : .. SUM : ..}).
      *
      * @return the text
-     * @throws IllegalStateException if the options are closed
+     * @throws IllegalStateException if statistics were not enabled on the options
      */
     @Override
     public String toString() {
-        String text = options.apply(o -> CStrings.take(rocksdb_options_statistics_get_string(o)));
+        String text = read(o -> CStrings.take(rocksdb_options_statistics_get_string(o)));
         if (text == null) {
             throw new IllegalStateException("statistics are not enabled on these options");
         }

@@ -33,10 +33,6 @@ public final class UniversalCompactionOptions extends NativeObject {
         rocksdb_universal_compaction_options_destroy(p);
     }
 
-    private static int atLeast(String what, int value, int min) {
-        return DatabaseTuning.atLeast(what, value, min);
-    }
-
     /**
      * How much larger (in percent) a sorted run may be than the next smaller ones to still be
      * merged with them (RocksDB's default: 1).

@@ -17,7 +17,7 @@ import java.lang.foreign.MemorySegment;
  * threads for writing; closing waits for writes in flight. Using a closed instance throws
  * {@link IllegalStateException}.
  */
-public final class WriteOptions extends NativeObject {
+public final class WriteOptions extends WriteOptionsSettings {
     /**
      * RocksDB's default write options, shared by the forms that take none; never closed, never changed
      * (not reachable from outside this package).

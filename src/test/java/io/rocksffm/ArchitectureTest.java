@@ -25,6 +25,7 @@ class ArchitectureTest {
     private static final Path API = Path.of("src/main/java/io/rocksffm");
     private static final Path INTERNAL = API.resolve("internal");
     private static final Path GENERATED = Path.of("src/generated/java/io/rocksffm/internal/capi");
+    private static final Path GENERATED_SETTINGS = Path.of("src/generated/java/io/rocksffm");
 
     /**
      * Which C functions each API class may call: its object's prefix, or single functions that
@@ -96,10 +97,6 @@ class ArchitectureTest {
         OWN.put("ExportImportFilesMetaData", List.of("rocksdb_export_import_files_metadata_"));
     }
 
-    /** The package-private classes that are parts of {@code Options} (its superclasses, one per group of settings). */
-    private static final Set<String> OPTIONS_PARTS = Set.of("DatabaseTuning", "CompactionTuning", "CompressionTuning",
-            "EnvironmentTuning", "TableTuning");
-
     /** The package-private classes that are parts of the database object. */
     private static final Set<String> DATABASE = Set.of("RocksDB", "Database", "BaseWrites", "Opening", "ColumnFamilies",
             "MutableOptions", "OptimisticTransactionDB", "Maintenance", "ChangeCapture", "FileAdmin",
@@ -145,9 +142,20 @@ class ArchitectureTest {
         Pattern ident = Pattern.compile("\\brocksdb_[a-z0-9_]+");
         List<String> wrong = new ArrayList<>();
         int calls = 0;
+        List<Path> sources = new ArrayList<>();
         try (Stream<Path> files = Files.list(API)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+            sources.addAll(files.filter(p -> p.toString().endsWith(".java")).toList());
+        }
+        // the generated settings bases: OptionsSettings is part of Options, and so on
+        try (Stream<Path> files = Files.list(GENERATED_SETTINGS)) {
+            sources.addAll(files.filter(p -> p.toString().endsWith("Settings.java")).toList());
+        }
+        {
+            for (Path f : sources) {
                 String cls = f.getFileName().toString().replace(".java", "");
+                if (f.startsWith(GENERATED_SETTINGS)) {
+                    cls = cls.substring(0, cls.length() - "Settings".length());
+                }
                 Matcher m = ident.matcher(stripComments(Files.readString(f)));
                 Set<String> seen = new TreeSet<>();
                 while (m.find()) {
@@ -156,7 +164,6 @@ class ArchitectureTest {
                         String owner = owner(m.group());
                         boolean ok = owner.equals(cls) || (owner.equals("RocksDB") && DATABASE.contains(cls))
                                 || (cls.equals("NativeWriteBatch") && owner.equals("WriteBatch"))
-                                || (OPTIONS_PARTS.contains(cls) && owner.equals("Options"))
                                 || ((cls.equals("Transactions") || cls.equals("TransactionReads") || cls.equals("TransactionWrites") || cls.equals("TransactionEnds"))
                                         && owner.equals("Transaction"));
                         if (!ok) {

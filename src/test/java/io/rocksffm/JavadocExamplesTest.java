@@ -38,6 +38,8 @@ class JavadocExamplesTest {
             Map.entry("HistogramType", "enum: one constant passed to Statistics.histogram"),
             Map.entry("InfoLogLevel", "enum: one constant passed to Options.setInfoLogLevel"),
             Map.entry("StatisticsLevel", "enum: one constant passed to Options.setStatisticsLevel"),
+            Map.entry("WalRecoveryMode", "enum: one constant passed to Options.setWalRecoveryMode"),
+            Map.entry("CompactionPriority", "enum: one constant passed to Options.setCompactionPriority"),
             Map.entry("TickerType", "enum: Statistics' example reads one"),
             Map.entry("BackupInfo", "record of values returned by BackupEngine.backups(): BackupEngine's example"),
             Map.entry("HistogramData", "record of values returned by Statistics.histogram"),
@@ -47,7 +49,7 @@ class JavadocExamplesTest {
             Map.entry("MergeOperands", "argument of MergeOperator.fullMerge: MergeOperator's example reads it"),
             Map.entry("ValueOutput", "argument of the callbacks: MergeOperator's example writes to it"),
             Map.entry("Database", "abstract; opened as RocksDB, TransactionDB or OptimisticTransactionDB, "
-                    + "whose examples show it (and Database.java is at the 600-line limit)"),
+                    + "whose examples show it"),
             Map.entry("KeyValueWrites", "interface of Database: the examples of RocksDB, WriteOptions and "
                     + "ColumnFamilyHandle show it, Writes' example its shared part"),
             Map.entry("NativeWriteBatch", "made by WriteBatch.toNative() for a C library that wants a "

@@ -166,7 +166,7 @@ class OperationsExamplesTest {
         Path file = dir.resolve("bulk.sst");
         try (Options options = new Options().setCreateIfMissing(true)) {
             // --- javadoc:Statistics begin
-            Statistics stats = options.enableStatistics();   // readable while options is open
+            Statistics stats = options.enableStatistics();   // readable after options are closed too
             try (RocksDB db = RocksDB.open(path, options)) {
                 db.put("k".getBytes(UTF_8), "v".getBytes(UTF_8));
                 long keysWritten = stats.tickers().get(TickerType.NUMBER_KEYS_WRITTEN.engineName());   // 1

@@ -11,6 +11,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
+import io.rocksffm.reliability.SettingsTables;
+import io.rocksffm.reliability.SettingsTables.Setting;
+import java.nio.charset.StandardCharsets;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.io.TempDir;
 import io.rocksffm.internal.Capabilities;
 import java.io.UncheckedIOException;
@@ -20,73 +26,35 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The typed settings of {@link Options} (issue 32: {@code DatabaseTuning}, {@code CompactionTuning},
- * {@code CompressionTuning}) and the block-based table settings, checked against RocksDB itself:
- * each is set alone on new options, read back through its getter, and a database opened with the
- * options must record the value in its OPTIONS file, where a database opened with default options
- * records another one (so that no check passes by default).
+ * The typed settings of {@link Options} and the block-based table settings, checked against
+ * RocksDB itself: each is set alone on new options, read back through its getter, and a database
+ * opened with the options must record the value in its OPTIONS file, where a database opened with
+ * default options records another one (so that no check passes by default). The settings of the
+ * settings table ({@code src/settings/settings.tsv}) are checked row by row from the generated
+ * {@link SettingsTables}; the hand-written ones (several values, lists, paths, nested objects) here.
  */
 class OptionsTuningTest {
     @TempDir
     Path dir;
 
     /** One setting: applies it to fresh options, checks the getter, and returns the OPTIONS file's key and value pattern. */
-    private record Setting(String key, Function<Options, String> apply) {}
+    private record Row(String key, Function<Options, String> apply) {}
 
-    private static Setting s(String key, Function<Options, String> apply) {
-        return new Setting(key, apply);
+    private static Row s(String key, Function<Options, String> apply) {
+        return new Row(key, apply);
     }
 
-    private List<Setting> settings() {
-        List<Setting> out = new ArrayList<>(List.of(
-                s("max_background_jobs", o -> eq(5, o.setMaxBackgroundJobs(5).maxBackgroundJobs(), "5")),
-                s("max_subcompactions", o -> eq(3, o.setMaxSubcompactions(3).maxSubcompactions(), "3")),
-                s("create_missing_column_families", o -> eq(true, o.setCreateMissingColumnFamilies(true).createMissingColumnFamilies(), "true")),
-                s("bytes_per_sync", o -> eq(1L << 20, o.setBytesPerSync(1 << 20).bytesPerSync(), "1048576")),
-                s("wal_bytes_per_sync", o -> eq(1L << 19, o.setWalBytesPerSync(1 << 19).walBytesPerSync(), "524288")),
-                s("use_fsync", o -> eq(true, o.setUseFsync(true).useFsync(), "true")),
-                s("paranoid_checks", o -> eq(false, o.setParanoidChecks(false).paranoidChecks(), "false")),
-                s("allow_concurrent_memtable_write", o -> eq(false, o.setAllowConcurrentMemtableWrite(false).allowConcurrentMemtableWrite(), "false")),
-                s("enable_pipelined_write", o -> eq(true, o.setEnablePipelinedWrite(true).enablePipelinedWrite(), "true")),
-                s("unordered_write", o -> eq(true, o.setUnorderedWrite(true).unorderedWrite(), "true")),
-                s("atomic_flush", o -> eq(true, o.setAtomicFlush(true).atomicFlush(), "true")),
-                s("avoid_unnecessary_blocking_io", o -> eq(true, o.setAvoidUnnecessaryBlockingIo(true).avoidUnnecessaryBlockingIo(), "true")),
-                s("WAL_ttl_seconds", o -> eq(3600L, o.setWalTtlSeconds(3600).walTtlSeconds(), "3600")),
-                s("WAL_size_limit_MB", o -> eq(64L, o.setWalSizeLimitMb(64).walSizeLimitMb(), "64")),
-                s("max_total_wal_size", o -> eq(128L << 20, o.setMaxTotalWalSize(128L << 20).maxTotalWalSize(), "134217728")),
+    private List<Row> settings() {
+        List<Row> out = new ArrayList<>(List.of(
                 s("wal_dir", o -> {
                     Path wal = dir.resolve("wal").toAbsolutePath();
                     return eq(wal, o.setWalDir(wal).walDir(), Pattern.quote(wal.toString()));
                 }),
-                s("info_log_level", o -> eq(InfoLogLevel.WARN, o.setInfoLogLevel(InfoLogLevel.WARN).infoLogLevel(), "WARN_LEVEL")),
-                s("keep_log_file_num", o -> eq(7L, o.setKeepLogFileNum(7).keepLogFileNum(), "7")),
-                s("stats_dump_period_sec", o -> eq(60, o.setStatsDumpPeriodSec(60).statsDumpPeriodSec(), "60")),
-                s("db_write_buffer_size", o -> eq(32L << 20, o.setDbWriteBufferSize(32L << 20).dbWriteBufferSize(), "33554432")),
                 // compaction
-                s("compaction_style", o -> eq(CompactionStyle.UNIVERSAL, o.setCompactionStyle(CompactionStyle.UNIVERSAL).compactionStyle(),
-                        "kCompactionStyleUniversal")),
-                s("num_levels", o -> eq(5, o.setNumLevels(5).numLevels(), "5")),
-                s("max_bytes_for_level_base", o -> eq(128L << 20, o.setMaxBytesForLevelBase(128L << 20).maxBytesForLevelBase(), "134217728")),
-                s("max_bytes_for_level_multiplier", o -> eq(8.0, o.setMaxBytesForLevelMultiplier(8).maxBytesForLevelMultiplier(), "8(\\.0+)?")),
                 s("level_compaction_dynamic_level_bytes", o -> {
                     boolean v = !o.levelCompactionDynamicLevelBytes(); // the default changed in RocksDB 8.4
                     return eq(v, o.setLevelCompactionDynamicLevelBytes(v).levelCompactionDynamicLevelBytes(), String.valueOf(v));
                 }),
-                s("target_file_size_base", o -> eq(32L << 20, o.setTargetFileSizeBase(32L << 20).targetFileSizeBase(), "33554432")),
-                s("target_file_size_multiplier", o -> eq(2, o.setTargetFileSizeMultiplier(2).targetFileSizeMultiplier(), "2")),
-                s("max_compaction_bytes", o -> eq(1L << 30, o.setMaxCompactionBytes(1L << 30).maxCompactionBytes(), "1073741824")),
-                s("level0_file_num_compaction_trigger", o -> eq(6, o.setLevel0FileNumCompactionTrigger(6).level0FileNumCompactionTrigger(), "6")),
-                s("level0_slowdown_writes_trigger", o -> eq(30, o.setLevel0SlowdownWritesTrigger(30).level0SlowdownWritesTrigger(), "30")),
-                s("level0_stop_writes_trigger", o -> eq(50, o.setLevel0StopWritesTrigger(50).level0StopWritesTrigger(), "50")),
-                s("soft_pending_compaction_bytes_limit", o -> eq(1L << 33, o.setSoftPendingCompactionBytesLimit(1L << 33)
-                        .softPendingCompactionBytesLimit(), "8589934592")),
-                s("hard_pending_compaction_bytes_limit", o -> eq(1L << 34, o.setHardPendingCompactionBytesLimit(1L << 34)
-                        .hardPendingCompactionBytesLimit(), "17179869184")),
-                s("disable_auto_compactions", o -> eq(true, o.setDisableAutoCompactions(true).disableAutoCompactions(), "true")),
-                s("max_write_buffer_number", o -> eq(4, o.setMaxWriteBufferNumber(4).maxWriteBufferNumber(), "4")),
-                s("min_write_buffer_number_to_merge", o -> eq(2, o.setMaxWriteBufferNumber(4) // RocksDB keeps it below the memtable count
-                        .setMinWriteBufferNumberToMerge(2).minWriteBufferNumberToMerge(), "2")),
-                s("optimize_filters_for_hits", o -> eq(true, o.setOptimizeFiltersForHits(true).optimizeFiltersForHits(), "true")),
                 // compression and blobs
                 s("compression_per_level", o -> eq(List.of(Compression.NONE, Compression.LZ4), o.setCompressionPerLevel(
                         List.of(Compression.NONE, Compression.LZ4)).compressionPerLevel(), "kNoCompression:kLZ4Compression")),
@@ -97,19 +65,10 @@ class OptionsTuningTest {
                 }),
                 s("compression_opts", o -> eq(65536, o.setCompressionOptions(-14, 32767, 0, 16384) // a dictionary to train
                         .setZstdMaxTrainBytes(65536).zstdMaxTrainBytes(), "(?=.*zstd_max_train_bytes=65536;).*")),
-                s("compression_opts", o -> eq(2, o.setCompressionParallelThreads(2).compressionParallelThreads(), "(?=.*parallel_threads=2;).*")),
                 s("bottommost_compression_opts", o -> {
                     o.setBottommostCompressionOptions(-14, 3, 0, 0, true);
                     return "(?=.*[{;]level=3;)(?=.*enabled=true;).*";
                 }),
-                s("enable_blob_files", o -> eq(true, o.setEnableBlobFiles(true).enableBlobFiles(), "true")),
-                s("min_blob_size", o -> eq(4096L, o.setMinBlobSize(4096).minBlobSize(), "4096")),
-                s("blob_file_size", o -> eq(64L << 20, o.setBlobFileSize(64L << 20).blobFileSize(), "67108864")),
-                s("blob_compression_type", o -> eq(Compression.LZ4, o.setBlobCompression(Compression.LZ4).blobCompression(), "kLZ4Compression")),
-                s("enable_blob_garbage_collection", o -> eq(true, o.setEnableBlobGc(true).enableBlobGc(), "true")),
-                s("blob_garbage_collection_age_cutoff", o -> eq(0.5, o.setBlobGcAgeCutoff(0.5).blobGcAgeCutoff(), "0\\.50*")),
-                s("blob_garbage_collection_force_threshold", o -> eq(0.75, o.setBlobGcForceThreshold(0.75).blobGcForceThreshold(), "0\\.750*")),
-                s("blob_file_starting_level", o -> eq(1, o.setBlobFileStartingLevel(1).blobFileStartingLevel(), "1")),
                 // universal and FIFO settings
                 s("compaction_options_universal", o -> {
                     try (UniversalCompactionOptions u = new UniversalCompactionOptions().setSizeRatio(5).setMinMergeWidth(3)
@@ -127,32 +86,38 @@ class OptionsTuningTest {
                     }
                     return "(?=.*max_table_files_size=67108864;).*";
                 })));
-        if (Capabilities.callable("rocksdb_options_set_ttl")) {
-            out.add(s("ttl", o -> eq(86400L, o.setTtl(86400).ttl(), "86400")));
-            out.add(s("periodic_compaction_seconds", o -> eq(172800L, o.setPeriodicCompactionSeconds(172800)
-                    .periodicCompactionSeconds(), "172800")));
-        }
-        // block-based table settings (no getters in the C API: the OPTIONS file is the check)
-        out.addAll(List.of(
-                table("index_type", t -> t.setIndexType(BlockBasedTableConfig.IndexType.TWO_LEVEL_INDEX_SEARCH), "kTwoLevelIndexSearch"),
-                table("data_block_index_type", t -> t.setDataBlockIndexType(BlockBasedTableConfig.DataBlockIndexType.BINARY_SEARCH_AND_HASH),
-                        "kDataBlockBinaryAndHash"),
-                table("data_block_hash_table_util_ratio", t -> t.setDataBlockHashRatio(0.5), "0\\.50*"),
-                table("checksum", t -> t.setChecksum(BlockBasedTableConfig.ChecksumType.XXHASH64), "kxxHash64"),
-                table("format_version", t -> t.setFormatVersion(4), "4"),
-                table("block_restart_interval", t -> t.setBlockRestartInterval(8), "8"),
-                table("index_block_restart_interval", t -> t.setIndexBlockRestartInterval(2), "2"),
-                table("metadata_block_size", t -> t.setMetadataBlockSize(8192), "8192"),
-                table("block_size_deviation", t -> t.setBlockSizeDeviation(5), "5"),
-                table("partition_filters", t -> t.setIndexType(BlockBasedTableConfig.IndexType.TWO_LEVEL_INDEX_SEARCH)
-                        .setPartitionFilters(true), "true"),
-                table("pin_l0_filter_and_index_blocks_in_cache", t -> t.setPinL0FilterAndIndexBlocksInCache(true), "true"),
-                table("pin_top_level_index_and_filter", t -> t.setPinTopLevelIndexAndFilter(false), "false"),
-                table("cache_index_and_filter_blocks_with_high_priority", t -> t.setCacheIndexAndFilterBlocksWithHighPriority(false), "false")));
+        out.add(s("db_log_dir", o -> {
+            Path log = dir.resolve("log").toAbsolutePath();
+            return eq(log, o.setDbLogDir(log).dbLogDir(), Pattern.quote(log.toString()));
+        }));
+        // whole-profile tuning: one of the settings each changes
+        out.add(s("disable_auto_compactions", o -> {
+            o.prepareForBulkLoad();
+            return "true";
+        }));
+        out.add(s("max_bytes_for_level_base", o -> {
+            o.optimizeLevelStyleCompaction(1L << 30);
+            return "1073741824";
+        }));
+        out.add(s("compaction_style", o -> {
+            o.optimizeUniversalStyleCompaction();
+            return "kCompactionStyleUniversal";
+        }));
+        out.add(s("memtable_whole_key_filtering", o -> {
+            o.optimizeForPointLookup(8);
+            return "true";
+        }));
+        out.add(s("min_write_buffer_number_to_merge", o -> eq(2, o.setMaxWriteBufferNumber(4) // RocksDB keeps it below the memtable count
+                .setMinWriteBufferNumberToMerge(2).minWriteBufferNumberToMerge(), "2")));
+        out.add(s("compression_opts", o -> eq(2, o.setCompressionParallelThreads(2).compressionParallelThreads(),
+                "(?=.*parallel_threads=2;).*")));
+        // block-based table settings of the table are checked from its rows; this one needs the two-level index
+        out.add(table("partition_filters", t -> t.setIndexType(BlockBasedTableConfig.IndexType.TWO_LEVEL_INDEX_SEARCH)
+                .setPartitionFilters(true), "true"));
         return out;
     }
 
-    private static Setting table(String key, Function<BlockBasedTableConfig, BlockBasedTableConfig> apply, String value) {
+    private static Row table(String key, Function<BlockBasedTableConfig, BlockBasedTableConfig> apply, String value) {
         return s(key, o -> {
             try (BlockBasedTableConfig t = apply.apply(new BlockBasedTableConfig())) {
                 o.setTableFormat(t);
@@ -186,9 +151,9 @@ class OptionsTuningTest {
             db.put(bytes("k"), bytes("v"));
         }
         Map<String, String> byDefault = optionsFileValues(defaults);
-        List<Setting> settings = settings();
+        List<Row> settings = settings();
         int i = 0;
-        for (Setting setting : settings) {
+        for (Row setting : settings) {
             Path db = dir.resolve("db" + i++);
             String pattern;
             try (Options o = new Options().setCreateIfMissing(true)) {
@@ -206,6 +171,108 @@ class OptionsTuningTest {
         }
         System.out.println("[rocksffm] engine " + RocksDB.engine().version() + ": " + settings.size()
                 + " typed settings checked against the OPTIONS file");
+    }
+
+    /** Opens a database with {@code options} at {@code db}, writes and reads one key: the engine accepted them. */
+    private static void openWith(Options options, Path db) {
+        try (RocksDB opened = RocksDB.open(db, options)) {
+            opened.put(bytes("k"), bytes("v"));
+            assertEquals("v", string(opened.get(bytes("k"))));
+        }
+    }
+
+    /**
+     * Every row of the settings table: an engine without its function refuses it naming the Java
+     * method, the C function and the engine; otherwise each out-of-range value is refused with
+     * IllegalArgumentException, the getter reads the value back, and a database opened with it
+     * records it in its OPTIONS file (where the defaults record another value).
+     */
+    @Test
+    void eachTableSettingReachesTheEngine() throws IOException {
+        Path defaults = dir.resolve("table-defaults");
+        try (Options o = new Options().setCreateIfMissing(true)) {
+            openWith(o, defaults);
+        }
+        Map<String, String> byDefault = optionsFileValues(defaults);
+        int[] counts = new int[3];
+        List<String> failures = new ArrayList<>();
+        check(SettingsTables.optionsSettings(), () -> new Options().setCreateIfMissing(true), (o, db) -> openWith(o, db),
+                byDefault, counts, failures);
+        check(SettingsTables.blockBasedTableConfigSettings(), BlockBasedTableConfig::new, (t, db) -> {
+            try (Options o = new Options().setCreateIfMissing(true).setTableFormat(t)) {
+                openWith(o, db);
+            }
+        }, byDefault, counts, failures);
+        check(SettingsTables.readOptionsSettings(), ReadOptions::new, null, byDefault, counts, failures);
+        check(SettingsTables.writeOptionsSettings(), WriteOptions::new, null, byDefault, counts, failures);
+        check(SettingsTables.flushOptionsSettings(), FlushOptions::new, null, byDefault, counts, failures);
+        check(SettingsTables.compactRangeOptionsSettings(), CompactRangeOptions::new, null, byDefault, counts, failures);
+        check(SettingsTables.ingestExternalFileOptionsSettings(), IngestExternalFileOptions::new, null, byDefault, counts, failures);
+        check(SettingsTables.backupEngineOptionsSettings(), () -> new BackupEngineOptions(dir.resolve("backups")), null,
+                byDefault, counts, failures);
+        assertEquals(List.of(), failures);
+        System.out.println("[rocksffm] engine " + RocksDB.engine().version() + ": " + counts[0]
+                + " table settings checked against the engine (" + counts[1] + " in the OPTIONS file), "
+                + counts[2] + " refused as unsupported");
+        assertTrue(counts[0] > 60, "checked " + counts[0]);
+    }
+
+    private <T extends AutoCloseable> void check(List<Setting<T>> settings, Supplier<T> make, BiConsumer<T, Path> open,
+            Map<String, String> byDefault, int[] counts, List<String> failures) {
+        int i = 0;
+        for (Setting<T> setting : settings) {
+            try (T o = make.get()) {
+                if (setting.since() != null && !Capabilities.callable(setting.setter())) {
+                    assertUnsupported(setting.method(), setting.setter(), () -> setting.set().accept(o));
+                    counts[2]++;
+                    continue;
+                }
+                for (Consumer<T> bad : setting.bad()) {
+                    assertThrows(IllegalArgumentException.class, () -> bad.accept(o), setting.method());
+                }
+                setting.set().accept(o);
+                if (setting.check() != null) {
+                    if (setting.getterSince() != null && !Capabilities.callable(setting.getter())) {
+                        String m = setting.method();
+                        int dot = m.indexOf('.'); // Owner.setName -> Owner.name
+                        assertUnsupported(m.substring(0, dot + 1) + Character.toLowerCase(m.charAt(dot + 4)) + m.substring(dot + 5),
+                                setting.getter(), () -> setting.check().accept(o));
+                    } else {
+                        setting.check().accept(o);
+                    }
+                }
+                if (setting.key() != null) {
+                    Path db = dir.resolve("table" + setting.method() + i++);
+                    open.accept(o, db);
+                    String written = optionsFileValues(db).get(setting.key());
+                    assertNotNull(written, setting.key() + " is in the OPTIONS file");
+                    assertTrue(written.matches(setting.pattern()), setting.key() + "=" + written + " should match " + setting.pattern());
+                    String old = byDefault.get(setting.key());
+                    assertFalse(old != null && old.matches(setting.pattern()), setting.key() + " is not " + old + " by default");
+                    counts[1]++;
+                }
+                counts[0]++;
+            } catch (Exception | AssertionError e) {
+                failures.add(setting.method() + ": " + e);
+            }
+        }
+    }
+
+    /** An engine without {@code function} refuses the call naming the Java method, the function and the engine. */
+    private static void assertUnsupported(String method, String function, Runnable call) {
+        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, call::run, method);
+        String version = RocksDB.engine().version();
+        assertTrue(e.getMessage().contains(method) && e.getMessage().contains(function) && (version == null || e.getMessage().contains(version)), e.getMessage());
+    }
+
+    /** The generated settings are what the generator makes of the table today: a rerun changes no byte. */
+    @Test
+    void generatedSettingsAreUpToDate() throws IOException, InterruptedException {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process p = new ProcessBuilder(java.toString(), "scripts/SettingsGen.java", "--check").redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        assertTrue(out.contains("no change"), out);
     }
 
     @Test
@@ -257,6 +324,10 @@ class OptionsTuningTest {
             assertThrows(NullPointerException.class, () -> o.setCompressionPerLevel(Arrays.asList(Compression.NONE, null)));
             assertThrows(NullPointerException.class, () -> o.setWalDir(null));
             assertThrows(IllegalArgumentException.class, () -> o.setWalDir(Path.of("a\0b")));
+            assertThrows(IllegalArgumentException.class, () -> o.setDbLogDir(Path.of("a\0b")));
+            assertThrows(NullPointerException.class, () -> o.setRowCache(null));
+            assertThrows(IllegalArgumentException.class, () -> o.optimizeLevelStyleCompaction(0));
+            assertThrows(IllegalArgumentException.class, () -> o.optimizeForPointLookup(-1));
             UniversalCompactionOptions closed = new UniversalCompactionOptions();
             closed.close();
             assertThrows(IllegalStateException.class, () -> o.setUniversalCompactionOptions(closed));

@@ -222,7 +222,7 @@ class TutorialTest {
         byte[] a;
         // --- readme:operations begin
         try (Options options = new Options().setCreateIfMissing(true)) {
-            Statistics stats = options.enableStatistics();       // read while the options are open
+            Statistics stats = options.enableStatistics();       // readable after the options close too
             try (RocksDB db = RocksDB.open(path, options)) {
                 // bulk load: write a sorted table file in Java, then ingest it
                 try (SstFileWriter writer = SstFileWriter.open(options, file)) {

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -126,8 +127,6 @@ public final class Capabilities {
             "rocksdb_wait_for_compact_options_set_wait_for_purge",
             "rocksdb_wait_for_compact_options_get_wait_for_purge",
             // user-defined timestamps: RocksDB 11's; the C comparator with timestamps is in every engine, gated anyway
-            "rocksdb_options_set_persist_user_defined_timestamps",
-            "rocksdb_options_get_persist_user_defined_timestamps",
             "rocksdb_comparator_with_ts_create",
             "rocksdb_get_full_history_ts_low",
             "rocksdb_options_set_plain_table_factory",
@@ -262,12 +261,9 @@ public final class Capabilities {
             "rocksdb_readoptions_get_auto_refresh_iterator_with_snapshot",
             "rocksdb_readoptions_set_optimize_multiget_for_io",
             "rocksdb_readoptions_get_optimize_multiget_for_io",
-            // typed options: absent from 7.8.3, or (the WAL directory's getter) before 11
-            "rocksdb_options_set_ttl",
-            "rocksdb_options_get_ttl",
-            "rocksdb_options_set_periodic_compaction_seconds",
-            "rocksdb_options_get_periodic_compaction_seconds",
+            // typed options: absent from 7.8.3, or (the directories' getters) before 11
             "rocksdb_options_get_wal_dir",
+            "rocksdb_options_get_db_log_dir",
             "rocksdb_fifo_compaction_options_set_allow_compaction",
             "rocksdb_fifo_compaction_options_get_allow_compaction",
             "rocksdb_block_based_options_set_optimize_filters_for_memory",
@@ -297,6 +293,16 @@ public final class Capabilities {
             "rocksdb_sst_file_manager_get_total_trash_size");
 
     private static final Map<String, Boolean> EXPORTED = new ConcurrentHashMap<>();
+
+    /**
+     * Every function called behind the gate: {@link #GATED} and the settings table's
+     * ({@link GatedSettings}, loaded only when asked: not at open).
+     */
+    public static Set<String> gated() {
+        Set<String> all = new TreeSet<>(GATED);
+        all.addAll(GatedSettings.FUNCTIONS);
+        return Set.copyOf(all);
+    }
 
     private Capabilities() {}
 

@@ -27,7 +27,7 @@ class OlderShapesTest {
         assertEquals(OlderShapes.PROTOTYPES.keySet(), OlderShapes.DESCRIPTORS.keySet());
         for (String f : OlderShapes.PROTOTYPES.keySet()) {
             assertTrue(Capabilities.SIGNATURE_CHANGED.containsKey(f), f + " has an older shape but is not listed as changed");
-            assertTrue(Capabilities.GATED.contains(f), f);
+            assertTrue(Capabilities.gated().contains(f), f);
         }
     }
 

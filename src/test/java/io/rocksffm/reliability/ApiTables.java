@@ -18,7 +18,6 @@ import io.rocksffm.Checkpoint;
 import io.rocksffm.ColumnFamilyHandle;
 import io.rocksffm.FilterPolicy;
 import io.rocksffm.FlushOptions;
-import io.rocksffm.Compression;
 import io.rocksffm.NativeWriteBatch;
 import io.rocksffm.Options;
 import io.rocksffm.PinnedValue;
@@ -134,20 +133,19 @@ final class ApiTables {
     }
 
     static Table<Options> options() {
-        return TimestampTables.options(ObservabilityTables.environment(OptionsTables.issue32(new Table<>(Options.class))))
+        return ObservabilityTables.environment(OptionsTables.issue32(SettingsTables.options(new Table<>(Options.class))))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("setCreateIfMissing(boolean)", (o, c) -> o.setCreateIfMissing(true))
-                .guarded("createIfMissing()", (o, c) -> o.createIfMissing())
-                .guarded("setErrorIfExists(boolean)", (o, c) -> o.setErrorIfExists(true))
-                .guarded("errorIfExists()", (o, c) -> o.errorIfExists())
                 .guarded("setParallelism(int)", (o, c) -> o.setParallelism(2))
-                .guarded("setWriteBufferSize(long)", (o, c) -> o.setWriteBufferSize(1 << 20))
-                .guarded("writeBufferSize()", (o, c) -> o.writeBufferSize())
-                .guarded("setMaxOpenFiles(int)", (o, c) -> o.setMaxOpenFiles(100))
-                .guarded("maxOpenFiles()", (o, c) -> o.maxOpenFiles())
-                .guarded("setCompression(Compression)", (o, c) -> o.setCompression(Compression.NONE))
-                .guarded("compression()", (o, c) -> o.compression())
+                .guarded("setDbLogDir(Path)", (o, c) -> o.setDbLogDir(c.dir))
+                .guarded("dbLogDir()", (o, c) -> o.dbLogDir())
+                .guarded("setRowCache(Cache)", (o, c) -> o.setRowCache(c.cache))
+                .guarded("optimizeForPointLookup(long)", (o, c) -> o.optimizeForPointLookup(8))
+                .guarded("optimizeLevelStyleCompaction()", (o, c) -> o.optimizeLevelStyleCompaction())
+                .guarded("optimizeLevelStyleCompaction(long)", (o, c) -> o.optimizeLevelStyleCompaction(1 << 20))
+                .guarded("optimizeUniversalStyleCompaction()", (o, c) -> o.optimizeUniversalStyleCompaction())
+                .guarded("optimizeUniversalStyleCompaction(long)", (o, c) -> o.optimizeUniversalStyleCompaction(1 << 20))
+                .guarded("prepareForBulkLoad()", (o, c) -> o.prepareForBulkLoad())
                 .guarded("setBlockCacheSize(long)", (o, c) -> o.setBlockCacheSize(1 << 20))
                 .guarded("blockCacheSize()", (o, c) -> o.blockCacheSize())
                 .guarded("setBloomFilter(double)", (o, c) -> o.setBloomFilter(10))
@@ -182,8 +180,6 @@ final class ApiTables {
                             }
                         }))
                 .guarded("setPrefixExtractor(PrefixExtractor)", (o, c) -> o.setPrefixExtractor(PrefixExtractor.capped(2)))
-                .guarded("setMemtablePrefixBloomRatio(double)", (o, c) -> o.setMemtablePrefixBloomRatio(0.1))
-                .guarded("memtablePrefixBloomRatio()", (o, c) -> o.memtablePrefixBloomRatio())
                 .guarded("setRateLimiter(RateLimiter)", (o, c) -> o.setRateLimiter(c.limiter))
                 .guarded("setWriteBufferManager(WriteBufferManager)", (o, c) -> {
                     if (c.wbm == null) { // 7.8.3: no manager can exist, so there is nothing to pass
@@ -196,13 +192,11 @@ final class ApiTables {
                 .guarded("enableStatistics()", (o, c) -> o.enableStatistics())
                 .guarded("statistics()", (o, c) -> o.statistics())
                 .guarded("setStatisticsLevel(StatisticsLevel)", (o, c) -> o.setStatisticsLevel(StatisticsLevel.ALL))
-                .guarded("statisticsLevel()", (o, c) -> o.statisticsLevel())
-                .guarded("setAllowIngestBehind(boolean)", (o, c) -> o.setAllowIngestBehind(true))
-                .guarded("allowIngestBehind()", (o, c) -> o.allowIngestBehind());
+                .guarded("statisticsLevel()", (o, c) -> o.statisticsLevel());
     }
 
     static Table<ReadOptions> readOptions() {
-        return TimestampTables.readOptions(OptionsTables.readIssue32(new Table<>(ReadOptions.class)))
+        return TimestampTables.readOptions(OptionsTables.readIssue32(SettingsTables.readOptions(new Table<>(ReadOptions.class))))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setVerifyChecksums(boolean)", (o, c) -> o.setVerifyChecksums(true))
@@ -231,7 +225,7 @@ final class ApiTables {
     }
 
     static Table<WriteOptions> writeOptions() {
-        return OptionsTables.writeIssue32(new Table<>(WriteOptions.class))
+        return OptionsTables.writeIssue32(SettingsTables.writeOptions(new Table<>(WriteOptions.class)))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setSync(boolean)", (o, c) -> o.setSync(true))
@@ -337,7 +331,7 @@ final class ApiTables {
     }
 
     static Table<FlushOptions> flushOptions() {
-        return new Table<>(FlushOptions.class)
+        return SettingsTables.flushOptions(new Table<>(FlushOptions.class))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setWait(boolean)", (o, c) -> o.setWait(false))
@@ -375,15 +369,11 @@ final class ApiTables {
     }
 
     static Table<BlockBasedTableConfig> blockBasedTableConfig() {
-        return OptionsTables.blockBasedIssue32(new Table<>(BlockBasedTableConfig.class))
+        return OptionsTables.blockBasedIssue32(SettingsTables.blockBasedTableConfig(new Table<>(BlockBasedTableConfig.class)))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setBlockCache(Cache)", (o, c) -> o.setBlockCache(c.cache))
-                .guarded("setNoBlockCache(boolean)", (o, c) -> o.setNoBlockCache(true))
-                .guarded("setFilterPolicy(FilterPolicy)", (o, c) -> o.setFilterPolicy(FilterPolicy.bloom(10)))
-                .guarded("setBlockSize(long)", (o, c) -> o.setBlockSize(8192))
-                .guarded("setCacheIndexAndFilterBlocks(boolean)", (o, c) -> o.setCacheIndexAndFilterBlocks(true))
-                .guarded("setWholeKeyFiltering(boolean)", (o, c) -> o.setWholeKeyFiltering(true));
+                .guarded("setFilterPolicy(FilterPolicy)", (o, c) -> o.setFilterPolicy(FilterPolicy.bloom(10)));
     }
 
     static Table<Checkpoint> checkpoint() {
@@ -400,7 +390,7 @@ final class ApiTables {
     // ---- issue 16: backups, table files and ingestion, options files ----------------------------------
 
     static Table<BackupEngineOptions> backupEngineOptions() {
-        return new Table<>(BackupEngineOptions.class)
+        return SettingsTables.backupEngineOptions(new Table<>(BackupEngineOptions.class))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setShareTableFiles(boolean)", (o, c) -> o.setShareTableFiles(true))
@@ -474,7 +464,7 @@ final class ApiTables {
     }
 
     static Table<IngestExternalFileOptions> ingestExternalFileOptions() {
-        return new Table<>(IngestExternalFileOptions.class)
+        return SettingsTables.ingestExternalFileOptions(new Table<>(IngestExternalFileOptions.class))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setMoveFiles(boolean)", (o, c) -> o.setMoveFiles(true))

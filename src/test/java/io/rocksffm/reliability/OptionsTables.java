@@ -10,9 +10,7 @@ import io.rocksffm.reliability.ApiTableSupport.Table;
 import io.rocksffm.CompactRangeOptions;
 import io.rocksffm.CuckooTableConfig;
 import io.rocksffm.PlainTableConfig;
-import io.rocksffm.CompactionStyle;
 import io.rocksffm.Compression;
-import io.rocksffm.InfoLogLevel;
 import io.rocksffm.ReadOptions;
 import io.rocksffm.WriteOptions;
 import java.util.List;
@@ -33,134 +31,21 @@ final class OptionsTables {
                 // table formats (issue 32)
                 .guarded("setTableFormat(PlainTableConfig)", (o, c) -> o.setTableFormat(PlainTableConfig.defaults()))
                 .guarded("setTableFormat(CuckooTableConfig)", (o, c) -> o.setTableFormat(c.cuckoo))
-                .guarded("setAllowMmapReads(boolean)", (o, c) -> o.setAllowMmapReads(true))
-                .guarded("allowMmapReads()", (o, c) -> o.allowMmapReads())
-                .guarded("setMaxBackgroundJobs(int)", (o, c) -> o.setMaxBackgroundJobs(2))
-                .guarded("maxBackgroundJobs()", (o, c) -> o.maxBackgroundJobs())
-                .guarded("setMaxSubcompactions(int)", (o, c) -> o.setMaxSubcompactions(2))
-                .guarded("maxSubcompactions()", (o, c) -> o.maxSubcompactions())
-                .guarded("setCreateMissingColumnFamilies(boolean)", (o, c) -> o.setCreateMissingColumnFamilies(true))
-                .guarded("createMissingColumnFamilies()", (o, c) -> o.createMissingColumnFamilies())
-                .guarded("setBytesPerSync(long)", (o, c) -> o.setBytesPerSync(2))
-                .guarded("bytesPerSync()", (o, c) -> o.bytesPerSync())
-                .guarded("setWalBytesPerSync(long)", (o, c) -> o.setWalBytesPerSync(2))
-                .guarded("walBytesPerSync()", (o, c) -> o.walBytesPerSync())
-                .guarded("setUseFsync(boolean)", (o, c) -> o.setUseFsync(true))
-                .guarded("useFsync()", (o, c) -> o.useFsync())
-                .guarded("setParanoidChecks(boolean)", (o, c) -> o.setParanoidChecks(true))
-                .guarded("paranoidChecks()", (o, c) -> o.paranoidChecks())
-                .guarded("setAllowConcurrentMemtableWrite(boolean)", (o, c) -> o.setAllowConcurrentMemtableWrite(true))
-                .guarded("allowConcurrentMemtableWrite()", (o, c) -> o.allowConcurrentMemtableWrite())
-                .guarded("setEnablePipelinedWrite(boolean)", (o, c) -> o.setEnablePipelinedWrite(true))
-                .guarded("enablePipelinedWrite()", (o, c) -> o.enablePipelinedWrite())
-                .guarded("setUnorderedWrite(boolean)", (o, c) -> o.setUnorderedWrite(true))
-                .guarded("unorderedWrite()", (o, c) -> o.unorderedWrite())
-                .guarded("setAtomicFlush(boolean)", (o, c) -> o.setAtomicFlush(true))
-                .guarded("atomicFlush()", (o, c) -> o.atomicFlush())
-                .guarded("setAvoidUnnecessaryBlockingIo(boolean)", (o, c) -> o.setAvoidUnnecessaryBlockingIo(true))
-                .guarded("avoidUnnecessaryBlockingIo()", (o, c) -> o.avoidUnnecessaryBlockingIo())
-                .guarded("setWalTtlSeconds(long)", (o, c) -> o.setWalTtlSeconds(2))
-                .guarded("walTtlSeconds()", (o, c) -> o.walTtlSeconds())
-                .guarded("setWalSizeLimitMb(long)", (o, c) -> o.setWalSizeLimitMb(2))
-                .guarded("walSizeLimitMb()", (o, c) -> o.walSizeLimitMb())
-                .guarded("setMaxTotalWalSize(long)", (o, c) -> o.setMaxTotalWalSize(2))
-                .guarded("maxTotalWalSize()", (o, c) -> o.maxTotalWalSize())
                 .guarded("setWalDir(Path)", (o, c) -> o.setWalDir(c.dir))
                 .guarded("walDir()", (o, c) -> o.walDir())
-                .guarded("setInfoLogLevel(InfoLogLevel)", (o, c) -> o.setInfoLogLevel(InfoLogLevel.INFO))
-                .guarded("infoLogLevel()", (o, c) -> o.infoLogLevel())
-                .guarded("setKeepLogFileNum(long)", (o, c) -> o.setKeepLogFileNum(2))
-                .guarded("keepLogFileNum()", (o, c) -> o.keepLogFileNum())
-                .guarded("setStatsDumpPeriodSec(int)", (o, c) -> o.setStatsDumpPeriodSec(2))
-                .guarded("statsDumpPeriodSec()", (o, c) -> o.statsDumpPeriodSec())
-                .guarded("setDbWriteBufferSize(long)", (o, c) -> o.setDbWriteBufferSize(2))
-                .guarded("dbWriteBufferSize()", (o, c) -> o.dbWriteBufferSize())
-                .guarded("setCompactionStyle(CompactionStyle)", (o, c) -> o.setCompactionStyle(CompactionStyle.LEVEL))
-                .guarded("compactionStyle()", (o, c) -> o.compactionStyle())
                 .guarded("setUniversalCompactionOptions(UniversalCompactionOptions)", (o, c) -> o.setUniversalCompactionOptions(c.universal))
                 .guarded("setFifoCompactionOptions(FifoCompactionOptions)", (o, c) -> o.setFifoCompactionOptions(c.fifo))
-                .guarded("setNumLevels(int)", (o, c) -> o.setNumLevels(2))
-                .guarded("numLevels()", (o, c) -> o.numLevels())
-                .guarded("setMaxBytesForLevelBase(long)", (o, c) -> o.setMaxBytesForLevelBase(2))
-                .guarded("maxBytesForLevelBase()", (o, c) -> o.maxBytesForLevelBase())
-                .guarded("setMaxBytesForLevelMultiplier(double)", (o, c) -> o.setMaxBytesForLevelMultiplier(0.5))
-                .guarded("maxBytesForLevelMultiplier()", (o, c) -> o.maxBytesForLevelMultiplier())
-                .guarded("setLevelCompactionDynamicLevelBytes(boolean)", (o, c) -> o.setLevelCompactionDynamicLevelBytes(true))
-                .guarded("levelCompactionDynamicLevelBytes()", (o, c) -> o.levelCompactionDynamicLevelBytes())
-                .guarded("setTargetFileSizeBase(long)", (o, c) -> o.setTargetFileSizeBase(2))
-                .guarded("targetFileSizeBase()", (o, c) -> o.targetFileSizeBase())
-                .guarded("setTargetFileSizeMultiplier(int)", (o, c) -> o.setTargetFileSizeMultiplier(2))
-                .guarded("targetFileSizeMultiplier()", (o, c) -> o.targetFileSizeMultiplier())
-                .guarded("setMaxCompactionBytes(long)", (o, c) -> o.setMaxCompactionBytes(2))
-                .guarded("maxCompactionBytes()", (o, c) -> o.maxCompactionBytes())
-                .guarded("setLevel0FileNumCompactionTrigger(int)", (o, c) -> o.setLevel0FileNumCompactionTrigger(2))
-                .guarded("level0FileNumCompactionTrigger()", (o, c) -> o.level0FileNumCompactionTrigger())
-                .guarded("setLevel0SlowdownWritesTrigger(int)", (o, c) -> o.setLevel0SlowdownWritesTrigger(2))
-                .guarded("level0SlowdownWritesTrigger()", (o, c) -> o.level0SlowdownWritesTrigger())
-                .guarded("setLevel0StopWritesTrigger(int)", (o, c) -> o.setLevel0StopWritesTrigger(2))
-                .guarded("level0StopWritesTrigger()", (o, c) -> o.level0StopWritesTrigger())
-                .guarded("setSoftPendingCompactionBytesLimit(long)", (o, c) -> o.setSoftPendingCompactionBytesLimit(2))
-                .guarded("softPendingCompactionBytesLimit()", (o, c) -> o.softPendingCompactionBytesLimit())
-                .guarded("setHardPendingCompactionBytesLimit(long)", (o, c) -> o.setHardPendingCompactionBytesLimit(2))
-                .guarded("hardPendingCompactionBytesLimit()", (o, c) -> o.hardPendingCompactionBytesLimit())
-                .guarded("setDisableAutoCompactions(boolean)", (o, c) -> o.setDisableAutoCompactions(true))
-                .guarded("disableAutoCompactions()", (o, c) -> o.disableAutoCompactions())
-                .guarded("setMaxWriteBufferNumber(int)", (o, c) -> o.setMaxWriteBufferNumber(2))
-                .guarded("maxWriteBufferNumber()", (o, c) -> o.maxWriteBufferNumber())
-                .guarded("setMinWriteBufferNumberToMerge(int)", (o, c) -> o.setMinWriteBufferNumberToMerge(2))
-                .guarded("minWriteBufferNumberToMerge()", (o, c) -> o.minWriteBufferNumberToMerge())
-                .guarded("setOptimizeFiltersForHits(boolean)", (o, c) -> o.setOptimizeFiltersForHits(true))
-                .guarded("optimizeFiltersForHits()", (o, c) -> o.optimizeFiltersForHits())
-                .guarded("setTtl(long)", (o, c) -> o.setTtl(2))
-                .guarded("ttl()", (o, c) -> o.ttl())
-                .guarded("setPeriodicCompactionSeconds(long)", (o, c) -> o.setPeriodicCompactionSeconds(2))
-                .guarded("periodicCompactionSeconds()", (o, c) -> o.periodicCompactionSeconds())
                 .guarded("setCompressionPerLevel(List)", (o, c) -> o.setCompressionPerLevel(List.of()))
                 .guarded("compressionPerLevel()", (o, c) -> o.compressionPerLevel())
                 .guarded("setBottommostCompression(Compression)", (o, c) -> o.setBottommostCompression(Compression.NONE))
                 .guarded("bottommostCompression()", (o, c) -> o.bottommostCompression())
                 .guarded("setCompressionOptions(int,int,int,int)", (o, c) -> o.setCompressionOptions(2, 2, 2, 2))
-                .guarded("setBottommostCompressionOptions(int,int,int,int,boolean)", (o, c) -> o.setBottommostCompressionOptions(2, 2, 2, 2, true))
-                .guarded("setZstdMaxTrainBytes(int)", (o, c) -> o.setZstdMaxTrainBytes(2))
-                .guarded("zstdMaxTrainBytes()", (o, c) -> o.zstdMaxTrainBytes())
-                .guarded("setCompressionParallelThreads(int)", (o, c) -> o.setCompressionParallelThreads(2))
-                .guarded("compressionParallelThreads()", (o, c) -> o.compressionParallelThreads())
-                .guarded("setEnableBlobFiles(boolean)", (o, c) -> o.setEnableBlobFiles(true))
-                .guarded("enableBlobFiles()", (o, c) -> o.enableBlobFiles())
-                .guarded("setMinBlobSize(long)", (o, c) -> o.setMinBlobSize(2))
-                .guarded("minBlobSize()", (o, c) -> o.minBlobSize())
-                .guarded("setBlobFileSize(long)", (o, c) -> o.setBlobFileSize(2))
-                .guarded("blobFileSize()", (o, c) -> o.blobFileSize())
-                .guarded("setBlobCompression(Compression)", (o, c) -> o.setBlobCompression(Compression.NONE))
-                .guarded("blobCompression()", (o, c) -> o.blobCompression())
-                .guarded("setEnableBlobGc(boolean)", (o, c) -> o.setEnableBlobGc(true))
-                .guarded("enableBlobGc()", (o, c) -> o.enableBlobGc())
-                .guarded("setBlobGcAgeCutoff(double)", (o, c) -> o.setBlobGcAgeCutoff(0.5))
-                .guarded("blobGcAgeCutoff()", (o, c) -> o.blobGcAgeCutoff())
-                .guarded("setBlobGcForceThreshold(double)", (o, c) -> o.setBlobGcForceThreshold(0.5))
-                .guarded("blobGcForceThreshold()", (o, c) -> o.blobGcForceThreshold())
-                .guarded("setBlobFileStartingLevel(int)", (o, c) -> o.setBlobFileStartingLevel(2))
-                .guarded("blobFileStartingLevel()", (o, c) -> o.blobFileStartingLevel());
+                .guarded("setBottommostCompressionOptions(int,int,int,int,boolean)", (o, c) -> o.setBottommostCompressionOptions(2, 2, 2, 2, true));
     }
 
     /** Adds the issue 32 setters of {@link BlockBasedTableConfig} to its table. */
     static Table<BlockBasedTableConfig> blockBasedIssue32(Table<BlockBasedTableConfig> table) {
-        return table
-                .guarded("setIndexType(IndexType)", (o, c) -> o.setIndexType(BlockBasedTableConfig.IndexType.BINARY_SEARCH))
-                .guarded("setDataBlockIndexType(DataBlockIndexType)", (o, c) -> o.setDataBlockIndexType(BlockBasedTableConfig.DataBlockIndexType.BINARY_SEARCH))
-                .guarded("setDataBlockHashRatio(double)", (o, c) -> o.setDataBlockHashRatio(0.5))
-                .guarded("setChecksum(ChecksumType)", (o, c) -> o.setChecksum(BlockBasedTableConfig.ChecksumType.CRC32C))
-                .guarded("setFormatVersion(int)", (o, c) -> o.setFormatVersion(2))
-                .guarded("setBlockRestartInterval(int)", (o, c) -> o.setBlockRestartInterval(2))
-                .guarded("setIndexBlockRestartInterval(int)", (o, c) -> o.setIndexBlockRestartInterval(2))
-                .guarded("setMetadataBlockSize(long)", (o, c) -> o.setMetadataBlockSize(2))
-                .guarded("setBlockSizeDeviation(int)", (o, c) -> o.setBlockSizeDeviation(2))
-                .guarded("setPartitionFilters(boolean)", (o, c) -> o.setPartitionFilters(true))
-                .guarded("setPinL0FilterAndIndexBlocksInCache(boolean)", (o, c) -> o.setPinL0FilterAndIndexBlocksInCache(true))
-                .guarded("setPinTopLevelIndexAndFilter(boolean)", (o, c) -> o.setPinTopLevelIndexAndFilter(true))
-                .guarded("setCacheIndexAndFilterBlocksWithHighPriority(boolean)", (o, c) -> o.setCacheIndexAndFilterBlocksWithHighPriority(true))
-                .guarded("setUseDeltaEncoding(boolean)", (o, c) -> o.setUseDeltaEncoding(true))
-                .guarded("setOptimizeFiltersForMemory(boolean)", (o, c) -> o.setOptimizeFiltersForMemory(true));
+        return table;
     }
 
     static Table<UniversalCompactionOptions> universal() {
@@ -236,7 +121,7 @@ final class OptionsTables {
     }
 
     static Table<CompactRangeOptions> compactRange() {
-        return new Table<>(CompactRangeOptions.class)
+        return SettingsTables.compactRangeOptions(new Table<>(CompactRangeOptions.class))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setExclusiveManualCompaction(boolean)", (o, c) -> o.setExclusiveManualCompaction(true))
@@ -252,3 +137,4 @@ final class OptionsTables {
                 .guarded("maxSubcompactions()", (o, c) -> o.maxSubcompactions());
     }
 }
+

@@ -3,7 +3,6 @@ package io.rocksffm.reliability;
 import static io.rocksffm.TestSupport.bytes;
 import static org.junit.jupiter.api.Assertions.*;
 
-import io.rocksffm.Options;
 import io.rocksffm.ReadOptions;
 import io.rocksffm.RocksIterator;
 import io.rocksffm.TimestampedDB;
@@ -54,10 +53,4 @@ final class TimestampTables {
         return table.guarded("timestamp()", (it, c) -> it.timestamp());
     }
 
-    /** Adds the timestamp settings of {@link Options} (gated on RocksDB 11, but a closed object refuses first). */
-    static Table<Options> options(Table<Options> table) {
-        return table
-                .guarded("setPersistUserDefinedTimestamps(boolean)", (o, c) -> o.setPersistUserDefinedTimestamps(true))
-                .guarded("persistUserDefinedTimestamps()", (o, c) -> o.persistUserDefinedTimestamps());
-    }
 }

@@ -11,20 +11,31 @@ import org.apache.kafka.streams.errors.InvalidStateStoreException;
 import org.apache.kafka.streams.errors.ProcessorStateException;
 import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.processor.StateStoreContext;
+import org.apache.kafka.streams.query.FailureReason;
+import org.apache.kafka.streams.query.MultiVersionedKeyQuery;
+import org.apache.kafka.streams.query.Position;
 import org.apache.kafka.streams.query.PositionBound;
 import org.apache.kafka.streams.query.Query;
 import org.apache.kafka.streams.query.QueryConfig;
 import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.query.ResultOrder;
+import org.apache.kafka.streams.query.VersionedKeyQuery;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.VersionedBytesStore;
 import org.apache.kafka.streams.state.VersionedKeyValueStore;
+import org.apache.kafka.streams.state.VersionedRecord;
+import org.apache.kafka.streams.state.VersionedRecordIterator;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
 import java.util.NavigableSet;
 import java.util.Objects;
@@ -47,7 +58,8 @@ import java.util.concurrent.ConcurrentSkipListSet;
  * writes the changelog offsets and the position. Reads and writes are synchronized on the store.
  * Only the versioned operations and {@code get(key)} are supported, as in Kafka's versioned stores:
  * the key-value methods {@code put(key, value)}, {@code range}, {@code all} and the like throw
- * {@link UnsupportedOperationException}; interactive queries are not supported.
+ * {@link UnsupportedOperationException}. Interactive queries: Kafka's {@link VersionedKeyQuery} and
+ * {@link MultiVersionedKeyQuery}, answered as Kafka's versioned store answers them.
  */
 public class RocksffmVersionedStore extends DatabaseStore implements VersionedBytesStore {
     private static final Logger LOG = LoggerFactory.getLogger(RocksffmVersionedStore.class);
@@ -347,10 +359,118 @@ public class RocksffmVersionedStore extends DatabaseStore implements VersionedBy
 
     // ---- queries, close -------------------------------------------------------------------------
 
-    /** {@return an unknown-query result: interactive queries are not supported on this store} */
+    /** The versions of {@code key} valid at some time in {@code [fromTime, toTime]}, tombstones left out, oldest first. */
+    private List<VersionedRecord<byte[]>> versionsBetween(byte[] key, long fromTime, long toTime) {
+        List<VersionedRecord<byte[]>> found = new ArrayList<>();
+        if (toTime >= observedStreamTime - historyRetention) { // else only the latest version, which never expires
+            StoreDatabase database = database();
+            try (RocksIterator it = database.db.newIterator(database.data, database.readOptions)) {
+                for (long segment : segments) {
+                    for (it.seek(historyKey(segment, key, Long.MIN_VALUE)); it.isValid() && isHistoryOf(it.keyBytes(), segment, key);
+                            it.next()) {
+                        byte[] raw = it.keyBytes();
+                        long ts = ByteBuffer.wrap(raw, raw.length - 8, 8).getLong() ^ Long.MIN_VALUE;
+                        byte[] stored = it.valueBytes();
+                        long validTo = ByteBuffer.wrap(stored).getLong();
+                        byte[] value = decodeValue(stored);
+                        if (value != null && ts <= toTime && validTo > fromTime) {
+                            found.add(new VersionedRecord<>(value, ts, validTo));
+                        }
+                    }
+                }
+            }
+        }
+        Version latest = latest(key);
+        if (latest != null && latest.value != null && latest.timestamp <= toTime) {
+            found.add(new VersionedRecord<>(latest.value, latest.timestamp));
+        }
+        found.sort(Comparator.comparingLong(VersionedRecord::timestamp));
+        return found;
+    }
+
+    /** The version of {@code key} valid at {@code asOf} as Kafka's versioned store returns it (the latest one has no valid-to time). */
+    private VersionedRecord<byte[]> recordAt(byte[] key, long asOf) {
+        Version version = versionAt(key, asOf);
+        if (version == null || version.value == null) {
+            return null;
+        }
+        return version.validTo == Long.MAX_VALUE ? new VersionedRecord<>(version.value, version.timestamp)
+                : new VersionedRecord<>(version.value, version.timestamp, version.validTo);
+    }
+
+    /**
+     * Answers Kafka's versioned interactive queries as Kafka's versioned store does:
+     * {@link VersionedKeyQuery} (the latest version, or the one valid at the query's time, with
+     * its valid-to time when it is not the latest) and {@link MultiVersionedKeyQuery} (every
+     * version valid at some time between the query's bounds, in the query's order), with position
+     * bounds. Reads see every write, as the store's own reads do (writes go to RocksDB as they come).
+     * A multi-version query's versions are read when the query runs; its iterator holds no native
+     * resources. Other queries get an unknown-query result.
+     *
+     * @param query         the query (its key in Kafka's bytes form)
+     * @param positionBound how far the store must have read its input partition
+     * @param config        whether to collect execution information
+     * @return the query's result, with the store's position
+     */
     @Override
+    @SuppressWarnings("unchecked")
     public <R> QueryResult<R> query(Query<R> query, PositionBound positionBound, QueryConfig config) {
-        return QueryResult.forUnknownQueryType(query, this);
+        long start = System.nanoTime();
+        QueryResult<R> result;
+        Position position;
+        synchronized (this) {
+            position = getPosition().copy();
+            StateStoreContext context = context();
+            Integer partition = context == null ? null : context.taskId().partition();
+            if (!StoreQueries.isPermitted(position, positionBound, partition)) {
+                return QueryResult.notUpToBound(position, positionBound, partition);
+            }
+            try {
+                if (query instanceof VersionedKeyQuery<?, ?> versioned) {
+                    validateOpen();
+                    byte[] key = ((Bytes) versioned.key()).get();
+                    result = QueryResult.forResult((R) (versioned.asOfTimestamp().isPresent()
+                            ? recordAt(key, versioned.asOfTimestamp().get().toEpochMilli())
+                            : recordAt(key, Long.MAX_VALUE)));
+                } else if (query instanceof MultiVersionedKeyQuery<?, ?> multi) {
+                    validateOpen();
+                    List<VersionedRecord<byte[]>> versions = versionsBetween(((Bytes) multi.key()).get(),
+                            multi.fromTime().map(Instant::toEpochMilli).orElse(Long.MIN_VALUE),
+                            multi.toTime().map(Instant::toEpochMilli).orElse(Long.MAX_VALUE));
+                    if (multi.resultOrder() == ResultOrder.DESCENDING) {
+                        versions = versions.reversed();
+                    }
+                    result = QueryResult.forResult((R) new VersionList(versions.iterator()));
+                } else {
+                    result = QueryResult.forUnknownQueryType(query, this);
+                }
+            } catch (RuntimeException e) {
+                result = QueryResult.forFailure(FailureReason.STORE_EXCEPTION,
+                        "rocksffm store " + name() + " failed the query " + query + ": " + e);
+            }
+        }
+        if (config.isCollectExecutionInfo()) {
+            result.addExecutionInfo("Handled in " + getClass() + " " + name() + " in " + (System.nanoTime() - start) + "ns");
+        }
+        result.setPosition(position);
+        return result;
+    }
+
+    /** A multi-version query's answer: versions already read. */
+    private record VersionList(Iterator<VersionedRecord<byte[]>> versions) implements VersionedRecordIterator<byte[]> {
+        @Override
+        public boolean hasNext() {
+            return versions.hasNext();
+        }
+
+        @Override
+        public VersionedRecord<byte[]> next() {
+            return versions.next();
+        }
+
+        @Override
+        public void close() {
+        }
     }
 
     @Override
