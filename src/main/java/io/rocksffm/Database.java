@@ -22,6 +22,7 @@ import java.util.Set;
 import java.util.HashSet;
 import java.util.ArrayList;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.OptionalLong;
 import java.util.Map;
 
@@ -49,6 +50,8 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     final Path realPath;
     private final boolean readOnly;
     final CallGuard guard;
+    /** Pauses of the background work made through this handle and not yet continued ({@link Maintenance}). */
+    final AtomicInteger backgroundPauses = new AtomicInteger();
     /**
      * Bytes at the end of every stored value that are not the caller's (the timestamp of a TTL
      * database), which the engine's batched multi-get leaves in.
@@ -340,6 +343,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     public void flush(ColumnFamilyHandle family, FlushOptions options) {
         Objects.requireNonNull(options, "options");
         Callbacks.refuseWaiting("flush");
+        Maintenance.refuseWhilePaused(this, "flush", "continue it first");
         try (Scratch s = guard.begin(options, family)) {
             rocksdb_flush_cf(adminDb(), options.ptr, family.ptr, s.errptr);
             checkWrite(s.errptr);
@@ -357,6 +361,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     @Override
     public void compactRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
         Callbacks.refuseWaiting("compactRange");
+        Maintenance.refuseWhilePaused(this, "compactRange", "continue it first");
         try (Scratch s = guard.begin(family)) {
             MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
             MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
@@ -457,6 +462,13 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     public void waitForCompact(WaitForCompactOptions options) {
         Objects.requireNonNull(options, "options");
         Callbacks.refuseWaiting("waitForCompact");
+        if (options.flush()) {
+            Maintenance.refuseWhilePaused(this, "waitForCompact with a flush first",
+                    "its flush waits without the timeout; wait without the flush, or continue the work first");
+        } else if (!options.abortOnPause() && options.timeout().isZero()) {
+            Maintenance.refuseWhilePaused(this, "waitForCompact without a timeout",
+                    "set a timeout or abortOnPause, or continue the work first");
+        }
         try (Scratch s = guard.begin()) {
             Capabilities.require("rocksdb_wait_for_compact");
             options.use(o -> rocksdb_wait_for_compact(adminDb(), o, s.errptr));
@@ -572,6 +584,11 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         for (int i = 0; i < names.length; i++) {
             names[i] = Opening.cPath(Objects.requireNonNull(files.get(i), "files[" + i + "]"));
         }
+        if (options.allowBlockingFlush()) {
+            Maintenance.refuseWhilePaused(this, "ingestExternalFile allowing a blocking flush",
+                    "ingest with setAllowBlockingFlush(false) (files that overlap the memtable then fail at once), "
+                            + "or continue the work first");
+        }
         guard.call(options, family, s -> {
             if (families.timestampSize(family) != 0) {
                 Capabilities.requireSince("rocksdb_ingest_external_file_cf", "10.0", "ingestion into a family with"
@@ -607,7 +624,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     final void checkWrite(MemorySegment errptr) {
         RocksDBException e = Native.takeError(errptr, 0);
         if (e != null) {
-            throw BackgroundErrors.explain(e, () -> getLongProperty(defaultFamily, BackgroundErrors.PROPERTY));
+            throw BackgroundErrors.explain(this, e);
         }
     }
 

@@ -411,15 +411,18 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      *
      * @param family      the column family
      * @param options     the compaction's options (read during the call only)
-     * @param inputFiles  the files to compact, by path or name ({@code 000012.sst}), at least one
+     * @param inputFiles  the files to compact, at least one: each a live table file of this
+     *                    database, by name ({@code 000012.sst}), by the name {@link #liveFiles()}
+     *                    reports ({@code /000012.sst}), or by a path into the database's directory
      * @param outputLevel the level to write to, from 0 to the family's {@code num_levels - 1}
      * @return the paths of the files written, in key order (empty if the compaction removed all data)
      * @throws IllegalArgumentException if {@code inputFiles} is empty, a path holds a NUL
-     *         character or {@code outputLevel < 0}
+     *         character or is not a live table file of this database (a missing file, another
+     *         database's, a path elsewhere; the message names it), or {@code outputLevel < 0}
      * @throws IllegalStateException if the database, the family or the options are closed
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_compact_files_cf}
-     * @throws RocksDBException {@link RocksDBException.Code#INVALID_ARGUMENT} for a file that is
-     *         not live in the family or a level the family does not have,
+     * @throws RocksDBException {@link RocksDBException.Code#INVALID_ARGUMENT} for a live file of
+     *         another family or a level the family does not have,
      *         {@link RocksDBException.Code#INCOMPLETE} if the options are
      *         {@link CompactionOptions#setCanceled canceled}, or another failure
      */
@@ -433,11 +436,10 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      *
      * @param family      the column family
      * @param options     the compaction's options (read during the call only)
-     * @param inputFiles  the files to compact, by path or name, at least one
+     * @param inputFiles  the files to compact, at least one, as for {@code compactFiles}
      * @param outputLevel the level to write to
      * @return the job's record; its reason is {@link EventListener.CompactionJobInfo#MANUAL_COMPACTION}
-     * @throws IllegalArgumentException if {@code inputFiles} is empty, a path holds a NUL
-     *         character or {@code outputLevel < 0}
+     * @throws IllegalArgumentException as {@link #compactFiles(ColumnFamilyHandle, CompactionOptions, List, int)}
      * @throws IllegalStateException if the database, the family or the options are closed
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_compact_files_cf}
      * @throws RocksDBException as {@link #compactFiles(ColumnFamilyHandle, CompactionOptions, List, int)}
@@ -560,18 +562,41 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * The write batches in the write-ahead log from {@code sequence} on, oldest first, up to
      * {@code maxBatches} of them ({@code GetUpdatesSince}): for change capture, call again from
      * the last batch's sequence number plus its {@link WriteBatch#count()}. The first batch may
-     * start before {@code sequence} (the batch containing it). Only what the log files still hold
-     * is there: keep them with {@link Options#setWalTtlSeconds} or {@link Options#setWalSizeLimitMb}.
+     * start before {@code sequence} (the batch containing it). An empty list means nothing new:
+     * {@code sequence} is past {@link #latestSequenceNumber()}.
+     *
+     * <p>Only what the log files still hold is there: keep them with
+     * {@link Options#setWalTtlSeconds} or {@link Options#setWalSizeLimitMb}. Writes the log does not
+     * hold are a gap, reported, never skipped: when the log holds no batch with {@code sequence}
+     * (its files purged, or the writes from there not logged: {@link WriteOptions#setDisableWAL},
+     * ingested files, recovered logs flushed at open) this throws
+     * {@link RocksDBException.Code#NOT_FOUND} naming the missing sequence numbers and the first
+     * the log holds ({@link #oldestLoggedSequenceNumber()}); RocksDB alone would start at the next
+     * batch it finds. A gap after some batches ends the list there; the next call, from it, throws.
      *
      * @param sequence   the first sequence number wanted, at least 0
      * @param maxBatches the most batches returned, at least 1
-     * @return the updates, each batch owned by the caller (close them)
+     * @return the updates, each batch owned by the caller (close them); empty if nothing is new
      * @throws IllegalArgumentException if {@code sequence < 0} or {@code maxBatches < 1}
      * @throws IllegalStateException if the database is closed
-     * @throws RocksDBException {@link RocksDBException.Code#NOT_FOUND} when the log no longer
+     * @throws RocksDBException {@link RocksDBException.Code#NOT_FOUND} for a gap: the log no longer
      *         holds {@code sequence} (or the database has no log, e.g. read-only)
      */
     List<WalUpdate> getUpdatesSince(long sequence, int maxBatches);
+
+    /**
+     * The first sequence number the write-ahead log holds: of its oldest batch, or
+     * {@link #latestSequenceNumber()} + 1 if it holds none. A change-capture reader that met a
+     * gap ({@link #getUpdatesSince}) and copied the database anew (a checkpoint, a backup) resumes
+     * from the copy's latest sequence number; this tells what the log can still give.
+     *
+     * @return the sequence number
+     * @throws IllegalStateException if the database is closed
+     * @throws RocksDBException if the log cannot be read (e.g. a read-only database)
+     */
+    default long oldestLoggedSequenceNumber() {
+        return ChangeCapture.oldestLoggedSequenceNumber((Database) this);
+    }
 
     /**
      * Waits until the database's background flushes and compactions are done ({@code WaitForCompact}),

@@ -56,6 +56,7 @@ final class AdminTables {
                 .guarded("currentWalFile()", (db, c) -> db.currentWalFile())
                 // change capture (issue 32)
                 .guarded("latestSequenceNumber()", (db, c) -> db.latestSequenceNumber())
+                .guarded("oldestLoggedSequenceNumber()", (db, c) -> db.oldestLoggedSequenceNumber())
                 .guarded("compactRange(ColumnFamilyHandle,CompactRangeOptions,MemorySegment,MemorySegment)",
                         (db, c) -> {
                             if (c.compactRange != null) {

@@ -471,6 +471,7 @@ final class ApiTables {
                 .guarded("setSnapshotConsistency(boolean)", (o, c) -> o.setSnapshotConsistency(true))
                 .guarded("setAllowGlobalSeqNo(boolean)", (o, c) -> o.setAllowGlobalSeqNo(true))
                 .guarded("setAllowBlockingFlush(boolean)", (o, c) -> o.setAllowBlockingFlush(true))
+                .guarded("allowBlockingFlush()", (o, c) -> o.allowBlockingFlush())
                 .guarded("setIngestBehind(boolean)", (o, c) -> o.setIngestBehind(false))
                 .guarded("setFailIfNotBottommostLevel(boolean)", (o, c) -> o.setFailIfNotBottommostLevel(false));
     }
