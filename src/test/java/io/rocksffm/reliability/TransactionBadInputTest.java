@@ -74,6 +74,8 @@ class TransactionBadInputTest {
     private static final Set<String> NULLABLE = Set.of(
             "beginTransaction(WriteOptions,TransactionOptions,Transaction)#2",
             "beginTransaction(WriteOptions,OptimisticTransactionOptions,Transaction)#2",
+            "compactRange(byte[],byte[])#0",
+            "compactRange(byte[],byte[])#1",
             "compactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#1",
             "compactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#2",
             "compactRange(ColumnFamilyHandle,CompactRangeOptions,MemorySegment,MemorySegment)#2",
