@@ -14,6 +14,9 @@ import java.lang.foreign.MemorySegment;
  * any call after close throws {@link IllegalStateException}.
  */
 public final class IngestExternalFileOptions extends IngestExternalFileOptionsSettings {
+    /** What {@link #setAllowBlockingFlush} set last (RocksDB's default: true). */
+    private volatile boolean allowBlockingFlush = true;
+
     /**
      * RocksDB's defaults: files copied (not moved), snapshot consistency on, global sequence
      * numbers allowed, blocking flush allowed, not ingested behind.
@@ -75,8 +78,22 @@ public final class IngestExternalFileOptions extends IngestExternalFileOptionsSe
      * @throws IllegalStateException if closed
      */
     public IngestExternalFileOptions setAllowBlockingFlush(boolean value) {
-        use(p -> rocksdb_ingestexternalfileoptions_set_allow_blocking_flush(p, flag(value)));
+        use(p -> {
+            rocksdb_ingestexternalfileoptions_set_allow_blocking_flush(p, flag(value));
+            allowBlockingFlush = value;
+        });
         return this;
+    }
+
+    /**
+     * Whether the ingestion may flush the memtable (kept on the Java side: the C API has no getter).
+     *
+     * @return the setting
+     * @throws IllegalStateException if closed
+     */
+    public boolean allowBlockingFlush() {
+        lifecycle.ensureOpen();
+        return allowBlockingFlush;
     }
 
     /**
