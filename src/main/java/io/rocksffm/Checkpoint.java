@@ -51,20 +51,20 @@ public final class Checkpoint extends NativeObject {
 
     /** A checkpoint maker for any kind of database (through its {@code rocksdb_t}). */
     static Checkpoint of(Database db) {
-        Lifecycle lifecycle = Lifecycle.child("Checkpoint", false, db.lifecycle);
-        MemorySegment cp = MemorySegment.NULL;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment err = arena.allocate(ValueLayout.ADDRESS);
-            cp = rocksdb_checkpoint_object_create(db.adminDb(), err);
-            Native.check(err);
-            return new Checkpoint(db, lifecycle, cp);
-        } catch (RuntimeException | Error e) {
-            if (cp.address() != 0) {
-                rocksdb_checkpoint_object_destroy(cp);
+        return Lifecycle.buildChild("Checkpoint", false, child -> {
+            MemorySegment cp = MemorySegment.NULL;
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment err = arena.allocate(ValueLayout.ADDRESS);
+                cp = rocksdb_checkpoint_object_create(db.adminDb(), err);
+                Native.check(err);
+                return new Checkpoint(db, child, cp);
+            } catch (RuntimeException | Error e) {
+                if (cp.address() != 0) {
+                    rocksdb_checkpoint_object_destroy(cp);
+                }
+                throw e;
             }
-            lifecycle.abandon();
-            throw e;
-        }
+        }, db.lifecycle);
     }
 
     @Override

@@ -82,9 +82,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @throws IllegalStateException if a handle is closed or iterators on it are open
      * @throws RocksDBException e.g. on a read-only handle
      */
-    default void dropColumnFamilies(List<ColumnFamilyHandle> families) {
-        FileAdmin.dropColumnFamilies((Database) this, families);
-    }
+    void dropColumnFamilies(List<ColumnFamilyHandle> families);
 
     /**
      * Flushes {@code family}'s memtable to a table file.
@@ -133,9 +131,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_flush_cfs} (7.8.3)
      * @throws IllegalStateException if called from inside a Java callback
      */
-    default void flush(List<ColumnFamilyHandle> families, FlushOptions options) {
-        FileAdmin.flush((Database) this, families, options);
-    }
+    void flush(List<ColumnFamilyHandle> families, FlushOptions options);
 
     /**
      * Writes the WAL's buffered data to its file ({@code FlushWAL}), and with {@code sync} also
@@ -197,10 +193,8 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @param end     the key after the last, or null for the end
      * @throws IllegalStateException if the database, family or options are closed
      */
-    default void compactRange(ColumnFamilyHandle family, CompactRangeOptions options, MemorySegment begin,
-                              MemorySegment end) {
-        FileAdmin.compactRange((Database) this, family, options, begin, end);
-    }
+    void compactRange(ColumnFamilyHandle family, CompactRangeOptions options, MemorySegment begin,
+                              MemorySegment end);
 
     /**
      * The database's live table files with their family, level, size, key range and entry counts
@@ -209,24 +203,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @return the files, an unmodifiable list
      * @throws IllegalStateException if the database is closed
      */
-    default List<LiveFile> liveFiles() {
-        return FileAdmin.liveFiles((Database) this);
-    }
-
-    /**
-     * Whether {@code key} may be in {@code family} ({@code KeyMayExist}): false means it certainly
-     * is not; true means it may be (a get tells). Answers from memory only (memtables, the block
-     * cache, filters), without reading table files, so it is cheaper than a get.
-     *
-     * @param family  the column family
-     * @param options the read options (a snapshot in them is honoured)
-     * @param key     the key
-     * @return false if the key is certainly absent
-     * @throws IllegalStateException if the database, family or options are closed
-     */
-    default boolean keyMayExist(ColumnFamilyHandle family, ReadOptions options, byte[] key) {
-        return FileAdmin.keyMayExist((Database) this, family, options, key);
-    }
+    List<LiveFile> liveFiles();
 
     /**
      * Deletes the table files of {@code family} whose keys all lie in {@code [begin, end]}
@@ -240,9 +217,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @throws IllegalStateException if the database or family is closed
      * @throws RocksDBException if RocksDB fails
      */
-    default void deleteFilesInRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
-        FileAdmin.deleteFilesInRange((Database) this, family, begin, end);
-    }
+    void deleteFilesInRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end);
 
     /**
      * A database property of {@code family} as text (e.g. {@code "rocksdb.stats"},
@@ -341,10 +316,8 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @throws IllegalStateException if the database or family is closed
      * @throws UnsupportedOperationException on engines without {@code rocksdb_approximate_sizes_cf_with_flags}
      */
-    default long[] approximateSizes(ColumnFamilyHandle family, MemorySegment[] starts, MemorySegment[] limits,
-                                    boolean includeMemtables, boolean includeFiles) {
-        return FileAdmin.approximateSizes((Database) this, family, starts, limits, includeMemtables, includeFiles);
-    }
+    long[] approximateSizes(ColumnFamilyHandle family, MemorySegment[] starts, MemorySegment[] limits,
+                                    boolean includeMemtables, boolean includeFiles);
 
     /**
      * Stops RocksDB deleting obsolete files (compacted table files, old logs) until as many
@@ -353,9 +326,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @throws IllegalStateException if the database is closed
      * @throws RocksDBException if RocksDB fails
      */
-    default void disableFileDeletions() {
-        FileAdmin.fileDeletions((Database) this, false);
-    }
+    void disableFileDeletions();
 
     /**
      * Undoes one {@link #disableFileDeletions()}; once all are undone, RocksDB deletes the files
@@ -364,9 +335,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @throws IllegalStateException if the database is closed
      * @throws RocksDBException if RocksDB fails
      */
-    default void enableFileDeletions() {
-        FileAdmin.fileDeletions((Database) this, true);
-    }
+    void enableFileDeletions();
 
     /**
      * Creates a checkpoint: a consistent copy of the database (hard links where possible) in
@@ -378,7 +347,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      */
     void createCheckpoint(Path target);
 
-    // ---- bulk loading and mutable options ----------------------------------------------
+    // ---- bulk loading and mutable options ----------------------------------------------------------
 
     /**
      * Ingests table files (written with {@link SstFileWriter}) into {@code family}: their entries
@@ -430,7 +399,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      */
     void setOptions(Map<String, String> options);
 
-    // ---- RocksDB 11 administration: on older engines these throw
+    // ---- administration RocksDB 11 added: on older engines these throw
     // UnsupportedOperationException naming the C function and the engine's version ---------------
 
     /**
@@ -578,7 +547,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      */
     WalFile currentWalFile();
 
-    // ---- change capture -----------------------------------------------------------------
+    // ---- change capture -----------------------------------------------------------------------------
 
     /**
      * The sequence number of the database's latest write (every write advances it by its number
@@ -641,9 +610,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      *         {@link RocksDBException.Code#ABORTED} when paused and asked to give up
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_wait_for_compact} (7.8.3)
      */
-    default void waitForCompact(WaitForCompactOptions options) {
-        CompactionControl.waitForCompact((Database) this, options);
-    }
+    void waitForCompact(WaitForCompactOptions options);
 
     /**
      * Cancels the database's background work ({@code CancelAllBackgroundWork}), as closing does:
@@ -656,9 +623,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @param wait whether to wait until running background jobs have stopped (not from inside a callback)
      * @throws IllegalStateException if the database is closed, or {@code wait} from inside a callback
      */
-    default void cancelAllBackgroundWork(boolean wait) {
-        CompactionControl.cancelAllBackgroundWork((Database) this, wait);
-    }
+    void cancelAllBackgroundWork(boolean wait);
 
     /**
      * Suggests to RocksDB that the table files of {@code family} overlapping {@code [begin, end]}
@@ -674,7 +639,5 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @throws IllegalStateException if the database or family is closed
      * @throws RocksDBException if RocksDB refuses (e.g. under FIFO compaction, which has no levels to mark)
      */
-    default void suggestCompactRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
-        CompactionControl.suggestCompactRange((Database) this, family, begin, end);
-    }
+    void suggestCompactRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end);
 }

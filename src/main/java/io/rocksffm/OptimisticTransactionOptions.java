@@ -13,6 +13,12 @@ import java.lang.foreign.MemorySegment;
  */
 public final class OptimisticTransactionOptions extends NativeObject {
     /**
+     * Whether a transaction begun with these options takes a snapshot (kept here: the C API's
+     * snapshot wrapper of a transaction without one is not safe to inspect).
+     */
+    volatile boolean setSnapshot;
+
+    /**
      * RocksDB's defaults, shared by the forms that take none; never closed (not reachable from
      * outside this package).
      */
@@ -38,6 +44,7 @@ public final class OptimisticTransactionOptions extends NativeObject {
      */
     public OptimisticTransactionOptions setSetSnapshot(boolean value) {
         use(p -> rocksdb_optimistictransaction_options_set_set_snapshot(p, flag(value)));
+        setSnapshot = value;
         return this;
     }
 }

@@ -14,6 +14,12 @@ import java.lang.foreign.MemorySegment;
  */
 public final class TransactionOptions extends NativeObject {
     /**
+     * Whether a transaction begun with these options takes a snapshot (kept here: the C API's
+     * snapshot wrapper of a transaction without one is not safe to inspect).
+     */
+    volatile boolean setSnapshot;
+
+    /**
      * RocksDB's defaults, shared by the forms that take none; never closed (not reachable from
      * outside this package).
      */
@@ -45,6 +51,7 @@ public final class TransactionOptions extends NativeObject {
      */
     public TransactionOptions setSetSnapshot(boolean value) {
         use(p -> rocksdb_transaction_options_set_set_snapshot(p, flag(value)));
+        setSnapshot = value;
         return this;
     }
 

@@ -13,13 +13,13 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.BitSet;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * A batch of writes encoded by Java code straight into RocksDB's own write-batch byte layout, in
  * native memory this object owns: adding an operation makes no downcall. The batch crosses into
- * RocksDB only when it is {@linkplain RocksDB#write written} (one
- * {@code rocksdb_writebatch_create_from} and one {@code rocksdb_write}) or turned into a
+ * RocksDB only when it is {@linkplain Database#write(WriteOptions, WriteBatch) written} (three
+ * downcalls: {@code rocksdb_writebatch_create_from} copies it into a native batch, the database's
+ * write function writes that, {@code rocksdb_writebatch_destroy} frees it) or turned into a
  * {@linkplain #toNative() native batch}.
  *
  * {@snippet id="WriteBatch" :
@@ -94,7 +94,7 @@ public final class WriteBatch implements Writes<WriteBatch>, AutoCloseable {
      * @param data RocksDB-format batch bytes
      * @return a new batch, which the caller closes
      * @throws IllegalArgumentException if the bytes are not a well-formed batch whose records
-     *         are all put, delete, single-delete, delete-range or merge
+     *         are all put, delete, single-delete, delete-range, merge or log data
      */
     public static WriteBatch fromBytes(MemorySegment data) {
         Objects.requireNonNull(data, "data");
@@ -466,6 +466,132 @@ public final class WriteBatch implements Writes<WriteBatch>, AutoCloseable {
         return append(MERGE, 0, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
     }
 
+    /**
+     * Appends {@code blob} as log data (RocksDB's {@code PutLogData}): it is written to the
+     * write-ahead log with the batch, and read back by change capture, but it is not an operation:
+     * it changes no family, does not count in {@link #count()} and takes no sequence number.
+     * The blob is copied in.
+     *
+     * @param blob the bytes to log
+     * @return this batch
+     * @throws NullPointerException if {@code blob} is null
+     * @throws IllegalArgumentException if {@code blob} exceeds RocksDB's limit of 2<sup>32</sup>-1 bytes
+     * @throws IllegalStateException if closed
+     */
+    public WriteBatch putLogData(MemorySegment blob) {
+        Objects.requireNonNull(blob, "blob");
+        ensureOpen();
+        long n = blob.byteSize();
+        if (n > MAX_SLICE) {
+            throw new IllegalArgumentException("log data of " + n + " bytes exceeds RocksDB's limit of " + MAX_SLICE);
+        }
+        long need = 1 + varintSize(n) + n;
+        if (size + need > buf.byteSize()) {
+            grow(size + need);
+        }
+        MemorySegment b = buf;
+        long p = putVarint(b, putByte(b, size, LOG_DATA), n);
+        MemorySegment.copy(blob, 0, b, p, n);
+        size = p + n;
+        return this;
+    }
+
+    /**
+     * {@link #putLogData(MemorySegment)} for an array.
+     *
+     * @param blob the bytes to log
+     * @return this batch
+     * @throws NullPointerException if {@code blob} is null
+     * @throws IllegalStateException if closed
+     */
+    public WriteBatch putLogData(byte[] blob) {
+        return putLogData(MemorySegment.ofArray(Objects.requireNonNull(blob, "blob")));
+    }
+
+    /**
+     * What {@link #iterate} hands the records of a batch to, one method per kind of record
+     * (RocksDB's {@code WriteBatch::Handler}); each does nothing unless overridden. The family
+     * is the record's column-family id ({@link ColumnFamilyHandle#id()}; 0 for the default).
+     * The segments are read-only views of the batch, valid only during the call: copy what you
+     * keep ({@code toArray(ValueLayout.JAVA_BYTE)}). A handler must not change the batch it is
+     * iterating.
+     */
+    public interface Handler {
+        /**
+         * A put.
+         *
+         * @param family the column-family id
+         * @param key the key
+         * @param value the value
+         */
+        default void put(int family, MemorySegment key, MemorySegment value) {}
+
+        /**
+         * A merge.
+         *
+         * @param family the column-family id
+         * @param key the key
+         * @param value the merge operand
+         */
+        default void merge(int family, MemorySegment key, MemorySegment value) {}
+
+        /**
+         * A delete.
+         *
+         * @param family the column-family id
+         * @param key the key
+         */
+        default void delete(int family, MemorySegment key) {}
+
+        /**
+         * A single delete.
+         *
+         * @param family the column-family id
+         * @param key the key
+         */
+        default void singleDelete(int family, MemorySegment key) {}
+
+        /**
+         * A range deletion of {@code [begin, end)}.
+         *
+         * @param family the column-family id
+         * @param begin the first key of the range
+         * @param end the end of the range (exclusive)
+         */
+        default void deleteRange(int family, MemorySegment begin, MemorySegment end) {}
+
+        /**
+         * Log data ({@link WriteBatch#putLogData(MemorySegment)}).
+         *
+         * @param blob the blob
+         */
+        default void logData(MemorySegment blob) {}
+    }
+
+    /**
+     * Hands every record of this batch, in order, to {@code handler} (RocksDB's
+     * {@code WriteBatch::Iterate}), on the calling thread; no native call. Works the same for a
+     * batch read back by change capture ({@link WalUpdate#batch()}).
+     *
+     * @param handler the handler; an exception it throws ends the iteration and is rethrown
+     * @throws NullPointerException if {@code handler} is null
+     * @throws IllegalStateException if closed
+     */
+    public void iterate(Handler handler) {
+        Objects.requireNonNull(handler, "handler");
+        ensureOpen();
+        BatchFormat.forEachEntry(buf.asSlice(0, size).asReadOnly(), (at, tag, family, first, second) -> {
+            switch (tag) {
+                case VALUE -> handler.put(family, first, second);
+                case MERGE -> handler.merge(family, first, second);
+                case DELETION -> handler.delete(family, first);
+                case SINGLE_DELETION -> handler.singleDelete(family, first);
+                case RANGE_DELETION -> handler.deleteRange(family, first, second);
+                default -> handler.logData(first);
+            }
+        });
+    }
+
     /** {@return number of operations in the batch} */
     public int count() {
         ensureOpen();
@@ -592,66 +718,46 @@ public final class WriteBatch implements Writes<WriteBatch>, AutoCloseable {
      * @return a new native batch, which the caller closes
      */
     public NativeWriteBatch toNative() {
-        return new NativeWriteBatch(createNative());
+        return new NativeWriteBatch(Native.writebatchCreateFrom(sealed(), size));
     }
 
-    /** A fresh native batch holding a copy of this one; free it with {@link #destroyNative}. */
-    MemorySegment createNative() {
-        ensureOpen();
-        sealHeader();
-        return Native.writebatchCreateFrom(buf, size);
-    }
+    // ---- what a database reads when it writes this batch (the batch knows no database) --------
 
     /**
-     * Refuses a batch that RocksDB would fail only while applying it (after logging it, which
-     * leaves the database refusing writes until reopened): records for column families the
-     * target does not have, merge records for families without a merge operator, and range
-     * deletions that end before they begin in their family's order.
+     * The batch's buffer with its header sealed: its first {@link #sealedSize()} bytes are the
+     * batch. Valid until the next change to the batch or its close.
+     *
+     * @throws IllegalStateException if closed; {@link WrongThreadException} on another thread
      */
-    void checkWritable(Database db, ColumnFamilies target) {
+    MemorySegment sealed() {
         ensureOpen();
-        if (familiesOf != null && familiesOf != db) {
-            throw new IllegalArgumentException("the batch holds records made with family handles of another database");
-        }
-        Set<Integer> familyIds = target.ids();
-        Set<Integer> mergeFamilyIds = target.mergeIds();
-        if (mergeFamilies != null) {
-            for (int id = mergeFamilies.nextSetBit(0); id >= 0; id = mergeFamilies.nextSetBit(id + 1)) {
-                if (familyIds.contains(id) && !mergeFamilyIds.contains(id)) {
-                    throw new IllegalArgumentException("the batch holds merge records for column family id " + id
-                            + ", which has no merge operator");
-                }
-            }
-        }
-        if (families != null) {
-            for (int id = families.nextSetBit(0); id >= 0; id = families.nextSetBit(id + 1)) {
-                if (!familyIds.contains(id)) {
-                    throw new IllegalArgumentException("the batch names column family id " + id + ", which the database does not have");
-                }
-            }
-        }
-        if (size > BatchFormat.HEADER) {
-            target.refuseTimestampedRecords(families, buf.asSlice(0, size));
-        }
-        if (rangeFamilies != null) {
-            BatchFormat.forEachRange(buf.asSlice(0, size), (at, id, begin, end) -> {
-                if (target.compare(id, begin, end) > 0) {
-                    throw new IllegalArgumentException("the batch's range deletion at offset " + at
-                            + " ends before it begins in the order of column family id " + id);
-                }
-            });
-        }
+        sealHeader();
+        return buf;
     }
 
-    /** Whether records name non-default column families. */
-    boolean namesFamilies() {
-        ensureOpen();
-        return families != null;
+    /** The size of {@link #sealed()}'s batch (read after it). */
+    long sealedSize() {
+        return size;
     }
 
-    /** Frees a batch from {@link #createNative()}. */
-    static void destroyNative(MemorySegment nativeBatch) {
-        Native.writebatchDestroy(nativeBatch);
+    /** Non-default column-family ids the records name, or null for none (read after {@link #sealed()}). */
+    BitSet familyIds() {
+        return families;
+    }
+
+    /** Column-family ids merge records name, or null for none (read after {@link #sealed()}). */
+    BitSet mergeFamilyIds() {
+        return mergeFamilies;
+    }
+
+    /** Column-family ids range deletions name, or null for none (read after {@link #sealed()}). */
+    BitSet rangeFamilyIds() {
+        return rangeFamilies;
+    }
+
+    /** The database whose family handles made records, or null for none (read after {@link #sealed()}). */
+    Database handlesOf() {
+        return familiesOf;
     }
 
     /** {@return whether {@link #close()} has been called} */

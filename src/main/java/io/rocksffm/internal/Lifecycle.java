@@ -164,6 +164,59 @@ public final class Lifecycle {
         return new Lifecycle(what, null, parents.clone(), false, true);
     }
 
+    /** What a child lifecycle is made for: the object built with it. */
+    @FunctionalInterface
+    public interface Build<T> {
+        /**
+         * Builds the object that owns {@code child}.
+         *
+         * @param child the new child lifecycle
+         * @return the object
+         */
+        T build(Lifecycle child);
+    }
+
+    /**
+     * A {@link #child} and the object made for it, by construction: if {@code build} throws, the
+     * child is {@link #abandon() abandoned} (its parents released) before the exception goes on,
+     * as a call token exits what it entered. Native memory {@code build} allocated before it
+     * failed is its own to free.
+     *
+     * @param what     the object's name in error messages
+     * @param confined whether the object is confined to the current thread
+     * @param build    makes the object that owns the child
+     * @param parents  the objects it keeps open
+     * @param <T>      the object's type
+     * @return the object
+     * @throws IllegalStateException if a parent is closed (nothing is built then)
+     */
+    public static <T> T buildChild(String what, boolean confined, Build<T> build, Lifecycle... parents) {
+        return built(child(what, confined, parents), build);
+    }
+
+    /**
+     * {@link #buildChild} with an {@link #exclusiveChild}.
+     *
+     * @param what    the object's name in error messages
+     * @param build   makes the object that owns the child
+     * @param parents the objects it keeps open
+     * @param <T>     the object's type
+     * @return the object
+     * @throws IllegalStateException if a parent is closed (nothing is built then)
+     */
+    public static <T> T buildExclusiveChild(String what, Build<T> build, Lifecycle... parents) {
+        return built(exclusiveChild(what, parents), build);
+    }
+
+    private static <T> T built(Lifecycle child, Build<T> build) {
+        try {
+            return build.build(child);
+        } catch (RuntimeException | Error e) {
+            child.abandon();
+            throw e;
+        }
+    }
+
     /** Claims every parent, all or none. */
     private static void claim(Lifecycle[] parents) {
         int claimed = 0;

@@ -41,7 +41,6 @@ import io.rocksffm.EventListener;
 import io.rocksffm.PrefixExtractor;
 import io.rocksffm.RateLimiter;
 import io.rocksffm.UInt64AddOperator;
-import io.rocksffm.WriteBatchWithIndex;
 import io.rocksffm.WriteBufferManager;
 
 /**
@@ -81,11 +80,6 @@ final class ApiTables {
                 .guarded("merge(ColumnFamilyHandle,WriteOptions,MemorySegment,MemorySegment)", (db, c) -> mergeOrRefused(() -> db.merge(c.cf, c.wo, c.key, c.value)))
                 .guarded("merge(byte[],byte[])", (db, c) -> mergeOrRefused(() -> db.merge(bytes("k"), bytes("v"))))
                 .guarded("merge(ColumnFamilyHandle,byte[],byte[])", (db, c) -> mergeOrRefused(() -> db.merge(c.cf, bytes("k"), bytes("v"))))
-                .guarded("write(WriteOptions,WriteBatchWithIndex)", (db, c) -> {
-                    try (WriteBatchWithIndex b = new WriteBatchWithIndex()) {
-                        db.write(c.wo, b);
-                    }
-                })
                 .guarded("get(ColumnFamilyHandle,ReadOptions,MemorySegment,MemorySegment)", (db, c) -> db.get(c.cf, c.ro, c.key, c.out))
                 .guarded("get(ReadOptions,MemorySegment,MemorySegment)", (db, c) -> db.get(c.ro, c.key, c.out))
                 .guarded("get(byte[])", (db, c) -> db.get(bytes("k")))
@@ -102,6 +96,7 @@ final class ApiTables {
                         (db, c) -> db.multiGetAsList(c.cf, c.ro, List.of(bytes("k"))))
                 .guarded("newIterator(ReadOptions)", (db, c) -> db.newIterator(c.ro).close())
                 .guarded("newIterator(ColumnFamilyHandle,ReadOptions)", (db, c) -> db.newIterator(c.cf, c.ro).close())
+                .guarded("newIterators(List,ReadOptions)", (db, c) -> db.newIterators(List.of(c.cf), c.ro).forEach(RocksIterator::close))
                 .guarded("getSnapshot()", (db, c) -> db.getSnapshot().close())
                 .guarded("forEach(ReadOptions,BiConsumer)", (db, c) -> db.forEach(c.ro, (k, v) -> {}))
                 .guarded("stream(ReadOptions)", (db, c) -> {
@@ -272,7 +267,10 @@ final class ApiTables {
                 .guarded("toNative()", (b, c) -> b.toNative().close())
                 .guarded("setSavePoint()", (b, c) -> b.setSavePoint())
                 .guarded("rollbackToSavePoint()", (b, c) -> b.setSavePoint().rollbackToSavePoint())
-                .guarded("popSavePoint()", (b, c) -> b.setSavePoint().popSavePoint());
+                .guarded("popSavePoint()", (b, c) -> b.setSavePoint().popSavePoint())
+                .guarded("putLogData(MemorySegment)", (b, c) -> b.putLogData(c.value))
+                .guarded("putLogData(byte[])", (b, c) -> b.putLogData(bytes("blob")))
+                .guarded("iterate(Handler)", (b, c) -> b.iterate(new WriteBatch.Handler() {}));
     }
 
     static Table<NativeWriteBatch> nativeWriteBatch() {
