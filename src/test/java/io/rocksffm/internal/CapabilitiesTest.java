@@ -3,16 +3,21 @@ package io.rocksffm.internal;
 import static org.junit.jupiter.api.Assertions.*;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.rocksffm.Options;
+import io.rocksffm.ReadOptions;
 import io.rocksffm.RocksDB;
 import io.rocksffm.internal.capi.HeaderInfo;
 
 import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.lang.foreign.SymbolLookup;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -23,6 +28,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The capability gate: every C function rocksffm calls is either exported by the engine under
@@ -380,10 +386,10 @@ class CapabilitiesTest {
      * again) ends the walk at the innermost such call.
      */
     @Test
-    void theRefusalNamesThePublicMethodTheCallerCalled(@org.junit.jupiter.api.io.TempDir Path dir) {
+    void theRefusalNamesThePublicMethodTheCallerCalled(@TempDir Path dir) {
         assertEquals("This call", Capabilities.publicCaller());
-        try (io.rocksffm.Options o = new io.rocksffm.Options().setCreateIfMissing(true); RocksDB db = RocksDB.open(dir, o);
-             io.rocksffm.ReadOptions ro = new io.rocksffm.ReadOptions()) {
+        try (Options o = new Options().setCreateIfMissing(true); RocksDB db = RocksDB.open(dir, o);
+             ReadOptions ro = new ReadOptions()) {
             db.put("k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8));
             List<String> seen = new ArrayList<>();
             db.forEach(ro, (k, v) -> seen.add(Capabilities.publicCaller()));
@@ -409,7 +415,7 @@ class CapabilitiesTest {
     @Test
     void theFirstVersionIsTheResourcesAndNamedInTheRefusal() throws Exception {
         forgetCached("firstVersions"); // read the resource in this test, not in whichever asked first
-        Map<String, String> listed = new java.util.LinkedHashMap<>();
+        Map<String, String> listed = new LinkedHashMap<>();
         try (var in = Capabilities.class.getResourceAsStream("first-versions.txt")) {
             assertNotNull(in);
             for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList()) {
@@ -441,9 +447,9 @@ class CapabilitiesTest {
      * question reads the engine or the resource again: the answers must not depend on the cache.
      */
     private static void forgetCached(String field) throws ReflectiveOperationException {
-        java.lang.reflect.Field f = Capabilities.class.getDeclaredField(field);
+        Field f = Capabilities.class.getDeclaredField(field);
         f.setAccessible(true);
-        if (java.lang.reflect.Modifier.isFinal(f.getModifiers())) {
+        if (Modifier.isFinal(f.getModifiers())) {
             ((Map<?, ?>) f.get(null)).clear();
         } else {
             f.set(null, null);
