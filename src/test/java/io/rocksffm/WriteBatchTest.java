@@ -15,6 +15,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -824,6 +825,20 @@ class WriteBatchTest {
     }
 
     /**
+     * Calls {@code call}, which fails with NOT_FOUND where RocksDB's call failed and returns the
+     * batch where it did not; whether it succeeded.
+     */
+    private static boolean asRocksDB(boolean rocksdbFailed, WriteBatch batch, Supplier<WriteBatch> call) {
+        if (rocksdbFailed) {
+            RocksDBException e = assertThrows(RocksDBException.class, call::get);
+            assertEquals(RocksDBException.Code.NOT_FOUND, e.code(), e.getMessage());
+            return false;
+        }
+        assertSame(batch, call.get());
+        return true;
+    }
+
+    /**
      * Save points against RocksDB's own batch: random records, nested save points, rollbacks,
      * pops and clears on both; after every step the bytes and count are identical, and a rollback
      * or pop without a save point fails on both (NOT_FOUND here).
@@ -865,24 +880,18 @@ class WriteBatchTest {
                         }
                         case 7, 8 -> {
                             rocksdb_writebatch_rollback_to_save_point(nb, errptr);
-                            if (failed(errptr)) {
-                                RocksDBException e = assertThrows(RocksDBException.class, batch::rollbackToSavePoint);
-                                assertEquals(RocksDBException.Code.NOT_FOUND, e.code(), e.getMessage());
-                                refusals++;
-                            } else {
-                                assertSame(batch, batch.rollbackToSavePoint());
+                            if (asRocksDB(failed(errptr), batch, batch::rollbackToSavePoint)) {
                                 rollbacks++;
+                            } else {
+                                refusals++;
                             }
                         }
                         case 9, 10 -> {
                             rocksdb_writebatch_pop_save_point(nb, errptr);
-                            if (failed(errptr)) {
-                                RocksDBException e = assertThrows(RocksDBException.class, batch::popSavePoint);
-                                assertEquals(RocksDBException.Code.NOT_FOUND, e.code(), e.getMessage());
-                                refusals++;
-                            } else {
-                                assertSame(batch, batch.popSavePoint());
+                            if (asRocksDB(failed(errptr), batch, batch::popSavePoint)) {
                                 pops++;
+                            } else {
+                                refusals++;
                             }
                         }
                         default -> {
