@@ -281,7 +281,17 @@ public final class SettingsTables {
     static Table<IngestExternalFileOptions> ingestExternalFileOptions(Table<IngestExternalFileOptions> table) {
         return table
                 .guarded("setWriteGlobalSeqno(boolean)", (o, c) -> o.setWriteGlobalSeqno(true))
-                .guarded("writeGlobalSeqno()", (o, c) -> o.writeGlobalSeqno());
+                .guarded("writeGlobalSeqno()", (o, c) -> o.writeGlobalSeqno())
+                .guarded("setMoveFiles(boolean)", (o, c) -> o.setMoveFiles(true))
+                .guarded("moveFiles()", (o, c) -> o.moveFiles())
+                .guarded("setSnapshotConsistency(boolean)", (o, c) -> o.setSnapshotConsistency(false))
+                .guarded("snapshotConsistency()", (o, c) -> o.snapshotConsistency())
+                .guarded("setAllowGlobalSeqNo(boolean)", (o, c) -> o.setAllowGlobalSeqNo(false))
+                .guarded("allowGlobalSeqNo()", (o, c) -> o.allowGlobalSeqNo())
+                .guarded("setAllowBlockingFlush(boolean)", (o, c) -> o.setAllowBlockingFlush(false))
+                .guarded("allowBlockingFlush()", (o, c) -> o.allowBlockingFlush())
+                .guarded("setIngestBehind(boolean)", (o, c) -> o.setIngestBehind(true))
+                .guarded("ingestBehind()", (o, c) -> o.ingestBehind());
     }
 
     /** The settings of {@link IngestExternalFileOptions}. */
@@ -291,6 +301,31 @@ public final class SettingsTables {
                         null, null,
                         o -> o.setWriteGlobalSeqno(true),
                         o -> assertEquals(true, o.writeGlobalSeqno()),
+                        List.of()),
+                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setMoveFiles", "rocksdb_ingestexternalfileoptions_set_move_files", "rocksdb_ingestexternalfileoptions_get_move_files", null, "11.8",
+                        null, null,
+                        o -> o.setMoveFiles(true),
+                        o -> assertEquals(true, o.moveFiles()),
+                        List.of()),
+                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setSnapshotConsistency", "rocksdb_ingestexternalfileoptions_set_snapshot_consistency", "rocksdb_ingestexternalfileoptions_get_snapshot_consistency", null, "11.8",
+                        null, null,
+                        o -> o.setSnapshotConsistency(false),
+                        o -> assertEquals(false, o.snapshotConsistency()),
+                        List.of()),
+                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setAllowGlobalSeqNo", "rocksdb_ingestexternalfileoptions_set_allow_global_seqno", "rocksdb_ingestexternalfileoptions_get_allow_global_seqno", null, "11.8",
+                        null, null,
+                        o -> o.setAllowGlobalSeqNo(false),
+                        o -> assertEquals(false, o.allowGlobalSeqNo()),
+                        List.of()),
+                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setAllowBlockingFlush", "rocksdb_ingestexternalfileoptions_set_allow_blocking_flush", "rocksdb_ingestexternalfileoptions_get_allow_blocking_flush", null, "11.8",
+                        null, null,
+                        o -> o.setAllowBlockingFlush(false),
+                        o -> assertEquals(false, o.allowBlockingFlush()),
+                        List.of()),
+                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setIngestBehind", "rocksdb_ingestexternalfileoptions_set_ingest_behind", "rocksdb_ingestexternalfileoptions_get_ingest_behind", null, "11.8",
+                        null, null,
+                        o -> o.setIngestBehind(true),
+                        o -> assertEquals(true, o.ingestBehind()),
                         List.of()));
     }
 

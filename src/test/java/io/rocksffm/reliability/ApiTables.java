@@ -473,11 +473,6 @@ final class ApiTables {
         return SettingsTables.ingestExternalFileOptions(new Table<>(IngestExternalFileOptions.class))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("setMoveFiles(boolean)", (o, c) -> o.setMoveFiles(true))
-                .guarded("setSnapshotConsistency(boolean)", (o, c) -> o.setSnapshotConsistency(true))
-                .guarded("setAllowGlobalSeqNo(boolean)", (o, c) -> o.setAllowGlobalSeqNo(true))
-                .guarded("setAllowBlockingFlush(boolean)", (o, c) -> o.setAllowBlockingFlush(true))
-                .guarded("setIngestBehind(boolean)", (o, c) -> o.setIngestBehind(false))
                 .guarded("setFailIfNotBottommostLevel(boolean)", (o, c) -> o.setFailIfNotBottommostLevel(false));
     }
 
