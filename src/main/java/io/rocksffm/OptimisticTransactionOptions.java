@@ -8,10 +8,10 @@ import java.lang.foreign.MemorySegment;
  * Options of one optimistic transaction ({@code rocksdb_optimistictransaction_options_t}), given
  * to {@link OptimisticTransactionDB#beginTransaction(WriteOptions, OptimisticTransactionOptions)}.
  *
- * <p>The C API has setters only. Owned by the caller, who may close them once the transaction has
- * begun. Safe to share across threads. Use after close throws {@link IllegalStateException}.
+ * <p>The getter needs RocksDB 11.8 or later. Owned by the caller, who may close them once the
+ * transaction has begun. Safe to share across threads. Use after close throws {@link IllegalStateException}.
  */
-public final class OptimisticTransactionOptions extends NativeObject {
+public final class OptimisticTransactionOptions extends OptimisticTransactionOptionsSettings {
     /**
      * RocksDB's defaults, shared by the forms that take none; never closed (not reachable from
      * outside this package).
@@ -26,18 +26,5 @@ public final class OptimisticTransactionOptions extends NativeObject {
     @Override
     void destroy(MemorySegment p) {
         rocksdb_optimistictransaction_options_destroy(p);
-    }
-
-    /**
-     * Take a snapshot when the transaction begins: its commit then fails
-     * ({@link RocksDBException.Code#BUSY}) if another writer changed, after the snapshot, a key it
-     * wrote or read for update; {@link Transaction#getSnapshot()} returns it for reads.
-     *
-     * @param value whether to take a snapshot at begin
-     * @return these options
-     */
-    public OptimisticTransactionOptions setSetSnapshot(boolean value) {
-        use(p -> rocksdb_optimistictransaction_options_set_set_snapshot(p, flag(value)));
-        return this;
     }
 }

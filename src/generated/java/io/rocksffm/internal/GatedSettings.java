@@ -56,6 +56,7 @@ public final class GatedSettings {
             "rocksdb_ingestexternalfileoptions_get_snapshot_consistency",
             "rocksdb_ingestexternalfileoptions_get_write_global_seqno",
             "rocksdb_ingestexternalfileoptions_set_write_global_seqno",
+            "rocksdb_optimistictransaction_options_get_set_snapshot",
             "rocksdb_options_get_allow_2pc",
             "rocksdb_options_get_allow_fallocate",
             "rocksdb_options_get_avoid_flush_during_recovery",
@@ -119,5 +120,16 @@ public final class GatedSettings {
             "rocksdb_readoptions_get_auto_prefix_mode",
             "rocksdb_readoptions_get_value_size_soft_limit",
             "rocksdb_readoptions_set_auto_prefix_mode",
-            "rocksdb_readoptions_set_value_size_soft_limit");
+            "rocksdb_readoptions_set_value_size_soft_limit",
+            "rocksdb_transaction_options_get_deadlock_detect",
+            "rocksdb_transaction_options_get_deadlock_detect_depth",
+            "rocksdb_transaction_options_get_expiration",
+            "rocksdb_transaction_options_get_lock_timeout",
+            "rocksdb_transaction_options_get_max_write_batch_size",
+            "rocksdb_transaction_options_get_set_snapshot",
+            "rocksdb_transaction_options_get_skip_prepare",
+            "rocksdb_transactiondb_options_get_default_lock_timeout",
+            "rocksdb_transactiondb_options_get_max_num_locks",
+            "rocksdb_transactiondb_options_get_num_stripes",
+            "rocksdb_transactiondb_options_get_transaction_lock_timeout");
 }

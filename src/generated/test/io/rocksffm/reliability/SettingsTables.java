@@ -9,8 +9,11 @@ import io.rocksffm.BlockBasedTableConfig;
 import io.rocksffm.CompactRangeOptions;
 import io.rocksffm.FlushOptions;
 import io.rocksffm.IngestExternalFileOptions;
+import io.rocksffm.OptimisticTransactionOptions;
 import io.rocksffm.Options;
 import io.rocksffm.ReadOptions;
+import io.rocksffm.TransactionDBOptions;
+import io.rocksffm.TransactionOptions;
 import io.rocksffm.WriteOptions;
 import io.rocksffm.CompactionPriority;
 import io.rocksffm.CompactionStyle;
@@ -326,6 +329,23 @@ public final class SettingsTables {
                         null, null,
                         o -> o.setIngestBehind(true),
                         o -> assertEquals(true, o.ingestBehind()),
+                        List.of()));
+    }
+
+    /** Adds the use-after-close rows of {@link OptimisticTransactionOptions}'s generated settings to its table. */
+    static Table<OptimisticTransactionOptions> optimisticTransactionOptions(Table<OptimisticTransactionOptions> table) {
+        return table
+                .guarded("setSetSnapshot(boolean)", (o, c) -> o.setSetSnapshot(true))
+                .guarded("setSnapshot()", (o, c) -> o.setSnapshot());
+    }
+
+    /** The settings of {@link OptimisticTransactionOptions}. */
+    public static List<Setting<OptimisticTransactionOptions>> optimisticTransactionOptionsSettings() {
+        return List.of(
+                new Setting<OptimisticTransactionOptions>("OptimisticTransactionOptions.setSetSnapshot", "rocksdb_optimistictransaction_options_set_set_snapshot", "rocksdb_optimistictransaction_options_get_set_snapshot", null, "11.8",
+                        null, null,
+                        o -> o.setSetSnapshot(true),
+                        o -> assertEquals(true, o.setSnapshot()),
                         List.of()));
     }
 
@@ -1201,6 +1221,103 @@ public final class SettingsTables {
                         o -> o.setValueSizeSoftLimit(1048576),
                         o -> assertEquals((long) (1048576), o.valueSizeSoftLimit()),
                         List.of(o -> o.setValueSizeSoftLimit((0) - 1))));
+    }
+
+    /** Adds the use-after-close rows of {@link TransactionDBOptions}'s generated settings to its table. */
+    static Table<TransactionDBOptions> transactionDBOptions(Table<TransactionDBOptions> table) {
+        return table
+                .guarded("setMaxNumLocks(long)", (o, c) -> o.setMaxNumLocks(1000))
+                .guarded("maxNumLocks()", (o, c) -> o.maxNumLocks())
+                .guarded("setNumStripes(long)", (o, c) -> o.setNumStripes(32))
+                .guarded("numStripes()", (o, c) -> o.numStripes())
+                .guarded("setTransactionLockTimeout(long)", (o, c) -> o.setTransactionLockTimeout(2000))
+                .guarded("transactionLockTimeout()", (o, c) -> o.transactionLockTimeout())
+                .guarded("setDefaultLockTimeout(long)", (o, c) -> o.setDefaultLockTimeout(3000))
+                .guarded("defaultLockTimeout()", (o, c) -> o.defaultLockTimeout());
+    }
+
+    /** The settings of {@link TransactionDBOptions}. */
+    public static List<Setting<TransactionDBOptions>> transactionDBOptionsSettings() {
+        return List.of(
+                new Setting<TransactionDBOptions>("TransactionDBOptions.setMaxNumLocks", "rocksdb_transactiondb_options_set_max_num_locks", "rocksdb_transactiondb_options_get_max_num_locks", null, "11.8",
+                        null, null,
+                        o -> o.setMaxNumLocks(1000),
+                        o -> assertEquals((long) (1000), o.maxNumLocks()),
+                        List.of()),
+                new Setting<TransactionDBOptions>("TransactionDBOptions.setNumStripes", "rocksdb_transactiondb_options_set_num_stripes", "rocksdb_transactiondb_options_get_num_stripes", null, "11.8",
+                        null, null,
+                        o -> o.setNumStripes(32),
+                        o -> assertEquals((long) (32), o.numStripes()),
+                        List.of(o -> o.setNumStripes((1) - 1))),
+                new Setting<TransactionDBOptions>("TransactionDBOptions.setTransactionLockTimeout", "rocksdb_transactiondb_options_set_transaction_lock_timeout", "rocksdb_transactiondb_options_get_transaction_lock_timeout", null, "11.8",
+                        null, null,
+                        o -> o.setTransactionLockTimeout(2000),
+                        o -> assertEquals((long) (2000), o.transactionLockTimeout()),
+                        List.of(o -> o.setTransactionLockTimeout((-1) - 1))),
+                new Setting<TransactionDBOptions>("TransactionDBOptions.setDefaultLockTimeout", "rocksdb_transactiondb_options_set_default_lock_timeout", "rocksdb_transactiondb_options_get_default_lock_timeout", null, "11.8",
+                        null, null,
+                        o -> o.setDefaultLockTimeout(3000),
+                        o -> assertEquals((long) (3000), o.defaultLockTimeout()),
+                        List.of(o -> o.setDefaultLockTimeout((-1) - 1))));
+    }
+
+    /** Adds the use-after-close rows of {@link TransactionOptions}'s generated settings to its table. */
+    static Table<TransactionOptions> transactionOptions(Table<TransactionOptions> table) {
+        return table
+                .guarded("setSetSnapshot(boolean)", (o, c) -> o.setSetSnapshot(true))
+                .guarded("setSnapshot()", (o, c) -> o.setSnapshot())
+                .guarded("setDeadlockDetect(boolean)", (o, c) -> o.setDeadlockDetect(true))
+                .guarded("deadlockDetect()", (o, c) -> o.deadlockDetect())
+                .guarded("setDeadlockDetectDepth(long)", (o, c) -> o.setDeadlockDetectDepth(10))
+                .guarded("deadlockDetectDepth()", (o, c) -> o.deadlockDetectDepth())
+                .guarded("setLockTimeout(long)", (o, c) -> o.setLockTimeout(500))
+                .guarded("lockTimeout()", (o, c) -> o.lockTimeout())
+                .guarded("setExpiration(long)", (o, c) -> o.setExpiration(60000))
+                .guarded("expiration()", (o, c) -> o.expiration())
+                .guarded("setMaxWriteBatchSize(long)", (o, c) -> o.setMaxWriteBatchSize(1048576))
+                .guarded("maxWriteBatchSize()", (o, c) -> o.maxWriteBatchSize())
+                .guarded("setSkipPrepare(boolean)", (o, c) -> o.setSkipPrepare(false))
+                .guarded("skipPrepare()", (o, c) -> o.skipPrepare());
+    }
+
+    /** The settings of {@link TransactionOptions}. */
+    public static List<Setting<TransactionOptions>> transactionOptionsSettings() {
+        return List.of(
+                new Setting<TransactionOptions>("TransactionOptions.setSetSnapshot", "rocksdb_transaction_options_set_set_snapshot", "rocksdb_transaction_options_get_set_snapshot", null, "11.8",
+                        null, null,
+                        o -> o.setSetSnapshot(true),
+                        o -> assertEquals(true, o.setSnapshot()),
+                        List.of()),
+                new Setting<TransactionOptions>("TransactionOptions.setDeadlockDetect", "rocksdb_transaction_options_set_deadlock_detect", "rocksdb_transaction_options_get_deadlock_detect", null, "11.8",
+                        null, null,
+                        o -> o.setDeadlockDetect(true),
+                        o -> assertEquals(true, o.deadlockDetect()),
+                        List.of()),
+                new Setting<TransactionOptions>("TransactionOptions.setDeadlockDetectDepth", "rocksdb_transaction_options_set_deadlock_detect_depth", "rocksdb_transaction_options_get_deadlock_detect_depth", null, "11.8",
+                        null, null,
+                        o -> o.setDeadlockDetectDepth(10),
+                        o -> assertEquals((long) (10), o.deadlockDetectDepth()),
+                        List.of(o -> o.setDeadlockDetectDepth((1) - 1))),
+                new Setting<TransactionOptions>("TransactionOptions.setLockTimeout", "rocksdb_transaction_options_set_lock_timeout", "rocksdb_transaction_options_get_lock_timeout", null, "11.8",
+                        null, null,
+                        o -> o.setLockTimeout(500),
+                        o -> assertEquals((long) (500), o.lockTimeout()),
+                        List.of(o -> o.setLockTimeout((-1) - 1))),
+                new Setting<TransactionOptions>("TransactionOptions.setExpiration", "rocksdb_transaction_options_set_expiration", "rocksdb_transaction_options_get_expiration", null, "11.8",
+                        null, null,
+                        o -> o.setExpiration(60000),
+                        o -> assertEquals((long) (60000), o.expiration()),
+                        List.of(o -> o.setExpiration((-1) - 1))),
+                new Setting<TransactionOptions>("TransactionOptions.setMaxWriteBatchSize", "rocksdb_transaction_options_set_max_write_batch_size", "rocksdb_transaction_options_get_max_write_batch_size", null, "11.8",
+                        null, null,
+                        o -> o.setMaxWriteBatchSize(1048576),
+                        o -> assertEquals((long) (1048576), o.maxWriteBatchSize()),
+                        List.of(o -> o.setMaxWriteBatchSize((0) - 1))),
+                new Setting<TransactionOptions>("TransactionOptions.setSkipPrepare", "rocksdb_transaction_options_set_skip_prepare", "rocksdb_transaction_options_get_skip_prepare", null, "11.8",
+                        null, null,
+                        o -> o.setSkipPrepare(false),
+                        o -> assertEquals(false, o.skipPrepare()),
+                        List.of()));
     }
 
     /** Adds the use-after-close rows of {@link WriteOptions}'s generated settings to its table. */
