@@ -212,6 +212,7 @@ class OptionsTuningTest {
         check(SettingsTables.transactionOptionsSettings(), TransactionOptions::new, null, byDefault, counts, failures);
         check(SettingsTables.optimisticTransactionOptionsSettings(), OptimisticTransactionOptions::new, null, byDefault, counts,
                 failures);
+        check(SettingsTables.envOptionsSettings(), EnvOptions::new, null, byDefault, counts, failures);
         check(SettingsTables.backupEngineOptionsSettings(), () -> new BackupEngineOptions(dir.resolve("backups")), null,
                 byDefault, counts, failures);
         assertEquals(List.of(), failures);

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import io.rocksffm.BackupEngine;
 import io.rocksffm.BackupEngineOptions;
 import io.rocksffm.BlockBasedTableConfig;
+import io.rocksffm.EnvOptions;
 import io.rocksffm.IngestExternalFileOptions;
 import io.rocksffm.LatestOptions;
 import io.rocksffm.RestoreOptions;
@@ -467,6 +468,12 @@ final class ApiTables {
                 .guarded("deleteRange(byte[],byte[])", (o, c) -> o.deleteRange(bytes("a"), bytes("b")))
                 .guarded("finish()", (o, c) -> o.finish())
                 .guarded("fileSize()", (o, c) -> o.fileSize());
+    }
+
+    static Table<EnvOptions> envOptions() {
+        return SettingsTables.envOptions(new Table<>(EnvOptions.class))
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()));
     }
 
     static Table<IngestExternalFileOptions> ingestExternalFileOptions() {
