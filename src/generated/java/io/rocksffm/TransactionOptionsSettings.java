@@ -19,37 +19,6 @@ abstract class TransactionOptionsSettings extends NativeObject {
     }
 
     /**
-     * Whether the transaction takes a snapshot when it begins, so that a write to a key another writer changed after it fails with BUSY (false by default).
-     * <p>RocksDB's {@code rocksdb_transaction_options_set_set_snapshot}.
-     *
-     * @param value the value
-     * @return this object
-     * @throws IllegalStateException if closed
-     */
-    public TransactionOptions setSetSnapshot(boolean value) {
-        try (Scratch s = Scratch.enterFirst(lifecycle)) {
-            rocksdb_transaction_options_set_set_snapshot(ptr, flag(value));
-        }
-        return (TransactionOptions) this;
-    }
-
-    /**
-     * The value {@link #setSetSnapshot} sets: whether the transaction takes a snapshot when it begins, so that a write to a key another writer changed after it fails with BUSY (false by default).
-     * <p>RocksDB's {@code rocksdb_transaction_options_get_set_snapshot}.
-     *
-     * @return the value
-     * @throws IllegalStateException if closed
-     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_transaction_options_get_set_snapshot} (the engines tested have it from RocksDB 11.8)
-     */
-    public boolean setSnapshot() {
-        lifecycle.ensureOpen();
-        Capabilities.require("TransactionOptions.setSnapshot", "rocksdb_transaction_options_get_set_snapshot");
-        try (Scratch s = Scratch.enterFirst(lifecycle)) {
-            return rocksdb_transaction_options_get_set_snapshot(ptr) != 0;
-        }
-    }
-
-    /**
      * Whether waits for a lock detect deadlocks, failing at once with BUSY instead of timing out (false by default).
      * <p>RocksDB's {@code rocksdb_transaction_options_set_deadlock_detect}.
      *

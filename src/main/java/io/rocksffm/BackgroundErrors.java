@@ -9,6 +9,9 @@ package io.rocksffm;
 final class BackgroundErrors {
     private BackgroundErrors() {}
 
+    /** The text of RocksDB's error once an {@link SstFileManager}'s space limit is reached. */
+    private static final String SPACE_LIMIT = "Max allowed space was reached";
+
     /** {@code e} with a note on the background-error state when {@code db} reports background errors. */
     static RocksDBException explain(Database db, RocksDBException e) {
         long errors;
@@ -17,12 +20,15 @@ final class BackgroundErrors {
         } catch (RuntimeException notAvailable) {
             return e;
         }
-        if (errors <= 0) {
+        if (errors <= 0 && !e.getMessage().contains(SPACE_LIMIT)) {
             return e;
         }
-        RocksDBException explained = new RocksDBException(e.getMessage() + " [RocksDB reported " + errors
-                + " background error(s): the database is in its background-error state, in which it refuses "
-                + "every write until it is reopened (the C API offers no resume)]");
+        String why = errors > 0 ? "RocksDB reported " + errors + " background error(s)"
+                : "an SstFileManager's space limit was reached"; // not counted as a background error
+        String limit = e.getMessage().contains(SPACE_LIMIT) ? "; raising or lifting the limit does not end it" : "";
+        RocksDBException explained = new RocksDBException(e.getMessage() + " [" + why
+                + ": the database is in its background-error state, in which it refuses "
+                + "every write until it is reopened (the C API offers no resume" + limit + ")]");
         explained.initCause(e);
         return explained;
     }

@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Callbacks;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Envs;
 import io.rocksffm.internal.Scratch;
@@ -35,6 +36,10 @@ import java.util.Objects;
  *     engine.restoreLatest(path);
  * }
  * }
+ *
+ * <p>The engine reads the database's files and writes the backups through the default environment
+ * (the disk), whatever {@link Env} the database runs on: a database in an in-memory
+ * {@link Env#memory() Env} cannot be backed up ({@link RocksDBException} IO_ERROR).
  *
  * <p>The caller owns and closes it. Safe to share across threads: its calls are serialised. Any
  * call after close throws {@link IllegalStateException}. A backup enters the database for the
@@ -73,6 +78,30 @@ public final class BackupEngine extends NativeObject {
     }
 
     /**
+     * Closes the engine. Idempotent; waits for a backup or restore running on another thread.
+     *
+     * @throws IllegalStateException from inside a Java callback (a backup's progress callback,
+     *         whose backup this would wait for, a listener, a merge operator, ...), while open
+     */
+    @Override
+    public void close() {
+        if (!isClosed()) {
+            refuseInCallback("close");
+        }
+        super.close();
+    }
+
+    /**
+     * Refuses a call that waits for this engine (every call but {@link #stopBackup()}) from inside
+     * a Java callback: from a backup's progress callback it would wait for the backup that runs
+     * the callback, which holds the engine; from RocksDB's other callbacks it would hold up
+     * RocksDB's own threads with a backup's or restore's file copies.
+     */
+    private static void refuseInCallback(String call) {
+        Callbacks.refuseWaiting("BackupEngine." + call);
+    }
+
+    /**
      * Backs up {@code db}, flushing its memtables first.
      *
      * @param db an open database
@@ -93,8 +122,13 @@ public final class BackupEngine extends NativeObject {
      * @throws RocksDBException if the backup fails
      */
     public void createBackup(Database db, boolean flushFirst) {
+        refuseInCallback("createBackup");
         synchronized (lock) {
             Database d = Objects.requireNonNull(db, "db");
+            if (flushFirst) {
+                Maintenance.refuseWhilePaused(d, "createBackup with a flush first",
+                        "back up without the flush (the write-ahead log files carry the memtables), or continue the work first");
+            }
             use(be -> d.guard.call(s -> {
                 rocksdb_backup_engine_create_new_backup_flush(be, d.adminDb(), flag(flushFirst), s.errptr);
                 Native.check(s.errptr);
@@ -118,6 +152,7 @@ public final class BackupEngine extends NativeObject {
      *         {@link #stopBackup()}, or another failure
      */
     public int createBackup(Database db, CreateBackupOptions options) {
+        refuseInCallback("createBackup");
         synchronized (lock) {
             Database d = Objects.requireNonNull(db, "db");
             Objects.requireNonNull(options, "options");
@@ -125,13 +160,23 @@ public final class BackupEngine extends NativeObject {
                 try (Scratch call = d.guard.begin()) {
                     return options.apply(o -> {
                         Capabilities.require("rocksdb_backup_engine_create_new_backup_with_options");
-                        options.backupStarted();
+                        if (options.flushBeforeBackup()) {
+                            Maintenance.refuseWhilePaused(d, "createBackup with a flush first",
+                                    "back up without the flush, or continue the work first");
+                        }
+                        boolean callsJava = options.backupStarted();
+                        if (callsJava) {
+                            d.lifecycle.beginCallbackGuard(); // the callback may not call the database
+                        }
                         try (Arena arena = Arena.ofConfined()) {
                             MemorySegment id = arena.allocate(ValueLayout.JAVA_INT);
                             rocksdb_backup_engine_create_new_backup_with_options(be, d.adminDb(), o, id, call.errptr);
                             Native.check(call.errptr);
                             return id.get(ValueLayout.JAVA_INT, 0);
                         } finally {
+                            if (callsJava) {
+                                d.lifecycle.endCallbackGuard();
+                            }
                             options.backupEnded();
                         }
                     });
@@ -207,6 +252,7 @@ public final class BackupEngine extends NativeObject {
      * @throws IllegalStateException if closed
      */
     public List<BackupInfo> backups() {
+        refuseInCallback("backups");
         synchronized (lock) {
             return apply(be -> {
                 MemorySegment info = rocksdb_backup_engine_get_backup_info(be);
@@ -247,6 +293,7 @@ public final class BackupEngine extends NativeObject {
      * @throws IllegalStateException if closed
      */
     public void verify(int backupId) {
+        refuseInCallback("verify");
         synchronized (lock) {
             use(be -> {
                 try (Scratch s = Scratch.acquire()) {
@@ -322,6 +369,7 @@ public final class BackupEngine extends NativeObject {
     }
 
     private void restoreBackup(int backupId, Path dbDir, Path walDir, RestoreOptions options) {
+        refuseInCallback("restore");
         synchronized (lock) {
             String db = Opening.cPath(dbDir);
             String wal = Opening.cPath(walDir);
@@ -357,6 +405,7 @@ public final class BackupEngine extends NativeObject {
      * @throws RocksDBException if deleting fails
      */
     public void purgeOldBackups(int keep) {
+        refuseInCallback("purgeOldBackups");
         synchronized (lock) {
             if (keep < 0) {
                 throw new IllegalArgumentException("keep must be >= 0: " + keep);

@@ -48,9 +48,7 @@ final class BaseWrites {
         Objects.requireNonNull(end, "end");
         d.guard.checkFamily(family);
         Limits.checkRange(begin, end); // before RocksDB copies them into a batch of their size
-        if (d.families.compare(family, begin, end) > 0) { // the family's order (its comparator, built-in or Java)
-            throw new IllegalArgumentException("deleteRange: end sorts before begin");
-        }
+        d.families.checkRangeOrder(family.id(), begin, end, "deleteRange"); // its comparator, built-in or Java
         write(d, family, options, begin, end, false, RocksDBC::rocksdb_delete_range_cf);
     }
 

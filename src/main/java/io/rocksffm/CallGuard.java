@@ -34,6 +34,11 @@ final class CallGuard {
         return options == ReadOptions.DEFAULT || options == WriteOptions.DEFAULT;
     }
 
+    /** {@return the database's default family} */
+    ColumnFamilyHandle defaultFamily() {
+        return defaultFamily;
+    }
+
     /** Refuses a null family or one of another database. */
     void checkFamily(ColumnFamilyHandle family) {
         Objects.requireNonNull(family, "family");

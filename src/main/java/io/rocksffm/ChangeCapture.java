@@ -4,6 +4,7 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.rocksffm.internal.Native;
+import io.rocksffm.internal.Scratch;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -22,6 +23,11 @@ final class ChangeCapture {
         return db.read(p -> rocksdb_get_latest_sequence_number(db.adminDb()));
     }
 
+    /**
+     * The batches logged from {@code sequence} on. A log that no longer holds {@code sequence}
+     * (purged, or the writes from there were not logged) is a gap, reported, never skipped: RocksDB
+     * itself starts at the next batch it finds, which would skip the missing writes without a word.
+     */
     static List<WalUpdate> updatesSince(Database db, long sequence, int maxBatches) {
         if (sequence < 0) {
             throw new IllegalArgumentException("sequence must be >= 0: " + sequence);
@@ -31,26 +37,22 @@ final class ChangeCapture {
         }
         List<WalUpdate> out = new ArrayList<>();
         return db.guard.call(s -> {
-            try (Arena arena = Arena.ofConfined()) {
-                if (sequence > rocksdb_get_latest_sequence_number(db.adminDb())) {
-                    return List.of(); // RocksDB: NotFound, "not yet written"
+            try {
+                long latest = rocksdb_get_latest_sequence_number(db.adminDb());
+                if (sequence > latest) {
+                    return List.of(); // nothing new (RocksDB: NotFound, "not yet written")
                 }
-                MemorySegment iter = rocksdb_get_updates_since(db.adminDb(), sequence, MemorySegment.NULL, s.errptr);
-                Native.check(s.errptr);
-                try {
-                    MemorySegment seq = arena.allocate(JAVA_LONG);
-                    while (out.size() < maxBatches && rocksdb_wal_iter_valid(iter) != 0) {
-                        try (NativeWriteBatch nb = new NativeWriteBatch(rocksdb_wal_iter_get_batch(iter, seq))) {
-                            out.add(new WalUpdate(seq.get(JAVA_LONG, 0), WriteBatch.fromNative(nb.ptr)));
-                        }
-                        rocksdb_wal_iter_next(iter);
-                    }
-                    rocksdb_wal_iter_status(iter, s.errptr);
-                    Native.check(s.errptr);
-                    return List.copyOf(out);
-                } finally {
-                    rocksdb_wal_iter_destroy(iter);
+                RocksDBException failed = read(db, s, sequence, maxBatches, out);
+                long first = out.isEmpty() ? latest + 1 : out.get(0).sequence();
+                long from = Math.max(sequence, 1); // the first write is sequence number 1
+                if (first > from) {
+                    throw gap(from, first, latest);
                 }
+                if (failed != null && (out.isEmpty() || failed.code() != RocksDBException.Code.NOT_FOUND)) {
+                    throw failed;
+                }
+                // a gap after the batches read (RocksDB: NotFound): the next call, from there, reports it
+                return List.copyOf(out);
             } catch (RuntimeException | Error e) {
                 for (WalUpdate u : out) {
                     u.batch().close();
@@ -58,5 +60,57 @@ final class ChangeCapture {
                 throw e;
             }
         });
+    }
+
+    /**
+     * The first sequence number the log holds: of its oldest batch, or the next write's if it
+     * holds none.
+     */
+    static long oldestLoggedSequenceNumber(Database db) {
+        List<WalUpdate> out = new ArrayList<>(1);
+        return db.guard.call(s -> {
+            try {
+                long latest = rocksdb_get_latest_sequence_number(db.adminDb());
+                RocksDBException failed = read(db, s, 0, 1, out);
+                if (failed != null && out.isEmpty()) {
+                    throw failed;
+                }
+                return out.isEmpty() ? latest + 1 : out.get(0).sequence();
+            } finally {
+                for (WalUpdate u : out) {
+                    u.batch().close();
+                }
+            }
+        });
+    }
+
+    /** Reads up to {@code maxBatches} batches from {@code sequence} into {@code out}; returns the log's error, if any. */
+    private static RocksDBException read(Database db, Scratch s, long sequence, int maxBatches, List<WalUpdate> out) {
+        MemorySegment iter = rocksdb_get_updates_since(db.adminDb(), sequence, MemorySegment.NULL, s.errptr);
+        RocksDBException opened = Native.takeError(s.errptr, 0);
+        if (opened != null) {
+            return opened;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment seq = arena.allocate(JAVA_LONG);
+            while (out.size() < maxBatches && rocksdb_wal_iter_valid(iter) != 0) {
+                try (NativeWriteBatch nb = new NativeWriteBatch(rocksdb_wal_iter_get_batch(iter, seq))) {
+                    out.add(new WalUpdate(seq.get(JAVA_LONG, 0), WriteBatch.fromNative(nb.ptr)));
+                }
+                rocksdb_wal_iter_next(iter);
+            }
+            rocksdb_wal_iter_status(iter, s.errptr);
+            return Native.takeError(s.errptr, 0);
+        } finally {
+            rocksdb_wal_iter_destroy(iter);
+        }
+    }
+
+    private static RocksDBException gap(long sequence, long first, long latest) {
+        String holds = first > latest ? "it holds none of the writes up to the latest, " + latest
+                : "it holds " + first + " on";
+        return new RocksDBException("NotFound: change capture gap: the writes from sequence number " + sequence
+                + " to " + (first - 1) + " are not in the write-ahead log (purged, or written without it: "
+                + "WriteOptions.setDisableWAL, ingested files); " + holds);
     }
 }

@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Callbacks;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.Native;
@@ -50,20 +51,20 @@ public final class Checkpoint extends NativeObject {
 
     /** A checkpoint maker for any kind of database (through its {@code rocksdb_t}). */
     static Checkpoint of(Database db) {
-        Lifecycle lifecycle = Lifecycle.child("Checkpoint", false, db.lifecycle);
-        MemorySegment cp = MemorySegment.NULL;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment err = arena.allocate(ValueLayout.ADDRESS);
-            cp = rocksdb_checkpoint_object_create(db.adminDb(), err);
-            Native.check(err);
-            return new Checkpoint(db, lifecycle, cp);
-        } catch (RuntimeException | Error e) {
-            if (cp.address() != 0) {
-                rocksdb_checkpoint_object_destroy(cp);
+        return Lifecycle.buildChild("Checkpoint", false, child -> {
+            MemorySegment cp = MemorySegment.NULL;
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment err = arena.allocate(ValueLayout.ADDRESS);
+                cp = rocksdb_checkpoint_object_create(db.adminDb(), err);
+                Native.check(err);
+                return new Checkpoint(db, child, cp);
+            } catch (RuntimeException | Error e) {
+                if (cp.address() != 0) {
+                    rocksdb_checkpoint_object_destroy(cp);
+                }
+                throw e;
             }
-            lifecycle.abandon();
-            throw e;
-        }
+        }, db.lifecycle);
     }
 
     @Override
@@ -73,6 +74,10 @@ public final class Checkpoint extends NativeObject {
 
     /**
      * Writes a checkpoint into the new directory {@code target}, flushing the memtables first.
+     * The table files are hard links to the database's own (one inode each, shared with the
+     * database) where the file system allows, else copies; the other files are copies. A database
+     * opened on the checkpoint never writes into them (nor does the source): only a program
+     * writing into a table file by hand would change both.
      *
      * @param target a directory that does not exist yet
      * @throws RocksDBException e.g. if {@code target} exists
@@ -98,8 +103,13 @@ public final class Checkpoint extends NativeObject {
         if (logSizeForFlush < 0) {
             throw new IllegalArgumentException("logSizeForFlush must be >= 0: " + logSizeForFlush);
         }
+        if (logSizeForFlush != Long.MAX_VALUE) {
+            Maintenance.refuseWhilePaused(db, "createCheckpoint that may flush",
+                    "pass logSizeForFlush Long.MAX_VALUE (the log is copied, never flushed), or continue the work first");
+        }
+        Callbacks.refuseWaiting("createCheckpoint"); // it may flush and wait, and copies files
         use(cp -> {
-            try (Arena arena = Arena.ofConfined()) {
+            try (Scratch s = db.guard.begin(); Arena arena = Arena.ofConfined()) {
                 MemorySegment err = arena.allocate(ValueLayout.ADDRESS);
                 rocksdb_checkpoint_create(cp, arena.allocateFrom(dir), logSizeForFlush, err);
                 Native.check(err);
@@ -110,7 +120,10 @@ public final class Checkpoint extends NativeObject {
     /**
      * Exports the table files of {@code family} into the new directory {@code target}
      * ({@code ExportColumnFamily}), flushing its memtable first: hard links where the file system
-     * allows, else copies. The returned metadata describes the files and can create a family
+     * allows, else copies. A hard link is the database's own file (one inode, two names): writing
+     * into an exported file changes the database's (its next open fails, e.g. "Sst file size
+     * mismatch"); RocksDB itself never writes into a finished table file, and deleting either
+     * name leaves the other intact. The returned metadata describes the files and can create a family
      * from them in this or another database
      * ({@link ColumnFamilyAdmin#createColumnFamilyWithImport}).
      *
@@ -125,6 +138,8 @@ public final class Checkpoint extends NativeObject {
     public ExportImportFilesMetaData exportColumnFamily(ColumnFamilyHandle family, Path target) {
         String dir = Opening.cPath(target);
         db.guard.checkFamily(family);
+        Callbacks.refuseWaiting("exportColumnFamily"); // it flushes and waits
+        Maintenance.refuseWhilePaused(db, "exportColumnFamily (it flushes first)", "continue the work first");
         return apply(cp -> {
             try (Scratch s = db.guard.begin(family); Arena arena = Arena.ofConfined()) {
                 Capabilities.require("rocksdb_checkpoint_export_column_family");

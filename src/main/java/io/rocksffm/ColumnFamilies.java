@@ -30,6 +30,8 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  */
 final class ColumnFamilies {
     private final Map<String, ColumnFamilyHandle> open = new ConcurrentHashMap<>();
+    /** Names of the families the database has (open handle or not). */
+    private final Set<String> names = ConcurrentHashMap.newKeySet();
     /** Ids of the families the database has (open handle or not). */
     private final Set<Integer> ids = ConcurrentHashMap.newKeySet();
     /** Ids of the families with a merge operator (set by rocksffm, or named in the database's OPTIONS file). */
@@ -63,6 +65,7 @@ final class ColumnFamilies {
 
     private ColumnFamilyHandle add(ColumnFamilyHandle h) {
         open.put(h.name(), h);
+        names.add(h.name());
         ids.add(h.id());
         return h;
     }
@@ -241,6 +244,21 @@ final class ColumnFamilies {
     }
 
     /**
+     * The range-order check of every range this database is given (a range deletion, written or in
+     * a batch, and a suggested compaction): refuses {@code [begin, end)} when {@code end} sorts
+     * before {@code begin} in the order of the family with id {@code familyId}.
+     *
+     * @param what names the range in the message ("deleteRange", "the batch's range deletion at offset 12")
+     * @throws IllegalArgumentException if the range ends before it begins
+     */
+    void checkRangeOrder(int familyId, MemorySegment begin, MemorySegment end, String what) {
+        if (compare(familyId, begin, end) > 0) {
+            throw new IllegalArgumentException(what + ": the range ends before it begins in the order of column family id "
+                    + familyId);
+        }
+    }
+
+    /**
      * {@code family}'s Java comparator (for an object RocksDB lets point at it, like an indexed
      * batch holding keys of the family, which retains it while the family is open), or null.
      */
@@ -285,7 +303,13 @@ final class ColumnFamilies {
         }
     }
 
-    /** Creates a family in {@code db} (which the caller has entered) and registers its handle. */
+    /**
+     * Creates a family in {@code db} (which the caller has entered) and registers its handle. A
+     * name the database has is refused here, as RocksDB refuses it, before the C call: engines
+     * before 11.1 return their handle wrapper even when creation fails, with a field that may be
+     * unset, which no C function can free safely (11.1 on return NULL). Any other failure on those
+     * engines leaves that wrapper, a few bytes.
+     */
     ColumnFamilyHandle create(Database db, String name, Options options) {
         return create(db, name, options, db::createFamily);
     }
@@ -298,18 +322,13 @@ final class ColumnFamilies {
 
     /** {@link #create(Database, String, Options)} through {@code creator}. */
     ColumnFamilyHandle create(Database db, String name, Options options, Creator creator) {
+        if (names.contains(name)) {
+            throw new RocksDBException("Invalid argument: Column family already exists");
+        }
         try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             MemorySegment cName = arena.allocateFrom(name);
             MemorySegment h = options.apply(o -> creator.create(o, cName, s.errptr));
-            if (s.errptr.get(ADDRESS, 0).address() != 0) {
-                // The C API returns its handle wrapper even on failure. Its first field is the
-                // ColumnFamilyHandle*, NULL when creation failed: then destroying it frees only the
-                // wrapper. (A non-NULL pointer would be unexpected; leave it rather than risk it.)
-                if (h.address() != 0 && h.reinterpret(ADDRESS.byteSize()).get(ADDRESS, 0).address() == 0) {
-                    ColumnFamilyHandle.destroyWrapper(h);
-                }
-                Native.check(s.errptr);
-            }
+            Native.check(s.errptr); // the wrapper of a failure, if any, is left (see above)
             ColumnFamilyHandle handle = add(new ColumnFamilyHandle(db, name, h));
             configured(handle, options);
             if (options.fromText) {
@@ -387,8 +406,73 @@ final class ColumnFamilies {
             rocksdb_drop_column_family(db.adminDb(), family.ptr, s.errptr);
             Native.check(s.errptr);
             ids.remove(family.id());
+            names.remove(family.name());
         } finally {
             dropLock.writeLock().unlock();
+        }
+    }
+
+    /**
+     * Refuses a batch that RocksDB would fail only while applying it (after logging it, which
+     * leaves the database refusing writes until reopened): records made with another database's
+     * handles or for column families {@code db} does not have, merge records for families without
+     * a merge operator, records for timestamped families, and range deletions that end before
+     * they begin in their family's order. {@code records} is the batch's sealed buffer; the
+     * caller holds {@link #dropLock} for reading if the batch names non-default families.
+     */
+    void checkBatch(Database db, WriteBatch batch, MemorySegment records) {
+        Database handlesOf = batch.handlesOf();
+        if (handlesOf != null && handlesOf != db) {
+            throw new IllegalArgumentException("the batch holds records made with family handles of another database");
+        }
+        BitSet merges = batch.mergeFamilyIds();
+        if (merges != null) {
+            for (int id = merges.nextSetBit(0); id >= 0; id = merges.nextSetBit(id + 1)) {
+                if (ids.contains(id) && !mergeIds.contains(id)) {
+                    throw new IllegalArgumentException("the batch holds merge records for column family id " + id
+                            + ", which has no merge operator");
+                }
+            }
+        }
+        BitSet named = batch.familyIds();
+        if (named != null) {
+            for (int id = named.nextSetBit(0); id >= 0; id = named.nextSetBit(id + 1)) {
+                if (!ids.contains(id)) {
+                    throw new IllegalArgumentException("the batch names column family id " + id + ", which the database does not have");
+                }
+            }
+        }
+        long size = batch.sealedSize();
+        if (size > BatchFormat.HEADER && !timestampSizes.isEmpty()) {
+            refuseTimestampedRecords(named, records.asSlice(0, size));
+        }
+        if (batch.rangeFamilyIds() != null) {
+            BatchFormat.forEachRange(records.asSlice(0, size), (at, id, begin, end) ->
+                    checkRangeOrder(id, begin, end, "the batch's range deletion at offset " + at));
+        }
+    }
+
+    /**
+     * Refuses an indexed batch with records for a family of another database or one dropped since
+     * (RocksDB would fail while applying it, after logging it, and then refuse every write until
+     * reopen), or records for the default family when that has user-defined timestamps (a key
+     * shorter than one crashes the next flush). The caller holds {@link #dropLock} for reading if the batch names non-default families.
+     */
+    void checkBatch(Database db, WriteBatchWithIndex batch) {
+        Set<ColumnFamilyHandle> named = batch.familyHandles();
+        int tsSize = batch.writesDefaultFamily() ? timestampSize(db.defaultFamily) : 0;
+        if (tsSize != 0) { // RocksDB would take each key's last bytes for its timestamp
+            throw new IllegalArgumentException("the batch holds records for column family 'default', which has "
+                    + tsSize + "-byte user-defined timestamps that the batch's records do not carry: write it with"
+                    + " TimestampedDB");
+        }
+        for (ColumnFamilyHandle f : named) {
+            if (f.db != db) {
+                throw new IllegalArgumentException("the batch holds records for " + f + " of another database");
+            }
+            if (!ids.contains(f.id())) {
+                throw new IllegalArgumentException("the batch holds records for " + f + ", which was dropped");
+            }
         }
     }
 

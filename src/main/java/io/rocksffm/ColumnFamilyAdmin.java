@@ -37,9 +37,7 @@ public sealed interface ColumnFamilyAdmin permits DatabaseAdmin {
      * @throws RocksDBException e.g. if a family of one of the names exists (the ones before it are created)
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_create_column_families} (7.8.3)
      */
-    default List<ColumnFamilyHandle> createColumnFamilies(Options options, List<String> names) {
-        return FamilyFiles.createAll((Database) this, options, names);
-    }
+    List<ColumnFamilyHandle> createColumnFamilies(Options options, List<String> names);
 
     /**
      * {@code family}'s table files by level ({@code GetColumnFamilyMetaData}), copied into Java
@@ -50,9 +48,7 @@ public sealed interface ColumnFamilyAdmin permits DatabaseAdmin {
      * @return its metadata, a snapshot
      * @throws IllegalStateException if the database or family is closed
      */
-    default ColumnFamilyMetaData getColumnFamilyMetaData(ColumnFamilyHandle family) {
-        return FamilyFiles.metaData((Database) this, family);
-    }
+    ColumnFamilyMetaData getColumnFamilyMetaData(ColumnFamilyHandle family);
 
     /**
      * {@link #getColumnFamilyMetaData(ColumnFamilyHandle)} of the default column family.
@@ -60,9 +56,7 @@ public sealed interface ColumnFamilyAdmin permits DatabaseAdmin {
      * @return its metadata, a snapshot
      * @throws IllegalStateException if the database is closed
      */
-    default ColumnFamilyMetaData getColumnFamilyMetaData() {
-        return getColumnFamilyMetaData(((Database) this).defaultFamily);
-    }
+    ColumnFamilyMetaData getColumnFamilyMetaData();
 
     /**
      * Creates the column family {@code name} from the table files of an export
@@ -84,9 +78,7 @@ public sealed interface ColumnFamilyAdmin permits DatabaseAdmin {
      * @throws UnsupportedOperationException on a {@link TransactionDB} (the C API has no import
      *         through one), or if the engine lacks {@code rocksdb_create_column_family_with_import} (7.8.3, 10.1.3)
      */
-    default ColumnFamilyHandle createColumnFamilyWithImport(String name, Options options,
+    ColumnFamilyHandle createColumnFamilyWithImport(String name, Options options,
                                                             ImportColumnFamilyOptions importOptions,
-                                                            ExportImportFilesMetaData metadata) {
-        return FamilyFiles.createWithImport((Database) this, name, options, importOptions, metadata);
-    }
+                                                            ExportImportFilesMetaData metadata);
 }

@@ -50,11 +50,6 @@ public final class ColumnFamilyHandle extends NativeObject {
         rocksdb_column_family_handle_destroy(p);
     }
 
-    /** Frees the handle wrapper the C API returns from a failed creation (it holds no handle). */
-    static void destroyWrapper(MemorySegment p) {
-        rocksdb_column_family_handle_destroy(p);
-    }
-
     /** {@return the family's name} */
     public String name() {
         return name;

@@ -3,6 +3,7 @@ package io.rocksffm;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
+import io.rocksffm.internal.Callbacks;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Upcalls;
 
@@ -207,8 +208,10 @@ public final class CreateBackupOptions extends NativeObject {
      * {@link BackupEngineOptions#setCallbackTriggerIntervalSize callbackTriggerIntervalSize} bytes
      * of a file are copied (4 MiB by default); {@code null} removes it. It runs on the backup's
      * copying threads, not necessarily the caller's, while the backup holds its engine: it may
-     * call {@link BackupEngine#stopBackup()}, but no other method of the engine, and it must not
-     * change these options. An exception it throws is logged (logger {@code io.rocksffm.BackupEngine})
+     * call {@link BackupEngine#stopBackup()}; every other call on the engine, on these options
+     * (which cannot change or close while the backup runs) or on the database being backed up
+     * (close included) is refused with {@link IllegalStateException} naming the callback, as
+     * from any of RocksDB's Java callbacks: each would wait for the backup the callback is part of. An exception it throws is logged (logger {@code io.rocksffm.BackupEngine})
      * and otherwise ignored: the backup goes on.
      *
      * @param callback the callback, or {@code null} for none
@@ -267,10 +270,15 @@ public final class CreateBackupOptions extends NativeObject {
         }
     }
 
-    /** Marks a backup with these options as running (it has entered them); pair with {@link #backupEnded}. */
-    void backupStarted() {
+    /**
+     * Marks a backup with these options as running (it has entered them); pair with {@link #backupEnded}.
+     *
+     * @return whether the backup runs a progress callback
+     */
+    boolean backupStarted() {
         synchronized (lock) {
             backupsRunning++;
+            return progress != null;
         }
     }
 
@@ -280,8 +288,27 @@ public final class CreateBackupOptions extends NativeObject {
         }
     }
 
-    /** The stub's target: runs the callback behind {@code state}, logging what it throws. */
+    /**
+     * Closes the options. Idempotent; waits for a backup running with them.
+     *
+     * @throws IllegalStateException from inside a Java callback (their own backup's progress
+     *         callback would wait for itself), while open
+     */
+    @Override
+    public void close() {
+        if (!isClosed()) {
+            Callbacks.refuseWaiting("CreateBackupOptions.close");
+        }
+        super.close();
+    }
+
+    /**
+     * The stub's target: runs the callback behind {@code state} marked as a backup progress
+     * callback (so the backup's engine, options and database refuse it: they wait for the backup),
+     * logging what it throws.
+     */
     private static void progress(MemorySegment state) {
+        int mark = Callbacks.enter(Callbacks.Kind.BACKUP_PROGRESS);
         try {
             ((Runnable) Upcalls.entry(state).target()).run();
         } catch (Throwable t) {
@@ -291,6 +318,8 @@ public final class CreateBackupOptions extends NativeObject {
             } catch (Throwable ignored) {
                 // a failing logger must not unwind into RocksDB either
             }
+        } finally {
+            Callbacks.exit(mark);
         }
     }
 }

@@ -1,9 +1,11 @@
 package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
+import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.rocksffm.internal.Callbacks;
+import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.KeyRanges;
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.MultiGet;
@@ -16,7 +18,11 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.HashSet;
+import java.util.ArrayList;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.OptionalLong;
 import java.util.Map;
 
@@ -44,6 +50,8 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     final Path realPath;
     private final boolean readOnly;
     final CallGuard guard;
+    /** Pauses of the background work made through this handle and not yet continued ({@link Maintenance}). */
+    final AtomicInteger backgroundPauses = new AtomicInteger();
     /**
      * Bytes at the end of every stored value that are not the caller's (the timestamp of a TTL
      * database), which the engine's batched multi-get leaves in.
@@ -335,6 +343,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     public void flush(ColumnFamilyHandle family, FlushOptions options) {
         Objects.requireNonNull(options, "options");
         Callbacks.refuseWaiting("flush");
+        Maintenance.refuseWhilePaused(this, "flush", "continue it first");
         try (Scratch s = guard.begin(options, family)) {
             rocksdb_flush_cf(adminDb(), options.ptr, family.ptr, s.errptr);
             checkWrite(s.errptr);
@@ -352,6 +361,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     @Override
     public void compactRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
         Callbacks.refuseWaiting("compactRange");
+        Maintenance.refuseWhilePaused(this, "compactRange", "continue it first");
         try (Scratch s = guard.begin(family)) {
             MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
             MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
@@ -404,11 +414,197 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
             checkpoint.createCheckpoint(target);
         }
     }
-    // ---- bulk loading and mutable options ----------------------------------------------
+    // ---- table files (FileAdmin), compaction control and column families from files ----------------
+
+    @Override
+    public void compactRange(ColumnFamilyHandle family, CompactRangeOptions options, MemorySegment begin,
+                              MemorySegment end) {
+        FileAdmin.compactRange(this, family, options, begin, end);
+    }
+
+    @Override
+    public void dropColumnFamilies(List<ColumnFamilyHandle> families) {
+        FileAdmin.dropColumnFamilies(this, families);
+    }
+
+    @Override
+    public void flush(List<ColumnFamilyHandle> families, FlushOptions options) {
+        FileAdmin.flush(this, families, options);
+    }
+
+    @Override
+    public List<LiveFile> liveFiles() {
+        return FileAdmin.liveFiles(this);
+    }
+
+    @Override
+    public void deleteFilesInRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
+        FileAdmin.deleteFilesInRange(this, family, begin, end);
+    }
+
+    @Override
+    public long[] approximateSizes(ColumnFamilyHandle family, MemorySegment[] starts, MemorySegment[] limits,
+                                    boolean includeMemtables, boolean includeFiles) {
+        return FileAdmin.approximateSizes(this, family, starts, limits, includeMemtables, includeFiles);
+    }
+
+    @Override
+    public void disableFileDeletions() {
+        FileAdmin.fileDeletions(this, false);
+    }
+
+    @Override
+    public void enableFileDeletions() {
+        FileAdmin.fileDeletions(this, true);
+    }
+
+    @Override
+    public void waitForCompact(WaitForCompactOptions options) {
+        Objects.requireNonNull(options, "options");
+        Callbacks.refuseWaiting("waitForCompact");
+        if (options.flush()) {
+            Maintenance.refuseWhilePaused(this, "waitForCompact with a flush first",
+                    "its flush waits without the timeout; wait without the flush, or continue the work first");
+        } else if (!options.abortOnPause() && options.timeout().isZero()) {
+            Maintenance.refuseWhilePaused(this, "waitForCompact without a timeout",
+                    "set a timeout or abortOnPause, or continue the work first");
+        }
+        try (Scratch s = guard.begin()) {
+            Capabilities.require("rocksdb_wait_for_compact");
+            options.use(o -> rocksdb_wait_for_compact(adminDb(), o, s.errptr));
+            Native.check(s.errptr);
+        }
+    }
+
+    @Override
+    public void cancelAllBackgroundWork(boolean wait) {
+        if (wait) {
+            Callbacks.refuseWaiting("cancelAllBackgroundWork");
+        }
+        try (Scratch s = guard.begin()) {
+            rocksdb_cancel_all_background_work(adminDb(), (byte) (wait ? 1 : 0));
+        }
+    }
+
+    @Override
+    public void suggestCompactRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
+        guard.checkFamily(family);
+        if (begin != null && end != null) {
+            Limits.checkRange(begin, end);
+            families.checkRangeOrder(family.id(), begin, end, "suggestCompactRange");
+        }
+        try (Scratch s = guard.begin(family)) {
+            MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
+            MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
+            rocksdb_suggest_compact_range_cf(adminDb(), family.ptr, b, begin == null ? 0 : begin.byteSize(), e,
+                    end == null ? 0 : end.byteSize(), s.errptr);
+            Native.check(s.errptr);
+        }
+    }
+
+    @Override
+    public List<ColumnFamilyHandle> createColumnFamilies(Options options, List<String> names) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(names, "names");
+        if (names.isEmpty()) {
+            throw new IllegalArgumentException("no column family names");
+        }
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < names.size(); i++) {
+            String name = Objects.requireNonNull(names.get(i), "names[" + i + "]");
+            new ColumnFamilyDescriptor(name, options); // the checks of one family's creation
+            if (!seen.add(name)) {
+                throw new IllegalArgumentException("column family name given twice: " + name);
+            }
+        }
+        if (this instanceof TransactionDB) { // its lock manager must learn of each family: one by one
+            List<ColumnFamilyHandle> out = new ArrayList<>(names.size());
+            for (String name : names) {
+                out.add(createColumnFamily(name, options));
+            }
+            return List.copyOf(out);
+        }
+        lifecycle.ensureOpen();
+        if (isReadOnly()) { // RocksDB 7.x lets a read-only handle change the families on disk
+            throw new RocksDBException("Not implemented: Not supported operation in read only mode.");
+        }
+        try (Scratch s = guard.begin()) {
+            return families.createAll(this, List.copyOf(names), options);
+        }
+    }
+
+    @Override
+    public ColumnFamilyMetaData getColumnFamilyMetaData(ColumnFamilyHandle family) {
+        try (Scratch s = guard.begin(family)) {
+            return ColumnFamilyMetaData.copy(rocksdb_get_column_family_metadata_cf(adminDb(), family.ptr));
+        }
+    }
+
+    @Override
+    public ColumnFamilyMetaData getColumnFamilyMetaData() {
+        return getColumnFamilyMetaData(defaultFamily);
+    }
+
+    @Override
+    public ColumnFamilyHandle createColumnFamilyWithImport(String name, Options options,
+                                                            ImportColumnFamilyOptions importOptions,
+                                                            ExportImportFilesMetaData metadata) {
+        lifecycle.ensureOpen();
+        new ColumnFamilyDescriptor(name, options); // the checks of one family's creation
+        Objects.requireNonNull(importOptions, "importOptions");
+        Objects.requireNonNull(metadata, "metadata");
+        if (this instanceof TransactionDB) {
+            throw new UnsupportedOperationException("createColumnFamilyWithImport on a TransactionDB: its lock manager "
+                    + "must know each family, and the C API has no import through a transaction database");
+        }
+        if (isReadOnly()) {
+            throw new RocksDBException("Not implemented: Not supported operation in read only mode.");
+        }
+        try (Scratch s = guard.begin()) {
+            return families.createWithImport(this, name, options, importOptions, metadata);
+        }
+    }
+
+    @Override
+    public boolean keyMayExist(ColumnFamilyHandle family, ReadOptions options, byte[] key) {
+        return FileAdmin.keyMayExist(this, family, options, key);
+    }
+
+    // ---- bulk loading and mutable options ----------------------------------------------------------
 
     @Override
     public void ingestExternalFile(ColumnFamilyHandle family, List<Path> files, IngestExternalFileOptions options) {
-        Ingestion.ingest(this, family, files, options);
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(files, "files");
+        Objects.requireNonNull(options, "options");
+        if (files.isEmpty()) {
+            throw new IllegalArgumentException("no files to ingest");
+        }
+        String[] names = new String[files.size()];
+        for (int i = 0; i < names.length; i++) {
+            names[i] = Opening.cPath(Objects.requireNonNull(files.get(i), "files[" + i + "]"));
+        }
+        if (options.allowBlockingFlush()) {
+            Maintenance.refuseWhilePaused(this, "ingestExternalFile allowing a blocking flush",
+                    "ingest with setAllowBlockingFlush(false) (files that overlap the memtable then fail at once), "
+                            + "or continue the work first");
+        }
+        guard.call(options, family, s -> {
+            if (families.timestampSize(family) != 0) {
+                Capabilities.requireSince("rocksdb_ingest_external_file_cf", "10.0", "ingestion into a family with"
+                        + " user-defined timestamps reads a file's keys unchecked (an engine built with assertions aborts"
+                        + " on a key shorter than the timestamp; 10.0 is the oldest engine tested to refuse such a file)");
+            }
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment list = arena.allocate(ADDRESS, names.length);
+                for (int i = 0; i < names.length; i++) {
+                    list.setAtIndex(ADDRESS, i, arena.allocateFrom(names[i]));
+                }
+                rocksdb_ingest_external_file_cf(adminDb(), family.ptr, list, names.length, options.ptr, s.errptr);
+                Native.check(s.errptr);
+                return null;
+            }
+        });
     }
 
     @Override
@@ -432,7 +628,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         }
     }
 
-    // ---- RocksDB 11 administration, in Maintenance ----------------------------------------
+    // ---- maintenance and change capture (Maintenance, ChangeCapture) ----------------------------------
 
     @Override
     public List<Path> compactFiles(ColumnFamilyHandle family, CompactionOptions options, List<Path> inputFiles,
@@ -498,32 +694,38 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         }
     }
 
-    /** The shape of {@code rocksdb_write} and its kin of other kinds of database. */
-    @FunctionalInterface
-    interface BatchWrite {
-        void call(MemorySegment handle, MemorySegment options, MemorySegment batch, MemorySegment errptr);
-    }
+    // ---- batch writes: one way, the database reads the batch --------------------------------------
 
     /**
-     * Writes {@code batch} through this kind's {@code write} function on {@link #ptr}: checked
-     * first (RocksDB checks families and merge records only while applying a batch, after logging
-     * it; a failure there leaves the database refusing every later write until it is reopened).
+     * {@inheritDoc}
+     *
+     * <p>The batch is checked first (RocksDB checks families and merge records only while
+     * applying a batch, after logging it; a failure there leaves the database refusing every
+     * later write until it is reopened), then copied into a native batch
+     * ({@code rocksdb_writebatch_create_from}), written with this kind's write function and the
+     * copy freed: three downcalls and one copy of the batch's bytes.
      */
-    final void writeBatch(WriteOptions options, WriteBatch batch, BatchWrite write) {
+    @Override
+    public final void write(WriteOptions options, WriteBatch batch) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(batch, "batch");
-        boolean named = batch.namesFamilies(); // orders it against drops of the families it names
+        MemorySegment records = batch.sealed(); // a closed batch refuses here
+        boolean named = batch.familyIds() != null; // orders it against drops of the families it names
         if (named) {
             families.dropLock.readLock().lock();
         }
         try {
-            batch.checkWritable(this, families);
+            if (batch.rangeFamilyIds() != null && !takesRangeDeletions()) { // in any order, as deleteRange
+                guard.begin(options, defaultFamily).release(); // closed database or options first
+                throw UnsupportedWrites.rangeDeletion(kind(), UnsupportedWrites.TRANSACTIONS);
+            }
+            families.checkBatch(this, batch, records);
             try (Scratch s = guard.begin(options, defaultFamily)) {
-                MemorySegment nativeBatch = batch.createNative();
+                MemorySegment nativeBatch = Native.writebatchCreateFrom(records, batch.sealedSize());
                 try {
-                    write.call(ptr, options.ptr, nativeBatch, s.errptr);
+                    writeNative(options.ptr, nativeBatch, s.errptr);
                 } finally {
-                    WriteBatch.destroyNative(nativeBatch);
+                    Native.writebatchDestroy(nativeBatch);
                 }
                 checkWrite(s.errptr);
             }
@@ -531,6 +733,55 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
             if (named) {
                 families.dropLock.readLock().unlock();
             }
+        }
+    }
+
+    @Override
+    public final void write(WriteOptions options, WriteBatchWithIndex batch) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(batch, "batch");
+        boolean named = !batch.familyHandles().isEmpty(); // a closed batch refuses here
+        if (named) { // no family it names is dropped between the check and the write
+            families.dropLock.readLock().lock();
+        }
+        try {
+            families.checkBatch(this, batch);
+            try (Scratch s = guard.begin(options, defaultFamily)) {
+                writeIndexed(options.ptr, batch, s.errptr);
+                checkWrite(s.errptr);
+            }
+        } finally {
+            if (named) {
+                families.dropLock.readLock().unlock();
+            }
+        }
+    }
+
+    /** {@return the kind's name for messages ("a TransactionDB")} */
+    private String kind() {
+        String name = getClass().getSimpleName();
+        return (name.startsWith("O") ? "an " : "a ") + name;
+    }
+
+    /** Whether this kind takes range deletions (RocksDB's transaction databases have none). */
+    boolean takesRangeDeletions() {
+        return true;
+    }
+
+    /** Writes a native batch with this kind's write function on {@link #ptr} ({@code rocksdb_write} and its kin). */
+    abstract void writeNative(MemorySegment options, MemorySegment nativeBatch, MemorySegment errptr);
+
+    /**
+     * Writes an indexed batch's records: a copy as a plain native batch through
+     * {@link #writeNative}, as the C API writes indexed batches only to a plain database (which
+     * overrides this).
+     */
+    void writeIndexed(MemorySegment options, WriteBatchWithIndex batch, MemorySegment errptr) {
+        MemorySegment nativeBatch = batch.copyNative();
+        try {
+            writeNative(options, nativeBatch, errptr);
+        } finally {
+            Native.writebatchDestroy(nativeBatch);
         }
     }
 }

@@ -82,9 +82,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @throws IllegalStateException if a handle is closed or iterators on it are open
      * @throws RocksDBException e.g. on a read-only handle
      */
-    default void dropColumnFamilies(List<ColumnFamilyHandle> families) {
-        FileAdmin.dropColumnFamilies((Database) this, families);
-    }
+    void dropColumnFamilies(List<ColumnFamilyHandle> families);
 
     /**
      * Flushes {@code family}'s memtable to a table file.
@@ -133,9 +131,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_flush_cfs} (7.8.3)
      * @throws IllegalStateException if called from inside a Java callback
      */
-    default void flush(List<ColumnFamilyHandle> families, FlushOptions options) {
-        FileAdmin.flush((Database) this, families, options);
-    }
+    void flush(List<ColumnFamilyHandle> families, FlushOptions options);
 
     /**
      * Writes the WAL's buffered data to its file ({@code FlushWAL}), and with {@code sync} also
@@ -197,10 +193,8 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @param end     the key after the last, or null for the end
      * @throws IllegalStateException if the database, family or options are closed
      */
-    default void compactRange(ColumnFamilyHandle family, CompactRangeOptions options, MemorySegment begin,
-                              MemorySegment end) {
-        FileAdmin.compactRange((Database) this, family, options, begin, end);
-    }
+    void compactRange(ColumnFamilyHandle family, CompactRangeOptions options, MemorySegment begin,
+                              MemorySegment end);
 
     /**
      * The database's live table files with their family, level, size, key range and entry counts
@@ -209,24 +203,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @return the files, an unmodifiable list
      * @throws IllegalStateException if the database is closed
      */
-    default List<LiveFile> liveFiles() {
-        return FileAdmin.liveFiles((Database) this);
-    }
-
-    /**
-     * Whether {@code key} may be in {@code family} ({@code KeyMayExist}): false means it certainly
-     * is not; true means it may be (a get tells). Answers from memory only (memtables, the block
-     * cache, filters), without reading table files, so it is cheaper than a get.
-     *
-     * @param family  the column family
-     * @param options the read options (a snapshot in them is honoured)
-     * @param key     the key
-     * @return false if the key is certainly absent
-     * @throws IllegalStateException if the database, family or options are closed
-     */
-    default boolean keyMayExist(ColumnFamilyHandle family, ReadOptions options, byte[] key) {
-        return FileAdmin.keyMayExist((Database) this, family, options, key);
-    }
+    List<LiveFile> liveFiles();
 
     /**
      * Deletes the table files of {@code family} whose keys all lie in {@code [begin, end]}
@@ -240,9 +217,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @throws IllegalStateException if the database or family is closed
      * @throws RocksDBException if RocksDB fails
      */
-    default void deleteFilesInRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
-        FileAdmin.deleteFilesInRange((Database) this, family, begin, end);
-    }
+    void deleteFilesInRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end);
 
     /**
      * A database property of {@code family} as text (e.g. {@code "rocksdb.stats"},
@@ -341,10 +316,8 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @throws IllegalStateException if the database or family is closed
      * @throws UnsupportedOperationException on engines without {@code rocksdb_approximate_sizes_cf_with_flags}
      */
-    default long[] approximateSizes(ColumnFamilyHandle family, MemorySegment[] starts, MemorySegment[] limits,
-                                    boolean includeMemtables, boolean includeFiles) {
-        return FileAdmin.approximateSizes((Database) this, family, starts, limits, includeMemtables, includeFiles);
-    }
+    long[] approximateSizes(ColumnFamilyHandle family, MemorySegment[] starts, MemorySegment[] limits,
+                                    boolean includeMemtables, boolean includeFiles);
 
     /**
      * Stops RocksDB deleting obsolete files (compacted table files, old logs) until as many
@@ -353,9 +326,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @throws IllegalStateException if the database is closed
      * @throws RocksDBException if RocksDB fails
      */
-    default void disableFileDeletions() {
-        FileAdmin.fileDeletions((Database) this, false);
-    }
+    void disableFileDeletions();
 
     /**
      * Undoes one {@link #disableFileDeletions()}; once all are undone, RocksDB deletes the files
@@ -364,9 +335,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @throws IllegalStateException if the database is closed
      * @throws RocksDBException if RocksDB fails
      */
-    default void enableFileDeletions() {
-        FileAdmin.fileDeletions((Database) this, true);
-    }
+    void enableFileDeletions();
 
     /**
      * Creates a checkpoint: a consistent copy of the database (hard links where possible) in
@@ -378,7 +347,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      */
     void createCheckpoint(Path target);
 
-    // ---- bulk loading and mutable options ----------------------------------------------
+    // ---- bulk loading and mutable options ----------------------------------------------------------
 
     /**
      * Ingests table files (written with {@link SstFileWriter}) into {@code family}: their entries
@@ -430,7 +399,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      */
     void setOptions(Map<String, String> options);
 
-    // ---- RocksDB 11 administration: on older engines these throw
+    // ---- administration RocksDB 11 added: on older engines these throw
     // UnsupportedOperationException naming the C function and the engine's version ---------------
 
     /**
@@ -442,15 +411,18 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      *
      * @param family      the column family
      * @param options     the compaction's options (read during the call only)
-     * @param inputFiles  the files to compact, by path or name ({@code 000012.sst}), at least one
+     * @param inputFiles  the files to compact, at least one: each a live table file of this
+     *                    database, by name ({@code 000012.sst}), by the name {@link #liveFiles()}
+     *                    reports ({@code /000012.sst}), or by a path into the database's directory
      * @param outputLevel the level to write to, from 0 to the family's {@code num_levels - 1}
      * @return the paths of the files written, in key order (empty if the compaction removed all data)
      * @throws IllegalArgumentException if {@code inputFiles} is empty, a path holds a NUL
-     *         character or {@code outputLevel < 0}
+     *         character or is not a live table file of this database (a missing file, another
+     *         database's, a path elsewhere; the message names it), or {@code outputLevel < 0}
      * @throws IllegalStateException if the database, the family or the options are closed
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_compact_files_cf}
-     * @throws RocksDBException {@link RocksDBException.Code#INVALID_ARGUMENT} for a file that is
-     *         not live in the family or a level the family does not have,
+     * @throws RocksDBException {@link RocksDBException.Code#INVALID_ARGUMENT} for a live file of
+     *         another family or a level the family does not have,
      *         {@link RocksDBException.Code#INCOMPLETE} if the options are
      *         {@link CompactionOptions#setCanceled canceled}, or another failure
      */
@@ -464,11 +436,10 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      *
      * @param family      the column family
      * @param options     the compaction's options (read during the call only)
-     * @param inputFiles  the files to compact, by path or name, at least one
+     * @param inputFiles  the files to compact, at least one, as for {@code compactFiles}
      * @param outputLevel the level to write to
      * @return the job's record; its reason is {@link EventListener.CompactionJobInfo#MANUAL_COMPACTION}
-     * @throws IllegalArgumentException if {@code inputFiles} is empty, a path holds a NUL
-     *         character or {@code outputLevel < 0}
+     * @throws IllegalArgumentException as {@link #compactFiles(ColumnFamilyHandle, CompactionOptions, List, int)}
      * @throws IllegalStateException if the database, the family or the options are closed
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_compact_files_cf}
      * @throws RocksDBException as {@link #compactFiles(ColumnFamilyHandle, CompactionOptions, List, int)}
@@ -576,7 +547,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      */
     WalFile currentWalFile();
 
-    // ---- change capture -----------------------------------------------------------------
+    // ---- change capture -----------------------------------------------------------------------------
 
     /**
      * The sequence number of the database's latest write (every write advances it by its number
@@ -591,18 +562,41 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * The write batches in the write-ahead log from {@code sequence} on, oldest first, up to
      * {@code maxBatches} of them ({@code GetUpdatesSince}): for change capture, call again from
      * the last batch's sequence number plus its {@link WriteBatch#count()}. The first batch may
-     * start before {@code sequence} (the batch containing it). Only what the log files still hold
-     * is there: keep them with {@link Options#setWalTtlSeconds} or {@link Options#setWalSizeLimitMb}.
+     * start before {@code sequence} (the batch containing it). An empty list means nothing new:
+     * {@code sequence} is past {@link #latestSequenceNumber()}.
+     *
+     * <p>Only what the log files still hold is there: keep them with
+     * {@link Options#setWalTtlSeconds} or {@link Options#setWalSizeLimitMb}. Writes the log does not
+     * hold are a gap, reported, never skipped: when the log holds no batch with {@code sequence}
+     * (its files purged, or the writes from there not logged: {@link WriteOptions#setDisableWAL},
+     * ingested files, recovered logs flushed at open) this throws
+     * {@link RocksDBException.Code#NOT_FOUND} naming the missing sequence numbers and the first
+     * the log holds ({@link #oldestLoggedSequenceNumber()}); RocksDB alone would start at the next
+     * batch it finds. A gap after some batches ends the list there; the next call, from it, throws.
      *
      * @param sequence   the first sequence number wanted, at least 0
      * @param maxBatches the most batches returned, at least 1
-     * @return the updates, each batch owned by the caller (close them)
+     * @return the updates, each batch owned by the caller (close them); empty if nothing is new
      * @throws IllegalArgumentException if {@code sequence < 0} or {@code maxBatches < 1}
      * @throws IllegalStateException if the database is closed
-     * @throws RocksDBException {@link RocksDBException.Code#NOT_FOUND} when the log no longer
+     * @throws RocksDBException {@link RocksDBException.Code#NOT_FOUND} for a gap: the log no longer
      *         holds {@code sequence} (or the database has no log, e.g. read-only)
      */
     List<WalUpdate> getUpdatesSince(long sequence, int maxBatches);
+
+    /**
+     * The first sequence number the write-ahead log holds: of its oldest batch, or
+     * {@link #latestSequenceNumber()} + 1 if it holds none. A change-capture reader that met a
+     * gap ({@link #getUpdatesSince}) and copied the database anew (a checkpoint, a backup) resumes
+     * from the copy's latest sequence number; this tells what the log can still give.
+     *
+     * @return the sequence number
+     * @throws IllegalStateException if the database is closed
+     * @throws RocksDBException if the log cannot be read (e.g. a read-only database)
+     */
+    default long oldestLoggedSequenceNumber() {
+        return ChangeCapture.oldestLoggedSequenceNumber((Database) this);
+    }
 
     /**
      * Waits until the database's background flushes and compactions are done ({@code WaitForCompact}),
@@ -616,9 +610,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      *         {@link RocksDBException.Code#ABORTED} when paused and asked to give up
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_wait_for_compact} (7.8.3)
      */
-    default void waitForCompact(WaitForCompactOptions options) {
-        CompactionControl.waitForCompact((Database) this, options);
-    }
+    void waitForCompact(WaitForCompactOptions options);
 
     /**
      * Cancels the database's background work ({@code CancelAllBackgroundWork}), as closing does:
@@ -631,9 +623,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @param wait whether to wait until running background jobs have stopped (not from inside a callback)
      * @throws IllegalStateException if the database is closed, or {@code wait} from inside a callback
      */
-    default void cancelAllBackgroundWork(boolean wait) {
-        CompactionControl.cancelAllBackgroundWork((Database) this, wait);
-    }
+    void cancelAllBackgroundWork(boolean wait);
 
     /**
      * Suggests to RocksDB that the table files of {@code family} overlapping {@code [begin, end]}
@@ -649,7 +639,5 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @throws IllegalStateException if the database or family is closed
      * @throws RocksDBException if RocksDB refuses (e.g. under FIFO compaction, which has no levels to mark)
      */
-    default void suggestCompactRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
-        CompactionControl.suggestCompactRange((Database) this, family, begin, end);
-    }
+    void suggestCompactRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end);
 }

@@ -30,6 +30,11 @@ import java.lang.foreign.MemorySegment;
  * Data written to a database survives the database's close and is there when a database is
  * opened again at the same path on the same environment.
  *
+ * <p>What writes files through the database's options writes into the environment too: a
+ * {@link Checkpoint}, an {@link SstFileWriter} opened with those options. A {@link BackupEngine}
+ * does not: it reads and writes through the default environment (the disk), so it cannot back up
+ * a database in memory ({@link RocksDBException} IO_ERROR naming a file it cannot find).
+ *
  * <p>Safe to share across threads and databases; use after close throws
  * {@link IllegalStateException}.
  */

@@ -20,7 +20,7 @@ import java.util.List;
  *      ImportColumnFamilyOptions importOptions = new ImportColumnFamilyOptions()) {
  *     List<LiveFile> files = exported.files();   // in exportDir, with their levels and key ranges
  *     ColumnFamilyHandle copy = other.createColumnFamilyWithImport("events", options, importOptions, exported);
- * }   // the files were copied or hard-linked: exportDir may be deleted now
+ * }   // the files were copied: exportDir may be deleted now
  * }
  *
  * <p>Only an export makes one (RocksDB 11 and later engines). The caller owns and closes it; it

@@ -27,6 +27,8 @@ final class FileAdmin {
     static void compactRange(Database db, ColumnFamilyHandle family, CompactRangeOptions options, MemorySegment begin,
                              MemorySegment end) {
         Objects.requireNonNull(options, "options");
+        Callbacks.refuseWaiting("compactRange");
+        Maintenance.refuseWhilePaused(db, "compactRange", "continue it first");
         db.guard.callFamily(family, s -> {
             options.use(o -> {
                 MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
@@ -62,6 +64,7 @@ final class FileAdmin {
             throw new IllegalArgumentException("no families to flush");
         }
         Callbacks.refuseWaiting("flush");
+        Maintenance.refuseWhilePaused(db, "flush", "continue it first");
         try (Scratch s = db.guard.begin(options, all.get(0)); Arena arena = Arena.ofConfined()) {
             MemorySegment handles = arena.allocate(ValueLayout.ADDRESS, all.size());
             for (int i = 0; i < all.size(); i++) {

@@ -8,8 +8,11 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * Options of {@link ColumnFamilyAdmin#createColumnFamilyWithImport}
- * ({@code rocksdb_import_column_family_options_t}): whether the exported table files are moved
- * into the database or copied (hard-linked where the file system allows).
+ * ({@code rocksdb_import_column_family_options_t}): whether the exported table files are copied
+ * into the database (the default: the database gets files of its own) or moved (hard-linked into
+ * it, then removed from the export's directory: the database shares the file, its inode, with any
+ * other link to it, such as the database the export was taken from, see
+ * {@link Checkpoint#exportColumnFamily}; a file system without hard links gets a copy).
  *
  * {@snippet id="ImportColumnFamilyOptions" :
  * try (ImportColumnFamilyOptions move = new ImportColumnFamilyOptions().setMoveFiles(true)) {
@@ -27,7 +30,7 @@ import java.lang.foreign.MemorySegment;
  */
 public final class ImportColumnFamilyOptions extends NativeObject {
     /**
-     * RocksDB's defaults: the files are copied (or hard-linked), not moved.
+     * RocksDB's defaults: the files are copied, not moved.
      *
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_import_column_family_options_create}
      */
@@ -46,8 +49,12 @@ public final class ImportColumnFamilyOptions extends NativeObject {
     }
 
     /**
-     * Whether the import moves the exported files into the database (they leave the export
-     * directory) rather than copying or hard-linking them. False by default.
+     * Whether the import moves the exported files into the database rather than copying them
+     * (false by default): each is hard-linked into the database, then its link in the export
+     * directory removed, so the database shares the file with the links it had elsewhere (the
+     * source database's, for an export on the same file system). RocksDB never writes into a
+     * table file it has finished, so sharing is safe as long as nothing else writes into the
+     * file either; on a file system without hard links the file is copied.
      *
      * @param value true to move
      * @return these options

@@ -14,6 +14,9 @@ import java.lang.foreign.MemorySegment;
  * any call after close throws {@link IllegalStateException}.
  */
 public final class IngestExternalFileOptions extends IngestExternalFileOptionsSettings {
+    /** What {@link #setAllowBlockingFlush} set last (RocksDB's default: true). */
+    private volatile boolean allowBlockingFlush = true;
+
     /**
      * RocksDB's defaults: files copied (not moved), snapshot consistency on, global sequence
      * numbers allowed, blocking flush allowed, not ingested behind.

@@ -136,6 +136,21 @@ public sealed interface KeyValueReads permits Database, Transaction {
      */
     RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options);
 
+    /**
+     * Whether {@code key} may be in {@code family} ({@code KeyMayExist}): false means it certainly
+     * is not; true means it may be (a get tells). A database answers from memory only (memtables,
+     * the block cache, filters), without reading table files, so it is cheaper than a get. A
+     * {@link Transaction} answers exactly, with a read that sees its own writes (the C API has no
+     * may-exist for a transaction).
+     *
+     * @param family  the column family
+     * @param options the read options (a snapshot in them is honoured)
+     * @param key     the key
+     * @return false if the key is certainly absent
+     * @throws IllegalStateException if the surface, family or options are closed
+     */
+    boolean keyMayExist(ColumnFamilyHandle family, ReadOptions options, byte[] key);
+
     // ---- conveniences --------------------------------------------------------------------------
 
     /**

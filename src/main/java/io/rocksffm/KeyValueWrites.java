@@ -5,7 +5,8 @@ import java.util.Objects;
 
 /**
  * The writes of a database: the {@link Writes} every surface shares, plus a form taking
- * {@link WriteOptions} of each, and {@link #write(WriteOptions, WriteBatch)}.
+ * {@link WriteOptions} of each, and the batch writes ({@link #write(WriteOptions, WriteBatch)},
+ * {@link #write(WriteOptions, WriteBatchWithIndex)}, each also without options).
  *
  * <p>Each operation has one core method taking a {@link ColumnFamilyHandle}, {@link WriteOptions}
  * and {@link MemorySegment}s; the other forms are written once, as default methods: the default
@@ -35,9 +36,49 @@ public sealed interface KeyValueWrites extends Writes<Database> permits Database
      *         have (or was made with handles of another database), holds merge records for a
      *         family without a merge operator, or a range deletion that ends before it begins in
      *         its family's order; nothing of the batch is applied then
+     * @throws UnsupportedOperationException if the batch holds a range deletion and this is a
+     *         {@link TransactionDB} (as its {@code deleteRange}); nothing is applied then
      * @throws RocksDBException if RocksDB refuses the write; nothing of the batch is applied then
      */
     void write(WriteOptions options, WriteBatch batch);
+
+    /**
+     * {@link #write(WriteOptions, WriteBatch)} with the default write options.
+     *
+     * @param batch the batch
+     * @throws IllegalArgumentException as {@link #write(WriteOptions, WriteBatch)}
+     * @throws UnsupportedOperationException as {@link #write(WriteOptions, WriteBatch)}
+     * @throws RocksDBException if RocksDB refuses the write; nothing of the batch is applied then
+     */
+    default void write(WriteBatch batch) {
+        write(WriteOptions.DEFAULT, batch);
+    }
+
+    /**
+     * Applies every operation of an indexed batch atomically. The batch is unchanged and may be
+     * written again. A {@link RocksDB} writes it directly; the transaction databases, whose C API
+     * writes only plain batches, write a copy of its records (their commit logic and locks apply
+     * as for {@link #write(WriteOptions, WriteBatch)}).
+     *
+     * @param options write options
+     * @param batch   the batch
+     * @throws IllegalArgumentException if the batch holds records for a family of another
+     *         database, or one dropped since (checked before RocksDB sees the batch)
+     * @throws IllegalStateException if this database, the options or the batch is closed
+     * @throws RocksDBException if RocksDB refuses the write; nothing of the batch is applied then
+     */
+    void write(WriteOptions options, WriteBatchWithIndex batch);
+
+    /**
+     * {@link #write(WriteOptions, WriteBatchWithIndex)} with the default write options.
+     *
+     * @param batch the batch
+     * @throws IllegalArgumentException as {@link #write(WriteOptions, WriteBatchWithIndex)}
+     * @throws RocksDBException if RocksDB refuses the write; nothing of the batch is applied then
+     */
+    default void write(WriteBatchWithIndex batch) {
+        write(WriteOptions.DEFAULT, batch);
+    }
 
     // ---- put ---------------------------------------------------------------------------------------
 
@@ -301,8 +342,9 @@ public sealed interface KeyValueWrites extends Writes<Database> permits Database
      * @return this database
      * @throws IllegalArgumentException if {@code end} sorts before {@code begin} in the family's
      *         order, or a bound exceeds RocksDB's limit (4 GiB - 1 bytes)
-     * @throws RocksDBException if RocksDB refuses the write (a {@link TransactionDB} refuses it:
-     *         it cannot lock a range)
+     * @throws UnsupportedOperationException on a {@link TransactionDB}, which cannot lock a range
+     *         ({@link Writes} lists what each surface refuses)
+     * @throws RocksDBException if RocksDB refuses the write
      */
     Database deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end);
 

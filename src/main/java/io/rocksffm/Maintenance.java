@@ -4,15 +4,20 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import io.rocksffm.internal.Callbacks;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Native;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The RocksDB 11 administration of an open database (a part of the database object): compacting
@@ -63,6 +68,7 @@ final class Maintenance {
         return db.guard.call(options, family, s -> {
             try (Arena arena = Arena.ofConfined()) {
                 Capabilities.require("rocksdb_compact_files_cf");
+                checkLiveTableFiles(db, inputFiles);
                 MemorySegment list = arena.allocate(ADDRESS, names.length);
                 for (int i = 0; i < names.length; i++) {
                     list.setAtIndex(ADDRESS, i, arena.allocateFrom(names[i]));
@@ -82,6 +88,47 @@ final class Maintenance {
                 }
             }
         });
+    }
+
+    /**
+     * Refuses an input of {@code compactFiles} that is not a live table file of {@code db}: RocksDB
+     * reads only the number in a file's name, so a path into another database's directory would
+     * compact this database's file of that number, and any other name would be read as file 0.
+     * Accepted: a live file's bare name ({@code 000012.sst}), its name as {@link
+     * DatabaseAdmin#liveFiles()} reports it ({@code /000012.sst}), or a path to it in the
+     * database's directory, however spelled. (Whether it belongs to the family is RocksDB's check.)
+     */
+    private static void checkLiveTableFiles(Database db, List<Path> inputFiles) {
+        Set<String> live = new HashSet<>();
+        for (LiveFile f : FileAdmin.liveFiles(db)) {
+            String name = f.name();
+            live.add(name.substring(name.lastIndexOf('/') + 1));
+        }
+        for (Path p : inputFiles) {
+            Path name = p.getFileName();
+            String n = name == null ? "" : name.toString();
+            if (!live.contains(n) || !n.endsWith(".sst")) {
+                throw new IllegalArgumentException("compactFiles: " + quoted(p) + " is not a live table file of the "
+                        + "database at " + db.path());
+            }
+            Path parent = p.getParent();
+            if (parent != null && !p.toString().equals("/" + n) && !sameDirectory(parent, db.realPath)) {
+                throw new IllegalArgumentException("compactFiles: " + quoted(p) + " is not in the directory of the "
+                        + "database at " + db.path() + " (RocksDB would compact this database's " + n + ")");
+            }
+        }
+    }
+
+    private static String quoted(Path p) {
+        return "\"" + p + "\"";
+    }
+
+    private static boolean sameDirectory(Path a, Path b) {
+        try {
+            return Files.isSameFile(a, b);
+        } catch (IOException | SecurityException e) {
+            return false;
+        }
     }
 
     /** The paths in RocksDB's array of output names (freed here). */
@@ -128,6 +175,9 @@ final class Maintenance {
      * forever for its closing flush, so it refuses to close instead.
      */
     static void backgroundWork(Database db, boolean pause) {
+        if (pause) {
+            Callbacks.refuseWaiting("pauseBackgroundWork"); // it waits for the running jobs
+        }
         db.guard.call(s -> {
             if (pause) {
                 Capabilities.require("rocksdb_pause_background_work");
@@ -135,6 +185,7 @@ final class Maintenance {
                 try {
                     rocksdb_pause_background_work(db.adminDb(), s.errptr);
                     Native.check(s.errptr);
+                    db.backgroundPauses.incrementAndGet();
                 } catch (RuntimeException | Error e) {
                     db.lifecycle.removeChild();
                     throw e;
@@ -143,10 +194,31 @@ final class Maintenance {
                 Capabilities.require("rocksdb_continue_background_work");
                 rocksdb_continue_background_work(db.adminDb(), s.errptr);
                 Native.check(s.errptr); // not paused: InvalidArgument, and no child to remove
+                db.backgroundPauses.decrementAndGet();
                 db.lifecycle.removeChild();
             }
             return null;
         });
+    }
+
+    /**
+     * Refuses {@code call}, which waits for background work (a flush, a compaction), while the
+     * database's background work is paused through it: RocksDB would wait until the work is
+     * continued, which a program with one thread never does; whatever timeout the call has does
+     * not cover that wait. (A pause that begins while such a call runs holds the call until its
+     * continue, as RocksDB does.)
+     *
+     * @param call    the call, for the message
+     * @param instead what the caller can do instead, for the message
+     * @throws IllegalStateException while paused
+     */
+    static void refuseWhilePaused(Database db, String call, String instead) {
+        int pauses = db.backgroundPauses.get();
+        if (pauses > 0) {
+            throw new IllegalStateException(call + " refused: the database's background work is paused ("
+                    + pauses + " pauseBackgroundWork without its continueBackgroundWork), and it would wait for "
+                    + "a flush or compaction that cannot run until then; " + instead);
+        }
     }
 
     static List<WalFile> sortedWalFiles(Database db) {

@@ -2,7 +2,6 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
-import io.rocksffm.internal.capi.RocksDBC;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -143,7 +142,7 @@ public final class OptimisticTransactionDB extends Database {
                                         Transaction reuse) {
         Objects.requireNonNull(writeOptions, "writeOptions");
         Objects.requireNonNull(txOptions, "txOptions");
-        return Transactions.begin(this, reuse, writeOptions, txOptions,
+        return Transactions.begin(this, reuse, writeOptions, txOptions, txOptions.setSnapshot,
                 old -> rocksdb_optimistictransaction_begin(ptr, writeOptions.ptr, txOptions.ptr, old));
     }
 
@@ -167,10 +166,16 @@ public final class OptimisticTransactionDB extends Database {
         return this;
     }
 
+    /**
+     * Refused: RocksDB's optimistic transaction database has no range deletion (its conflict
+     * checks track keys, not ranges; its {@code DeleteRange} returns "not supported", and it
+     * refuses batches holding one).
+     *
+     * @throws UnsupportedOperationException always, after the argument and state checks
+     */
     @Override
     public Database deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
-        BaseWrites.deleteRange(this, family, options, begin, end);
-        return this;
+        throw UnsupportedWrites.rangeDeletion(guard, families, "an OptimisticTransactionDB", family, options, begin, end);
     }
 
     @Override
@@ -180,7 +185,12 @@ public final class OptimisticTransactionDB extends Database {
     }
 
     @Override
-    public void write(WriteOptions options, WriteBatch batch) {
-        writeBatch(options, batch, RocksDBC::rocksdb_optimistictransactiondb_write);
+    void writeNative(MemorySegment options, MemorySegment nativeBatch, MemorySegment errptr) {
+        rocksdb_optimistictransactiondb_write(ptr, options, nativeBatch, errptr);
+    }
+
+    @Override
+    boolean takesRangeDeletions() {
+        return false;
     }
 }

@@ -3,6 +3,7 @@ package io.rocksffm;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
 import io.rocksffm.internal.Capabilities;
+import io.rocksffm.internal.Claim;
 import io.rocksffm.internal.Native;
 
 import java.lang.foreign.MemorySegment;
@@ -52,6 +53,8 @@ public final class ReadOptions extends ReadOptionsSettings {
     private BoundCopy iterStartTimestamp;
     private List<BoundCopy> retired;
     private volatile Snapshot snapshot;
+    /** The child claim {@link #snapshot} holds on its snapshot (guarded by {@link #lock}). */
+    private final Claim snapshotClaim = new Claim();
     /** The prefetch run buffer of iterators made with these options, 0 for none (under {@link #lock}). */
     long prefetchBytes;
 
@@ -65,10 +68,8 @@ public final class ReadOptions extends ReadOptionsSettings {
         rocksdb_readoptions_destroy(p);
         synchronized (lock) {
             freeBounds();
-            if (snapshot != null) {
-                snapshot.lifecycle.removeChild();
-                snapshot = null;
-            }
+            snapshotClaim.release();
+            snapshot = null;
         }
     }
 
@@ -425,14 +426,9 @@ public final class ReadOptions extends ReadOptionsSettings {
     public ReadOptions setSnapshot(Snapshot snapshot) {
         synchronized (lock) {
             lifecycle.ensureOpen();
-            if (snapshot != null) {
-                snapshot.lifecycle.addChild();
-            }
-            if (this.snapshot != null) {
-                this.snapshot.lifecycle.removeChild();
-            }
+            snapshotClaim.replace(snapshot == null ? null : snapshot.lifecycle, () -> use(p ->
+                    rocksdb_readoptions_set_snapshot(p, snapshot == null ? MemorySegment.NULL : snapshot.ptr)));
             this.snapshot = snapshot;
-            use(p -> rocksdb_readoptions_set_snapshot(p, snapshot == null ? MemorySegment.NULL : snapshot.ptr));
             return this;
         }
     }

@@ -6,7 +6,6 @@ import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.NativeLibrary;
 import io.rocksffm.internal.Scratch;
-import io.rocksffm.internal.capi.RocksDBC;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -386,39 +385,13 @@ public final class RocksDB extends Database {
     }
 
     @Override
-    public void write(WriteOptions options, WriteBatch batch) {
-        writeBatch(options, batch, RocksDBC::rocksdb_write);
+    void writeNative(MemorySegment options, MemorySegment nativeBatch, MemorySegment errptr) {
+        rocksdb_write(ptr, options, nativeBatch, errptr);
     }
 
-    /**
-     * Applies a {@link WriteBatchWithIndex} atomically.
-     *
-     * @param options the write options
-     * @param batch   the batch (unchanged; may be written again)
-     * @throws IllegalArgumentException if the batch holds records for a family of another database,
-     *         or one dropped since, or for this database's default family when that has
-     *         user-defined timestamps (the batch's keys carry none; checked before RocksDB sees the
-     *         batch)
-     * @throws RocksDBException if the write fails
-     * @throws IllegalStateException if this database, the options or the batch is closed
-     */
-    public void write(WriteOptions options, WriteBatchWithIndex batch) {
-        Objects.requireNonNull(options, "options");
-        Objects.requireNonNull(batch, "batch");
-        boolean named = batch.namesFamilies();
-        if (named) { // no family it names is dropped between the check and the write
-            families.dropLock.readLock().lock();
-        }
-        try {
-            batch.checkFamilies(this);
-            try (Scratch s = guard.begin(options, defaultFamily)) {
-                rocksdb_write_writebatch_wi(ptr, options.ptr, batch.ptr, s.errptr);
-                checkWrite(s.errptr);
-            }
-        } finally {
-            if (named) {
-                families.dropLock.readLock().unlock();
-            }
-        }
+    /** The C API writes an indexed batch to a plain database directly, without a copy. */
+    @Override
+    void writeIndexed(MemorySegment options, WriteBatchWithIndex batch, MemorySegment errptr) {
+        rocksdb_write_writebatch_wi(ptr, options, batch.ptr, errptr);
     }
 }

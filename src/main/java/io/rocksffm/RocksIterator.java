@@ -167,19 +167,19 @@ public final class RocksIterator implements AutoCloseable {
         if (snapshot != null) {
             parents[owners.length + 2] = snapshot.lifecycle;
         }
-        Lifecycle lifecycle = Lifecycle.child("RocksIterator", true, parents);
-        MemorySegment it = MemorySegment.NULL;
-        try {
-            it = source.create(options.ptr, family.ptr);
-            return new RocksIterator(lifecycle, it, prefetchBytes, criticalMovesAllowed(family.db, family),
-                    family.db.families.timestampedIds().contains(family.id()));
-        } catch (RuntimeException | Error e) {
-            if (it.address() != 0) {
-                rocksdb_iter_destroy(it);
+        return Lifecycle.buildChild("RocksIterator", true, child -> {
+            MemorySegment it = MemorySegment.NULL;
+            try {
+                it = source.create(options.ptr, family.ptr);
+                return new RocksIterator(child, it, prefetchBytes, criticalMovesAllowed(family.db, family),
+                        family.db.families.timestampedIds().contains(family.id()));
+            } catch (RuntimeException | Error e) {
+                if (it.address() != 0) {
+                    rocksdb_iter_destroy(it);
+                }
+                throw e;
             }
-            lifecycle.abandon();
-            throw e;
-        }
+        }, parents);
     }
 
     /**

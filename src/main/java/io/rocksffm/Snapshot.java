@@ -40,26 +40,21 @@ public final class Snapshot extends NativeObject {
 
     /**
      * Wraps a snapshot another kind of object made (a transaction database's, a transaction's),
-     * freed by {@code release}; {@code lifecycle} is its child lifecycle, abandoned if this fails.
+     * freed by {@code release}, as a child of {@code owner}; if that fails, {@code release} frees it.
      */
-    static Snapshot adopt(Database db, Lifecycle lifecycle, MemorySegment snapshot, Consumer<MemorySegment> release) {
+    static Snapshot adopt(Database db, Lifecycle owner, MemorySegment snapshot, Consumer<MemorySegment> release) {
         try {
-            return new Snapshot(db, lifecycle, snapshot, release);
+            return Lifecycle.buildChild("Snapshot", false, child -> new Snapshot(db, child, snapshot, release), owner);
         } catch (RuntimeException | Error e) {
-            lifecycle.abandon();
+            release.accept(snapshot);
             throw e;
         }
     }
 
     /** A snapshot of {@code db}'s current state; the caller has entered {@code db}. */
     static Snapshot take(Database db) {
-        Lifecycle lifecycle = Lifecycle.child("Snapshot", false, db.lifecycle);
-        try {
-            return new Snapshot(db, lifecycle, rocksdb_create_snapshot(db.db), null);
-        } catch (RuntimeException | Error e) {
-            lifecycle.abandon();
-            throw e;
-        }
+        return Lifecycle.buildChild("Snapshot", false,
+                child -> new Snapshot(db, child, rocksdb_create_snapshot(db.db), null), db.lifecycle);
     }
 
     @Override

@@ -13,7 +13,9 @@ import java.lang.foreign.MemorySegment;
  * an optional limit on it, and the rate at which obsolete files are deleted. When the files pass
  * {@link #setMaxAllowedSpaceUsage the limit}, RocksDB stops the database's writes: flushes and
  * compactions fail with a {@link RocksDBException} whose status is {@code IOError} ("Max allowed
- * space was reached"), and the database enters read-only mode with that background error.
+ * space was reached"), and the database enters read-only mode with that background error. Raising
+ * or lifting the limit does not end that state: only reopening the database does (the C API has
+ * no resume).
  *
  * {@snippet id="SstFileManager" :
  * try (SstFileManager files = SstFileManager.create()

@@ -3,13 +3,18 @@ package io.rocksffm;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
 import io.rocksffm.internal.Lifecycle;
+import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Scratch;
 import io.rocksffm.internal.capi.RocksDBC;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * A transaction ({@code rocksdb_transaction_t}) of a {@link TransactionDB} (pessimistic: keys are
@@ -72,30 +77,78 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
 
     final Database db;
     final boolean optimistic;
-    volatile State state = State.STARTED;
-    /** The non-default families written since begin, null until one is (see {@link TransactionWrites#holdFamilies}). */
-    Set<ColumnFamilyHandle> written;
+    // The transaction's state is its own: only its methods below change these fields.
+    private volatile State state;
+    /** The non-default families written since begin, null until one is (see {@link #holdFamilies}). */
+    private Set<ColumnFamilyHandle> written;
     /** The family last added to {@link #written} (spares the set a lookup per write). */
-    ColumnFamilyHandle lastWritten;
+    private ColumnFamilyHandle lastWritten;
+    /** This transaction's name as its {@link TransactionDB} holds it ({@link #holdName}), or null. */
+    private String heldName;
     /**
-     * This transaction's name as registered in its {@link TransactionDB#heldNames} (set by
-     * {@link #setName} or recovered), or null; changed only by {@link Transactions#hold}.
+     * Whether the transaction took a snapshot at begin (its options said so; a recovered one took
+     * none). The C API has no getter that is safe without one, so the Java side keeps it.
      */
-    String heldName;
+    private boolean snapshot;
 
-    Transaction(Database db, Lifecycle lifecycle, MemorySegment txn, boolean optimistic, State state) {
+    Transaction(Database db, Lifecycle lifecycle, MemorySegment txn, boolean optimistic, State state,
+                boolean snapshot) {
         super(lifecycle, "Transaction", txn);
         this.db = db;
         this.optimistic = optimistic;
         this.state = state;
+        this.snapshot = snapshot;
         if (state == State.PREPARED) { // recovered: named, as every prepared transaction is
-            Transactions.hold(this, Transactions.nameOf(txn));
+            holdName(Transactions.nameOf(txn));
+        }
+    }
+
+    /**
+     * Begins this finished transaction again ({@code begin} is the C API's begin, given this
+     * transaction's pointer; the caller holds its token): started, nothing written,
+     * {@code snapshot} as its new options say, and whatever name RocksDB's begin left it.
+     *
+     * @throws IllegalStateException if not finished, or iterators or snapshots made from it are open
+     */
+    void beginAgain(boolean snapshot, Function<MemorySegment, MemorySegment> begin) {
+        State st = state;
+        if (st != State.COMMITTED && st != State.ROLLED_BACK) {
+            throw new IllegalStateException("only a committed or rolled back transaction can be "
+                    + "begun again; this one is " + st);
+        }
+        refuseWithChildren("begun again");
+        MemorySegment again = begin.apply(ptr);
+        if (again.address() != ptr.address()) {
+            throw new AssertionError("the C API did not begin the old transaction again");
+        }
+        holdName(Transactions.nameOf(ptr));
+        this.state = State.STARTED;
+        this.written = null;
+        this.lastWritten = null;
+        this.snapshot = snapshot;
+    }
+
+    /** Whether the transaction holds a snapshot (the caller holds its token). */
+    boolean hasSnapshot() {
+        return snapshot;
+    }
+
+    /**
+     * Holds {@code name} (null or empty: none) as this transaction's in its database's names, in
+     * place of the one it had (a transaction of a pessimistic database only), so that
+     * {@link TransactionDB#getPreparedTransactions()} leaves it out.
+     */
+    private void holdName(String name) {
+        if (db instanceof TransactionDB t) {
+            String now = name == null || name.isEmpty() ? null : name;
+            t.replaceHeldName(heldName, now);
+            heldName = now;
         }
     }
 
     @Override
     void destroy(MemorySegment p) {
-        Transactions.hold(this, null);
+        holdName(null);
         rocksdb_transaction_destroy(p);
     }
 
@@ -164,6 +217,55 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
         if (lifecycle.hasChildren()) {
             throw new IllegalStateException("Transaction cannot be " + action
                     + " while iterators or snapshots made from it are open; close them first");
+        }
+    }
+
+    /** Remembers that this transaction writes to {@code family} (the caller holds its token and has entered the family). */
+    void noteWritten(ColumnFamilyHandle family) {
+        if (family != lastWritten && !family.isDefault()) {
+            if (written == null) {
+                written = Collections.newSetFromMap(new IdentityHashMap<>());
+            }
+            written.add(family);
+            lastWritten = family;
+        }
+    }
+
+    /**
+     * Runs a prepare or commit ({@code end}) with drops of the families written held off; refuses
+     * one whose writes name a family dropped since ({@link IllegalStateException}; the transaction
+     * stays as it was, to be rolled back: RocksDB would fail while applying it, after logging it,
+     * and a pessimistic database would then refuse every write until reopened).
+     */
+    private void withFamiliesHeld(Runnable end) {
+        boolean held = holdFamilies();
+        try {
+            end.run();
+        } finally {
+            releaseFamilies(held);
+        }
+    }
+
+    /** The first half of {@link #withFamiliesHeld}: whether drops are held off (for {@link #releaseFamilies}). */
+    private boolean holdFamilies() {
+        if (written == null) {
+            return false;
+        }
+        ColumnFamilies families = db.families;
+        families.dropLock.readLock().lock();
+        for (ColumnFamilyHandle f : written) {
+            if (!families.ids().contains(f.id())) {
+                families.dropLock.readLock().unlock();
+                throw new IllegalStateException("the transaction wrote to " + f + ", dropped since: roll it back");
+            }
+        }
+        return true;
+    }
+
+    /** Ends {@link #holdFamilies}. */
+    private void releaseFamilies(boolean held) {
+        if (held) {
+            db.families.dropLock.readLock().unlock();
         }
     }
 
@@ -254,26 +356,52 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
         return delete(db.defaultFamily, key);
     }
 
-    // RocksDB's C API has no single delete for a transaction: a plain delete reads the same.
+    /**
+     * Refused: RocksDB's C API has no single deletion for a transaction (and a plain delete in its
+     * place would not be one).
+     *
+     * @param family the column family
+     * @param key    the key
+     * @return never
+     * @throws UnsupportedOperationException always, after the argument and state checks
+     * @throws IllegalStateException if closed, finished or prepared
+     */
     @Override
     public Transaction singleDelete(ColumnFamilyHandle family, MemorySegment key) {
-        return delete(family, key);
+        Objects.requireNonNull(key, "key");
+        Limits.checkKey(key);
+        db.guard.checkFamily(family);
+        try (Scratch s = beginWritable()) { // closed, finished or prepared: IllegalStateException as for every write
+            db.families.refuseTimestamped(family); // as every write: IllegalArgumentException
+        }
+        throw UnsupportedWrites.singleDeletion("a Transaction", "RocksDB's C API has none for transactions");
     }
 
     @Override
     public Transaction singleDelete(MemorySegment key) {
-        return delete(db.defaultFamily, key);
+        return singleDelete(db.defaultFamily, key);
     }
 
-    // Refused (Writes documents it): RocksDB's transactions lock keys, not ranges.
+    /**
+     * Refused: RocksDB's transactions lock keys, not ranges.
+     *
+     * @param family the column family
+     * @param begin  the first key of the range
+     * @param end    the end of the range
+     * @return never
+     * @throws UnsupportedOperationException always, after the argument and state checks
+     * @throws IllegalStateException if closed, finished or prepared
+     */
     @Override
     public Transaction deleteRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
+        Limits.checkRange(begin, end);
         db.guard.checkFamily(family);
-        beginWritable().release(); // closed, finished or prepared: IllegalStateException as for every write
-        throw new UnsupportedOperationException("a transaction cannot delete a range (RocksDB's transactions lock"
-                + " keys, not ranges): write the range deletion to the database or a WriteBatch");
+        try (Scratch s = beginWritable()) { // closed, finished or prepared: IllegalStateException as for every write
+            db.families.refuseTimestamped(family); // as every write: IllegalArgumentException
+        }
+        throw UnsupportedWrites.rangeDeletion("a Transaction", "RocksDB's transactions lock keys, not ranges");
     }
 
     @Override
@@ -466,6 +594,17 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
         return TransactionReads.iterator(this, family, options);
     }
 
+    /**
+     * {@inheritDoc} A transaction answers exactly: it reads the key (its own writes over the
+     * database), as the C API has no may-exist for a transaction.
+     *
+     * @throws IllegalStateException if closed, finished, or in use by another thread
+     */
+    @Override
+    public boolean keyMayExist(ColumnFamilyHandle family, ReadOptions options, byte[] key) {
+        return get(family, options, key) != null;
+    }
+
     // ---- snapshot, savepoints, write batch ---------------------------------------------------------
 
     /**
@@ -523,7 +662,16 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
      */
     public void setName(String name) {
-        TransactionEnds.setName(this, name);
+        Objects.requireNonNull(name, "name");
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("name must not be empty");
+        }
+        byte[] bytes = name.getBytes(StandardCharsets.UTF_8);
+        try (Scratch s = beginWritable()) {
+            rocksdb_transaction_set_name(ptr, s.copy(Scratch.FIRST, bytes), bytes.length, s.errptr);
+            Native.check(s.errptr);
+            holdName(name); // so getPreparedTransactions leaves it out once prepared
+        }
     }
 
     /**
@@ -533,7 +681,9 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      * @throws IllegalStateException if closed or in use by another thread
      */
     public String getName() {
-        return Transactions.name(this);
+        try (Scratch s = begin()) {
+            return Transactions.nameOf(ptr);
+        }
     }
 
     /**
@@ -545,7 +695,11 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      * @throws IllegalStateException if closed, finished, or in use by another thread
      */
     public void prepare() {
-        TransactionEnds.prepare(this);
+        try (Scratch s = beginActive()) {
+            withFamiliesHeld(() -> rocksdb_transaction_prepare(ptr, s.errptr));
+            Native.check(s.errptr);
+            state = State.PREPARED;
+        }
     }
 
     /**
@@ -558,7 +712,12 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      * @throws IllegalStateException if closed, finished, in use, or iterators or snapshots are open
      */
     public void commit() {
-        TransactionEnds.commit(this);
+        try (Scratch s = beginActive()) {
+            refuseWithChildren("committed");
+            withFamiliesHeld(() -> rocksdb_transaction_commit(ptr, s.errptr));
+            db.checkWrite(s.errptr);
+            state = State.COMMITTED;
+        }
     }
 
     /**
@@ -568,7 +727,14 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      * @throws IllegalStateException if closed, finished, in use, or iterators or snapshots are open
      */
     public void rollback() {
-        TransactionEnds.rollback(this);
+        try (Scratch s = beginActive()) {
+            refuseWithChildren("rolled back");
+            rocksdb_transaction_rollback(ptr, s.errptr);
+            Native.check(s.errptr);
+            state = State.ROLLED_BACK;
+            written = null;
+            lastWritten = null;
+        }
     }
 
     /** {@return whether this is an optimistic transaction} */

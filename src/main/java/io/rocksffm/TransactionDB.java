@@ -5,7 +5,6 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import io.rocksffm.internal.Capabilities;
-import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.ListMultiGet;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Scratch;
@@ -68,7 +67,17 @@ public final class TransactionDB extends Database {
      * unique among a database's live transactions), so {@link #getPreparedTransactions()} returns
      * only the others: RocksDB lists every prepared transaction, held or not.
      */
-    final Set<String> heldNames = ConcurrentHashMap.newKeySet();
+    private final Set<String> heldNames = ConcurrentHashMap.newKeySet();
+
+    /** Holds {@code now} in place of {@code before} (either null for none) as a live transaction's name. */
+    void replaceHeldName(String before, String now) {
+        if (before != null) {
+            heldNames.remove(before);
+        }
+        if (now != null) {
+            heldNames.add(now);
+        }
+    }
 
     private TransactionDB(MemorySegment handle, MemorySegment base, Path path, List<String> names,
                           MemorySegment handles) {
@@ -180,7 +189,7 @@ public final class TransactionDB extends Database {
     public Transaction beginTransaction(WriteOptions writeOptions, TransactionOptions txOptions, Transaction reuse) {
         Objects.requireNonNull(writeOptions, "writeOptions");
         Objects.requireNonNull(txOptions, "txOptions");
-        return Transactions.begin(this, reuse, writeOptions, txOptions,
+        return Transactions.begin(this, reuse, writeOptions, txOptions, txOptions.setSnapshot,
                 old -> rocksdb_transaction_begin(ptr, writeOptions.ptr, txOptions.ptr, old));
     }
 
@@ -264,25 +273,14 @@ public final class TransactionDB extends Database {
     }
 
     /**
-     * Removes the keys in {@code [begin, end)} of {@code family}: written as a batch with a
-     * range deletion, which a pessimistic transaction database refuses
-     * ({@link RocksDBException.Code#INVALID_ARGUMENT}, "DeleteRangeCF not implemented": it cannot
-     * lock a range).
+     * Refused: RocksDB's pessimistic transaction database has no range deletion (its transactions
+     * lock keys, not ranges; its {@code DeleteRange} returns "not supported").
+     *
+     * @throws UnsupportedOperationException always, after the argument and state checks
      */
     @Override
     public Database deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
-        Objects.requireNonNull(begin, "begin");
-        Objects.requireNonNull(end, "end");
-        guard.checkFamily(family);
-        Limits.checkRange(begin, end);
-        if (families.compare(family, begin, end) > 0) { // the family's order
-            throw new IllegalArgumentException("deleteRange: end sorts before begin");
-        }
-        try (WriteBatch batch = new WriteBatch()) {
-            batch.deleteRange(family, begin, end);
-            write(options, batch);
-        }
-        return this;
+        throw UnsupportedWrites.rangeDeletion(guard, families, "a TransactionDB", family, options, begin, end);
     }
 
     /** Written as a batch with a single deletion (the C API has no transaction database form). */
@@ -299,8 +297,13 @@ public final class TransactionDB extends Database {
     }
 
     @Override
-    public void write(WriteOptions options, WriteBatch batch) {
-        writeBatch(options, batch, RocksDBC::rocksdb_transactiondb_write);
+    void writeNative(MemorySegment options, MemorySegment nativeBatch, MemorySegment errptr) {
+        rocksdb_transactiondb_write(ptr, options, nativeBatch, errptr);
+    }
+
+    @Override
+    boolean takesRangeDeletions() {
+        return false;
     }
 
     // ---- engines without rocksdb_transactiondb_get_base_db: the transactiondb_* reads ----------
@@ -393,15 +396,8 @@ public final class TransactionDB extends Database {
             return super.getSnapshot();
         }
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
-            Lifecycle child = Lifecycle.child("Snapshot", false, lifecycle);
-            MemorySegment snapshot;
-            try {
-                snapshot = rocksdb_transactiondb_create_snapshot(ptr);
-            } catch (RuntimeException | Error e) {
-                child.abandon();
-                throw e;
-            }
-            return Snapshot.adopt(this, child, snapshot, p -> rocksdb_transactiondb_release_snapshot(ptr, p));
+            return Snapshot.adopt(this, lifecycle, rocksdb_transactiondb_create_snapshot(ptr),
+                    p -> rocksdb_transactiondb_release_snapshot(ptr, p));
         }
     }
 

@@ -3,7 +3,6 @@ package io.rocksffm;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
 import io.rocksffm.internal.Capabilities;
-import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.ListMultiGet;
 import io.rocksffm.internal.MultiGet;
 import io.rocksffm.internal.Native;
@@ -11,8 +10,6 @@ import io.rocksffm.internal.PointReads;
 import io.rocksffm.internal.Scratch;
 import io.rocksffm.internal.capi.RocksDBC;
 
-import static java.lang.foreign.ValueLayout.ADDRESS;
-import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -98,8 +95,7 @@ final class TransactionReads {
         try (Scratch s = tx.beginActive()) {
             MemorySegment wi = rocksdb_transaction_get_writebatch_wi(tx.ptr);
             try {
-                MemorySegment data = rocksdb_writebatch_wi_data(wi, s.size);
-                return WriteBatch.fromBytes(data.reinterpret(s.size.get(JAVA_LONG, 0)));
+                return WriteBatch.fromBytes(WriteBatchWithIndex.records(wi, s));
             } finally {
                 Native.rocksdbFree(wi);
             }
@@ -108,19 +104,11 @@ final class TransactionReads {
 
     static Snapshot snapshot(Transaction tx) {
         try (Scratch s = tx.beginActive()) {
+            if (!tx.hasSnapshot()) {
+                return null; // (the C API would return a wrapper holding NULL, which is opaque to us)
+            }
             MemorySegment wrapper = rocksdb_transaction_get_snapshot(tx.ptr);
-            if (wrapper.reinterpret(ADDRESS.byteSize()).get(ADDRESS, 0).address() == 0) {
-                Native.rocksdbFree(wrapper);
-                return null;
-            }
-            Lifecycle child;
-            try {
-                child = Lifecycle.child("Snapshot", false, tx.lifecycle);
-            } catch (RuntimeException | Error e) {
-                Native.rocksdbFree(wrapper);
-                throw e;
-            }
-            return Snapshot.adopt(tx.db, child, wrapper, Native::rocksdbFree);
+            return Snapshot.adopt(tx.db, tx.lifecycle, wrapper, Native::rocksdbFree);
         }
     }
 

@@ -7,8 +7,6 @@ import io.rocksffm.internal.Scratch;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 
 /**
  * The writes of a {@link Transaction} and what changes its write set (savepoints): allowed only
@@ -35,7 +33,7 @@ final class TransactionWrites {
         Limits.checkKeyValue(key, value);
         try (Scratch s = tx.beginWrite(family)) {
             tx.db.families.refuseTimestamped(family);
-            noteFamily(tx, family);
+            tx.noteWritten(family);
             write.call(tx.ptr, family.ptr, s.first(key), key.byteSize(), s.second(value), value.byteSize(), s.errptr);
             Native.check(s.errptr);
         }
@@ -47,50 +45,9 @@ final class TransactionWrites {
         Limits.checkKey(key);
         try (Scratch s = tx.beginWrite(family)) {
             tx.db.families.refuseTimestamped(family);
-            noteFamily(tx, family);
+            tx.noteWritten(family);
             rocksdb_transaction_delete_cf(tx.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
             Native.check(s.errptr);
-        }
-    }
-
-    /** Remembers that {@code tx} writes to {@code family} (the caller has entered both). */
-    private static void noteFamily(Transaction tx, ColumnFamilyHandle family) {
-        if (family != tx.lastWritten && !family.isDefault()) {
-            if (tx.written == null) {
-                tx.written = Collections.newSetFromMap(new IdentityHashMap<>());
-            }
-            tx.written.add(family);
-            tx.lastWritten = family;
-        }
-    }
-
-    /**
-     * Before a prepare or commit: refuses one whose writes name a family dropped since
-     * ({@link IllegalStateException}; the transaction stays as it was, to be rolled back: RocksDB
-     * would fail while applying it, after logging it, and a pessimistic database would then refuse
-     * every write until reopened), and holds drops off until {@link #releaseFamilies}.
-     *
-     * @return whether drops are held off (pass it to {@link #releaseFamilies})
-     */
-    static boolean holdFamilies(Transaction tx) {
-        if (tx.written == null) {
-            return false;
-        }
-        ColumnFamilies families = tx.db.families;
-        families.dropLock.readLock().lock();
-        for (ColumnFamilyHandle f : tx.written) {
-            if (!families.ids().contains(f.id())) {
-                families.dropLock.readLock().unlock();
-                throw new IllegalStateException("the transaction wrote to " + f + ", dropped since: roll it back");
-            }
-        }
-        return true;
-    }
-
-    /** Ends {@link #holdFamilies}. */
-    static void releaseFamilies(Transaction tx, boolean held) {
-        if (held) {
-            tx.db.families.dropLock.readLock().unlock();
         }
     }
 

@@ -23,65 +23,32 @@ final class Transactions {
     /**
      * Begins a transaction of {@code db} with {@code begin} (called with the old transaction's
      * pointer or NULL), reusing {@code reuse} when not null; the options are entered around it.
+     * {@code snapshot}: whether {@code txOptions} take a snapshot at begin.
      */
     static Transaction begin(Database db, Transaction reuse, NativeObject writeOptions, NativeObject txOptions,
-                             Function<MemorySegment, MemorySegment> begin) {
+                             boolean snapshot, Function<MemorySegment, MemorySegment> begin) {
         boolean optimistic = db instanceof OptimisticTransactionDB;
         try (Scratch s = db.guard.begin()) {
             s.enter(writeOptions.lifecycle);
             s.enter(txOptions.lifecycle);
             if (reuse == null) {
-                Lifecycle lifecycle = Lifecycle.exclusiveChild("Transaction", db.lifecycle);
-                MemorySegment txn;
-                try {
-                    txn = begin.apply(MemorySegment.NULL);
-                } catch (RuntimeException | Error e) {
-                    lifecycle.abandon();
-                    throw e;
-                }
-                try {
-                    return new Transaction(db, lifecycle, txn, optimistic, Transaction.State.STARTED);
-                } catch (RuntimeException | Error e) {
-                    lifecycle.abandon();
-                    throw e;
-                }
+                return Lifecycle.buildExclusiveChild("Transaction", child ->
+                        new Transaction(db, child, begin.apply(MemorySegment.NULL), optimistic, Transaction.State.STARTED,
+                                snapshot), db.lifecycle);
             }
             if (reuse.db != db) {
                 throw new IllegalArgumentException("the transaction to reuse belongs to another database");
             }
             s.enter(reuse.lifecycle);
-            if (reuse.state != Transaction.State.COMMITTED && reuse.state != Transaction.State.ROLLED_BACK) {
-                throw new IllegalStateException("only a committed or rolled back transaction can be "
-                        + "begun again; this one is " + reuse.state);
-            }
-            reuse.refuseWithChildren("begun again");
-            MemorySegment again = begin.apply(reuse.ptr);
-            if (again.address() != reuse.ptr.address()) {
-                throw new AssertionError("the C API did not begin the old transaction again");
-            }
-            hold(reuse, nameOf(reuse.ptr)); // whatever name BeginTransaction left it
-            reuse.state = Transaction.State.STARTED;
-            reuse.written = null;
-            reuse.lastWritten = null;
+            reuse.beginAgain(snapshot, begin);
             return reuse;
         }
     }
 
     /** A prepared transaction recovered by {@code db} on open (the caller has entered {@code db}). */
     static Transaction recovered(TransactionDB db, MemorySegment txn) {
-        Lifecycle lifecycle = Lifecycle.exclusiveChild("Transaction", db.lifecycle);
-        try {
-            return new Transaction(db, lifecycle, txn, false, Transaction.State.PREPARED);
-        } catch (RuntimeException | Error e) {
-            lifecycle.abandon();
-            throw e;
-        }
-    }
-
-    static String name(Transaction tx) {
-        try (Scratch s = tx.begin()) {
-            return nameOf(tx.ptr);
-        }
+        return Lifecycle.buildExclusiveChild("Transaction",
+                child -> new Transaction(db, child, txn, false, Transaction.State.PREPARED, false), db.lifecycle);
     }
 
     /** The name of the transaction {@code txn} (public C API), the empty string if it has none. */
@@ -93,22 +60,6 @@ final class Transactions {
                         StandardCharsets.UTF_8);
             } finally {
                 Native.rocksdbFree(name);
-            }
-        }
-    }
-
-    /**
-     * Registers {@code name} (null or empty: none) as {@code tx}'s in its database's held names,
-     * in place of the one it had (a transaction of a pessimistic database only).
-     */
-    static void hold(Transaction tx, String name) {
-        if (tx.db instanceof TransactionDB t) {
-            if (tx.heldName != null) {
-                t.heldNames.remove(tx.heldName);
-            }
-            tx.heldName = name == null || name.isEmpty() ? null : name;
-            if (tx.heldName != null) {
-                t.heldNames.add(tx.heldName);
             }
         }
     }

@@ -10,11 +10,16 @@ import java.util.Objects;
  *
  * {@snippet id="WalUpdate" :
  * long from = 1;   // the sequence number to follow the writes from (kept by the reader)
- * for (WalUpdate update : db.getUpdatesSince(from, 100)) {
- *     try (WriteBatch batch = update.batch()) {   // the caller closes each batch
- *         from = update.sequence() + batch.count();
- *         // ... replicate batch.data(), or write it to another database
+ * try {
+ *     for (WalUpdate update : db.getUpdatesSince(from, 100)) {   // empty: nothing new yet
+ *         try (WriteBatch batch = update.batch()) {   // the caller closes each batch
+ *             from = update.sequence() + batch.count();
+ *             // ... replicate batch.data(), or write it to another database
+ *         }
  *     }
+ * } catch (RocksDBException gap) {   // NOT_FOUND: the log no longer holds `from`
+ *     // the writes from `from` on are lost to this reader: copy the database anew
+ *     // (a checkpoint, a backup) and follow from the copy's latestSequenceNumber() + 1
  * }
  * }
  *

@@ -13,13 +13,13 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.BitSet;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * A batch of writes encoded by Java code straight into RocksDB's own write-batch byte layout, in
  * native memory this object owns: adding an operation makes no downcall. The batch crosses into
- * RocksDB only when it is {@linkplain RocksDB#write written} (one
- * {@code rocksdb_writebatch_create_from} and one {@code rocksdb_write}) or turned into a
+ * RocksDB only when it is {@linkplain Database#write(WriteOptions, WriteBatch) written} (three
+ * downcalls: {@code rocksdb_writebatch_create_from} copies it into a native batch, the database's
+ * write function writes that, {@code rocksdb_writebatch_destroy} frees it) or turned into a
  * {@linkplain #toNative() native batch}.
  *
  * {@snippet id="WriteBatch" :
@@ -592,66 +592,46 @@ public final class WriteBatch implements Writes<WriteBatch>, AutoCloseable {
      * @return a new native batch, which the caller closes
      */
     public NativeWriteBatch toNative() {
-        return new NativeWriteBatch(createNative());
+        return new NativeWriteBatch(Native.writebatchCreateFrom(sealed(), size));
     }
 
-    /** A fresh native batch holding a copy of this one; free it with {@link #destroyNative}. */
-    MemorySegment createNative() {
-        ensureOpen();
-        sealHeader();
-        return Native.writebatchCreateFrom(buf, size);
-    }
+    // ---- what a database reads when it writes this batch (the batch knows no database) --------
 
     /**
-     * Refuses a batch that RocksDB would fail only while applying it (after logging it, which
-     * leaves the database refusing writes until reopened): records for column families the
-     * target does not have, merge records for families without a merge operator, and range
-     * deletions that end before they begin in their family's order.
+     * The batch's buffer with its header sealed: its first {@link #sealedSize()} bytes are the
+     * batch. Valid until the next change to the batch or its close.
+     *
+     * @throws IllegalStateException if closed; {@link WrongThreadException} on another thread
      */
-    void checkWritable(Database db, ColumnFamilies target) {
+    MemorySegment sealed() {
         ensureOpen();
-        if (familiesOf != null && familiesOf != db) {
-            throw new IllegalArgumentException("the batch holds records made with family handles of another database");
-        }
-        Set<Integer> familyIds = target.ids();
-        Set<Integer> mergeFamilyIds = target.mergeIds();
-        if (mergeFamilies != null) {
-            for (int id = mergeFamilies.nextSetBit(0); id >= 0; id = mergeFamilies.nextSetBit(id + 1)) {
-                if (familyIds.contains(id) && !mergeFamilyIds.contains(id)) {
-                    throw new IllegalArgumentException("the batch holds merge records for column family id " + id
-                            + ", which has no merge operator");
-                }
-            }
-        }
-        if (families != null) {
-            for (int id = families.nextSetBit(0); id >= 0; id = families.nextSetBit(id + 1)) {
-                if (!familyIds.contains(id)) {
-                    throw new IllegalArgumentException("the batch names column family id " + id + ", which the database does not have");
-                }
-            }
-        }
-        if (size > BatchFormat.HEADER) {
-            target.refuseTimestampedRecords(families, buf.asSlice(0, size));
-        }
-        if (rangeFamilies != null) {
-            BatchFormat.forEachRange(buf.asSlice(0, size), (at, id, begin, end) -> {
-                if (target.compare(id, begin, end) > 0) {
-                    throw new IllegalArgumentException("the batch's range deletion at offset " + at
-                            + " ends before it begins in the order of column family id " + id);
-                }
-            });
-        }
+        sealHeader();
+        return buf;
     }
 
-    /** Whether records name non-default column families. */
-    boolean namesFamilies() {
-        ensureOpen();
-        return families != null;
+    /** The size of {@link #sealed()}'s batch (read after it). */
+    long sealedSize() {
+        return size;
     }
 
-    /** Frees a batch from {@link #createNative()}. */
-    static void destroyNative(MemorySegment nativeBatch) {
-        Native.writebatchDestroy(nativeBatch);
+    /** Non-default column-family ids the records name, or null for none (read after {@link #sealed()}). */
+    BitSet familyIds() {
+        return families;
+    }
+
+    /** Column-family ids merge records name, or null for none (read after {@link #sealed()}). */
+    BitSet mergeFamilyIds() {
+        return mergeFamilies;
+    }
+
+    /** Column-family ids range deletions name, or null for none (read after {@link #sealed()}). */
+    BitSet rangeFamilyIds() {
+        return rangeFamilies;
+    }
+
+    /** The database whose family handles made records, or null for none (read after {@link #sealed()}). */
+    Database handlesOf() {
+        return familiesOf;
     }
 
     /** {@return whether {@link #close()} has been called} */

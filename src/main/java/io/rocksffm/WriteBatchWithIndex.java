@@ -135,34 +135,40 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
     }
 
     /**
-     * Refuses to write this batch to {@code db} if a record names a family of another database or
-     * one dropped since (RocksDB would fail while applying it, after logging it, and then refuse
-     * every write until reopen), or records for its default family if that has user-defined
-     * timestamps (RocksDB would take each key's last bytes for its timestamp; a key shorter than
-     * one crashes the next flush). The caller holds the database's drop lock.
+     * The non-default families the records name (read by a database writing the batch, which
+     * checks them; the batch knows no database).
+     *
+     * @throws IllegalStateException if closed
      */
-    void checkFamilies(Database db) {
+    Set<ColumnFamilyHandle> familyHandles() {
         lifecycle.check();
-        int tsSize = writesDefault ? db.families.timestampSize(db.defaultFamily) : 0;
-        if (tsSize != 0) {
-            throw new IllegalArgumentException("the batch holds records for column family 'default', which has "
-                    + tsSize + "-byte user-defined timestamps that the batch's records do not carry: write it with"
-                    + " TimestampedDB");
-        }
-        for (ColumnFamilyHandle f : families) {
-            if (f.db != db) {
-                throw new IllegalArgumentException("the batch holds records for " + f + " of another database");
-            }
-            if (!db.families.ids().contains(f.id())) {
-                throw new IllegalArgumentException("the batch holds records for " + f + ", which was dropped");
-            }
+        return families;
+    }
+
+    /** Whether records name the default family (read after {@link #familyHandles()}). */
+    boolean writesDefaultFamily() {
+        return writesDefault;
+    }
+
+    /**
+     * A native {@code rocksdb_writebatch_t} holding a copy of this batch's records, for a
+     * database kind whose C API writes only plain batches; free it with
+     * {@code Native.writebatchDestroy}.
+     */
+    MemorySegment copyNative() {
+        try (Scratch s = Scratch.acquire()) {
+            MemorySegment data = records(ptr, s);
+            return Native.writebatchCreateFrom(data, data.byteSize());
         }
     }
 
-    /** Whether records name non-default families. */
-    boolean namesFamilies() {
-        lifecycle.check();
-        return !families.isEmpty();
+    /**
+     * The records of the native indexed batch {@code wi} (this batch's, or a transaction's), in
+     * RocksDB's batch format: valid until {@code wi} changes. {@code s} lends its size slot.
+     */
+    static MemorySegment records(MemorySegment wi, Scratch s) {
+        MemorySegment data = rocksdb_writebatch_wi_data(wi, s.size);
+        return data.reinterpret(s.size.get(ValueLayout.JAVA_LONG, 0));
     }
 
     /**
@@ -337,8 +343,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
         Objects.requireNonNull(end, "end");
         checkFamily(family);
         checkWritable();
-        throw new UnsupportedOperationException("an indexed batch cannot hold a range deletion (RocksDB's"
-                + " WriteBatchWithIndex does not support them): use a WriteBatch or the database's deleteRange");
+        throw UnsupportedWrites.rangeDeletion("a WriteBatchWithIndex", "RocksDB's indexed batch has none");
     }
 
     @Override
@@ -346,8 +351,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
         Objects.requireNonNull(begin, "begin");
         Objects.requireNonNull(end, "end");
         checkWritable();
-        throw new UnsupportedOperationException("an indexed batch cannot hold a range deletion (RocksDB's"
-                + " WriteBatchWithIndex does not support them): use a WriteBatch or the database's deleteRange");
+        throw UnsupportedWrites.rangeDeletion("a WriteBatchWithIndex", "RocksDB's indexed batch has none");
     }
 
     /** {@return the number of writes in the batch} */

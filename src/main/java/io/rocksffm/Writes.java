@@ -25,6 +25,25 @@ import java.util.Objects;
  * {@code batch.put(k1, v1).delete(k2)}. Keys and values are copied: the caller's memory may be
  * reused as soon as a method returns.
  *
+ * <p><b>One contract.</b> Each operation means the same on every surface that supports it. An
+ * operation a surface does not support is refused there, always with
+ * {@link UnsupportedOperationException}, after the same argument and state checks as a supported
+ * write (so a null key is still a {@link NullPointerException}, a closed surface still an
+ * {@link IllegalStateException}), and nothing is written:
+ * <table>
+ * <caption>Refused writes</caption>
+ * <tr><th>surface</th><th>refuses</th><th>why</th></tr>
+ * <tr><td>{@link Transaction}</td><td>{@code singleDelete}, {@code deleteRange}</td>
+ *     <td>RocksDB's C API has no single deletion for a transaction; transactions lock keys,
+ *     not ranges</td></tr>
+ * <tr><td>{@link TransactionDB}</td><td>{@code deleteRange} (also as a record of a written
+ *     {@link WriteBatch})</td><td>its transactions lock keys, not ranges</td></tr>
+ * <tr><td>{@link WriteBatchWithIndex}</td><td>{@code deleteRange}</td><td>RocksDB's indexed
+ *     batch has no range deletions</td></tr>
+ * </table>
+ * Everything else is supported everywhere; a range deletion goes to a {@link RocksDB} or an
+ * {@link OptimisticTransactionDB}, directly or in a {@link WriteBatch}.
+ *
  * @param <T> the surface's own type, which every method returns
  */
 public sealed interface Writes<T extends Writes<T>> permits KeyValueWrites, Transaction, WriteBatch, WriteBatchWithIndex {
@@ -99,12 +118,13 @@ public sealed interface Writes<T extends Writes<T>> permits KeyValueWrites, Tran
     /**
      * Removes {@code key} from {@code family}, which must have been put at most once since its
      * last deletion and not merged (RocksDB's {@code SingleDelete}; otherwise the result is
-     * undefined). A {@link Transaction} writes a plain delete (its C API has no single delete),
-     * which reads the same.
+     * undefined).
      *
      * @param family the column family
      * @param key    the key
      * @return this surface
+     * @throws UnsupportedOperationException on a {@link Transaction} (RocksDB's C API has no
+     *         single deletion for one): use {@code delete} there
      * @throws RocksDBException if RocksDB refuses the write
      */
     T singleDelete(ColumnFamilyHandle family, MemorySegment key);
@@ -126,10 +146,11 @@ public sealed interface Writes<T extends Writes<T>> permits KeyValueWrites, Tran
      * @return this surface
      * @throws IllegalArgumentException if {@code end} sorts before {@code begin} in the family's
      *         order (a {@link WriteBatch} is checked when it is written)
-     * @throws UnsupportedOperationException on a {@link Transaction} (RocksDB's transactions lock
-     *         keys, not ranges) and a {@link WriteBatchWithIndex} (RocksDB's indexed batch has no
-     *         range deletions): write the range deletion to the database or a {@link WriteBatch}
-     * @throws RocksDBException if RocksDB refuses the write (a {@link TransactionDB} does)
+     * @throws UnsupportedOperationException on a {@link Transaction} and a {@link TransactionDB}
+     *         (RocksDB's transactions lock keys, not ranges) and a {@link WriteBatchWithIndex}
+     *         (RocksDB's indexed batch has no range deletions): write the range deletion to a
+     *         {@link RocksDB} or an {@link OptimisticTransactionDB}, directly or in a {@link WriteBatch}
+     * @throws RocksDBException if RocksDB refuses the write
      */
     T deleteRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end);
 

@@ -68,6 +68,77 @@ class ChangeCaptureTest {
         }
     }
 
+    private static void closeAll(List<WalUpdate> updates) {
+        updates.forEach(u -> u.batch().close());
+    }
+
+    private static void putAll(RocksDB db, int from, int to) {
+        for (int i = from; i < to; i++) {
+            db.put(bytes("k" + i), bytes("v" + i));
+        }
+    }
+
+    /** A consumer whose position the log no longer holds learns it: a gap is an error, never skipped. */
+    @Test
+    void aPurgedPositionIsAGapNotASkipNorNothingNew() {
+        try (RocksDB db = open(dir)) {
+            putAll(db, 0, 100);                 // sequence numbers 1 to 100
+            db.flush(true);                     // their log file is obsolete: deleted (no TTL, no size limit)
+            putAll(db, 100, 110);               // 101 to 110, in a new log file
+            assertEquals(110, db.latestSequenceNumber());
+            assertEquals(101, db.oldestLoggedSequenceNumber());
+            // RocksDB alone returns the batches from 101 on for a reader at 1 or 50
+            for (long at : new long[] {0, 1, 50, 100}) {
+                RocksDBException gap = assertThrows(RocksDBException.class, () -> db.getUpdatesSince(at, 100));
+                assertEquals(RocksDBException.Code.NOT_FOUND, gap.code(), gap.getMessage());
+                assertTrue(gap.getMessage().contains("from sequence number " + Math.max(at, 1) + " to 100 ")
+                        && gap.getMessage().contains("holds 101 on"), gap.getMessage());
+            }
+            List<WalUpdate> rest = db.getUpdatesSince(101, 100);
+            try {
+                assertEquals(10, rest.size());
+                assertEquals(101, rest.get(0).sequence());
+            } finally {
+                closeAll(rest);
+            }
+            // purged with nothing newer: a gap, not the empty list of "nothing new"
+            db.flush(true);
+            assertEquals(111, db.oldestLoggedSequenceNumber());
+            RocksDBException gap = assertThrows(RocksDBException.class, () -> db.getUpdatesSince(105, 100));
+            assertEquals(RocksDBException.Code.NOT_FOUND, gap.code(), gap.getMessage());
+            assertTrue(gap.getMessage().contains("105 to 110") && gap.getMessage().contains("none"), gap.getMessage());
+            assertEquals(List.of(), db.getUpdatesSince(111, 100)); // nothing new
+            db.put(bytes("after"), bytes("1"));
+            List<WalUpdate> next = db.getUpdatesSince(111, 100);
+            assertEquals(1, next.size());
+            assertEquals(111, next.get(0).sequence());
+            closeAll(next);
+        }
+    }
+
+    /** Writes not logged are a gap too: before the first batch, and between two (the list ends before it). */
+    @Test
+    void unloggedWritesAreAGap() {
+        try (RocksDB db = open(dir); WriteOptions noLog = new WriteOptions().setDisableWAL(true)) {
+            putAll(db, 0, 3);                                   // 1 to 3, logged
+            db.put(noLog, bytes("quiet"), bytes("1"));           // 4, not logged
+            putAll(db, 3, 5);                                   // 5 and 6, logged
+            List<WalUpdate> before = db.getUpdatesSince(1, 100);
+            try {
+                assertEquals(List.of(1L, 2L, 3L), before.stream().map(WalUpdate::sequence).toList());
+            } finally {
+                closeAll(before);
+            }
+            RocksDBException gap = assertThrows(RocksDBException.class, () -> db.getUpdatesSince(4, 100));
+            assertEquals(RocksDBException.Code.NOT_FOUND, gap.code(), gap.getMessage());
+            assertTrue(gap.getMessage().contains("4 to 4") && gap.getMessage().contains("holds 5 on"), gap.getMessage());
+            List<WalUpdate> after = db.getUpdatesSince(5, 100);
+            assertEquals(List.of(5L, 6L), after.stream().map(WalUpdate::sequence).toList());
+            closeAll(after);
+            assertEquals(1, db.oldestLoggedSequenceNumber());
+        }
+    }
+
     @Test
     void aSnapshotKnowsItsSequenceNumber() {
         try (RocksDB db = open(dir)) {
@@ -94,6 +165,7 @@ class ChangeCaptureTest {
         assertEquals(List.of(), none);
         db.close();
         assertThrows(IllegalStateException.class, db::latestSequenceNumber);
+        assertThrows(IllegalStateException.class, db::oldestLoggedSequenceNumber);
         assertThrows(IllegalStateException.class, () -> db.getUpdatesSince(1, 1));
     }
 }

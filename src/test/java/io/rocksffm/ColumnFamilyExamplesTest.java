@@ -111,7 +111,7 @@ class ColumnFamilyExamplesTest {
                 Path file = exportDir.resolve(files.get(0).name().replaceFirst("^/", ""));
                 assertEquals(Files.size(file), files.get(0).size());
                 // --- javadoc:ExportImportFilesMetaData begin
-            }   // the files were copied or hard-linked: exportDir may be deleted now
+            }   // the files were copied: exportDir may be deleted now
             // --- javadoc:ExportImportFilesMetaData end
             assertEquals(1, sstFiles(exportDir), "copied, not moved");
 

@@ -167,9 +167,23 @@ class CompactionOptionsTest {
             assertThrows(NullPointerException.class, () -> db.compactFiles(null, List.of(sst), 1));
             assertThrows(NullPointerException.class, () -> db.compactFiles(co, null, 1));
             assertThrows(NullPointerException.class, () -> db.compactFiles(co, Arrays.asList((Path) null), 1));
-            RocksDBException missing = assertThrows(RocksDBException.class,
-                    () -> db.compactFiles(co, List.of(dir.resolve("999999.sst")), 1));
-            assertEquals(RocksDBException.Code.INVALID_ARGUMENT, missing.code(), missing.getMessage());
+            // not a live table file of this database: refused, naming the path, before RocksDB
+            // (which reads only the number in the name: any other name was file 0, a path into
+            // another database's directory this database's file of that number)
+            Path other = dir.resolveSibling(dir.getFileName() + "-other");
+            try (Options o = new Options().setCreateIfMissing(true); RocksDB otherDb = RocksDB.open(other, o)) {
+                otherDb.put(bytes("a"), bytes("other"));
+                otherDb.flush(true);
+            }
+            Path otherSst = other.resolve(sst.getFileName());
+            assertTrue(Files.exists(otherSst), "the other database has a file of the same number");
+            for (Path bad : List.of(dir.resolve("999999.sst"), otherSst, Path.of(""), dir, Path.of("../../etc/passwd"),
+                    dir.resolve("CURRENT"), dir.resolve("../" + dir.getFileName() + "-other/" + sst.getFileName()))) {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                        () -> db.compactFiles(co, List.of(bad), 1), bad.toString());
+                assertTrue(e.getMessage().contains("\"" + bad + "\""), e.getMessage());
+            }
+            assertEquals("1", db.getProperty("rocksdb.num-files-at-level0"), "nothing moved");
             RocksDBException level = assertThrows(RocksDBException.class, () -> db.compactFiles(co, List.of(sst), 7));
             assertEquals(RocksDBException.Code.INVALID_ARGUMENT, level.code(), level.getMessage());
             CompactionOptions closed = new CompactionOptions();
@@ -185,6 +199,16 @@ class CompactionOptionsTest {
             assertEquals(1, db.compactFiles(co, List.of(sst), 1).size());
             assertEquals("0", db.getProperty("rocksdb.num-files-at-level0"));
             assertEquals("1", db.getProperty("rocksdb.num-files-at-level1"));
+            // the other spellings of a live file: its name as liveFiles reports it, a path into
+            // the database's directory spelled another way
+            int to = 2;
+            for (String spelling : List.of("/%s", dir + "/../" + dir.getFileName() + "/%s", "%s")) {
+                String live = db.liveFiles().get(0).name().substring(1);
+                db.compactFiles(co, List.of(Path.of(spelling.formatted(live))), to);
+                assertEquals("1", db.getProperty("rocksdb.num-files-at-level" + to), spelling);
+                to++;
+            }
+            assertEquals("1", string(db.get(bytes("a"))));
         }
     }
 

@@ -117,10 +117,13 @@ class DatabaseAdminTest {
             db.pauseBackgroundWork();
             db.pauseBackgroundWork(); // nested
             db.put(bytes("k"), bytes("v"));
-            db.flush(false); // switches the memtable; the flush is not scheduled while paused
-            assertEquals(1, db.getLongProperty("rocksdb.num-immutable-mem-table").getAsLong());
+            // a flush, waiting or not, would wait for the paused work (a non-waiting one for a write
+            // stall to clear): refused, whatever else it could do
+            for (boolean wait : new boolean[] {false, true}) {
+                IllegalStateException flush = assertThrows(IllegalStateException.class, () -> db.flush(wait));
+                assertTrue(flush.getMessage().contains("paused"), flush.getMessage());
+            }
             sleep(300);
-            assertEquals(1, db.getLongProperty("rocksdb.num-immutable-mem-table").getAsLong());
             assertEquals("0", db.getProperty("rocksdb.num-files-at-level0"));
             IllegalStateException refused = assertThrows(IllegalStateException.class, db::close);
             assertTrue(refused.getMessage().contains("2") && refused.getMessage().contains("pauses of background work"),
@@ -129,6 +132,7 @@ class DatabaseAdminTest {
             db.continueBackgroundWork();
             sleep(200);
             assertEquals("0", db.getProperty("rocksdb.num-files-at-level0")); // one pause left
+            assertThrows(IllegalStateException.class, () -> db.flush(true), "one pause is still open");
             db.continueBackgroundWork();
             db.flush(true);
             assertEquals(0, db.getLongProperty("rocksdb.num-immutable-mem-table").getAsLong());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,6 +44,49 @@ class EnvTest {
              Options options = new Options().setEnv(env)) {
             RocksDBException e = assertThrows(RocksDBException.class, () -> RocksDB.open(path, options).close());
             assertTrue(e.getMessage().contains("does not exist") || e.getMessage().contains("No such"), e.getMessage());
+        }
+    }
+
+    /**
+     * Which environment each file writer uses: a checkpoint and an SST file writer write into the
+     * database's (the options') environment, so into memory; a backup engine reads and writes
+     * through the default environment, the disk, so it cannot back up a database in memory.
+     */
+    @Test
+    void checkpointsAndTableFilesGoIntoTheEnvBackupsUseTheDisk() throws IOException {
+        Path path = dir.resolve("in-memory");
+        Path checkpoint = dir.resolve("checkpoint");
+        Path sst = dir.resolve("file.sst");
+        Path backups = dir.resolve("backups");
+        try (Env env = Env.memory()) {
+            try (Options options = new Options().setCreateIfMissing(true).setEnv(env)) {
+                try (RocksDB db = RocksDB.open(path, options)) {
+                    db.put(bytes("k"), bytes("v"));
+                    db.createCheckpoint(checkpoint);
+                    try (SstFileWriter writer = SstFileWriter.open(options, sst)) {
+                        writer.put(bytes("s"), bytes("1"));
+                        writer.finish();
+                    }
+                    try (IngestExternalFileOptions io = new IngestExternalFileOptions()) {
+                        db.ingestExternalFile(List.of(sst), io);
+                    }
+                    // the engine reads the database's files on disk too: there are none
+                    try (BackupEngineOptions beo = new BackupEngineOptions(backups);
+                         BackupEngine engine = BackupEngine.open(beo)) {
+                        RocksDBException e = assertThrows(RocksDBException.class, () -> engine.createBackup(db));
+                        assertEquals(RocksDBException.Code.IO_ERROR, e.code(), e.getMessage());
+                        assertTrue(e.getMessage().contains(path.toString()), e.getMessage());
+                        assertEquals(List.of(), engine.backups());
+                    }
+                    assertArrayEquals(bytes("1"), db.get(bytes("s")));
+                }
+                assertFalse(Files.exists(checkpoint), "the checkpoint is in memory");
+                assertFalse(Files.exists(sst), "the table file is in memory");
+                try (RocksDB again = RocksDB.open(checkpoint, options)) {
+                    assertArrayEquals(bytes("v"), again.get(bytes("k")));
+                }
+            }
+            assertTrue(Files.isDirectory(backups), "the backup directory is on disk");
         }
     }
 

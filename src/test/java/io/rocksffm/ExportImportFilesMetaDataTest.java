@@ -3,8 +3,10 @@ package io.rocksffm;
 import static io.rocksffm.TestSupport.*;
 import static org.junit.jupiter.api.Assertions.*;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -116,6 +118,78 @@ class ExportImportFilesMetaDataTest {
                     assertEquals(0, left.filter(p -> p.toString().endsWith(".sst")).count());
                 }
             }
+        }
+    }
+
+    private static Object inode(Path file) throws IOException {
+        return Files.getAttribute(file, "unix:ino");
+    }
+
+    private static int links(Path file) throws IOException {
+        return (Integer) Files.getAttribute(file, "unix:nlink");
+    }
+
+    /** The table files of {@code family} in {@code db}'s directory. */
+    private static List<Path> tableFiles(RocksDB db, Path dbDir, String family) {
+        return db.liveFiles().stream().filter(f -> f.columnFamily().equals(family))
+                .map(f -> dbDir.resolve(f.name().substring(1))).toList();
+    }
+
+    /**
+     * What the docs say is shared is shared: a checkpoint's and an export's table files are the
+     * source database's (one inode), an import by copy has files of its own, a moved import takes
+     * over the export's links (so it shares the source's inode); and writing into an exported file
+     * changes the source database's file, which its next open detects.
+     */
+    @Test
+    void checkpointsExportsAndMovedImportsShareFilesCopiedImportsDoNot() throws Exception {
+        Path sourceDir = dir.resolve("source");
+        Path exported;
+        try (Options options = new Options().setCreateIfMissing(true)) {
+            try (RocksDB source = RocksDB.open(sourceDir, options);
+                 ColumnFamilyHandle cf = source.createColumnFamily("shared", options);
+                 Checkpoint cp = Checkpoint.create(source)) {
+                if (!supported(cp, cf, dir.resolve("unsupported"))) {
+                    return;
+                }
+                for (int i = 0; i < 100; i++) {
+                    source.put(cf, bytes("k" + i), bytes("v" + i));
+                }
+                source.flush(cf, true);
+                List<Path> sourceFiles = tableFiles(source, sourceDir, "shared");
+                assertFalse(sourceFiles.isEmpty());
+                Path sst = sourceFiles.get(0);
+                Object ino = inode(sst);
+                cp.createCheckpoint(dir.resolve("checkpoint"));
+                assertEquals(ino, inode(dir.resolve("checkpoint").resolve(sst.getFileName())), "a checkpoint links");
+                try (ExportImportFilesMetaData copyMeta = cp.exportColumnFamily(cf, dir.resolve("export1"));
+                     ExportImportFilesMetaData moveMeta = cp.exportColumnFamily(cf, dir.resolve("export2"));
+                     ImportColumnFamilyOptions copy = new ImportColumnFamilyOptions();
+                     ImportColumnFamilyOptions move = new ImportColumnFamilyOptions().setMoveFiles(true);
+                     RocksDB copied = RocksDB.open(dir.resolve("copied"), options);
+                     RocksDB moved = RocksDB.open(dir.resolve("moved"), options)) {
+                    exported = dir.resolve("export1").resolve(sst.getFileName());
+                    assertEquals(ino, inode(exported), "an export links");
+                    assertEquals(4, links(sst), "source, checkpoint and two exports");
+                    copied.createColumnFamilyWithImport("shared", options, copy, copyMeta);
+                    Path own = tableFiles(copied, dir.resolve("copied"), "shared").get(0);
+                    assertNotEquals(ino, inode(own), "an import by copy has its own file");
+                    assertEquals(1, links(own));
+                    assertTrue(Files.exists(exported), "a copy leaves the export");
+                    moved.createColumnFamilyWithImport("shared", options, move, moveMeta);
+                    Path taken = tableFiles(moved, dir.resolve("moved"), "shared").get(0);
+                    assertEquals(ino, inode(taken), "a moved import shares the source's file");
+                    assertFalse(Files.exists(dir.resolve("export2").resolve(sst.getFileName())));
+                    assertEquals(4, links(sst), "source, checkpoint, export1 and the moved import");
+                    assertEquals("v7", string(moved.get(moved.columnFamily("shared"), bytes("k7"))));
+                }
+            }
+            // one byte written into the exported file is written into the source's
+            Files.write(exported, new byte[] {1}, StandardOpenOption.APPEND);
+            RocksDBException damaged = assertThrows(RocksDBException.class, () -> RocksDB.open(sourceDir, options,
+                    List.of(new ColumnFamilyDescriptor("default", options), new ColumnFamilyDescriptor("shared", options)))
+                    .close());
+            assertEquals(RocksDBException.Code.CORRUPTION, damaged.code(), damaged.getMessage());
         }
     }
 

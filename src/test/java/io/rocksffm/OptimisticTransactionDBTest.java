@@ -27,7 +27,7 @@ class OptimisticTransactionDBTest {
             db.delete(bytes("b"));
             assertEquals("1", string(db.get(bytes("a"))));
             assertNull(db.get(bytes("b")));
-            db.deleteRange(bytes("a"), bytes("b"));
+            db.delete(bytes("a"));
             assertNull(db.get(bytes("a")));
             try (WriteBatch b = new WriteBatch(); WriteOptions wo = new WriteOptions()) {
                 db.write(wo, b.put(bytes("d"), bytes("4")));
@@ -101,19 +101,28 @@ class OptimisticTransactionDBTest {
         assertThrows(IllegalStateException.class, () -> db.get(bytes("a")));
     }
 
-    /** deleteRange checks begin <= end in the family's order: under a reverse comparator "c" sorts before "a". */
+    /**
+     * Range deletions are refused, as RocksDB's optimistic transaction database refuses them (its
+     * conflict checks track keys): directly and in a batch, in any order, and nothing is written.
+     */
     @Test
-    void deleteRangeFollowsTheFamilysComparator() {
+    void rangeDeletionsAreRefused() {
         try (Options o = new Options().setCreateIfMissing(true).setComparator(new ComparatorTest.Reverse());
              OptimisticTransactionDB db = OptimisticTransactionDB.open(dir, o)) {
             for (String k : List.of("a", "b", "c")) {
                 db.put(bytes(k), bytes("v"));
             }
-            db.deleteRange(bytes("c"), bytes("a"));   // [c, a) in reverse order: c and b
-            assertNull(db.get(bytes("c")));
-            assertNull(db.get(bytes("b")));
-            assertEquals("v", string(db.get(bytes("a"))));
-            assertThrows(IllegalArgumentException.class, () -> db.deleteRange(bytes("a"), bytes("c")));
+            UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+                    () -> db.deleteRange(bytes("c"), bytes("a")));
+            assertTrue(e.getMessage().contains("range deletion"), e.getMessage());
+            assertThrows(UnsupportedOperationException.class, () -> db.deleteRange(bytes("a"), bytes("c")));
+            try (WriteBatch batch = new WriteBatch().put(bytes("d"), bytes("v")).deleteRange(bytes("c"), bytes("a"))) {
+                assertThrows(UnsupportedOperationException.class, () -> db.write(WriteOptions.DEFAULT, batch));
+            }
+            assertThrows(NullPointerException.class, () -> db.deleteRange(bytes("c"), null));
+            assertEquals(List.of("v", "v", "v"), db.multiGetAsList(List.of(bytes("a"), bytes("b"), bytes("c")))
+                    .stream().map(TestSupport::string).toList(), "nothing deleted");
+            assertNull(db.get(bytes("d")), "nothing of the batch written");
         }
     }
 }

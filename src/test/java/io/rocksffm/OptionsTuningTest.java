@@ -210,8 +210,6 @@ class OptionsTuningTest {
         check(SettingsTables.ingestExternalFileOptionsSettings(), IngestExternalFileOptions::new, null, byDefault, counts, failures);
         check(SettingsTables.transactionDBOptionsSettings(), TransactionDBOptions::new, null, byDefault, counts, failures);
         check(SettingsTables.transactionOptionsSettings(), TransactionOptions::new, null, byDefault, counts, failures);
-        check(SettingsTables.optimisticTransactionOptionsSettings(), OptimisticTransactionOptions::new, null, byDefault, counts,
-                failures);
         check(SettingsTables.envOptionsSettings(), EnvOptions::new, null, byDefault, counts, failures);
         check(SettingsTables.backupEngineOptionsSettings(), () -> new BackupEngineOptions(dir.resolve("backups")), null,
                 byDefault, counts, failures);

@@ -369,20 +369,43 @@ class ReadWriteExamplesTest {
             db.put("k".getBytes(UTF_8), "v".getBytes(UTF_8));
             db.put("k2".getBytes(UTF_8), "v2".getBytes(UTF_8));
             List<String> seen = new ArrayList<>();
-            // --- javadoc:WalUpdate begin
-            long from = 1;   // the sequence number to follow the writes from (kept by the reader)
-            for (WalUpdate update : db.getUpdatesSince(from, 100)) {
-                try (WriteBatch batch = update.batch()) {   // the caller closes each batch
-                    from = update.sequence() + batch.count();
-                    // ... replicate batch.data(), or write it to another database
+            List<String> gaps = new ArrayList<>();
+            for (int poll = 0; poll < 3; poll++) {
+                if (poll == 2) {
+                    db.put("k3".getBytes(UTF_8), "v3".getBytes(UTF_8));
+                    db.flush(true);   // the log file holding 3 is deleted: the reader at 4 is fine
+                    db.put("k4".getBytes(UTF_8), "v4".getBytes(UTF_8));
+                    db.flush(true);   // a reader at 4 finds a gap now
+                }
+                // --- javadoc:WalUpdate begin
+                long from = 1;   // the sequence number to follow the writes from (kept by the reader)
+                // --- javadoc:WalUpdate end
+                from = poll == 0 ? 1 : poll == 1 ? 3 : 4;
+                // --- javadoc:WalUpdate begin
+                try {
+                    for (WalUpdate update : db.getUpdatesSince(from, 100)) {   // empty: nothing new yet
+                        try (WriteBatch batch = update.batch()) {   // the caller closes each batch
+                            from = update.sequence() + batch.count();
+                            // ... replicate batch.data(), or write it to another database
+                            // --- javadoc:WalUpdate end
+                            seen.add(update.sequence() + ":" + batch.count());
+                            // --- javadoc:WalUpdate begin
+                        }
+                    }
+                } catch (RocksDBException gap) {   // NOT_FOUND: the log no longer holds `from`
+                    // the writes from `from` on are lost to this reader: copy the database anew
+                    // (a checkpoint, a backup) and follow from the copy's latestSequenceNumber() + 1
                     // --- javadoc:WalUpdate end
-                    seen.add(update.sequence() + ":" + batch.count());
+                    gaps.add(from + " " + gap.code());
                     // --- javadoc:WalUpdate begin
                 }
+                // --- javadoc:WalUpdate end
+                if (poll < 2) {
+                    assertEquals(db.latestSequenceNumber() + 1, from);
+                }
             }
-            // --- javadoc:WalUpdate end
-            assertEquals(List.of("1:1", "2:1"), seen);
-            assertEquals(db.latestSequenceNumber() + 1, from);
+            assertEquals(List.of("1:1", "2:1"), seen);   // then nothing new at 3
+            assertEquals(List.of("4 NOT_FOUND"), gaps);
         }
         // --- javadoc:LatestOptions begin
         try (LatestOptions latest = LatestOptions.load(path);

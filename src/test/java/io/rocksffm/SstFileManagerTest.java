@@ -97,6 +97,20 @@ class SstFileManagerTest {
                 // reads still work, and the other database (another manager) is unaffected
                 assertEquals(1000, full.get(bytes("k")).length);
                 db.put(bytes("c"), bytes("d"));
+                // lifting the limit does not resume writes: the error stays until a reopen, as
+                // the exception says
+                shared.setMaxAllowedSpaceUsage(0);
+                assertFalse(shared.isMaxAllowedSpaceReached());
+                RocksDBException stays = assertThrows(RocksDBException.class, () -> full.put(bytes("k3"), bytes("v")));
+                assertEquals(RocksDBException.Code.IO_ERROR, stays.code(), stays.getMessage());
+                assertTrue(stays.getMessage().contains("reopened"), stays.getMessage());
+            }
+            try (SstFileManager unlimited = SstFileManager.create();
+                 Options reopened = new Options().setSstFileManager(unlimited);
+                 RocksDB full = RocksDB.open(dir.resolve("full"), reopened)) {
+                full.put(bytes("k3"), bytes("v"));
+                full.flush(true);
+                assertEquals(1000, full.get(bytes("k")).length, "the write that passed the limit was kept");
             }
         }
     }

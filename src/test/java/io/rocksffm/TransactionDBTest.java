@@ -73,9 +73,15 @@ class TransactionDBTest {
     void deleteRangeIsRefused() {
         try (TransactionDB db = openTx(dir)) {
             db.put(bytes("a"), bytes("1"));
-            RocksDBException e = assertThrows(RocksDBException.class, () -> db.deleteRange(bytes("a"), bytes("b")));
-            assertEquals(RocksDBException.Code.INVALID_ARGUMENT, e.code(), e.getMessage());
+            UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+                    () -> db.deleteRange(bytes("a"), bytes("b")));
+            assertTrue(e.getMessage().contains("range deletion"), e.getMessage());
+            try (WriteBatch batch = new WriteBatch().put(bytes("b"), bytes("2")).deleteRange(bytes("a"), bytes("b"))) {
+                assertThrows(UnsupportedOperationException.class, () -> db.write(batch), "the same write in a batch");
+            }
+            assertThrows(NullPointerException.class, () -> db.deleteRange(null, bytes("b")), "arguments first");
             assertEquals("1", string(db.get(bytes("a"))), "nothing written");
+            assertNull(db.get(bytes("b")), "nothing of the batch written");
         }
     }
 

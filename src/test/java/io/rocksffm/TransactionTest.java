@@ -218,6 +218,66 @@ class TransactionTest {
         }
     }
 
+    /** keyMayExist is on the read surface: a transaction answers exactly, its own writes included. */
+    @Test
+    void keyMayExistSeesTheTransactionsOwnWrites() {
+        try (TransactionDB db = TransactionDBTest.openTx(dir); Transaction tx = db.beginTransaction(WriteOptions.DEFAULT)) {
+            db.put(bytes("stored"), bytes("1"));
+            tx.put(bytes("pending"), bytes("2"));
+            tx.delete(bytes("stored"));
+            KeyValueReads reads = tx;
+            assertTrue(reads.keyMayExist(db.defaultColumnFamily(), ReadOptions.DEFAULT, bytes("pending")));
+            assertFalse(reads.keyMayExist(db.defaultColumnFamily(), ReadOptions.DEFAULT, bytes("stored")), "deleted in it");
+            assertFalse(reads.keyMayExist(db.defaultColumnFamily(), ReadOptions.DEFAULT, bytes("absent")));
+            if (TransactionDB.BASE_DB) { // the database's own answer needs its base database (not on 7.8.3)
+                assertTrue(db.keyMayExist(db.defaultColumnFamily(), ReadOptions.DEFAULT, bytes("stored")), "the database's view");
+            }
+            tx.rollback();
+            assertThrows(IllegalStateException.class,
+                    () -> tx.keyMayExist(db.defaultColumnFamily(), ReadOptions.DEFAULT, bytes("pending")));
+        }
+    }
+
+    /** A transaction has a snapshot exactly when its options at its latest begin said so; begun again, it follows the new ones. */
+    @Test
+    void snapshotFollowsTheOptionsOfEachBegin() {
+        try (TransactionDB db = TransactionDBTest.openTx(dir);
+             TransactionOptions with = new TransactionOptions().setSetSnapshot(true);
+             TransactionOptions without = new TransactionOptions();
+             Transaction tx = db.beginTransaction(WriteOptions.DEFAULT, without)) {
+            assertNull(tx.getSnapshot(), "none asked for");
+            tx.rollback();
+            assertSame(tx, db.beginTransaction(WriteOptions.DEFAULT, with, tx));
+            db.put(bytes("k"), bytes("later"));
+            try (Snapshot s = tx.getSnapshot(); ReadOptions ro = new ReadOptions().setSnapshot(s)) {
+                assertNotNull(s, "asked for at the second begin");
+                assertNull(db.get(ro, bytes("k")), "taken at that begin");
+                ro.setSnapshot(null);
+            }
+            tx.setSavePoint();
+            tx.put(bytes("a"), bytes("1"));
+            tx.rollbackToSavePoint();
+            try (Snapshot s = tx.getSnapshot()) {
+                assertNotNull(s, "kept through a savepoint rollback");
+            }
+            tx.commit();
+            assertThrows(IllegalStateException.class, tx::getSnapshot, "finished");
+            assertSame(tx, db.beginTransaction(WriteOptions.DEFAULT, without, tx));
+            assertNull(tx.getSnapshot(), "begun again without one");
+            tx.rollback();
+        }
+        try (Options o = new Options().setCreateIfMissing(true);
+             OptimisticTransactionDB db = OptimisticTransactionDB.open(dir.resolve("optimistic"), o);
+             OptimisticTransactionOptions with = new OptimisticTransactionOptions().setSetSnapshot(true);
+             Transaction plain = db.beginTransaction(WriteOptions.DEFAULT);
+             Transaction snapshotted = db.beginTransaction(WriteOptions.DEFAULT, with)) {
+            assertNull(plain.getSnapshot());
+            try (Snapshot s = snapshotted.getSnapshot()) {
+                assertNotNull(s);
+            }
+        }
+    }
+
     @Test
     void usedByOneThreadAtATime() throws Exception {
         try (Pair p = open(false)) {

@@ -8,10 +8,14 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
+import io.rocksffm.reliability.Reliability;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -276,18 +280,330 @@ class WriteBatchTest {
         WriteBatch batch = new WriteBatch();
         batch.put(bytes("k"), bytes("v"));
         MemorySegment view = batch.data();
+        assertFalse(batch.isClosed());
         batch.close();
         batch.close();
         assertTrue(batch.isClosed());
         assertThrows(IllegalStateException.class, () -> view.get(ValueLayout.JAVA_BYTE, 0));
-        assertThrows(IllegalStateException.class, () -> batch.put(bytes("k"), bytes("v")));
-        assertThrows(IllegalStateException.class, batch::count);
-        assertThrows(IllegalStateException.class, batch::dataSize);
-        assertThrows(IllegalStateException.class, batch::clear);
-        assertThrows(IllegalStateException.class, batch::data);
-        assertThrows(IllegalStateException.class, batch::toNative);
+        // the batch's own refusal, naming it, not the freed memory's
+        for (Executable call : List.<Executable>of(() -> batch.put(bytes("k"), bytes("v")),
+                () -> batch.put(bytes("k"), new byte[1 << 16]), batch::count, batch::dataSize, batch::capacity,
+                batch::clear, batch::data, batch::toNative)) {
+            IllegalStateException e = assertThrows(IllegalStateException.class, call);
+            assertEquals("WriteBatch is closed", e.getMessage());
+        }
         try (RocksDB db = open(dir); WriteOptions wo = new WriteOptions()) {
-            assertThrows(IllegalStateException.class, () -> db.write(wo, batch));
+            assertEquals("WriteBatch is closed",
+                    assertThrows(IllegalStateException.class, () -> db.write(wo, batch)).getMessage());
+        }
+    }
+
+    /** Growing frees the buffer it replaces: batches grown to megabytes and closed leave malloc flat. */
+    @Test
+    void growingFreesTheBufferItReplaces() {
+        Assumptions.assumeTrue(Reliability.mallocInUse() >= 0, "mallinfo2 is glibc's");
+        byte[] value = new byte[64 << 10];
+        long before = Reliability.mallocInUse();
+        for (int round = 0; round < 8; round++) {
+            try (WriteBatch batch = new WriteBatch(16)) {
+                for (int i = 0; i < 128; i++) { // 8 MiB, from 16 bytes by doubling
+                    batch.put(bytes("k"), value);
+                }
+            }
+        }
+        long grown = Reliability.mallocInUse() - before;
+        assertTrue(grown < (16L << 20), "8 batches grown to 8 MiB: malloc grew by " + grown);
+    }
+
+    /** Handles must be open and of one database: the batch's records name that database's families. */
+    @Test
+    void familyHandlesMustBeOpenAndOfOneDatabase() {
+        try (Options o = new Options().setCreateIfMissing(true); RocksDB a = RocksDB.open(dir.resolve("a"), o);
+             RocksDB b = RocksDB.open(dir.resolve("b"), o); WriteOptions wo = new WriteOptions();
+             WriteBatch batch = new WriteBatch()) {
+            ColumnFamilyHandle ofA = a.createColumnFamily("f", o);
+            ColumnFamilyHandle ofB = b.createColumnFamily("f", o);
+            assertEquals(ofA.id(), ofB.id(), "the same id in both");
+            batch.put(ofA, bytes("k"), bytes("a"));
+            IllegalArgumentException mixed = assertThrows(IllegalArgumentException.class,
+                    () -> batch.put(ofB, bytes("k"), bytes("b")));
+            assertTrue(mixed.getMessage().contains("another database"), mixed.getMessage());
+            assertEquals(1, batch.count());
+            IllegalArgumentException elsewhere = assertThrows(IllegalArgumentException.class, () -> b.write(wo, batch));
+            assertTrue(elsewhere.getMessage().contains("another database"), elsewhere.getMessage());
+            assertNull(b.get(ofB, bytes("k")));
+            a.write(wo, batch);
+            assertEquals("a", string(a.get(ofA, bytes("k"))));
+            batch.clear().put(ofB, bytes("k"), bytes("b")); // clear forgets the database
+            b.write(wo, batch);
+            assertEquals("b", string(b.get(ofB, bytes("k"))));
+            a.dropColumnFamily(ofA);
+            assertThrows(IllegalStateException.class, () -> batch.put(ofA, bytes("k"), bytes("x")), "a dropped family");
+            assertEquals(1, batch.count());
+        }
+    }
+
+    /** The refusal names what is over the limit: a key at the limit with a value over it is the value's fault. */
+    @Test
+    void aRefusalNamesTheSliceOverTheLimit() {
+        try (WriteBatch batch = new WriteBatch()) {
+            MemorySegment atLimit = MemorySegment.NULL.reinterpret(0xFFFF_FFFFL); // never read: refused up front
+            MemorySegment overLimit = MemorySegment.NULL.reinterpret(0x1_0000_0000L);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> batch.put(atLimit, overLimit));
+            assertTrue(e.getMessage().startsWith("value of 4294967296 bytes"), e.getMessage());
+            e = assertThrows(IllegalArgumentException.class, () -> batch.put(overLimit, atLimit));
+            assertTrue(e.getMessage().startsWith("key of 4294967296 bytes"), e.getMessage());
+            assertEquals(0, batch.count());
+        }
+    }
+
+    /**
+     * A record that fills the buffer to the byte does not grow it, and one byte less does: the
+     * room {@code reserve} computes is exactly the record RocksDB's C API encodes (tag, family id,
+     * key and value lengths at each 7-bit boundary).
+     */
+    @Test
+    void aRecordFillingTheBufferExactlyFitsWithoutGrowth() {
+        try (Options o = new Options().setCreateIfMissing(true); RocksDB db = RocksDB.open(dir, o);
+             Arena arena = Arena.ofConfined()) {
+            ColumnFamilyHandle family = db.createColumnFamily("f", o);
+            for (int klen : new int[] {0, 1, 0x7F, 0x80, 0x3FFF, 0x4000}) {
+                for (int vlen : new int[] {-1, 0, 0x7F, 0x80, 0x3FFF, 0x4000}) { // -1: a delete
+                    for (boolean inFamily : new boolean[] {false, true}) {
+                        byte[] key = new byte[klen];
+                        Arrays.fill(key, (byte) 'k');
+                        byte[] value = vlen < 0 ? null : new byte[vlen];
+                        MemorySegment nk = arena.allocateFrom(ValueLayout.JAVA_BYTE, key);
+                        MemorySegment nb = rocksdb_writebatch_create();
+                        byte[] expected;
+                        try {
+                            if (value == null && inFamily) {
+                                rocksdb_writebatch_delete_cf(nb, family.ptr, nk, klen);
+                            } else if (value == null) {
+                                rocksdb_writebatch_delete(nb, nk, klen);
+                            } else if (inFamily) {
+                                rocksdb_writebatch_put_cf(nb, family.ptr, nk, klen, arena.allocate(vlen + 1), vlen);
+                            } else {
+                                rocksdb_writebatch_put(nb, nk, klen, arena.allocate(vlen + 1), vlen);
+                            }
+                            expected = nativeBytes(nb, arena);
+                        } finally {
+                            rocksdb_writebatch_destroy(nb);
+                        }
+                        String what = (inFamily ? "family " : "default ") + klen + "/" + vlen;
+                        for (int spare : new int[] {0, -1}) {
+                            try (WriteBatch batch = new WriteBatch(expected.length + spare)) {
+                                if (value == null) {
+                                    if (inFamily) batch.delete(family, key); else batch.delete(key);
+                                } else {
+                                    if (inFamily) batch.put(family, key, value); else batch.put(key, value);
+                                }
+                                if (spare == 0) {
+                                    assertEquals(expected.length, batch.capacity(), what + ": grew though it fitted");
+                                } else {
+                                    assertTrue(batch.capacity() >= expected.length, what);
+                                }
+                                assertArrayEquals(expected, batch.data().toArray(ValueLayout.JAVA_BYTE), what);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Records of every type in a family, copied through their bytes, apply as the original batch;
+     * a copied merge for a family without a merge operator, a copied range that ends before it
+     * begins, and a copied record for a family the database lacks are refused before anything
+     * is applied, as the original's would be.
+     */
+    @Test
+    void copiedFamilyRecordsApplyAndAreCheckedAsTheOriginals() {
+        try (Options plain = new Options().setCreateIfMissing(true);
+             Options merging = new Options().setMergeOperator(new StringAppendOperator());
+             RocksDB db = RocksDB.open(dir, plain); WriteOptions wo = new WriteOptions()) {
+            ColumnFamilyHandle noMerge = db.createColumnFamily("plain", plain);
+            ColumnFamilyHandle withMerge = db.createColumnFamily("merging", merging);
+            try (WriteBatch batch = new WriteBatch()) {
+                batch.put(noMerge, bytes("a"), bytes("1")).put(noMerge, bytes("b"), bytes("2"))
+                        .put(noMerge, bytes("c"), bytes("3")).singleDelete(noMerge, bytes("a"))
+                        .deleteRange(noMerge, bytes("b"), bytes("c")).merge(withMerge, bytes("m"), bytes("x"))
+                        .merge(withMerge, bytes("m"), bytes("y")).put(withMerge, bytes("gone"), bytes("g"))
+                        .delete(withMerge, bytes("gone")).put(bytes("d"), bytes("default"));
+                try (WriteBatch copy = WriteBatch.fromBytes(batch.data())) {
+                    assertEquals(batch.count(), copy.count());
+                    db.write(wo, copy);
+                }
+            }
+            assertNull(db.get(noMerge, bytes("a")), "single-deleted");
+            assertNull(db.get(noMerge, bytes("b")), "range-deleted");
+            assertEquals("3", string(db.get(noMerge, bytes("c"))));
+            assertEquals("x,y", string(db.get(withMerge, bytes("m"))));
+            assertNull(db.get(withMerge, bytes("gone")));
+            assertEquals("default", string(db.get(bytes("d"))));
+
+            try (WriteBatch batch = new WriteBatch()) {
+                batch.put(noMerge, bytes("before"), bytes("1")).merge(noMerge, bytes("m"), bytes("1"));
+                assertRefusedCopy(db, wo, batch.data(), "has no merge operator");
+                batch.clear().put(noMerge, bytes("before"), bytes("1")).deleteRange(noMerge, bytes("z"), bytes("a"));
+                assertRefusedCopy(db, wo, batch.data(), "ends before it begins");
+                batch.clear().put(noMerge, bytes("before"), bytes("1")).merge(bytes("m"), bytes("1"));
+                assertRefusedCopy(db, wo, batch.data(), "has no merge operator");
+                batch.clear().put(bytes("before"), bytes("1")).deleteRange(bytes("z"), bytes("a"));
+                assertRefusedCopy(db, wo, batch.data(), "ends before it begins");
+                batch.clear().put(noMerge, bytes("before"), bytes("1"));
+                byte[] unknown = batch.data().toArray(ValueLayout.JAVA_BYTE);
+                assertEquals(noMerge.id(), unknown[13], "the family id follows the tag");
+                unknown[13] = 99;
+                assertRefusedCopy(db, wo, MemorySegment.ofArray(unknown), "does not have");
+            }
+            assertNull(db.get(noMerge, bytes("before")), "nothing of a refused batch was applied");
+            assertNull(db.get(bytes("before")), "nothing of a refused batch was applied");
+            db.put(bytes("writable"), bytes("yes"));
+        }
+    }
+
+    private static void assertRefusedCopy(RocksDB db, WriteOptions wo, MemorySegment data, String why) {
+        try (WriteBatch copy = WriteBatch.fromBytes(data)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> db.write(wo, copy));
+            assertTrue(e.getMessage().contains(why), e.getMessage());
+        }
+    }
+
+    /**
+     * RocksDB reads a length of up to five varint bytes, even a small one: such a batch is
+     * accepted and RocksDB applies it as meant. The copy's header has no sequence number.
+     */
+    @Test
+    void aCopiedBatchWithFiveByteLengthsIsWhatRocksDBReads() {
+        byte[] data = {7, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, // sequence 7, one record
+            1, (byte) 0x81, (byte) 0x80, (byte) 0x80, (byte) 0x80, 0x00, 'k', (byte) 0x82, (byte) 0x80, (byte) 0x80,
+            (byte) 0x80, 0x00, 'v', 'w'};
+        try (RocksDB db = open(dir); WriteOptions wo = new WriteOptions();
+             WriteBatch copy = WriteBatch.fromBytes(MemorySegment.ofArray(data))) {
+            assertEquals(1, copy.count());
+            assertEquals(data.length, copy.dataSize());
+            assertEquals(0, copy.data().get(ValueLayout.JAVA_LONG_UNALIGNED, 0), "RocksDB assigns the sequence");
+            db.write(wo, copy);
+            assertEquals("vw", string(db.get(bytes("k"))));
+        }
+    }
+
+    /** An empty batch is the header alone: copied, it holds nothing and writes nothing. */
+    @Test
+    void anEmptyCopyIsAnEmptyBatch() {
+        try (RocksDB db = open(dir); WriteOptions wo = new WriteOptions(); WriteBatch empty = new WriteBatch();
+             WriteBatch copy = WriteBatch.fromBytes(empty.data())) {
+            assertEquals(0, copy.count());
+            assertEquals(12, copy.dataSize());
+            db.write(wo, copy);
+            copy.put(bytes("k"), bytes("v"));
+            db.write(wo, copy);
+            assertEquals("v", string(db.get(bytes("k"))));
+        }
+    }
+
+    /** Every operation returns the batch itself, so calls chain. */
+    @Test
+    void everyOperationReturnsTheBatch() {
+        try (RocksDB db = open(dir); WriteBatch batch = new WriteBatch()) {
+            ColumnFamilyHandle d = db.defaultColumnFamily();
+            MemorySegment k = MemorySegment.ofArray(bytes("k"));
+            MemorySegment v = MemorySegment.ofArray(bytes("v"));
+            for (WriteBatch returned : List.of(batch.put(k, v), batch.put(bytes("k"), bytes("v")), batch.put(d, k, v),
+                    batch.put(d, bytes("k"), bytes("v")), batch.delete(k), batch.delete(bytes("k")), batch.delete(d, k),
+                    batch.delete(d, bytes("k")), batch.singleDelete(k), batch.singleDelete(bytes("k")),
+                    batch.singleDelete(d, k), batch.singleDelete(d, bytes("k")), batch.deleteRange(k, v),
+                    batch.deleteRange(bytes("k"), bytes("v")), batch.deleteRange(d, k, v),
+                    batch.deleteRange(d, bytes("k"), bytes("v")), batch.merge(k, v), batch.merge(bytes("k"), bytes("v")),
+                    batch.merge(d, k, v), batch.merge(d, bytes("k"), bytes("v")), batch.clear())) {
+                assertSame(batch, returned);
+            }
+        }
+    }
+
+    /**
+     * A batch built with family handles is checked when written, as a copy of its bytes is: a
+     * merge for a family without a merge operator, a range that ends before it begins in its
+     * family, and a family dropped since are refused before anything is applied.
+     */
+    @Test
+    void familyRecordsAreCheckedWhenWritten() {
+        try (Options plain = new Options().setCreateIfMissing(true); RocksDB db = RocksDB.open(dir, plain);
+             WriteOptions wo = new WriteOptions(); WriteBatch batch = new WriteBatch()) {
+            ColumnFamilyHandle family = db.createColumnFamily("plain", plain);
+            ColumnFamilyHandle dropped = db.createColumnFamily("dropped", plain);
+            batch.put(family, bytes("before"), bytes("1")).merge(family, bytes("m"), bytes("1"));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> db.write(wo, batch)).getMessage()
+                    .contains("has no merge operator"));
+            batch.clear().put(family, bytes("before"), bytes("1")).merge(bytes("m"), bytes("1"));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> db.write(wo, batch)).getMessage()
+                    .contains("has no merge operator"));
+            batch.clear().put(family, bytes("before"), bytes("1")).deleteRange(family, bytes("z"), bytes("a"));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> db.write(wo, batch)).getMessage()
+                    .contains("ends before it begins"));
+            batch.clear().put(bytes("before"), bytes("1")).deleteRange(bytes("z"), bytes("a"));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> db.write(wo, batch)).getMessage()
+                    .contains("ends before it begins"));
+            batch.clear().put(family, bytes("before"), bytes("1")).put(dropped, bytes("k"), bytes("v"));
+            db.dropColumnFamily(dropped);
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> db.write(wo, batch)).getMessage()
+                    .contains("does not have"));
+            assertNull(db.get(family, bytes("before")), "nothing of a refused batch was applied");
+            assertNull(db.get(bytes("before")), "nothing of a refused batch was applied");
+            batch.clear().put(family, bytes("after"), bytes("2")).deleteRange(family, bytes("x"), bytes("y"));
+            db.write(wo, batch);
+            assertEquals("2", string(db.get(family, bytes("after"))));
+        }
+    }
+
+    /**
+     * The native copy a write makes is freed, also when the write fails: a large batch refused by
+     * a read-only database again and again (so that no memtable grows) keeps malloc flat.
+     */
+    @Test
+    void writingABatchLeavesNoNativeCopyBehind() {
+        Assumptions.assumeTrue(Reliability.mallocInUse() >= 0, "mallinfo2 is glibc's");
+        open(dir).close();
+        try (Options o = new Options(); RocksDB ro = RocksDB.openReadOnly(dir, o); WriteOptions wo = new WriteOptions();
+             WriteBatch batch = new WriteBatch()) {
+            batch.put(bytes("k"), new byte[1 << 20]);
+            assertThrows(RocksDBException.class, () -> ro.write(wo, batch));
+            long before = Reliability.mallocInUse();
+            for (int i = 0; i < 100; i++) {
+                assertThrows(RocksDBException.class, () -> ro.write(wo, batch));
+            }
+            long grown = Reliability.mallocInUse() - before;
+            assertTrue(grown < (32L << 20), "100 refused writes of a 1 MiB batch: malloc grew by " + grown);
+        }
+    }
+
+    /** The native batch {@code toNative} makes holds the count even before {@code data()} was asked for. */
+    @Test
+    void toNativeCarriesTheCountWithoutDataFirst() {
+        try (WriteBatch batch = new WriteBatch()) {
+            batch.put(bytes("a"), bytes("1")).delete(bytes("b"));
+            try (NativeWriteBatch copy = batch.toNative()) {
+                assertEquals(2, copy.count());
+            }
+        }
+    }
+
+    /** Copied records for a family with user-defined timestamps are refused as the original's are. */
+    @Test
+    void copiedRecordsForATimestampedFamilyAreRefused() {
+        try (RocksDB db = open(dir); Options withTs = new Options().setComparator(TimestampedComparator.bytewiseU64());
+             WriteOptions wo = new WriteOptions(); WriteBatch batch = new WriteBatch()) {
+            ColumnFamilyHandle versions = db.createColumnFamily("versions", withTs);
+            batch.put(bytes("plain"), bytes("v")).put(versions, bytes("k"), bytes("v"));
+            assertRefusedCopy(db, wo, batch.data(), "user-defined timestamps");
+            assertNull(db.get(bytes("plain")), "nothing of the refused batch was applied");
+            batch.clear().put(bytes("plain"), bytes("v"));
+            try (WriteBatch copy = WriteBatch.fromBytes(batch.data())) {
+                db.write(wo, copy);
+            }
+            assertEquals("v", string(db.get(bytes("plain"))));
         }
     }
 }

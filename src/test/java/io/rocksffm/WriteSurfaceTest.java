@@ -15,13 +15,18 @@ class WriteSurfaceTest {
 
     /** The same writes through any surface: put, merge, delete, singleDelete, chained. */
     private static <T extends Writes<T>> void writeAll(Writes<T> w, ColumnFamilyHandle cf) {
-        w.put(bytes("a"), bytes("1"))
+        T written = writeSome(w, cf);
+        written.singleDelete(bytes("c"));
+    }
+
+    /** {@link #writeAll} but for the single deletion, which a transaction refuses: a plain delete. */
+    private static <T extends Writes<T>> T writeSome(Writes<T> w, ColumnFamilyHandle cf) {
+        return w.put(bytes("a"), bytes("1"))
                 .put(cf, bytes("b"), bytes("2"))
                 .put(bytes("c"), bytes("3"))
                 .merge(bytes("a"), bytes("x"))
                 .merge(cf, bytes("b"), bytes("y"))
-                .delete(cf, bytes("zz"))
-                .singleDelete(bytes("c"));
+                .delete(cf, bytes("zz"));
     }
 
     private static void assertWritten(Database db) {
@@ -52,6 +57,45 @@ class WriteSurfaceTest {
         }
     }
 
+    /** Every kind of database writes a batch and an indexed batch, with and without write options, to the same result. */
+    @Test
+    void everyKindOfDatabaseWritesBothKindsOfBatch() {
+        try (Options options = new Options().setCreateIfMissing(true).setMergeOperator(new StringAppendOperator());
+             TransactionDBOptions txOptions = new TransactionDBOptions();
+             RocksDB rdb = RocksDB.open(dir.resolve("r"), options);
+             OptimisticTransactionDB odb = OptimisticTransactionDB.open(dir.resolve("o"), options);
+             TransactionDB tdb = TransactionDB.open(dir.resolve("t"), options, txOptions);
+             WriteOptions wo = new WriteOptions()) {
+            for (Database db : List.<Database>of(rdb, odb, tdb)) {
+                String kind = db.getClass().getSimpleName();
+                try (WriteBatch batch = new WriteBatch()) {
+                    writeAll(batch, db.defaultColumnFamily());
+                    db.write(batch);
+                    assertWritten(db);
+                    db.write(wo, batch.clear().put(bytes("e"), bytes("5")));
+                    assertEquals("5", string(db.get(bytes("e"))), kind);
+                }
+                try (WriteBatchWithIndex indexed = new WriteBatchWithIndex()) {
+                    writeAll(indexed, db.defaultColumnFamily());
+                    indexed.put(bytes("e"), bytes("6"));
+                    db.write(indexed);
+                    assertWritten(db);
+                    assertEquals("6", string(db.get(bytes("e"))), kind);
+                    db.write(wo, indexed);
+                    assertWritten(db); // written again: the same result
+                    assertEquals(8, indexed.count(), kind + ": the batch is unchanged");
+                }
+                try (Options other = new Options().setCreateIfMissing(true); RocksDB elsewhere = RocksDB.open(dir.resolve("x-" + kind), other);
+                     WriteBatchWithIndex foreign = new WriteBatchWithIndex()) {
+                    ColumnFamilyHandle cf = elsewhere.createColumnFamily("cf", other);
+                    foreign.put(cf, bytes("f"), bytes("1"));
+                    assertThrows(IllegalArgumentException.class, () -> db.write(foreign), kind + ": another database's family");
+                    assertNull(db.get(bytes("f")));
+                }
+            }
+        }
+    }
+
     @Test
     void batchesAndTransactionsTakeTheSameWrites() {
         try (Options options = new Options().setCreateIfMissing(true).setMergeOperator(new StringAppendOperator());
@@ -70,7 +114,7 @@ class WriteSurfaceTest {
             }
             assertWritten(rdb); // the same writes again: the same result
             try (Transaction tx = tdb.beginTransaction(wo)) {
-                writeAll(tx, tdb.defaultColumnFamily());
+                writeSome(tx, tdb.defaultColumnFamily()).delete(bytes("c"));
                 tx.commit();
             }
             assertWritten(tdb);
@@ -92,9 +136,19 @@ class WriteSurfaceTest {
             assertThrows(UnsupportedOperationException.class,
                     () -> batch.deleteRange(tdb.defaultColumnFamily(), bytes("a"), bytes("b")));
             assertThrows(NullPointerException.class, () -> tx.deleteRange(null, bytes("b")));
+            tx.put(bytes("s"), bytes("1"));
+            UnsupportedOperationException single = assertThrows(UnsupportedOperationException.class,
+                    () -> tx.singleDelete(bytes("s")), "no single deletion for a transaction in the C API");
+            assertTrue(single.getMessage().contains("single deletion"), single.getMessage());
+            assertThrows(UnsupportedOperationException.class, () -> tx.singleDelete(tdb.defaultColumnFamily(), bytes("s")));
+            assertArrayEquals(bytes("1"), tx.get(bytes("s")), "not deleted");
+            assertThrows(NullPointerException.class, () -> tx.singleDelete((byte[]) null));
+            assertThrows(UnsupportedOperationException.class, () -> tdb.deleteRange(bytes("a"), bytes("b")),
+                    "and the transaction database: the same exception type");
             assertEquals(0, batch.count(), "nothing was added");
             tx.rollback();
             assertThrows(IllegalStateException.class, () -> tx.deleteRange(bytes("a"), bytes("b")), "finished");
+            assertThrows(IllegalStateException.class, () -> tx.singleDelete(bytes("s")), "finished");
         }
     }
 }

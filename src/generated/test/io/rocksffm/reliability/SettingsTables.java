@@ -10,7 +10,6 @@ import io.rocksffm.CompactRangeOptions;
 import io.rocksffm.EnvOptions;
 import io.rocksffm.FlushOptions;
 import io.rocksffm.IngestExternalFileOptions;
-import io.rocksffm.OptimisticTransactionOptions;
 import io.rocksffm.Options;
 import io.rocksffm.ReadOptions;
 import io.rocksffm.TransactionDBOptions;
@@ -445,23 +444,6 @@ public final class SettingsTables {
                         null, null,
                         o -> o.setIngestBehind(true),
                         o -> assertEquals(true, o.ingestBehind()),
-                        List.of()));
-    }
-
-    /** Adds the use-after-close rows of {@link OptimisticTransactionOptions}'s generated settings to its table. */
-    static Table<OptimisticTransactionOptions> optimisticTransactionOptions(Table<OptimisticTransactionOptions> table) {
-        return table
-                .guarded("setSetSnapshot(boolean)", (o, c) -> o.setSetSnapshot(true))
-                .guarded("setSnapshot()", (o, c) -> o.setSnapshot());
-    }
-
-    /** The settings of {@link OptimisticTransactionOptions}. */
-    public static List<Setting<OptimisticTransactionOptions>> optimisticTransactionOptionsSettings() {
-        return List.of(
-                new Setting<OptimisticTransactionOptions>("OptimisticTransactionOptions.setSetSnapshot", "rocksdb_optimistictransaction_options_set_set_snapshot", "rocksdb_optimistictransaction_options_get_set_snapshot", null, "11.8",
-                        null, null,
-                        o -> o.setSetSnapshot(true),
-                        o -> assertEquals(true, o.setSnapshot()),
                         List.of()));
     }
 
@@ -1380,8 +1362,6 @@ public final class SettingsTables {
     /** Adds the use-after-close rows of {@link TransactionOptions}'s generated settings to its table. */
     static Table<TransactionOptions> transactionOptions(Table<TransactionOptions> table) {
         return table
-                .guarded("setSetSnapshot(boolean)", (o, c) -> o.setSetSnapshot(true))
-                .guarded("setSnapshot()", (o, c) -> o.setSnapshot())
                 .guarded("setDeadlockDetect(boolean)", (o, c) -> o.setDeadlockDetect(true))
                 .guarded("deadlockDetect()", (o, c) -> o.deadlockDetect())
                 .guarded("setDeadlockDetectDepth(long)", (o, c) -> o.setDeadlockDetectDepth(10))
@@ -1399,11 +1379,6 @@ public final class SettingsTables {
     /** The settings of {@link TransactionOptions}. */
     public static List<Setting<TransactionOptions>> transactionOptionsSettings() {
         return List.of(
-                new Setting<TransactionOptions>("TransactionOptions.setSetSnapshot", "rocksdb_transaction_options_set_set_snapshot", "rocksdb_transaction_options_get_set_snapshot", null, "11.8",
-                        null, null,
-                        o -> o.setSetSnapshot(true),
-                        o -> assertEquals(true, o.setSnapshot()),
-                        List.of()),
                 new Setting<TransactionOptions>("TransactionOptions.setDeadlockDetect", "rocksdb_transaction_options_set_deadlock_detect", "rocksdb_transaction_options_get_deadlock_detect", null, "11.8",
                         null, null,
                         o -> o.setDeadlockDetect(true),

@@ -44,7 +44,9 @@ public final class Callbacks {
         /** {@code EventListener} methods. */
         EVENT_LISTENER("event listener"),
         /** An {@code InfoLogger}'s Java sink. */
-        INFO_LOGGER("Java info logger");
+        INFO_LOGGER("Java info logger"),
+        /** A backup's progress callback ({@code CreateBackupOptions.setProgressCallback}). */
+        BACKUP_PROGRESS("backup progress callback");
 
         private final String label;
 
@@ -55,6 +57,11 @@ public final class Callbacks {
         @Override
         public String toString() {
             return label;
+        }
+
+        /** {@return the label with its article, e.g. "an event listener"} */
+        String withArticle() {
+            return ("aeiou".indexOf(label.charAt(0)) >= 0 ? "an " : "a ") + label;
         }
     }
 
@@ -94,8 +101,14 @@ public final class Callbacks {
         return -1 - (outer == null ? 0 : outer.ordinal() + 1);
     }
 
-    /** The token code of "no outer callback". */
+    /** The token code of "no outer callback": a token keeps a kind's ordinal in 3 bits, so at most 7 kinds. */
     private static final int NONE = 7;
+
+    static {
+        if (KINDS.length > NONE) {
+            throw new AssertionError("a callback token holds at most " + NONE + " kinds");
+        }
+    }
 
     /** Claims slot {@code i}, free or owned by an ended thread, for {@code t}. */
     private static boolean claim(int i, Thread owner, Thread t) {
@@ -144,7 +157,7 @@ public final class Callbacks {
     public static void refuseReentry(String what) {
         Kind k = current();
         if (k != null && k != Kind.EVENT_LISTENER) {
-            throw new IllegalStateException(what + " called from inside a " + k + ": a database that runs Java "
+            throw new IllegalStateException(what + " called from inside " + k.withArticle() + ": a database that runs Java "
                     + "callbacks cannot be called from inside one (RocksDB would crash or deadlock)");
         }
     }
@@ -159,7 +172,7 @@ public final class Callbacks {
     public static void refuseWaiting(String what) {
         Kind k = current();
         if (k != null) {
-            throw new IllegalStateException(what + " called from inside a " + k + ": it would wait for the "
+            throw new IllegalStateException(what + " called from inside " + k.withArticle() + ": it would wait for the "
                     + "background work the callback is part of (a deadlock)");
         }
     }

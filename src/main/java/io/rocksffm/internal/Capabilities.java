@@ -13,6 +13,8 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * Which of the generated bindings' C functions the loaded engine can be called through.
@@ -398,7 +400,15 @@ public final class Capabilities {
      * of the Java method needing it), or null if it can.
      */
     private static String reason(String function) {
-        if (!exports(function)) {
+        return reason(function, exports(function), Capabilities::knownOrInferredVersion);
+    }
+
+    /**
+     * {@link #reason(String)} on an engine that exports {@code function} or not ({@code exported}),
+     * of the version {@code engineVersion} gives (asked only for a changed signature; null if unknown).
+     */
+    static String reason(String function, boolean exported, Supplier<String> engineVersion) {
+        if (!exported) {
             String first = firstVersion(function);
             return "needs " + function + ", which the RocksDB engine " + describe() + " does not export"
                     + (first == null ? "" : " (RocksDB has it from " + first + " on)");
@@ -407,7 +417,7 @@ public final class Capabilities {
         if (since == null) {
             return null;
         }
-        String version = knownOrInferredVersion();
+        String version = engineVersion.get();
         if (version == null) {
             return "needs " + function + ", whose C signature changed in RocksDB " + since
                     + ", and the version of the engine " + describe() + " is unknown";
@@ -453,11 +463,15 @@ public final class Capabilities {
      * {@link #MARKER} and {@link #REMOVED_MARKER}), or null.
      */
     static String knownOrInferredVersion() {
-        String version = NativeLibrary.load().version();
-        if (version != null || !exports(MARKER)) {
-            return version;
+        return knownOrInferredVersion(NativeLibrary.load().version(), Capabilities::exports);
+    }
+
+    /** {@link #knownOrInferredVersion()} of an engine of version {@code known} (or null) that exports what {@code exports} says. */
+    static String knownOrInferredVersion(String known, Predicate<String> exports) {
+        if (known != null || !exports.test(MARKER)) {
+            return known;
         }
-        return exports(REMOVED_MARKER) ? MARKER_SINCE : REMOVED_MARKER_UNTIL;
+        return exports.test(REMOVED_MARKER) ? MARKER_SINCE : REMOVED_MARKER_UNTIL;
     }
 
     /**

@@ -1,5 +1,7 @@
 package io.rocksffm.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
@@ -51,12 +53,25 @@ public final class Lifecycle {
     /** Claimed at creation, released once when this closes or is abandoned. */
     private final Lifecycle[] parents;
     /**
-     * Whether calls are refused from inside Java callbacks ({@link #guardCallbacks()}): a plain
-     * field, read first by every enter; set once, before the object is published to other threads
-     * or by the thread that configures it (a late setter's store may be seen late by other threads,
-     * which only ever run their own callbacks' checks later, never wrongly).
+     * Whether calls are refused from inside Java callbacks: non-zero while guarded, one for
+     * {@link #guardCallbacks()} (for good) plus one per {@link #beginCallbackGuard()} not yet ended.
+     * A plain field, read first by every enter; changed atomically ({@link #GUARDS}), before the
+     * object is published to other threads or by the thread that configures it, or by a call that
+     * then hands work to RocksDB's threads (a late store may be seen late by other threads, which
+     * only ever run their own callbacks' checks later, never wrongly).
      */
-    private boolean guarded;
+    private int guards;
+    /** Whether {@link #guardCallbacks()} was called. */
+    private volatile boolean guardedForGood;
+    private static final VarHandle GUARDS;
+
+    static {
+        try {
+            GUARDS = MethodHandles.lookup().findVarHandle(Lifecycle.class, "guards", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     /** The calls in flight of a striped lifecycle, one cell per {@link #STRIDE} elements; else null. */
     private final AtomicLongArray calls;
     /** Whether one call at a time is allowed ({@link #exclusiveChild}). */
@@ -149,6 +164,59 @@ public final class Lifecycle {
         return new Lifecycle(what, null, parents.clone(), false, true);
     }
 
+    /** What a child lifecycle is made for: the object built with it. */
+    @FunctionalInterface
+    public interface Build<T> {
+        /**
+         * Builds the object that owns {@code child}.
+         *
+         * @param child the new child lifecycle
+         * @return the object
+         */
+        T build(Lifecycle child);
+    }
+
+    /**
+     * A {@link #child} and the object made for it, by construction: if {@code build} throws, the
+     * child is {@link #abandon() abandoned} (its parents released) before the exception goes on,
+     * as a call token exits what it entered. Native memory {@code build} allocated before it
+     * failed is its own to free.
+     *
+     * @param what     the object's name in error messages
+     * @param confined whether the object is confined to the current thread
+     * @param build    makes the object that owns the child
+     * @param parents  the objects it keeps open
+     * @param <T>      the object's type
+     * @return the object
+     * @throws IllegalStateException if a parent is closed (nothing is built then)
+     */
+    public static <T> T buildChild(String what, boolean confined, Build<T> build, Lifecycle... parents) {
+        return built(child(what, confined, parents), build);
+    }
+
+    /**
+     * {@link #buildChild} with an {@link #exclusiveChild}.
+     *
+     * @param what    the object's name in error messages
+     * @param build   makes the object that owns the child
+     * @param parents the objects it keeps open
+     * @param <T>     the object's type
+     * @return the object
+     * @throws IllegalStateException if a parent is closed (nothing is built then)
+     */
+    public static <T> T buildExclusiveChild(String what, Build<T> build, Lifecycle... parents) {
+        return built(exclusiveChild(what, parents), build);
+    }
+
+    private static <T> T built(Lifecycle child, Build<T> build) {
+        try {
+            return build.build(child);
+        } catch (RuntimeException | Error e) {
+            child.abandon();
+            throw e;
+        }
+    }
+
     /** Claims every parent, all or none. */
     private static void claim(Lifecycle[] parents) {
         int claimed = 0;
@@ -171,12 +239,29 @@ public final class Lifecycle {
      * database whose families run Java code, which such calls would crash or deadlock.
      */
     public void guardCallbacks() {
-        guarded = true;
+        if (!guardedForGood) {
+            guardedForGood = true;
+            GUARDS.getAndAdd(this, 1);
+        }
     }
 
     /** {@return whether {@link #guardCallbacks()} was called} */
     public boolean guardsCallbacks() {
-        return guarded;
+        return guardedForGood;
+    }
+
+    /**
+     * Guards calls as {@link #guardCallbacks()} does until the matching {@link #endCallbackGuard()}:
+     * for an object on which RocksDB runs Java code only while one call lasts (a database during a
+     * backup with a progress callback). Call it before handing the work to RocksDB.
+     */
+    public void beginCallbackGuard() {
+        GUARDS.getAndAdd(this, 1);
+    }
+
+    /** Ends what {@link #beginCallbackGuard()} began; in a finally block. */
+    public void endCallbackGuard() {
+        GUARDS.getAndAdd(this, -1);
     }
 
     /**
@@ -184,7 +269,7 @@ public final class Lifecycle {
      * while another call is in flight. Pair with {@link #exit()} in finally.
      */
     public void enter() {
-        if (guarded) {
+        if (guards != 0) {
             Callbacks.refuseReentry(what);
         }
         AtomicLongArray c = calls;
@@ -233,7 +318,7 @@ public final class Lifecycle {
      * @throws IllegalStateException if closed
      */
     public void enter(Scratch s) {
-        if (guarded) {
+        if (guards != 0) {
             Callbacks.refuseReentry(what);
         }
         int i = scratchCell(s);
@@ -349,7 +434,7 @@ public final class Lifecycle {
      */
     public void close(Runnable destroy, String childNames) {
         long s = state.get();
-        if (guarded && s >= 0) {
+        if (guards != 0 && s >= 0) {
             Callbacks.refuseWaiting(what + ".close");
         }
         if (owner != null && s >= 0 && Thread.currentThread() != owner && owner.isAlive()) {

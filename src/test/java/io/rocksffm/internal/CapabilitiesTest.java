@@ -8,14 +8,18 @@ import io.rocksffm.internal.capi.HeaderInfo;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.lang.foreign.SymbolLookup;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -198,6 +202,91 @@ class CapabilitiesTest {
         assertTrue(Capabilities.compareVersions("7.8.3", "8.3") < 0);
         assertEquals(0, Capabilities.compareVersions("9.0", "9"));
         assertTrue(Capabilities.compareVersions("9.0.1", "9.0") > 0);
+        // the shorter version first
+        assertTrue(Capabilities.compareVersions("10.9", "10.10.1.1") < 0);
+        assertTrue(Capabilities.compareVersions("9.0", "9.0.1") < 0);
+        assertTrue(Capabilities.compareVersions("11", "10.10.1") > 0);
+        assertEquals(0, Capabilities.compareVersions("9", "9.0.0"));
+    }
+
+    /** Random dotted versions compare as their components do, zero-padded: an antisymmetric order. */
+    @Test
+    void versionsCompareAsTheirPaddedComponents() {
+        Random r = new Random(3);
+        for (int i = 0; i < 2_000; i++) {
+            int[] a = randomVersion(r);
+            int[] b = r.nextInt(4) == 0 ? Arrays.copyOf(a, r.nextInt(5) + 1) : randomVersion(r);
+            int expected = Integer.signum(Arrays.compare(Arrays.copyOf(a, 4), Arrays.copyOf(b, 4)));
+            String x = dotted(a);
+            String y = dotted(b);
+            assertEquals(expected, Integer.signum(Capabilities.compareVersions(x, y)), x + " vs " + y);
+            assertEquals(-expected, Integer.signum(Capabilities.compareVersions(y, x)), y + " vs " + x);
+        }
+    }
+
+    private static int[] randomVersion(Random r) {
+        int[] v = new int[1 + r.nextInt(4)];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = r.nextInt(12);
+        }
+        return v;
+    }
+
+    private static String dotted(int[] v) {
+        return Arrays.stream(v).mapToObj(Integer::toString).collect(Collectors.joining("."));
+    }
+
+    /**
+     * On the engine under test: a function it lacks is refused naming the function and the engine;
+     * a function it has passes; a minimum version above the engine's is refused with the reason.
+     */
+    @Test
+    void requireRefusesWhatTheEngineLacks() {
+        String version = RocksDB.engine().version();
+        String missing = "rocksdb_no_such_function";
+        assertFalse(Capabilities.exports(missing));
+        assertFalse(Capabilities.callable(missing));
+        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+                () -> Capabilities.require(missing));
+        assertTrue(e.getMessage().contains("needs " + missing) && e.getMessage().contains(version)
+                && e.getMessage().contains("does not export"), e.getMessage());
+        assertThrows(UnsupportedOperationException.class, () -> Capabilities.requireSince(missing, "1.0", "why"));
+        assertTrue(Capabilities.callable("rocksdb_open"));
+        assertDoesNotThrow(() -> Capabilities.require("rocksdb_open"));
+        assertDoesNotThrow(() -> Capabilities.requireSince("rocksdb_open", version, "never refused"));
+        assertDoesNotThrow(() -> Capabilities.requireSince("rocksdb_open", "1.0", "never refused"));
+        String next = (Integer.parseInt(version.split("\\.")[0]) + 1) + ".0";
+        UnsupportedOperationException later = assertThrows(UnsupportedOperationException.class,
+                () -> Capabilities.requireSince("rocksdb_open", next, "it misbehaves"));
+        assertTrue(later.getMessage().contains("needs rocksdb_open") && later.getMessage().contains(version)
+                && later.getMessage().contains("before RocksDB " + next + " it misbehaves"), later.getMessage());
+        assertTrue(Capabilities.engineAtLeast(version));
+        assertTrue(Capabilities.engineAtLeast("1.0"));
+        assertFalse(Capabilities.engineAtLeast(next));
+        NativeLibrary.Loaded loaded = NativeLibrary.load();
+        assertEquals(version + " (" + loaded.source() + (loaded.path() == null ? "" : ", " + loaded.path()) + ")",
+                Capabilities.engineDescription());
+        assertEquals(version, Capabilities.knownOrInferredVersion(), "the engine under test names its version");
+    }
+
+    /**
+     * Each function whose signature changed is callable exactly from the version the bindings
+     * match, and refused before it naming the version.
+     */
+    @Test
+    void changedSignaturesAreCallableFromTheirVersion() {
+        String version = RocksDB.engine().version();
+        for (Map.Entry<String, String> e : Capabilities.SIGNATURE_CHANGED.entrySet()) {
+            boolean expected = Capabilities.exports(e.getKey()) && Capabilities.compareVersions(version, e.getValue()) >= 0;
+            assertEquals(expected, Capabilities.callable(e.getKey()), e.getKey() + " on " + version);
+            if (!expected && Capabilities.exports(e.getKey())) {
+                UnsupportedOperationException refused = assertThrows(UnsupportedOperationException.class,
+                        () -> Capabilities.require(e.getKey()));
+                assertTrue(refused.getMessage().contains("versions before " + e.getValue()), refused.getMessage());
+            }
+        }
+        // a TTL database's multi-get strips timestamps from RocksDB 9.0 on
+        assertEquals(Capabilities.compareVersions(version, "9.0") >= 0, Capabilities.ttlMultiGetStripsTimestamps(), version);
     }
 
     @Test
@@ -214,5 +303,72 @@ class CapabilitiesTest {
                 Prototypes.normalize("extern void rocksdb_f(void (*)(void*, int), size_t)"));
         assertEquals(Prototypes.normalize("rocksdb_t* rocksdb_f(void)"), Prototypes.normalize("extern rocksdb_t *rocksdb_f()"));
         assertEquals(Prototypes.normalize("void rocksdb_f(bool b)"), Prototypes.normalize("void rocksdb_f(_Bool)"));
+    }
+
+    /**
+     * Whether a function is exported is what the engine's symbols say, for every function the
+     * bindings declare (all of them on the engine of the bindings' own version), asked for the
+     * first time or again.
+     */
+    @Test
+    void exportsAreTheEnginesSymbols() throws IOException {
+        RocksDB.engine();
+        SymbolLookup symbols = SymbolLookup.loaderLookup();
+        boolean headerEngine = HeaderInfo.ROCKSDB_VERSION.equals(RocksDB.engine().version());
+        for (String f : Headers.bindings().keySet()) {
+            boolean present = symbols.find(f).isPresent();
+            assertEquals(present, Capabilities.exports(f), f);
+            assertEquals(present, Capabilities.exports(f), f + ", asked again");
+            assertTrue(present || !headerEngine, f + " is missing from the engine of the bindings' version");
+        }
+        String fresh = "rocksdb_no_such_function_" + System.nanoTime();
+        assertFalse(Capabilities.exports(fresh));
+        assertFalse(Capabilities.callable(fresh));
+    }
+
+    /**
+     * An engine of unknown version (a library loaded by path) is taken to be the oldest version its
+     * exports prove: 11.0 without the function 11.0 removed, 10.9 with it and the function 10.9
+     * added, unknown without either; a known version is the version. On the engine under test the
+     * inference from its exports never claims a later version than the engine's own.
+     */
+    @Test
+    void anUnknownVersionIsInferredFromTheExports() {
+        Set<String> none = Set.of();
+        Set<String> tenNine = Set.of("rocksdb_get_into_buffer_cf", "rocksdb_readoptions_set_managed");
+        Set<String> eleven = Set.of("rocksdb_get_into_buffer_cf");
+        assertEquals("7.8.3", Capabilities.knownOrInferredVersion("7.8.3", tenNine::contains));
+        assertEquals("11.8.1", Capabilities.knownOrInferredVersion("11.8.1", none::contains));
+        assertNull(Capabilities.knownOrInferredVersion(null, none::contains));
+        assertNull(Capabilities.knownOrInferredVersion(null, Set.of("rocksdb_readoptions_set_managed")::contains));
+        assertEquals("10.9", Capabilities.knownOrInferredVersion(null, tenNine::contains));
+        assertEquals("11.0", Capabilities.knownOrInferredVersion(null, eleven::contains));
+        String version = RocksDB.engine().version();
+        String inferred = Capabilities.knownOrInferredVersion(null, Capabilities::exports);
+        if (inferred != null) {
+            assertTrue(Capabilities.compareVersions(inferred, version) <= 0, inferred + " claimed for " + version);
+        }
+        assertEquals(Capabilities.compareVersions(version, "10.9") >= 0, inferred != null, version);
+    }
+
+    /**
+     * A function whose signature changed is callable from the version the bindings match on, and
+     * refused, saying why, on an engine before it or of unknown version; any other exported
+     * function is callable whatever the version, and one not exported never is.
+     */
+    @Test
+    void aChangedSignatureIsCallableFromItsVersionOn() {
+        String f = "rocksdb_enable_file_deletions";
+        assertEquals("9.0", Capabilities.SIGNATURE_CHANGED.get(f));
+        assertNull(Capabilities.reason(f, true, () -> "9.0"));
+        assertNull(Capabilities.reason(f, true, () -> "9.0.1"));
+        assertNull(Capabilities.reason(f, true, () -> "10"));
+        String before = Capabilities.reason(f, true, () -> "8.11.4");
+        assertTrue(before.startsWith("needs " + f) && before.contains("signature of versions before 9.0"), before);
+        String unknown = Capabilities.reason(f, true, () -> null);
+        assertTrue(unknown.contains("changed in RocksDB 9.0") && unknown.endsWith("is unknown"), unknown);
+        assertNull(Capabilities.reason("rocksdb_open", true, () -> fail("no version needed")));
+        String missing = Capabilities.reason(f, false, () -> fail("no version needed"));
+        assertTrue(missing.startsWith("needs " + f) && missing.contains("does not export"), missing);
     }
 }

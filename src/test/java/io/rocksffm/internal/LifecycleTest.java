@@ -7,11 +7,16 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 class LifecycleTest {
     @Test
@@ -58,7 +63,7 @@ class LifecycleTest {
     void aConfinedObjectRefusesOtherThreads() throws Exception {
         Lifecycle c = Lifecycle.confined("W");
         c.check();
-        CompletableFuture<Throwable> other = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<Throwable> other = onNewThread(() -> {
             try {
                 c.check();
                 return null;
@@ -67,7 +72,7 @@ class LifecycleTest {
             }
         });
         assertInstanceOf(WrongThreadException.class, other.get());
-        Throwable close = CompletableFuture.supplyAsync(() -> {
+        Throwable close = onNewThread(() -> {
             try {
                 c.close(() -> {});
                 return null;
@@ -79,7 +84,7 @@ class LifecycleTest {
         assertFalse(c.isClosed());
         c.close(() -> {});
         assertThrows(IllegalStateException.class, c::check);
-        assertNull(CompletableFuture.supplyAsync(() -> {
+        assertNull(onNewThread(() -> {
             c.close(() -> fail("closed once"));
             return null;
         }).get(), "closing a closed object is harmless on any thread");
@@ -123,7 +128,7 @@ class LifecycleTest {
         Lifecycle l = new Lifecycle("S");
         l.enter();
         AtomicInteger destroyed = new AtomicInteger();
-        CompletableFuture<Void> closing = CompletableFuture.runAsync(() -> l.close(destroyed::incrementAndGet));
+        CompletableFuture<Void> closing = onNewThread(() -> closeVoid(l, destroyed));
         Thread.sleep(50);
         assertEquals(0, destroyed.get(), "destroy waits for the call in flight");
         assertThrows(IllegalStateException.class, l::enter, "no new calls once closing");
@@ -139,7 +144,7 @@ class LifecycleTest {
         l.enter(); // nested calls of one thread share its cell
         l.exit();
         AtomicInteger destroyed = new AtomicInteger();
-        CompletableFuture<Void> closing = CompletableFuture.runAsync(() -> l.close(destroyed::incrementAndGet));
+        CompletableFuture<Void> closing = onNewThread(() -> closeVoid(l, destroyed));
         Thread.sleep(50);
         assertEquals(0, destroyed.get(), "destroy waits for the call in flight");
         assertThrows(IllegalStateException.class, l::enter, "no new calls once closing");
@@ -161,7 +166,7 @@ class LifecycleTest {
             l.enter(s);
             l.enter(); // another call of this thread, in its thread's cell
             l.exit();
-            closing = CompletableFuture.runAsync(() -> l.close(destroyed::incrementAndGet));
+            closing = onNewThread(() -> closeVoid(l, destroyed));
             Thread.sleep(50);
             assertEquals(0, destroyed.get(), "destroy waits for the call counted in the scratch's cell");
             assertThrows(IllegalStateException.class, () -> l.enter(s), "no new calls once closing");
@@ -184,18 +189,23 @@ class LifecycleTest {
     @Timeout(60)
     void aParentClosingAsItsLastChildClosesFindsTheLaterParentsReleased() throws Exception {
         int brokenCloses = 0;
+        Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
         for (int round = 0; round < 2000; round++) {
             Lifecycle database = new Lifecycle("D");
             Lifecycle family = new Lifecycle("F");
             Thread worker = Thread.ofPlatform().start(() -> {
-                while (true) {
-                    Lifecycle child;
-                    try {
-                        child = Lifecycle.child("I", false, database, family);
-                    } catch (IllegalStateException closed) {
-                        return;
+                try {
+                    while (true) {
+                        Lifecycle child;
+                        try {
+                            child = Lifecycle.child("I", false, database, family);
+                        } catch (IllegalStateException closed) {
+                            return;
+                        }
+                        child.close(() -> {});
                     }
-                    child.close(() -> {});
+                } catch (Throwable t) {
+                    failures.add(t);
                 }
             });
             while (true) {
@@ -212,6 +222,7 @@ class LifecycleTest {
             }
             worker.join();
         }
+        assertEquals(List.of(), List.copyOf(failures), "the worker died on an unexpected exception");
         assertEquals(0, brokenCloses, "closes that found the family still claimed by a closed child");
     }
 
@@ -229,13 +240,15 @@ class LifecycleTest {
 
     /**
      * Many platform and virtual threads enter and exit while another closes: no call is ever
-     * inside after destroy ran, and every call after close is refused.
+     * inside after destroy ran, and every call after close is refused; for a striped lifecycle,
+     * and for a shared one, whose close contends with the calls for its state word.
      */
-    @Test
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
     @Timeout(120)
-    void aStripedLifecycleNeverLetsACallOverlapDestroy() throws Exception {
+    void aLifecycleNeverLetsACallOverlapDestroy(boolean striped) throws Exception {
         for (int round = 0; round < 10; round++) {
-            Lifecycle l = Lifecycle.striped("D");
+            Lifecycle l = striped ? Lifecycle.striped("D") : new Lifecycle("S");
             AtomicInteger inside = new AtomicInteger();
             AtomicInteger overlaps = new AtomicInteger();
             AtomicBoolean destroyed = new AtomicBoolean();
@@ -244,40 +257,15 @@ class LifecycleTest {
             CountDownLatch started = new CountDownLatch(8);
             CountDownLatch go = new CountDownLatch(1);
             List<Thread> threads = new ArrayList<>();
+            Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
             for (int t = 0; t < 8; t++) {
                 Thread.Builder b = t % 2 == 0 ? Thread.ofPlatform() : Thread.ofVirtual();
                 boolean withScratch = (t & 2) != 0;
                 threads.add(b.start(() -> {
-                    started.countDown();
                     try {
-                        go.await();
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                    while (true) {
-                        // half the threads count their calls in their scratch's cell
-                        Scratch s = withScratch ? Scratch.acquire() : null;
-                        try {
-                            try {
-                                l.enter(s);
-                            } catch (IllegalStateException closed) {
-                                return;
-                            }
-                            try {
-                                inside.incrementAndGet();
-                                if (destroyed.get()) {
-                                    overlaps.incrementAndGet();
-                                }
-                                inside.decrementAndGet();
-                            } finally {
-                                l.exit(s);
-                            }
-                        } finally {
-                            if (s != null) {
-                                s.release();
-                            }
-                        }
-                        Thread.yield(); // lets the other virtual threads run on the carriers
+                        work(l, withScratch, started, go, inside, destroyed, overlaps);
+                    } catch (Throwable e) {
+                        failures.add(e);
                     }
                 }));
             }
@@ -293,8 +281,204 @@ class LifecycleTest {
             for (Thread t : threads) {
                 t.join();
             }
+            assertEquals(List.of(), List.copyOf(failures), "a thread died on an unexpected exception");
             assertEquals(0, overlaps.get(), "a call overlapped destroy");
+            assertTrue(l.isClosed());
             assertThrows(IllegalStateException.class, l::enter);
         }
+    }
+
+    /**
+     * A guarded lifecycle refuses calls and closes from inside a Java callback (a comparator, a
+     * merge operator): RocksDB re-entered from its own callback crashes or deadlocks. An event
+     * listener may call, but not close; an unguarded lifecycle refuses nothing.
+     */
+    @Test
+    void aGuardedLifecycleRefusesCallsAndClosesFromInsideCallbacks() {
+        Lifecycle guarded = Lifecycle.striped("RocksDB");
+        Lifecycle plain = new Lifecycle("Plain");
+        assertFalse(guarded.guardsCallbacks());
+        guarded.guardCallbacks();
+        assertTrue(guarded.guardsCallbacks());
+        assertFalse(plain.guardsCallbacks());
+        int token = Callbacks.enter(Callbacks.Kind.COMPARATOR);
+        try {
+            IllegalStateException e = assertThrows(IllegalStateException.class, guarded::enter);
+            assertTrue(e.getMessage().contains("RocksDB called from inside a comparator"), e.getMessage());
+            try (Scratch s = Scratch.acquire()) {
+                assertThrows(IllegalStateException.class, () -> guarded.enter(s));
+                assertThrows(IllegalStateException.class, () -> s.enter(guarded));
+            }
+            assertThrows(IllegalStateException.class, () -> guarded.close(() -> fail("closed from a callback")));
+            assertFalse(guarded.isClosed());
+            plain.enter();
+            plain.exit();
+        } finally {
+            Callbacks.exit(token);
+        }
+        token = Callbacks.enter(Callbacks.Kind.EVENT_LISTENER);
+        try {
+            guarded.enter(); // a listener may read
+            guarded.exit();
+            try (Scratch s = Scratch.acquire()) {
+                s.enter(guarded);
+            }
+            assertThrows(IllegalStateException.class, () -> guarded.close(() -> fail("closed from a listener")));
+        } finally {
+            Callbacks.exit(token);
+        }
+        // outside callbacks: calls go through, and close waits for none left behind by the refusals
+        guarded.enter();
+        guarded.exit();
+        AtomicInteger destroyed = new AtomicInteger();
+        guarded.close(destroyed::incrementAndGet);
+        guarded.close(destroyed::incrementAndGet);
+        assertEquals(1, destroyed.get());
+        plain.close(() -> { });
+    }
+
+    /** One thread of {@link #aLifecycleNeverLetsACallOverlapDestroy}: calls until the lifecycle is closed. */
+    private static void work(Lifecycle l, boolean withScratch, CountDownLatch started, CountDownLatch go,
+                             AtomicInteger inside, AtomicBoolean destroyed, AtomicInteger overlaps) throws InterruptedException {
+        started.countDown();
+        go.await();
+        while (true) {
+            // half the threads count their calls in their scratch's cell
+            Scratch s = withScratch ? Scratch.acquire() : null;
+            try {
+                try {
+                    l.enter(s);
+                } catch (IllegalStateException closed) {
+                    return;
+                }
+                try {
+                    inside.incrementAndGet();
+                    if (destroyed.get()) {
+                        overlaps.incrementAndGet();
+                    }
+                    inside.decrementAndGet();
+                } finally {
+                    l.exit(s);
+                }
+            } finally {
+                if (s != null) {
+                    s.release();
+                }
+            }
+            Thread.yield(); // lets the other virtual threads run on the carriers
+        }
+    }
+
+    /** The owner thread of a confined object owns its resources; a shared object's belong to every thread. */
+    @Test
+    void onlyTheOwnerOwnsAConfinedObjectsResources() throws Exception {
+        Lifecycle confined = Lifecycle.confined("C");
+        Lifecycle shared = new Lifecycle("S");
+        assertTrue(confined.onOwnerThread());
+        assertTrue(shared.onOwnerThread());
+        assertFalse(onNewThread(confined::onOwnerThread).get());
+        assertTrue(onNewThread(shared::onOwnerThread).get());
+    }
+
+    /**
+     * A striped close waits for a call in flight whichever thread's cell counts it: 64 threads
+     * each hold a call on a lifecycle of their own while it is closed from another thread.
+     */
+    @Test
+    @Timeout(60)
+    void aStripedCloseWaitsForACallCountedInAnyThreadsCell() throws Exception {
+        int n = 64;
+        List<Lifecycle> lifecycles = new ArrayList<>();
+        CountDownLatch entered = new CountDownLatch(n);
+        CountDownLatch leave = new CountDownLatch(1);
+        Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        List<Thread> callers = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Lifecycle l = Lifecycle.striped("D" + i);
+            lifecycles.add(l);
+            callers.add(Thread.ofPlatform().start(() -> {
+                try {
+                    l.enter();
+                    entered.countDown();
+                    leave.await();
+                    l.exit();
+                } catch (Throwable t) {
+                    failures.add(t);
+                }
+            }));
+        }
+        entered.await();
+        AtomicInteger destroyed = new AtomicInteger();
+        List<Thread> closers = new ArrayList<>();
+        for (Lifecycle l : lifecycles) {
+            closers.add(Thread.ofPlatform().start(() -> l.close(destroyed::incrementAndGet)));
+        }
+        Thread.sleep(100);
+        assertEquals(0, destroyed.get(), "destroyed while a call was in flight");
+        leave.countDown();
+        for (Thread t : callers) {
+            t.join();
+        }
+        for (Thread t : closers) {
+            t.join();
+        }
+        assertEquals(List.of(), List.copyOf(failures));
+        assertEquals(n, destroyed.get());
+    }
+
+    /**
+     * Threads entering and leaving a shared (not striped) lifecycle at once, their compare-and-sets
+     * colliding, leave it open with no call counted: close does not wait and calls still go in.
+     */
+    @Test
+    @Timeout(60)
+    void concurrentCallsOnASharedLifecycleCountExactly() throws Exception {
+        Lifecycle l = new Lifecycle("S");
+        Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 4; t++) {
+            threads.add(Thread.ofPlatform().start(() -> {
+                try {
+                    for (int i = 0; i < 200_000; i++) {
+                        l.enter();
+                        l.exit();
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertEquals(List.of(), List.copyOf(failures));
+        assertFalse(l.isClosed());
+        l.enter();
+        l.exit();
+        AtomicInteger destroyed = new AtomicInteger();
+        l.close(destroyed::incrementAndGet);
+        assertEquals(1, destroyed.get());
+    }
+
+    /**
+     * Runs {@code task} on a new thread of its own: not the common pool, whose one thread on a
+     * small machine a task left stuck by an earlier failure would hold.
+     */
+    private static <T> CompletableFuture<T> onNewThread(Supplier<T> task) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().start(() -> {
+            try {
+                result.complete(task.get());
+            } catch (Throwable t) {
+                result.completeExceptionally(t);
+            }
+        });
+        return result;
+    }
+
+    /** Closes {@code l} counting its destroy in {@code destroyed}. */
+    private static Void closeVoid(Lifecycle l, AtomicInteger destroyed) {
+        l.close(destroyed::incrementAndGet);
+        return null;
     }
 }

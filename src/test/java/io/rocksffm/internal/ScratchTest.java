@@ -12,10 +12,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Assumptions;
+import io.rocksffm.reliability.Reliability;
 
 /** The scratch pool: ownership checks, reuse, bounded memory, exclusive use under concurrency. */
 class ScratchTest {
@@ -254,5 +256,126 @@ class ScratchTest {
         }
         assertTrue(Scratch.created() - created < 1_000,
                 "10,000 virtual threads made " + (Scratch.created() - created) + " scratches: the pool is not reused");
+    }
+
+    /** Bytes malloc holds after {@code rounds} runs of {@code work}, less those it held before (glibc only). */
+    private static long mallocGrowth(int rounds, Runnable work) {
+        work.run(); // the first round may leave buffers that later rounds reuse
+        long before = Reliability.mallocInUse();
+        for (int i = 0; i < rounds; i++) {
+            work.run();
+        }
+        return Reliability.mallocInUse() - before;
+    }
+
+    /** A bound far below what a missed free of the workloads below would leak, far above noise. */
+    private static final long LEAK_BOUND = 16L << 20;
+
+    /**
+     * Every buffer a scratch lets go of is freed: the smaller one a growing buffer replaces, one
+     * over {@link Scratch#KEEP_BYTES} at release, and everything of a temporary scratch (its
+     * buffers and its block). Each workload below would leak hundreds of MiB with one free missing.
+     */
+    @Test
+    void everyBufferAndBlockAScratchLetsGoOfIsFreed() {
+        Assumptions.assumeTrue(Reliability.mallocInUse() >= 0, "mallinfo2 is glibc's");
+        long grown = mallocGrowth(20, () -> {
+            Scratch s = Scratch.acquire();
+            try {
+                for (long n = 512; n <= (8 << 20); n <<= 1) {
+                    s.buffer(Scratch.SECOND, n).set(ValueLayout.JAVA_BYTE, n - 1, (byte) 1);
+                }
+            } finally {
+                s.release();
+            }
+        });
+        assertTrue(grown < LEAK_BOUND, "buffers replaced while growing: malloc grew by " + grown);
+        long released = mallocGrowth(100, () -> {
+            Scratch s = Scratch.acquire();
+            try {
+                s.buffer(Scratch.MULTI_BYTES, 4 << 20).fill((byte) 1);
+            } finally {
+                s.release();
+            }
+        });
+        assertTrue(released < LEAK_BOUND, "large buffers at release: malloc grew by " + released);
+        // a buffer a release keeps (not over KEEP_BYTES), which only the temporary's destroy frees
+        long temporary = mallocGrowth(1_000, () -> withTemporary(t -> t.buffer(Scratch.FIRST, Scratch.KEEP_BYTES).fill((byte) 1)));
+        assertTrue(temporary < LEAK_BOUND, "temporary scratches' buffers: malloc grew by " + temporary);
+        long blocks = mallocGrowth(200_000, () -> withTemporary(t -> { }));
+        assertTrue(blocks < LEAK_BOUND, "temporary scratches' blocks: malloc grew by " + blocks);
+    }
+
+    /** Runs {@code use} on a temporary scratch (this thread holding every pooled one in its window), then releases it. */
+    private static void withTemporary(Consumer<Scratch> use) {
+        List<Scratch> held = new ArrayList<>();
+        try {
+            Scratch t;
+            while ((t = Scratch.acquire()).home() >= 0) {
+                held.add(t);
+            }
+            held.add(t);
+            use.accept(t);
+        } finally {
+            for (int i = held.size() - 1; i >= 0; i--) {
+                held.get(i).release();
+            }
+        }
+    }
+
+    /**
+     * A buffer of {@link Scratch#KEEP_BYTES} stays with its scratch through a release that frees a
+     * larger one; a temporary scratch counts as made.
+     */
+    @Test
+    void aBufferOfKeepBytesIsKeptAndTemporariesAreCounted() {
+        Scratch s = Scratch.acquire();
+        MemorySegment kept;
+        try {
+            kept = s.buffer(Scratch.FIRST, Scratch.KEEP_BYTES);
+            s.buffer(Scratch.MULTI_BYTES, Scratch.KEEP_BYTES + 1);
+        } finally {
+            s.release();
+        }
+        Scratch again = Scratch.acquire();
+        try {
+            assertSame(s, again);
+            assertSame(kept, again.buffer(Scratch.FIRST, Scratch.KEEP_BYTES), "the buffer was kept");
+        } finally {
+            again.release();
+        }
+        long created = Scratch.created();
+        withTemporary(t -> assertEquals(-1, t.home()));
+        assertEquals(created + 1, Scratch.created(), "one temporary scratch made");
+    }
+
+    /** A native input longer than RocksDB's limit for a key or value is refused before it is read. */
+    @Test
+    void aNativeInputOverTheLimitIsRefused() {
+        MemorySegment huge = MemorySegment.NULL.reinterpret(BatchFormat.MAX_SLICE + 1);
+        try (Scratch s = Scratch.acquire()) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> s.first(huge));
+            assertTrue(e.getMessage().contains((BatchFormat.MAX_SLICE + 1) + " bytes exceeds"), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> s.second(huge));
+            MemorySegment largest = MemorySegment.NULL.reinterpret(BatchFormat.MAX_SLICE);
+            assertSame(largest, s.first(largest), "the largest allowed is passed as it is, unread");
+        }
+    }
+
+    /** A refused first enter gives the scratch back: the thread gets the same one next. */
+    @Test
+    void aRefusedFirstEnterGivesTheScratchBack() {
+        Lifecycle closed = new Lifecycle("Closed");
+        closed.close(() -> { });
+        Scratch first = Scratch.acquire();
+        first.release();
+        assertTrue(first.home() >= 0);
+        assertThrows(IllegalStateException.class, () -> Scratch.enterFirst(closed));
+        Scratch again = Scratch.acquire();
+        try {
+            assertSame(first, again, "the scratch enterFirst took is back in its slot");
+        } finally {
+            again.release();
+        }
     }
 }

@@ -124,8 +124,12 @@ class AdminLeakTest {
                         engine.createBackup(db, backupOptions);
                         engine.purgeOldBackups(1);
                     }),
-                    NativeLeakTest.heavyWorkload("error: compactFiles of a missing file", 4_000,
-                            i -> NativeLeakTest.expectError(() -> db.compactFiles(compaction, List.of(missing), 1))),
+                    NativeLeakTest.heavyWorkload("error: compactFiles to a level past the last", 4_000,
+                            i -> NativeLeakTest.expectError(() -> db.compactFiles(compaction,
+                                    List.of(Path.of(db.liveFiles().get(0).name().substring(1))), 100))),
+                    new NativeLeakTest.Workload("refused: compactFiles of a missing file", 4_000,
+                            i -> assertThrows(IllegalArgumentException.class,
+                                    () -> db.compactFiles(compaction, List.of(missing), 1))),
                     NativeLeakTest.heavyWorkload("error: setDBOptions with an unknown option", 4_000,
                             i -> NativeLeakTest.expectError(() -> db.setDBOptions(Map.of("no_such_option", "1")))),
                     new NativeLeakTest.Workload("error: continue background work not paused", 20_000 * x,

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import io.rocksffm.CompactionOptions;
 import io.rocksffm.CreateBackupOptions;
+import io.rocksffm.Database;
 import io.rocksffm.DatabaseAdmin;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.reliability.ApiTableSupport.Ctx;
@@ -55,6 +56,7 @@ final class AdminTables {
                 .guarded("currentWalFile()", (db, c) -> db.currentWalFile())
                 // change capture (issue 32)
                 .guarded("latestSequenceNumber()", (db, c) -> db.latestSequenceNumber())
+                .guarded("oldestLoggedSequenceNumber()", (db, c) -> db.oldestLoggedSequenceNumber())
                 .guarded("compactRange(ColumnFamilyHandle,CompactRangeOptions,MemorySegment,MemorySegment)",
                         (db, c) -> {
                             if (c.compactRange != null) {
@@ -68,7 +70,7 @@ final class AdminTables {
                 .guarded("liveFiles()", (db, c) -> db.liveFiles())
                 .guarded("deleteFilesInRange(ColumnFamilyHandle,MemorySegment,MemorySegment)",
                         (db, c) -> db.deleteFilesInRange(c.cf, c.key, c.value))
-                .guarded("keyMayExist(ColumnFamilyHandle,ReadOptions,byte[])", (db, c) -> db.keyMayExist(c.cf, c.ro, new byte[] {1}))
+                .guarded("keyMayExist(ColumnFamilyHandle,ReadOptions,byte[])", (db, c) -> ((Database) db).keyMayExist(c.cf, c.ro, new byte[] {1}))
                 .guarded("getAggregatedLongProperty(String)", (db, c) -> db.getAggregatedLongProperty("rocksdb.estimate-num-keys"))
                 .guarded("getUpdatesSince(long,int)", (db, c) -> db.getUpdatesSince(1, 1).forEach(u -> u.batch().close()))
                 // column families and compaction control (issue 32)

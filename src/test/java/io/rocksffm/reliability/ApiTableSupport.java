@@ -288,6 +288,14 @@ final class ApiTableSupport {
         }
     }
 
+    static void singleDeleteRefused(Runnable singleDelete) {
+        try {
+            singleDelete.run();
+        } catch (UnsupportedOperationException e) {
+            assertTrue(e.getMessage().contains("single deletion"), e.getMessage());
+        }
+    }
+
     static void closeQuietly(AutoCloseable c) {
         if (c != null) {
             try {

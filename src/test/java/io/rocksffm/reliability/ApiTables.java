@@ -42,7 +42,6 @@ import io.rocksffm.EventListener;
 import io.rocksffm.PrefixExtractor;
 import io.rocksffm.RateLimiter;
 import io.rocksffm.UInt64AddOperator;
-import io.rocksffm.WriteBatchWithIndex;
 import io.rocksffm.WriteBufferManager;
 
 /**
@@ -82,11 +81,6 @@ final class ApiTables {
                 .guarded("merge(ColumnFamilyHandle,WriteOptions,MemorySegment,MemorySegment)", (db, c) -> mergeOrRefused(() -> db.merge(c.cf, c.wo, c.key, c.value)))
                 .guarded("merge(byte[],byte[])", (db, c) -> mergeOrRefused(() -> db.merge(bytes("k"), bytes("v"))))
                 .guarded("merge(ColumnFamilyHandle,byte[],byte[])", (db, c) -> mergeOrRefused(() -> db.merge(c.cf, bytes("k"), bytes("v"))))
-                .guarded("write(WriteOptions,WriteBatchWithIndex)", (db, c) -> {
-                    try (WriteBatchWithIndex b = new WriteBatchWithIndex()) {
-                        db.write(c.wo, b);
-                    }
-                })
                 .guarded("get(ColumnFamilyHandle,ReadOptions,MemorySegment,MemorySegment)", (db, c) -> db.get(c.cf, c.ro, c.key, c.out))
                 .guarded("get(ReadOptions,MemorySegment,MemorySegment)", (db, c) -> db.get(c.ro, c.key, c.out))
                 .guarded("get(byte[])", (db, c) -> db.get(bytes("k")))

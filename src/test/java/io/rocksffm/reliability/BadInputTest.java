@@ -521,6 +521,13 @@ class BadInputTest extends BadInputFixture {
         assertThrows(IllegalArgumentException.class, () -> new ColumnFamilyDescriptor("nul\0name", new Options()));
         try (Options o = new Options().setCreateIfMissing(true)) {
             assertCode(RocksDBException.Code.INVALID_ARGUMENT, () -> db.createColumnFamily("default", o));
+            ColumnFamilyHandle twice = db.createColumnFamily("twice", o);
+            assertCode(RocksDBException.Code.INVALID_ARGUMENT, () -> db.createColumnFamily("twice", o),
+                    "a family the database has, open handle or not");
+            twice.close();
+            assertCode(RocksDBException.Code.INVALID_ARGUMENT, () -> db.createColumnFamily("twice", o), "closed handle");
+            db.dropColumnFamily(db.createColumnFamily("dropped", o));
+            db.dropColumnFamily(db.createColumnFamily("dropped", o)); // a dropped name can be created again
             try (RocksDB withFamily = RocksDB.open(dir.resolve("families"), o)) {
                 withFamily.createColumnFamily("extra", o);
             }

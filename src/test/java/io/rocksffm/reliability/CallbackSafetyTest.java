@@ -1,15 +1,11 @@
 package io.rocksffm.reliability;
 
-import static io.rocksffm.reliability.Reliability.javaCommand;
 import static org.junit.jupiter.api.Assertions.*;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import io.rocksffm.RocksDB;
-import java.io.IOException;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -29,26 +25,7 @@ class CallbackSafetyTest {
 
     /** {@link #probe(String)} ending with {@code last} printed (a child that halts prints no DONE). */
     private String probe(String scenario, String last) throws Exception {
-        Process p = new ProcessBuilder(javaCommand(CallbackProbe.class, scenario, dir.toString()))
-                .redirectErrorStream(true).start();
-        byte[][] out = new byte[1][];
-        Thread reader = Thread.ofPlatform().start(() -> {
-            try {
-                out[0] = p.getInputStream().readAllBytes();
-            } catch (IOException e) {
-                out[0] = new byte[0];
-            }
-        });
-        boolean ended = p.waitFor(90, TimeUnit.SECONDS);
-        if (!ended) {
-            p.destroyForcibly().waitFor();
-        }
-        reader.join(10_000);
-        String text = out[0] == null ? "" : new String(out[0], StandardCharsets.UTF_8);
-        assertTrue(ended, scenario + ": child hung: " + text);
-        assertEquals(0, p.exitValue(), scenario + ": child JVM died: " + text);
-        assertTrue(text.contains(last), text);
-        return text;
+        return Reliability.childOutput(CallbackProbe.class, scenario, dir, last);
     }
 
     @Test

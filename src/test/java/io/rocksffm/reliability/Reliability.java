@@ -1,5 +1,8 @@
 package io.rocksffm.reliability;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.rocksffm.RocksDB;
 
 import java.io.File;
@@ -39,7 +42,7 @@ import java.lang.foreign.SegmentAllocator;
  *   <li>{@code rocksffm.seed=N}: the seed of the randomised tests (else a fixed one).</li>
  * </ul>
  */
-final class Reliability {
+public final class Reliability {
     private Reliability() {}
 
     /** Whether the long-running variants are asked for. */
@@ -139,7 +142,7 @@ final class Reliability {
      * malloc here (neither links jemalloc as its allocator), and so do the JDK's arenas, so this
      * sees every native leak without the noise of the Java heap that RSS carries.
      */
-    static long mallocInUse() {
+    public static long mallocInUse() {
         if (MALLINFO2_HANDLE == null) {
             return -1;
         }
@@ -187,20 +190,36 @@ final class Reliability {
     }
 
     /**
-     * Runs {@code main} in a child JVM ({@link #javaCommand}) and returns what it printed, after
-     * checking it ended in time and normally (a crash or a hang fails the calling test, not the suite).
+     * Runs {@code main} in a child JVM ({@link #javaCommand}) and returns what it printed (standard
+     * output and error, read as it comes), after checking it ended within 120 seconds (a hung child
+     * is killed) and exited 0: a crash or a hang fails the calling test, not the suite.
      */
     static String runChild(Class<?> main, String... args) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(javaCommand(main, args)).redirectErrorStream(true).start();
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("child JVM hung: " + String.join(" ", args));
+        byte[][] out = new byte[1][];
+        Thread reader = Thread.ofPlatform().start(() -> {
+            try {
+                out[0] = p.getInputStream().readAllBytes();
+            } catch (IOException e) {
+                out[0] = new byte[0];
+            }
+        });
+        boolean ended = p.waitFor(120, TimeUnit.SECONDS);
+        if (!ended) {
+            p.destroyForcibly().waitFor();
         }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (p.exitValue() != 0) {
-            throw new AssertionError("child JVM died (exit " + p.exitValue() + "): " + out);
-        }
-        return out;
+        reader.join(10_000);
+        String text = out[0] == null ? "" : new String(out[0], StandardCharsets.UTF_8);
+        assertTrue(ended, "child JVM hung: " + String.join(" ", args) + ": " + text);
+        assertEquals(0, p.exitValue(), "child JVM died: " + String.join(" ", args) + ": " + text);
+        return text;
+    }
+
+    /** {@link #runChild} of {@code main} with {@code scenario} and {@code dir}, which must print {@code last}. */
+    static String childOutput(Class<?> main, String scenario, Path dir, String last) throws Exception {
+        String text = runChild(main, scenario, dir.toString());
+        assertTrue(text.contains(last), text);
+        return text;
     }
 
     /** Deletes a directory tree (best effort). */

@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import io.rocksffm.CompactionOptions;
@@ -55,6 +56,14 @@ class TransactionBadInputTest {
     @TempDir
     Path dir;
 
+    /** The indexed batch the null probes pass (empty: the probed calls refuse their null before writing it). */
+    private final WriteBatchWithIndex indexed = new WriteBatchWithIndex();
+
+    @AfterEach
+    void closeIndexed() {
+        indexed.close();
+    }
+
     private IngestExternalFileOptions ingest;
     /** Null on engines before RocksDB 11. */
     private CompactionOptions compaction;
@@ -65,6 +74,8 @@ class TransactionBadInputTest {
     private static final Set<String> NULLABLE = Set.of(
             "beginTransaction(WriteOptions,TransactionOptions,Transaction)#2",
             "beginTransaction(WriteOptions,OptimisticTransactionOptions,Transaction)#2",
+            "compactRange(byte[],byte[])#0",
+            "compactRange(byte[],byte[])#1",
             "compactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#1",
             "compactRange(ColumnFamilyHandle,MemorySegment,MemorySegment)#2",
             "compactRange(ColumnFamilyHandle,CompactRangeOptions,MemorySegment,MemorySegment)#2",
@@ -170,6 +181,8 @@ class TransactionBadInputTest {
             return wo;
         } else if (t == WriteBatch.class) {
             return batch;
+        } else if (t == WriteBatchWithIndex.class) {
+            return indexed;
         } else if (t == Options.class) {
             return options;
         } else if (t == TransactionDBOptions.class) {

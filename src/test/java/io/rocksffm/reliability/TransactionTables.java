@@ -48,9 +48,9 @@ final class TransactionTables {
                 .guarded("delete(WriteOptions,MemorySegment)", (db, c) -> db.delete(c.wo, c.key))
                 .guarded("delete(byte[])", (db, c) -> db.delete(bytes("k")))
                 .guarded("delete(ColumnFamilyHandle,byte[])", (db, c) -> db.delete(c.cf, bytes("k")))
-                .guarded("deleteRange(ColumnFamilyHandle,WriteOptions,MemorySegment,MemorySegment)", (db, c) -> db.deleteRange(c.cf, c.wo, c.key, c.value))
-                .guarded("deleteRange(WriteOptions,MemorySegment,MemorySegment)", (db, c) -> db.deleteRange(c.wo, c.key, c.value))
-                .guarded("deleteRange(byte[],byte[])", (db, c) -> db.deleteRange(bytes("a"), bytes("b")))
+                .guarded("deleteRange(ColumnFamilyHandle,WriteOptions,MemorySegment,MemorySegment)", (db, c) -> ApiTableSupport.rangeRefused(() -> db.deleteRange(c.cf, c.wo, c.key, c.value)))
+                .guarded("deleteRange(WriteOptions,MemorySegment,MemorySegment)", (db, c) -> ApiTableSupport.rangeRefused(() -> db.deleteRange(c.wo, c.key, c.value)))
+                .guarded("deleteRange(byte[],byte[])", (db, c) -> ApiTableSupport.rangeRefused(() -> db.deleteRange(bytes("a"), bytes("b"))))
                 .guarded("write(WriteOptions,WriteBatch)", (db, c) -> db.write(c.wo, c.batch))
                 .guarded("get(ColumnFamilyHandle,ReadOptions,MemorySegment,MemorySegment)", (db, c) -> db.get(c.cf, c.ro, c.key, c.out))
                 .guarded("get(ReadOptions,MemorySegment,MemorySegment)", (db, c) -> db.get(c.ro, c.key, c.out))
@@ -206,15 +206,16 @@ final class TransactionTables {
                 .guarded("merge(ColumnFamilyHandle,byte[],byte[])", (t, c) -> ApiTableSupport.mergeOrRefused(() -> t.merge(c.cf, bytes("k"), bytes("v"))))
                 .guarded("delete(MemorySegment)", (t, c) -> t.delete(c.key))
                 .guarded("delete(ColumnFamilyHandle,byte[])", (t, c) -> t.delete(c.cf, bytes("k")))
-                .guarded("singleDelete(ColumnFamilyHandle,MemorySegment)", (t, c) -> t.singleDelete(c.cf, c.key))
-                .guarded("singleDelete(MemorySegment)", (t, c) -> t.singleDelete(c.key))
-                .guarded("singleDelete(ColumnFamilyHandle,byte[])", (t, c) -> t.singleDelete(c.cf, bytes("k")))
-                .guarded("singleDelete(byte[])", (t, c) -> t.singleDelete(bytes("k")))
+                .guarded("singleDelete(ColumnFamilyHandle,MemorySegment)", (t, c) -> ApiTableSupport.singleDeleteRefused(() -> t.singleDelete(c.cf, c.key)))
+                .guarded("singleDelete(MemorySegment)", (t, c) -> ApiTableSupport.singleDeleteRefused(() -> t.singleDelete(c.key)))
+                .guarded("singleDelete(ColumnFamilyHandle,byte[])", (t, c) -> ApiTableSupport.singleDeleteRefused(() -> t.singleDelete(c.cf, bytes("k"))))
+                .guarded("singleDelete(byte[])", (t, c) -> ApiTableSupport.singleDeleteRefused(() -> t.singleDelete(bytes("k"))))
                 .guarded("deleteRange(ColumnFamilyHandle,MemorySegment,MemorySegment)", (t, c) -> ApiTableSupport.rangeRefused(() -> t.deleteRange(c.cf, c.key, c.value)))
                 .guarded("deleteRange(MemorySegment,MemorySegment)", (t, c) -> ApiTableSupport.rangeRefused(() -> t.deleteRange(c.key, c.value)))
                 .guarded("deleteRange(ColumnFamilyHandle,byte[],byte[])", (t, c) -> ApiTableSupport.rangeRefused(() -> t.deleteRange(c.cf, bytes("a"), bytes("b"))))
                 .guarded("deleteRange(byte[],byte[])", (t, c) -> ApiTableSupport.rangeRefused(() -> t.deleteRange(bytes("a"), bytes("b"))))
                 .guarded("get(ColumnFamilyHandle,ReadOptions,MemorySegment,MemorySegment)", (t, c) -> t.get(c.cf, c.ro, c.key, c.out))
+                .guarded("keyMayExist(ColumnFamilyHandle,ReadOptions,byte[])", (t, c) -> t.keyMayExist(c.cf, c.ro, bytes("k")))
                 .guarded("get(ReadOptions,MemorySegment,MemorySegment)", (t, c) -> t.get(c.ro, c.key, c.out))
                 .guarded("get(byte[])", (t, c) -> t.get(bytes("k")))
                 .guarded("get(ColumnFamilyHandle,byte[])", (t, c) -> t.get(c.cf, bytes("k")))
@@ -266,13 +267,17 @@ final class TransactionTables {
     static Table<TransactionOptions> transactionOptions() {
         return SettingsTables.transactionOptions(new Table<>(TransactionOptions.class))
                 .plain("close()", (o, c) -> o.close())
-                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()));
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("setSetSnapshot(boolean)", (o, c) -> o.setSetSnapshot(true))
+                .guarded("isSetSnapshot()", (o, c) -> o.isSetSnapshot());
     }
 
     static Table<OptimisticTransactionOptions> optimisticTransactionOptions() {
-        return SettingsTables.optimisticTransactionOptions(new Table<>(OptimisticTransactionOptions.class))
+        return new Table<>(OptimisticTransactionOptions.class)
                 .plain("close()", (o, c) -> o.close())
-                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()));
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("setSetSnapshot(boolean)", (o, c) -> o.setSetSnapshot(true))
+                .guarded("isSetSnapshot()", (o, c) -> o.isSetSnapshot());
     }
 
     static Table<WriteBatchWithIndex> writeBatchWithIndex(RocksDB db) {

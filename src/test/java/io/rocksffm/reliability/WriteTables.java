@@ -4,6 +4,7 @@ import static io.rocksffm.TestSupport.bytes;
 import static io.rocksffm.reliability.ApiTableSupport.mergeOrRefused;
 
 import io.rocksffm.Database;
+import io.rocksffm.WriteBatchWithIndex;
 import io.rocksffm.reliability.ApiTableSupport.Table;
 
 /**
@@ -42,6 +43,17 @@ final class WriteTables {
                 .guarded("merge(MemorySegment,MemorySegment)", (db, c) -> mergeOrRefused(() -> db.merge(c.key, c.value)))
                 .guarded("merge(WriteOptions,MemorySegment,MemorySegment)", (db, c) -> mergeOrRefused(() -> db.merge(c.wo, c.key, c.value)))
                 .guarded("merge(ColumnFamilyHandle,WriteOptions,byte[],byte[])", (db, c) -> mergeOrRefused(() -> db.merge(c.cf, c.wo, bytes("k"), bytes("v"))))
-                .guarded("merge(WriteOptions,byte[],byte[])", (db, c) -> mergeOrRefused(() -> db.merge(c.wo, bytes("k"), bytes("v"))));
+                .guarded("merge(WriteOptions,byte[],byte[])", (db, c) -> mergeOrRefused(() -> db.merge(c.wo, bytes("k"), bytes("v"))))
+                .guarded("write(WriteBatch)", (db, c) -> db.write(c.batch))
+                .guarded("write(WriteOptions,WriteBatchWithIndex)", (db, c) -> {
+                    try (WriteBatchWithIndex b = new WriteBatchWithIndex()) {
+                        db.write(c.wo, b);
+                    }
+                })
+                .guarded("write(WriteBatchWithIndex)", (db, c) -> {
+                    try (WriteBatchWithIndex b = new WriteBatchWithIndex()) {
+                        db.write(b);
+                    }
+                });
     }
 }

@@ -53,11 +53,24 @@ public final class StoreBench {
     private StoreBench() {
     }
 
-    private static Bytes key(int i) {
+    static Bytes key(int i) {
         return Bytes.wrap(ByteBuffer.allocate(16).putLong(0x6b6579L).putLong(i).array());
     }
 
-    private static KeyValueStore<Bytes, byte[]> open(boolean rocksffm, File dir) {
+    /** 0..n-1 in the order of a Fisher-Yates shuffle drawn from {@code random}. */
+    static int[] shuffled(int n, Random random) {
+        int[] order = new int[n];
+        Arrays.setAll(order, i -> i);
+        for (int i = n - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            int t = order[i];
+            order[i] = order[j];
+            order[j] = t;
+        }
+        return order;
+    }
+
+    static KeyValueStore<Bytes, byte[]> open(boolean rocksffm, File dir) {
         KeyValueStore<Bytes, byte[]> store = rocksffm ? RocksffmStores.keyValueStore("bench").get()
                 : Stores.persistentKeyValueStore("bench").get();
         Properties props = new Properties();
@@ -77,15 +90,8 @@ public final class StoreBench {
         File dir = Files.createTempDirectory("store-bench").toFile();
         List<KeyValueStore<Bytes, byte[]>> stores = List.of(open(true, new File(dir, "ours")), open(false, new File(dir, "kafka")));
         try {
-            int[] order = new int[KEYS];
-            Arrays.setAll(order, i -> i);
             Random random = new Random(42);
-            for (int i = KEYS - 1; i > 0; i--) {
-                int j = random.nextInt(i + 1);
-                int t = order[i];
-                order[i] = order[j];
-                order[j] = t;
-            }
+            int[] order = shuffled(KEYS, random);
             byte[] value = new byte[100];
             random.nextBytes(value);
             long[] putNanos = new long[2];
