@@ -146,37 +146,6 @@ abstract class IngestExternalFileOptionsSettings extends NativeObject {
     }
 
     /**
-     * Whether the ingestion may flush an overlapping memtable and wait for it (true by default); when not, such an ingestion fails.
-     * <p>RocksDB's {@code rocksdb_ingestexternalfileoptions_set_allow_blocking_flush}.
-     *
-     * @param value the value
-     * @return this object
-     * @throws IllegalStateException if closed
-     */
-    public IngestExternalFileOptions setAllowBlockingFlush(boolean value) {
-        try (Scratch s = Scratch.enterFirst(lifecycle)) {
-            rocksdb_ingestexternalfileoptions_set_allow_blocking_flush(ptr, flag(value));
-        }
-        return (IngestExternalFileOptions) this;
-    }
-
-    /**
-     * The value {@link #setAllowBlockingFlush} sets: whether the ingestion may flush an overlapping memtable and wait for it (true by default); when not, such an ingestion fails.
-     * <p>RocksDB's {@code rocksdb_ingestexternalfileoptions_get_allow_blocking_flush}.
-     *
-     * @return the value
-     * @throws IllegalStateException if closed
-     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_ingestexternalfileoptions_get_allow_blocking_flush} (the engines tested have it from RocksDB 11.8)
-     */
-    public boolean allowBlockingFlush() {
-        lifecycle.ensureOpen();
-        Capabilities.require("IngestExternalFileOptions.allowBlockingFlush", "rocksdb_ingestexternalfileoptions_get_allow_blocking_flush");
-        try (Scratch s = Scratch.enterFirst(lifecycle)) {
-            return rocksdb_ingestexternalfileoptions_get_allow_blocking_flush(ptr) != 0;
-        }
-    }
-
-    /**
      * Whether the files go into the bottommost level, behind every existing key, skipping duplicates (false by default; needs allowIngestBehind on the database).
      * <p>RocksDB's {@code rocksdb_ingestexternalfileoptions_set_ingest_behind}.
      *

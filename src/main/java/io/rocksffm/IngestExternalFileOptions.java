@@ -31,6 +31,33 @@ public final class IngestExternalFileOptions extends IngestExternalFileOptionsSe
     }
 
     /**
+     * Whether the ingestion may flush the memtable when its keys overlap the files' (true by
+     * default); without it, such an ingestion fails.
+     *
+     * @param value true to allow a blocking flush
+     * @return these options
+     * @throws IllegalStateException if closed
+     */
+    public IngestExternalFileOptions setAllowBlockingFlush(boolean value) {
+        use(p -> {
+            rocksdb_ingestexternalfileoptions_set_allow_blocking_flush(p, flag(value));
+            allowBlockingFlush = value;
+        });
+        return this;
+    }
+
+    /**
+     * Whether the ingestion may flush the memtable (kept on the Java side: the C API has no getter).
+     *
+     * @return the setting
+     * @throws IllegalStateException if closed
+     */
+    public boolean allowBlockingFlush() {
+        lifecycle.ensureOpen();
+        return allowBlockingFlush;
+    }
+
+    /**
      * Whether the ingestion fails unless the files can go into the bottommost level (false by
      * default). RocksDB 8.1 or later.
      *

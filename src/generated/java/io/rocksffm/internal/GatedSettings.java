@@ -79,7 +79,6 @@ public final class GatedSettings {
             "rocksdb_flushoptions_get_listener_wait",
             "rocksdb_flushoptions_set_allow_write_stall",
             "rocksdb_flushoptions_set_listener_wait",
-            "rocksdb_ingestexternalfileoptions_get_allow_blocking_flush",
             "rocksdb_ingestexternalfileoptions_get_allow_global_seqno",
             "rocksdb_ingestexternalfileoptions_get_ingest_behind",
             "rocksdb_ingestexternalfileoptions_get_move_files",

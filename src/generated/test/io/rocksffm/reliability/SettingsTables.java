@@ -406,8 +406,6 @@ public final class SettingsTables {
                 .guarded("snapshotConsistency()", (o, c) -> o.snapshotConsistency())
                 .guarded("setAllowGlobalSeqNo(boolean)", (o, c) -> o.setAllowGlobalSeqNo(false))
                 .guarded("allowGlobalSeqNo()", (o, c) -> o.allowGlobalSeqNo())
-                .guarded("setAllowBlockingFlush(boolean)", (o, c) -> o.setAllowBlockingFlush(false))
-                .guarded("allowBlockingFlush()", (o, c) -> o.allowBlockingFlush())
                 .guarded("setIngestBehind(boolean)", (o, c) -> o.setIngestBehind(true))
                 .guarded("ingestBehind()", (o, c) -> o.ingestBehind());
     }
@@ -434,11 +432,6 @@ public final class SettingsTables {
                         null, null,
                         o -> o.setAllowGlobalSeqNo(false),
                         o -> assertEquals(false, o.allowGlobalSeqNo()),
-                        List.of()),
-                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setAllowBlockingFlush", "rocksdb_ingestexternalfileoptions_set_allow_blocking_flush", "rocksdb_ingestexternalfileoptions_get_allow_blocking_flush", null, "11.8",
-                        null, null,
-                        o -> o.setAllowBlockingFlush(false),
-                        o -> assertEquals(false, o.allowBlockingFlush()),
                         List.of()),
                 new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setIngestBehind", "rocksdb_ingestexternalfileoptions_set_ingest_behind", "rocksdb_ingestexternalfileoptions_get_ingest_behind", null, "11.8",
                         null, null,

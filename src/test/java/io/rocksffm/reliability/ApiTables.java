@@ -474,6 +474,8 @@ final class ApiTables {
         return SettingsTables.ingestExternalFileOptions(new Table<>(IngestExternalFileOptions.class))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
+                .guarded("setAllowBlockingFlush(boolean)", (o, c) -> o.setAllowBlockingFlush(true))
+                .guarded("allowBlockingFlush()", (o, c) -> o.allowBlockingFlush())
                 .guarded("setFailIfNotBottommostLevel(boolean)", (o, c) -> o.setFailIfNotBottommostLevel(false));
     }
 
