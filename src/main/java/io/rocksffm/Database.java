@@ -326,6 +326,55 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     }
 
     /**
+     * Iterators over several column families that all see the same state of the database (one
+     * {@code rocksdb_create_iterators}: RocksDB takes their views together, as if under one
+     * snapshot). Each is an ordinary iterator, as {@link #newIterator(ColumnFamilyHandle,
+     * ReadOptions)} gives, keeping this database, its family, {@code options} and the options'
+     * snapshot open until it is closed.
+     *
+     * @param families the families, in the order of the iterators returned (a family may appear
+     *        more than once)
+     * @param options the read options of every iterator
+     * @return one new iterator per family, in order; the caller closes each (an empty list for no
+     *         families)
+     * @throws NullPointerException if {@code families}, a family or {@code options} is null
+     * @throws IllegalArgumentException if a family or the options' snapshot is another database's
+     * @throws IllegalStateException if this database, a family, the options or their snapshot is closed
+     * @throws RocksDBException if RocksDB refuses (nothing is left open then)
+     */
+    public List<RocksIterator> newIterators(List<ColumnFamilyHandle> families, ReadOptions options) {
+        Objects.requireNonNull(options, "options");
+        List<ColumnFamilyHandle> all = List.copyOf(Objects.requireNonNull(families, "families"));
+        if (all.isEmpty()) {
+            try (Scratch s = guard.beginRead(options, defaultColumnFamily())) {
+                return List.of();
+            }
+        }
+        try (Scratch s = guard.beginRead(options, all.get(0))) {
+            for (int i = 1; i < all.size(); i++) {
+                guard.enterOtherFamily(s, all.get(i));
+            }
+            int n = all.size();
+            synchronized (options.lock) { // as newIterator
+                MemorySegment[] made = new MemorySegment[n];
+                try (Arena arena = Arena.ofConfined()) {
+                    MemorySegment handles = arena.allocate(ValueLayout.ADDRESS, n);
+                    MemorySegment iterators = arena.allocate(ValueLayout.ADDRESS, n);
+                    for (int i = 0; i < n; i++) {
+                        handles.setAtIndex(ValueLayout.ADDRESS, i, all.get(i).ptr);
+                    }
+                    rocksdb_create_iterators(db, options.ptr, handles, iterators, n, s.errptr);
+                    Native.check(s.errptr); // on an error RocksDB made none
+                    for (int i = 0; i < n; i++) {
+                        made[i] = iterators.getAtIndex(ValueLayout.ADDRESS, i);
+                    }
+                }
+                return RocksIterator.createAll(this, all, options, options.prefetchBytes, made);
+            }
+        }
+    }
+
+    /**
      * A snapshot of the current state. This database refuses to close while it is open.
      *
      * @return the snapshot, owned by the caller (safe to share across threads)

@@ -14,7 +14,9 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * An iterator over a database's keys in order ({@code rocksdb_iterator_t}), from
@@ -130,6 +132,42 @@ public final class RocksIterator implements AutoCloseable {
      */
     static RocksIterator create(Database db, ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
         return create(db.lifecycle, family, options, prefetchBytes, (o, f) -> rocksdb_create_iterator_cf(db.db, o, f));
+    }
+
+    /**
+     * Wraps {@code made}, native iterators over {@code families} of {@code db} made together (one
+     * {@code rocksdb_create_iterators}); the caller has entered them all and the options, and holds
+     * the options' lock. If wrapping one fails, those wrapped are closed and the others destroyed.
+     */
+    static List<RocksIterator> createAll(Database db, List<ColumnFamilyHandle> families, ReadOptions options,
+                                         long prefetchBytes, MemorySegment[] made) {
+        int n = made.length;
+        List<RocksIterator> out = new ArrayList<>(n);
+        int next = 0;
+        boolean[] taken = new boolean[1];
+        try {
+            for (; next < n; next++) {
+                MemorySegment it = made[next];
+                taken[0] = false;
+                out.add(create(db.lifecycle, families.get(next), options, prefetchBytes, (o, f) -> {
+                    taken[0] = true;
+                    return it;
+                }));
+                made[next] = null;
+            }
+            return List.copyOf(out);
+        } catch (RuntimeException | Error e) {
+            if (next < n && taken[0]) {
+                made[next] = null; // create destroyed it
+            }
+            out.forEach(RocksIterator::close);
+            for (MemorySegment it : made) {
+                if (it != null && it.address() != 0) {
+                    rocksdb_iter_destroy(it);
+                }
+            }
+            throw e;
+        }
     }
 
     /** A native iterator of {@code db}'s rocksdb_t (the caller holds everything open; for wrapping iterators). */

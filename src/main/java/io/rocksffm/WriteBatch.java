@@ -94,7 +94,7 @@ public final class WriteBatch implements Writes<WriteBatch>, AutoCloseable {
      * @param data RocksDB-format batch bytes
      * @return a new batch, which the caller closes
      * @throws IllegalArgumentException if the bytes are not a well-formed batch whose records
-     *         are all put, delete, single-delete, delete-range or merge
+     *         are all put, delete, single-delete, delete-range, merge or log data
      */
     public static WriteBatch fromBytes(MemorySegment data) {
         Objects.requireNonNull(data, "data");
@@ -464,6 +464,132 @@ public final class WriteBatch implements Writes<WriteBatch>, AutoCloseable {
     @Override
     public WriteBatch merge(byte[] key, byte[] value) {
         return append(MERGE, 0, Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+    }
+
+    /**
+     * Appends {@code blob} as log data (RocksDB's {@code PutLogData}): it is written to the
+     * write-ahead log with the batch, and read back by change capture, but it is not an operation:
+     * it changes no family, does not count in {@link #count()} and takes no sequence number.
+     * The blob is copied in.
+     *
+     * @param blob the bytes to log
+     * @return this batch
+     * @throws NullPointerException if {@code blob} is null
+     * @throws IllegalArgumentException if {@code blob} exceeds RocksDB's limit of 2<sup>32</sup>-1 bytes
+     * @throws IllegalStateException if closed
+     */
+    public WriteBatch putLogData(MemorySegment blob) {
+        Objects.requireNonNull(blob, "blob");
+        ensureOpen();
+        long n = blob.byteSize();
+        if (n > MAX_SLICE) {
+            throw new IllegalArgumentException("log data of " + n + " bytes exceeds RocksDB's limit of " + MAX_SLICE);
+        }
+        long need = 1 + varintSize(n) + n;
+        if (size + need > buf.byteSize()) {
+            grow(size + need);
+        }
+        MemorySegment b = buf;
+        long p = putVarint(b, putByte(b, size, LOG_DATA), n);
+        MemorySegment.copy(blob, 0, b, p, n);
+        size = p + n;
+        return this;
+    }
+
+    /**
+     * {@link #putLogData(MemorySegment)} for an array.
+     *
+     * @param blob the bytes to log
+     * @return this batch
+     * @throws NullPointerException if {@code blob} is null
+     * @throws IllegalStateException if closed
+     */
+    public WriteBatch putLogData(byte[] blob) {
+        return putLogData(MemorySegment.ofArray(Objects.requireNonNull(blob, "blob")));
+    }
+
+    /**
+     * What {@link #iterate} hands the records of a batch to, one method per kind of record
+     * (RocksDB's {@code WriteBatch::Handler}); each does nothing unless overridden. The family
+     * is the record's column-family id ({@link ColumnFamilyHandle#id()}; 0 for the default).
+     * The segments are read-only views of the batch, valid only during the call: copy what you
+     * keep ({@code toArray(ValueLayout.JAVA_BYTE)}). A handler must not change the batch it is
+     * iterating.
+     */
+    public interface Handler {
+        /**
+         * A put.
+         *
+         * @param family the column-family id
+         * @param key the key
+         * @param value the value
+         */
+        default void put(int family, MemorySegment key, MemorySegment value) {}
+
+        /**
+         * A merge.
+         *
+         * @param family the column-family id
+         * @param key the key
+         * @param value the merge operand
+         */
+        default void merge(int family, MemorySegment key, MemorySegment value) {}
+
+        /**
+         * A delete.
+         *
+         * @param family the column-family id
+         * @param key the key
+         */
+        default void delete(int family, MemorySegment key) {}
+
+        /**
+         * A single delete.
+         *
+         * @param family the column-family id
+         * @param key the key
+         */
+        default void singleDelete(int family, MemorySegment key) {}
+
+        /**
+         * A range deletion of {@code [begin, end)}.
+         *
+         * @param family the column-family id
+         * @param begin the first key of the range
+         * @param end the end of the range (exclusive)
+         */
+        default void deleteRange(int family, MemorySegment begin, MemorySegment end) {}
+
+        /**
+         * Log data ({@link WriteBatch#putLogData(MemorySegment)}).
+         *
+         * @param blob the blob
+         */
+        default void logData(MemorySegment blob) {}
+    }
+
+    /**
+     * Hands every record of this batch, in order, to {@code handler} (RocksDB's
+     * {@code WriteBatch::Iterate}), on the calling thread; no native call. Works the same for a
+     * batch read back by change capture ({@link WalUpdate#batch()}).
+     *
+     * @param handler the handler; an exception it throws ends the iteration and is rethrown
+     * @throws NullPointerException if {@code handler} is null
+     * @throws IllegalStateException if closed
+     */
+    public void iterate(Handler handler) {
+        Objects.requireNonNull(handler, "handler");
+        ensureOpen();
+        BatchFormat.forEachEntry(buf.asSlice(0, size).asReadOnly(), (at, tag, family, first, second) -> {
+            switch (tag) {
+                case VALUE -> handler.put(family, first, second);
+                case MERGE -> handler.merge(family, first, second);
+                case DELETION -> handler.delete(family, first);
+                case SINGLE_DELETION -> handler.singleDelete(family, first);
+                case RANGE_DELETION -> handler.deleteRange(family, first, second);
+                default -> handler.logData(first);
+            }
+        });
     }
 
     /** {@return number of operations in the batch} */

@@ -9,7 +9,14 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -312,6 +319,106 @@ class RocksdbjniParityTest {
             assertArrayEquals(bytes("1"), db.get(bytes("a")));
             assertNull(db.get(bytes("z")));
             assertNull(db.get(cf, bytes("b")));
+        }
+    }
+
+    /** The contents an iterator shows, from the first key on. */
+    private static TreeMap<String, String> contents(RocksIterator it) {
+        TreeMap<String, String> out = new TreeMap<>();
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+            out.put(string(it.keyBytes()), string(it.valueBytes()));
+        }
+        return out;
+    }
+
+    /**
+     * Iterators made together see one state of every family: a writer updates a counter in three
+     * families with each batch while iterators are made over them; every set shows one value in
+     * all three. They also show what per-family iterators under a snapshot taken then show, not
+     * writes made after.
+     */
+    @Test
+    void iteratorsMadeTogetherSeeOneStateOfEveryFamily() throws InterruptedException {
+        try (Options o = new Options().setCreateIfMissing(true);
+             RocksDB db = RocksDB.open(dir.resolve("iterators"), o);
+             ReadOptions ro = new ReadOptions()) {
+            ColumnFamilyHandle a = db.createColumnFamily("a", o);
+            ColumnFamilyHandle b = db.createColumnFamily("b", o);
+            List<ColumnFamilyHandle> families = List.of(db.defaultColumnFamily(), a, b);
+            Random r = new Random(7);
+            for (int i = 0; i < 300; i++) {
+                ColumnFamilyHandle cf = families.get(r.nextInt(3));
+                db.put(cf, bytes("k" + r.nextInt(100)), bytes("v" + i));
+            }
+            List<TreeMap<String, String>> expected = new ArrayList<>();
+            List<RocksIterator> together;
+            try (Snapshot snap = db.getSnapshot(); ReadOptions at = new ReadOptions().setSnapshot(snap)) {
+                together = db.newIterators(List.of(a, db.defaultColumnFamily(), b, a), ro);
+                for (ColumnFamilyHandle cf : List.of(a, db.defaultColumnFamily(), b, a)) {
+                    try (RocksIterator it = db.newIterator(cf, at)) {
+                        expected.add(contents(it));
+                    }
+                }
+            }
+            for (int i = 0; i < 300; i++) { // changes after the iterators were made
+                db.put(families.get(r.nextInt(3)), bytes("k" + r.nextInt(200)), bytes("later" + i));
+            }
+            try {
+                assertEquals(4, together.size());
+                for (int i = 0; i < 4; i++) {
+                    assertEquals(expected.get(i), contents(together.get(i)), "iterator " + i);
+                }
+                assertEquals(expected.get(0), expected.get(3));
+                assertNotEquals(expected.get(0), expected.get(2));
+            } finally {
+                together.forEach(RocksIterator::close);
+            }
+            // one batch updates the counter in the three families; every set of iterators sees one value
+            for (ColumnFamilyHandle cf : families) {
+                db.put(cf, bytes("counter"), bytes("start"));
+            }
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread writer = new Thread(() -> {
+                try (WriteOptions wo = new WriteOptions()) {
+                    for (int i = 0; !stop.get(); i++) {
+                        try (WriteBatch batch = new WriteBatch()) {
+                            for (ColumnFamilyHandle cf : families) {
+                                batch.put(cf, MemorySegment.ofArray(bytes("counter")), MemorySegment.ofArray(bytes("" + i)));
+                            }
+                            db.write(wo, batch);
+                        }
+                    }
+                }
+            });
+            writer.start();
+            Set<String> seen = new HashSet<>();
+            try {
+                for (int round = 0; round < 300; round++) {
+                    List<RocksIterator> its = db.newIterators(families, ro);
+                    try {
+                        List<String> values = new ArrayList<>();
+                        for (RocksIterator it : its) {
+                            it.seek(bytes("counter"));
+                            assertTrue(it.isValid() && string(it.keyBytes()).equals("counter"));
+                            values.add(string(it.valueBytes()));
+                        }
+                        assertEquals(1, new HashSet<>(values).size(), "round " + round + ": " + values);
+                        seen.add(values.get(0));
+                    } finally {
+                        its.forEach(RocksIterator::close);
+                    }
+                }
+            } finally {
+                stop.set(true);
+                writer.join();
+            }
+            assertTrue(seen.size() > 1, "the writer ran meanwhile: " + seen.size());
+            assertEquals(List.of(), db.newIterators(List.of(), ro));
+            assertThrows(NullPointerException.class, () -> db.newIterators(Arrays.asList(a, null), ro));
+            try (RocksDB other = RocksDB.open(dir.resolve("other"), o)) {
+                assertThrows(IllegalArgumentException.class,
+                        () -> db.newIterators(List.of(a, other.defaultColumnFamily()), ro));
+            }
         }
     }
 }

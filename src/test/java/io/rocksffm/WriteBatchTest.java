@@ -9,7 +9,9 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
 import io.rocksffm.reliability.Reliability;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
@@ -604,6 +606,208 @@ class WriteBatchTest {
                 db.write(wo, copy);
             }
             assertEquals("v", string(db.get(bytes("plain"))));
+        }
+    }
+
+    /**
+     * Log data is encoded as RocksDB's {@code PutLogData} encodes it (byte for byte, among other
+     * records), is not counted, survives {@code fromBytes}/{@code fromNative}, and a save point
+     * rolls it back like any record.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {21, 22, 23})
+    void logDataEncodesAsTheCApiAndIsNotCounted(long seed) {
+        Random r = new Random(seed);
+        RocksDB.engine();
+        try (Arena arena = Arena.ofConfined(); WriteBatch batch = new WriteBatch(r.nextInt(64))) {
+            MemorySegment nb = rocksdb_writebatch_create();
+            try {
+                int ops = 0;
+                int blobs = 0;
+                for (int i = 0; i < 200; i++) {
+                    byte[] k = randomBytes(r);
+                    MemorySegment nk = arena.allocateFrom(ValueLayout.JAVA_BYTE, k);
+                    if (r.nextInt(3) == 0) {
+                        if (r.nextBoolean()) batch.putLogData(nk); else batch.putLogData(k);
+                        rocksdb_writebatch_put_log_data(nb, nk, k.length);
+                        blobs++;
+                    } else {
+                        batch.put(k, k);
+                        rocksdb_writebatch_put(nb, nk, k.length, nk, k.length);
+                        ops++;
+                    }
+                }
+                assertTrue(blobs > 0);
+                byte[] expected = nativeBytes(nb, arena);
+                assertArrayEquals(expected, batch.data().toArray(ValueLayout.JAVA_BYTE), "seed " + seed);
+                assertEquals(ops, batch.count());
+                assertEquals(rocksdb_writebatch_count(nb), batch.count());
+                try (WriteBatch back = WriteBatch.fromNative(nb);
+                     WriteBatch again = WriteBatch.fromBytes(batch.data())) {
+                    assertArrayEquals(expected, back.data().toArray(ValueLayout.JAVA_BYTE));
+                    assertEquals(ops, back.count());
+                    assertEquals(ops, again.count());
+                }
+                byte[] before = batch.data().toArray(ValueLayout.JAVA_BYTE);
+                batch.setSavePoint().putLogData(randomBytes(r)).put(bytes("k"), bytes("v")).putLogData(new byte[0]);
+                assertEquals(ops + 1, batch.count());
+                batch.rollbackToSavePoint();
+                assertThrows(NullPointerException.class, () -> batch.putLogData((byte[]) null));
+                assertThrows(NullPointerException.class, () -> batch.putLogData((MemorySegment) null));
+                assertArrayEquals(before, batch.data().toArray(ValueLayout.JAVA_BYTE));
+                assertEquals(ops, batch.count());
+            } finally {
+                rocksdb_writebatch_destroy(nb);
+            }
+        }
+    }
+
+    /**
+     * RocksDB accepts a batch with log data (alone or among operations): the blob is in the batch
+     * change capture reads back from the log, it takes no sequence number, and changes no key.
+     */
+    @Test
+    void logDataRoundTripsThroughTheLog() {
+        try (RocksDB db = open(dir); WriteOptions wo = new WriteOptions();
+             WriteBatch mixed = new WriteBatch().put(bytes("a"), bytes("1")).putLogData(bytes("blob one"))
+                     .delete(bytes("b")).putLogData(MemorySegment.ofArray(bytes("blob two")));
+             WriteBatch alone = new WriteBatch().putLogData(bytes("only a blob"))) {
+            long start = db.latestSequenceNumber();
+            db.write(wo, mixed);
+            assertEquals(start + 2, db.latestSequenceNumber()); // two operations, two numbers
+            db.write(wo, alone);
+            assertEquals(start + 2, db.latestSequenceNumber()); // log data takes none
+            db.put(bytes("c"), bytes("3"));
+            assertArrayEquals(bytes("1"), db.get(bytes("a")));
+            assertNull(db.get(bytes("only a blob")));
+            assertNull(db.get(bytes("blob one")));
+            List<WalUpdate> updates = db.getUpdatesSince(start + 1, 100);
+            try {
+                byte[] written = mixed.data().asSlice(8).toArray(ValueLayout.JAVA_BYTE);
+                assertArrayEquals(written, updates.get(0).batch().data().asSlice(8).toArray(ValueLayout.JAVA_BYTE));
+                assertEquals(2, updates.get(0).batch().count());
+                // the log-data-only batch is logged too (RocksDB may or may not hand it back on its own)
+                byte[] aloneBody = alone.data().asSlice(8).toArray(ValueLayout.JAVA_BYTE);
+                List<byte[]> bodies = updates.stream().map(u -> u.batch().data().asSlice(8).toArray(ValueLayout.JAVA_BYTE))
+                        .toList();
+                assertEquals(start + 3, updates.get(updates.size() - 1).sequence(), () -> "" + updates.size());
+                assertTrue(bodies.stream().anyMatch(b -> Arrays.equals(b, aloneBody))
+                        || updates.size() == 2, "unexpected updates: " + updates.size());
+            } finally {
+                updates.forEach(u -> u.batch().close());
+            }
+        }
+    }
+
+    /** Records what a handler is handed, one line per record, keys and values as hex. */
+    private static final class Recorder implements WriteBatch.Handler {
+        final List<String> events = new ArrayList<>();
+
+        private static String hex(MemorySegment s) {
+            return HexFormat.of().formatHex(s.toArray(ValueLayout.JAVA_BYTE));
+        }
+
+        @Override public void put(int family, MemorySegment key, MemorySegment value) {
+            events.add("put " + family + " " + hex(key) + " " + hex(value));
+        }
+        @Override public void merge(int family, MemorySegment key, MemorySegment value) {
+            events.add("merge " + family + " " + hex(key) + " " + hex(value));
+        }
+        @Override public void delete(int family, MemorySegment key) {
+            events.add("delete " + family + " " + hex(key));
+        }
+        @Override public void singleDelete(int family, MemorySegment key) {
+            events.add("singleDelete " + family + " " + hex(key));
+        }
+        @Override public void deleteRange(int family, MemorySegment begin, MemorySegment end) {
+            events.add("deleteRange " + family + " " + hex(begin) + " " + hex(end));
+        }
+        @Override public void logData(MemorySegment blob) {
+            events.add("logData " + hex(blob));
+        }
+    }
+
+    /**
+     * Iterating a batch hands back the operations it was built with (a model list), with their
+     * family ids; the batches RocksDB logged, read back by change capture, iterate the same.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {31, 32, 33})
+    void iterationHandsBackTheRecordsAsRocksDBLoggedThem(long seed) {
+        Random r = new Random(seed);
+        try (Options o = new Options().setCreateIfMissing(true).setMergeOperator(new StringAppendOperator(","));
+             RocksDB db = RocksDB.open(dir, o); WriteOptions wo = new WriteOptions()) {
+            ColumnFamilyHandle cf = db.createColumnFamily("cf", o);
+            List<List<String>> expected = new ArrayList<>();
+            long start = db.latestSequenceNumber();
+            for (int b = 0; b < 10; b++) {
+                List<String> model = new ArrayList<>();
+                try (WriteBatch batch = new WriteBatch()) {
+                    int ops = 1 + r.nextInt(40);
+                    for (int i = 0; i < ops; i++) {
+                        byte[] k = new byte[1 + r.nextInt(8)];
+                        byte[] v = new byte[r.nextInt(20)];
+                        r.nextBytes(k);
+                        r.nextBytes(v);
+                        boolean family = r.nextBoolean();
+                        int id = family ? cf.id() : 0;
+                        String hk = HexFormat.of().formatHex(k);
+                        String hv = HexFormat.of().formatHex(v);
+                        MemorySegment sk = MemorySegment.ofArray(k);
+                        MemorySegment sv = MemorySegment.ofArray(v);
+                        switch (r.nextInt(6)) {
+                            case 0 -> {
+                                if (family) batch.put(cf, sk, sv); else batch.put(k, v);
+                                model.add("put " + id + " " + hk + " " + hv);
+                            }
+                            case 1 -> {
+                                if (family) batch.merge(cf, sk, sv); else batch.merge(k, v);
+                                model.add("merge " + id + " " + hk + " " + hv);
+                            }
+                            case 2 -> {
+                                if (family) batch.delete(cf, sk); else batch.delete(k);
+                                model.add("delete " + id + " " + hk);
+                            }
+                            case 3 -> {
+                                if (family) batch.singleDelete(cf, sk); else batch.singleDelete(k);
+                                model.add("singleDelete " + id + " " + hk);
+                            }
+                            case 4 -> {
+                                byte[] end = Arrays.copyOf(k, k.length + 1); // after k bytewise
+                                String he = HexFormat.of().formatHex(end);
+                                if (family) batch.deleteRange(cf, sk, MemorySegment.ofArray(end)); else batch.deleteRange(k, end);
+                                model.add("deleteRange " + id + " " + hk + " " + he);
+                            }
+                            default -> {
+                                batch.putLogData(v);
+                                model.add("logData " + hv);
+                            }
+                        }
+                    }
+                    Recorder built = new Recorder();
+                    batch.iterate(built);
+                    assertEquals(model, built.events, "seed " + seed + " batch " + b);
+                    if (batch.count() > 0) {
+                        db.write(wo, batch);
+                        expected.add(model);
+                    }
+                }
+            }
+            List<WalUpdate> updates = db.getUpdatesSince(start + 1, 100);
+            try {
+                List<List<String>> logged = new ArrayList<>();
+                for (WalUpdate u : updates) {
+                    Recorder read = new Recorder();
+                    u.batch().iterate(read);
+                    logged.add(read.events);
+                }
+                assertEquals(expected, logged, "seed " + seed);
+            } finally {
+                updates.forEach(u -> u.batch().close());
+            }
+            try (WriteBatch closed = new WriteBatch()) {
+                assertThrows(NullPointerException.class, () -> closed.iterate(null));
+            }
         }
     }
 }

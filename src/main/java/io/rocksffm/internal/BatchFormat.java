@@ -10,7 +10,8 @@ import java.util.BitSet;
  * a 12-byte header (sequence number, fixed64 little-endian; record count, fixed32
  * little-endian), then one record per operation: a one-byte tag ({@code ValueType} in
  * {@code db/dbformat.h}), a varint32 column-family id for the column-family tags, and
- * varint32-length-prefixed key and (for put, merge, delete-range) value.
+ * varint32-length-prefixed key and (for put, merge, delete-range) value. A log-data record is
+ * the tag and one varint32-length-prefixed blob; like a no-op it is not counted.
  */
 public final class BatchFormat {
     private BatchFormat() {}
@@ -29,6 +30,8 @@ public final class BatchFormat {
     public static final byte DELETION = 0x0;
     public static final byte VALUE = 0x1;
     public static final byte MERGE = 0x2;
+    /** A blob for the write-ahead log only: not an operation, not counted, applied to no family. */
+    public static final byte LOG_DATA = 0x3;
     public static final byte CF_DELETION = 0x4;
     public static final byte CF_VALUE = 0x5;
     public static final byte CF_MERGE = 0x6;
@@ -101,11 +104,9 @@ public final class BatchFormat {
      * rocksffm encoded), to {@code visitor}, in order.
      */
     public static void forEachRange(MemorySegment data, RangeVisitor visitor) {
-        forEachRecord(data, (at, tag, family, first, r) -> {
-            if (tag == VALUE || tag == MERGE || tag == CF_VALUE || tag == CF_MERGE) {
-                r.slice(at);
-            } else if (tag == RANGE_DELETION || tag == CF_RANGE_DELETION) {
-                visitor.visit(at, family, first, r.slice(at));
+        forEachEntry(data, (at, tag, family, first, second) -> {
+            if (tag == RANGE_DELETION) {
+                visitor.visit(at, family, first, second);
             }
         });
     }
@@ -116,22 +117,32 @@ public final class BatchFormat {
      */
     public static BitSet families(MemorySegment data) {
         BitSet out = new BitSet();
-        forEachRecord(data, (at, tag, family, first, r) -> {
-            out.set(family);
-            if (tag != DELETION && tag != SINGLE_DELETION && tag != CF_DELETION && tag != CF_SINGLE_DELETION) {
-                r.slice(at);
+        forEachEntry(data, (at, tag, family, first, second) -> {
+            if (tag != LOG_DATA) {
+                out.set(family);
             }
         });
         return out;
     }
 
-    /** A record's tag, family and first slice; the visitor reads the second slice, if any, from {@code r}. */
-    private interface RecordVisitor {
-        void visit(long at, byte tag, int family, MemorySegment first, Reader r);
+    /** What {@link #forEachEntry} hands every record to. */
+    @FunctionalInterface
+    public interface EntryVisitor {
+        /**
+         * Visits the record at {@code at}: its default-family tag ({@link #VALUE}, {@link #MERGE},
+         * {@link #DELETION}, {@link #SINGLE_DELETION}, {@link #RANGE_DELETION} or
+         * {@link #LOG_DATA}), family id (0: default or log data), first slice (key, range begin or
+         * blob) and second slice (value, range end; null when the record has none).
+         */
+        void visit(long at, byte tag, int family, MemorySegment first, MemorySegment second);
     }
 
-    /** Walks the records of a well-formed batch, skipping no-ops. */
-    private static void forEachRecord(MemorySegment data, RecordVisitor visitor) {
+    /**
+     * Hands every record of {@code data}, a batch {@link #validate} accepted (or one rocksffm
+     * encoded), log data included and no-ops skipped, to {@code visitor}, in order; the slices
+     * are views of {@code data}.
+     */
+    public static void forEachEntry(MemorySegment data, EntryVisitor visitor) {
         Reader r = new Reader(data, HEADER);
         while (r.offset < data.byteSize()) {
             long at = r.offset;
@@ -140,17 +151,27 @@ public final class BatchFormat {
                 continue;
             }
             int family = 0;
+            byte plain = tag;
             if (tag == CF_DELETION || tag == CF_SINGLE_DELETION || tag == CF_VALUE || tag == CF_MERGE
                     || tag == CF_RANGE_DELETION) {
                 family = (int) r.varint(at);
+                plain = switch (tag) {
+                    case CF_DELETION -> DELETION;
+                    case CF_SINGLE_DELETION -> SINGLE_DELETION;
+                    case CF_VALUE -> VALUE;
+                    case CF_MERGE -> MERGE;
+                    default -> RANGE_DELETION;
+                };
             }
-            visitor.visit(at, tag, family, r.slice(at), r);
+            MemorySegment first = r.slice(at);
+            MemorySegment second = plain == VALUE || plain == MERGE || plain == RANGE_DELETION ? r.slice(at) : null;
+            visitor.visit(at, plain, family, first, second);
         }
     }
 
     /**
      * Checks that {@code data} is a well-formed batch of operations rocksffm can encode (the
-     * record types above) and summarises it. (Range order depends on the comparator of the
+     * record types above, log data included) and summarises it. (Range order depends on the comparator of the
      * family the batch is written to: it is checked then.)
      *
      * @throws IllegalArgumentException describing the first problem found
@@ -171,6 +192,10 @@ public final class BatchFormat {
             byte tag = data.get(ValueLayout.JAVA_BYTE, r.offset++);
             if (tag == NOOP) {
                 continue; // a no-op marker is not counted
+            }
+            if (tag == LOG_DATA) {
+                r.slice(at); // a blob for the log: not counted, names no family
+                continue;
             }
             boolean family = tag == CF_DELETION || tag == CF_SINGLE_DELETION || tag == CF_VALUE || tag == CF_MERGE
                     || tag == CF_RANGE_DELETION;

@@ -97,6 +97,7 @@ final class ApiTables {
                         (db, c) -> db.multiGetAsList(c.cf, c.ro, List.of(bytes("k"))))
                 .guarded("newIterator(ReadOptions)", (db, c) -> db.newIterator(c.ro).close())
                 .guarded("newIterator(ColumnFamilyHandle,ReadOptions)", (db, c) -> db.newIterator(c.cf, c.ro).close())
+                .guarded("newIterators(List,ReadOptions)", (db, c) -> db.newIterators(List.of(c.cf), c.ro).forEach(RocksIterator::close))
                 .guarded("getSnapshot()", (db, c) -> db.getSnapshot().close())
                 .guarded("forEach(ReadOptions,BiConsumer)", (db, c) -> db.forEach(c.ro, (k, v) -> {}))
                 .guarded("stream(ReadOptions)", (db, c) -> {
@@ -267,7 +268,10 @@ final class ApiTables {
                 .guarded("toNative()", (b, c) -> b.toNative().close())
                 .guarded("setSavePoint()", (b, c) -> b.setSavePoint())
                 .guarded("rollbackToSavePoint()", (b, c) -> b.setSavePoint().rollbackToSavePoint())
-                .guarded("popSavePoint()", (b, c) -> b.setSavePoint().popSavePoint());
+                .guarded("popSavePoint()", (b, c) -> b.setSavePoint().popSavePoint())
+                .guarded("putLogData(MemorySegment)", (b, c) -> b.putLogData(c.value))
+                .guarded("putLogData(byte[])", (b, c) -> b.putLogData(bytes("blob")))
+                .guarded("iterate(Handler)", (b, c) -> b.iterate(new WriteBatch.Handler() {}));
     }
 
     static Table<NativeWriteBatch> nativeWriteBatch() {

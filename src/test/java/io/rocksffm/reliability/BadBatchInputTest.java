@@ -50,7 +50,9 @@ class BadBatchInputTest extends BadInputFixture {
         corrupt.put("varint over 32 bits", batch(1, 0x1, 0xFF, 0xFF, 0xFF, 0xFF, 0x7F));
         corrupt.put("missing value", batch(1, 0x1, 1, 'k'));
         corrupt.put("column-family record without id", batch(1, 0x5));
-        for (int tag : new int[] {0x3 /* log data */, 0x9, 0xA, 0xB, 0xC /* 2PC markers */, 0x10, 0x11 /* blob index */,
+        corrupt.put("log data counted as a record", batch(1, 0x3, 1, 'k'));
+        corrupt.put("log data past the end", batch(0, 0x3, 5, 'k'));
+        for (int tag : new int[] {0x9, 0xA, 0xB, 0xC /* 2PC markers */, 0x10, 0x11 /* blob index */,
                 0x12, 0x13, 0x14, 0x15, 0x16 /* wide columns */, 0x7F, 0x80, 0xFF}) {
             corrupt.put(String.format("tag 0x%02x", tag), batch(1, tag, 1, 'k', 1, 'v'));
         }
@@ -58,8 +60,8 @@ class BadBatchInputTest extends BadInputFixture {
             assertThrows(IllegalArgumentException.class, () -> WriteBatch.fromBytes(MemorySegment.ofArray(e.getValue())),
                     e.getKey());
         }
-        // what is well-formed is accepted: a no-op marker is not counted
-        try (WriteBatch ok = WriteBatch.fromBytes(MemorySegment.ofArray(batch(1, 0xD, 0x1, 1, 'k', 1, 'v')))) {
+        // what is well-formed is accepted: a no-op marker and log data are not counted
+        try (WriteBatch ok = WriteBatch.fromBytes(MemorySegment.ofArray(batch(1, 0xD, 0x3, 1, 'x', 0x1, 1, 'k', 1, 'v')))) {
             assertEquals(1, ok.count());
             db.write(wo, ok);
             assertEquals("v", string(db.get(bytes("k"))));
