@@ -871,4 +871,165 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
             return rocksdb_block_based_options_get_optimize_filters_for_memory(ptr) != 0;
         }
     }
+
+    /**
+     * How much the index shortens the separators between blocks (shortest separators by default).
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_index_shortening} ({@code index_shortening} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws NullPointerException if {@code value} is null
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_set_index_shortening} (the engines tested have it from RocksDB 11.8)
+     */
+    public BlockBasedTableConfig setIndexShortening(BlockBasedTableConfig.IndexShortening value) {
+        Objects.requireNonNull(value, "value");
+        lifecycle.ensureOpen();
+        Capabilities.require("BlockBasedTableConfig.setIndexShortening", "rocksdb_block_based_options_set_index_shortening");
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_index_shortening(ptr, value.id);
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setIndexShortening} sets: how much the index shortens the separators between blocks (shortest separators by default).
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_index_shortening}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_index_shortening} (the engines tested have it from RocksDB 11.8)
+     */
+    public BlockBasedTableConfig.IndexShortening indexShortening() {
+        lifecycle.ensureOpen();
+        Capabilities.require("BlockBasedTableConfig.indexShortening", "rocksdb_block_based_options_get_index_shortening");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return BlockBasedTableConfig.IndexShortening.of(rocksdb_block_based_options_get_index_shortening(ptr));
+        }
+    }
+
+    /**
+     * The storage unit in bytes that no data block may straddle, padding the file where needed (0, the default: none; else a power of 2 above the block size, which RocksDB checks at open).
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_super_block_alignment_size} ({@code super_block_alignment_size} in an OPTIONS file).
+     *
+     * @param value the value, in [0, 4294967295L]
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_set_super_block_alignment_size} (the engines tested have it from RocksDB 11.8)
+     */
+    public BlockBasedTableConfig setSuperBlockAlignmentSize(long value) {
+        if (!(value >= 0 && value <= 4294967295L)) {
+            throw new IllegalArgumentException("BlockBasedTableConfig.setSuperBlockAlignmentSize: value must be in [0, 4294967295L]: " + value);
+        }
+        lifecycle.ensureOpen();
+        Capabilities.require("BlockBasedTableConfig.setSuperBlockAlignmentSize", "rocksdb_block_based_options_set_super_block_alignment_size");
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_super_block_alignment_size(ptr, value);
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setSuperBlockAlignmentSize} sets: the storage unit in bytes that no data block may straddle, padding the file where needed (0, the default: none; else a power of 2 above the block size, which RocksDB checks at open).
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_super_block_alignment_size}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_super_block_alignment_size} (the engines tested have it from RocksDB 11.8)
+     */
+    public long superBlockAlignmentSize() {
+        lifecycle.ensureOpen();
+        Capabilities.require("BlockBasedTableConfig.superBlockAlignmentSize", "rocksdb_block_based_options_get_super_block_alignment_size");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_block_based_options_get_super_block_alignment_size(ptr);
+        }
+    }
+
+    /**
+     * The super block size divided by the most padding one alignment may add (128 by default; 0 turns alignment off, and RocksDB refuses 1 to 3 at open).
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_super_block_alignment_space_overhead_ratio} ({@code super_block_alignment_space_overhead_ratio} in an OPTIONS file).
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_set_super_block_alignment_space_overhead_ratio} (the engines tested have it from RocksDB 11.8)
+     */
+    public BlockBasedTableConfig setSuperBlockAlignmentSpaceOverheadRatio(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("BlockBasedTableConfig.setSuperBlockAlignmentSpaceOverheadRatio: value must be >= 0: " + value);
+        }
+        lifecycle.ensureOpen();
+        Capabilities.require("BlockBasedTableConfig.setSuperBlockAlignmentSpaceOverheadRatio", "rocksdb_block_based_options_set_super_block_alignment_space_overhead_ratio");
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_super_block_alignment_space_overhead_ratio(ptr, value);
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setSuperBlockAlignmentSpaceOverheadRatio} sets: the super block size divided by the most padding one alignment may add (128 by default; 0 turns alignment off, and RocksDB refuses 1 to 3 at open).
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_super_block_alignment_space_overhead_ratio}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_super_block_alignment_space_overhead_ratio} (the engines tested have it from RocksDB 11.8)
+     */
+    public long superBlockAlignmentSpaceOverheadRatio() {
+        lifecycle.ensureOpen();
+        Capabilities.require("BlockBasedTableConfig.superBlockAlignmentSpaceOverheadRatio", "rocksdb_block_based_options_get_super_block_alignment_space_overhead_ratio");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_block_based_options_get_super_block_alignment_space_overhead_ratio(ptr);
+        }
+    }
+
+    /**
+     * The coefficient of variation of key spacing below which an index block is marked uniform for a faster search (-1, the default: never marked).
+     * <p>RocksDB's {@code rocksdb_block_based_options_set_uniform_cv_threshold} ({@code uniform_cv_threshold} in an OPTIONS file).
+     *
+     * @param value the value, >= -1 and finite
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_set_uniform_cv_threshold} (the engines tested have it from RocksDB 11.8)
+     */
+    public BlockBasedTableConfig setUniformCvThreshold(double value) {
+        if (!(value >= -1)) {
+            throw new IllegalArgumentException("BlockBasedTableConfig.setUniformCvThreshold: value must be >= -1 and finite: " + value);
+        }
+        if (Double.isInfinite(value)) {
+            throw new IllegalArgumentException("BlockBasedTableConfig.setUniformCvThreshold: value must be >= -1 and finite: " + value);
+        }
+        lifecycle.ensureOpen();
+        Capabilities.require("BlockBasedTableConfig.setUniformCvThreshold", "rocksdb_block_based_options_set_uniform_cv_threshold");
+        synchronized (lock) {
+            try (Scratch s = Scratch.enterFirst(lifecycle)) {
+                rocksdb_block_based_options_set_uniform_cv_threshold(ptr, value);
+            }
+        }
+        return (BlockBasedTableConfig) this;
+    }
+
+    /**
+     * The value {@link #setUniformCvThreshold} sets: the coefficient of variation of key spacing below which an index block is marked uniform for a faster search (-1, the default: never marked).
+     * <p>RocksDB's {@code rocksdb_block_based_options_get_uniform_cv_threshold}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_get_uniform_cv_threshold} (the engines tested have it from RocksDB 11.8)
+     */
+    public double uniformCvThreshold() {
+        lifecycle.ensureOpen();
+        Capabilities.require("BlockBasedTableConfig.uniformCvThreshold", "rocksdb_block_based_options_get_uniform_cv_threshold");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_block_based_options_get_uniform_cv_threshold(ptr);
+        }
+    }
 }

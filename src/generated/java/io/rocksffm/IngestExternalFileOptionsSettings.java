@@ -51,4 +51,128 @@ abstract class IngestExternalFileOptionsSettings extends NativeObject {
             return rocksdb_ingestexternalfileoptions_get_write_global_seqno(ptr) != 0;
         }
     }
+
+    /**
+     * Whether the files are moved (hard-linked, then unlinked from where they were) into the database instead of copied (false by default).
+     * <p>RocksDB's {@code rocksdb_ingestexternalfileoptions_set_move_files}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public IngestExternalFileOptions setMoveFiles(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_ingestexternalfileoptions_set_move_files(ptr, flag(value));
+        }
+        return (IngestExternalFileOptions) this;
+    }
+
+    /**
+     * The value {@link #setMoveFiles} sets: whether the files are moved (hard-linked, then unlinked from where they were) into the database instead of copied (false by default).
+     * <p>RocksDB's {@code rocksdb_ingestexternalfileoptions_get_move_files}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_ingestexternalfileoptions_get_move_files} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean moveFiles() {
+        lifecycle.ensureOpen();
+        Capabilities.require("IngestExternalFileOptions.moveFiles", "rocksdb_ingestexternalfileoptions_get_move_files");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_ingestexternalfileoptions_get_move_files(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether the ingestion keeps reads of snapshots taken before it consistent, giving the files a global sequence number if needed (true by default).
+     * <p>RocksDB's {@code rocksdb_ingestexternalfileoptions_set_snapshot_consistency}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public IngestExternalFileOptions setSnapshotConsistency(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_ingestexternalfileoptions_set_snapshot_consistency(ptr, flag(value));
+        }
+        return (IngestExternalFileOptions) this;
+    }
+
+    /**
+     * The value {@link #setSnapshotConsistency} sets: whether the ingestion keeps reads of snapshots taken before it consistent, giving the files a global sequence number if needed (true by default).
+     * <p>RocksDB's {@code rocksdb_ingestexternalfileoptions_get_snapshot_consistency}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_ingestexternalfileoptions_get_snapshot_consistency} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean snapshotConsistency() {
+        lifecycle.ensureOpen();
+        Capabilities.require("IngestExternalFileOptions.snapshotConsistency", "rocksdb_ingestexternalfileoptions_get_snapshot_consistency");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_ingestexternalfileoptions_get_snapshot_consistency(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether the ingestion may give the files a global sequence number when their keys overlap the database (true by default); when not, such an ingestion fails.
+     * <p>RocksDB's {@code rocksdb_ingestexternalfileoptions_set_allow_global_seqno}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public IngestExternalFileOptions setAllowGlobalSeqNo(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_ingestexternalfileoptions_set_allow_global_seqno(ptr, flag(value));
+        }
+        return (IngestExternalFileOptions) this;
+    }
+
+    /**
+     * The value {@link #setAllowGlobalSeqNo} sets: whether the ingestion may give the files a global sequence number when their keys overlap the database (true by default); when not, such an ingestion fails.
+     * <p>RocksDB's {@code rocksdb_ingestexternalfileoptions_get_allow_global_seqno}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_ingestexternalfileoptions_get_allow_global_seqno} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean allowGlobalSeqNo() {
+        lifecycle.ensureOpen();
+        Capabilities.require("IngestExternalFileOptions.allowGlobalSeqNo", "rocksdb_ingestexternalfileoptions_get_allow_global_seqno");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_ingestexternalfileoptions_get_allow_global_seqno(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether the files go into the bottommost level, behind every existing key, skipping duplicates (false by default; needs allowIngestBehind on the database).
+     * <p>RocksDB's {@code rocksdb_ingestexternalfileoptions_set_ingest_behind}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public IngestExternalFileOptions setIngestBehind(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_ingestexternalfileoptions_set_ingest_behind(ptr, flag(value));
+        }
+        return (IngestExternalFileOptions) this;
+    }
+
+    /**
+     * The value {@link #setIngestBehind} sets: whether the files go into the bottommost level, behind every existing key, skipping duplicates (false by default; needs allowIngestBehind on the database).
+     * <p>RocksDB's {@code rocksdb_ingestexternalfileoptions_get_ingest_behind}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_ingestexternalfileoptions_get_ingest_behind} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean ingestBehind() {
+        lifecycle.ensureOpen();
+        Capabilities.require("IngestExternalFileOptions.ingestBehind", "rocksdb_ingestexternalfileoptions_get_ingest_behind");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_ingestexternalfileoptions_get_ingest_behind(ptr) != 0;
+        }
+    }
 }

@@ -117,6 +117,35 @@ public final class BlockBasedTableConfig extends BlockBasedTableConfigSettings {
         }
     }
 
+    /**
+     * How much the index shortens the separators between blocks ({@link #setIndexShortening}); ids as
+     * RocksDB's {@code IndexShorteningMode}: shorter keys make a smaller index, longer ones spare some
+     * seeks a block read.
+     */
+    public enum IndexShortening {
+        /** Full keys as separators. */
+        NO_SHORTENING(0),
+        /** The shortest separator between two blocks (the default). */
+        SHORTEN_SEPARATORS(1),
+        /** Shortest separators, and the last block's key shortened to a successor. */
+        SHORTEN_SEPARATORS_AND_SUCCESSOR(2);
+
+        final int id;
+
+        IndexShortening(int id) {
+            this.id = id;
+        }
+
+        static IndexShortening of(int id) {
+            for (IndexShortening v : values()) {
+                if (v.id == id) {
+                    return v;
+                }
+            }
+            throw new IllegalArgumentException("unknown IndexShortening " + id);
+        }
+    }
+
     /** The checksum of each block ({@link #setChecksum}); ids as RocksDB's {@code ChecksumType}. */
     public enum ChecksumType {
         /** No checksum. */

@@ -31,45 +31,6 @@ public final class IngestExternalFileOptions extends IngestExternalFileOptionsSe
     }
 
     /**
-     * Whether the files are moved (hard-linked, then unlinked from where they were) into the
-     * database instead of copied (false by default).
-     *
-     * @param value true to move the files
-     * @return these options
-     * @throws IllegalStateException if closed
-     */
-    public IngestExternalFileOptions setMoveFiles(boolean value) {
-        use(p -> rocksdb_ingestexternalfileoptions_set_move_files(p, flag(value)));
-        return this;
-    }
-
-    /**
-     * Whether snapshots taken before the ingestion keep not seeing the ingested keys (true by
-     * default; costs a global sequence number for the files when snapshots exist).
-     *
-     * @param value true for snapshot consistency
-     * @return these options
-     * @throws IllegalStateException if closed
-     */
-    public IngestExternalFileOptions setSnapshotConsistency(boolean value) {
-        use(p -> rocksdb_ingestexternalfileoptions_set_snapshot_consistency(p, flag(value)));
-        return this;
-    }
-
-    /**
-     * Whether RocksDB may give the files a global sequence number when their keys overlap data in
-     * the database (true by default); without it, such an ingestion fails.
-     *
-     * @param value true to allow a global sequence number
-     * @return these options
-     * @throws IllegalStateException if closed
-     */
-    public IngestExternalFileOptions setAllowGlobalSeqNo(boolean value) {
-        use(p -> rocksdb_ingestexternalfileoptions_set_allow_global_seqno(p, flag(value)));
-        return this;
-    }
-
-    /**
      * Whether the ingestion may flush the memtable when its keys overlap the files' (true by
      * default); without it, such an ingestion fails.
      *
@@ -94,20 +55,6 @@ public final class IngestExternalFileOptions extends IngestExternalFileOptionsSe
     public boolean allowBlockingFlush() {
         lifecycle.ensureOpen();
         return allowBlockingFlush;
-    }
-
-    /**
-     * Whether the files go into the last level, behind every existing version of their keys
-     * (false by default): existing data wins over ingested data. The database must have been
-     * opened with {@link Options#setAllowIngestBehind}, and the files must not overlap each other.
-     *
-     * @param value true to ingest behind
-     * @return these options
-     * @throws IllegalStateException if closed
-     */
-    public IngestExternalFileOptions setIngestBehind(boolean value) {
-        use(p -> rocksdb_ingestexternalfileoptions_set_ingest_behind(p, flag(value)));
-        return this;
     }
 
     /**

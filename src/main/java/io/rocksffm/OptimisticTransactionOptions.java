@@ -8,8 +8,8 @@ import java.lang.foreign.MemorySegment;
  * Options of one optimistic transaction ({@code rocksdb_optimistictransaction_options_t}), given
  * to {@link OptimisticTransactionDB#beginTransaction(WriteOptions, OptimisticTransactionOptions)}.
  *
- * <p>The C API has setters only. Owned by the caller, who may close them once the transaction has
- * begun. Safe to share across threads. Use after close throws {@link IllegalStateException}.
+ * <p>Owned by the caller, who may close them once the
+ * transaction has begun. Safe to share across threads. Use after close throws {@link IllegalStateException}.
  */
 public final class OptimisticTransactionOptions extends NativeObject {
     /**
@@ -41,10 +41,23 @@ public final class OptimisticTransactionOptions extends NativeObject {
      *
      * @param value whether to take a snapshot at begin
      * @return these options
+     * @throws IllegalStateException if closed
      */
     public OptimisticTransactionOptions setSetSnapshot(boolean value) {
         use(p -> rocksdb_optimistictransaction_options_set_set_snapshot(p, flag(value)));
         setSnapshot = value;
         return this;
+    }
+
+    /**
+     * Whether a transaction begun with these options takes a snapshot ({@link #setSetSnapshot};
+     * false by default). Known on every engine: these options keep the value they were given.
+     *
+     * @return whether a snapshot is taken at begin
+     * @throws IllegalStateException if closed
+     */
+    public boolean isSetSnapshot() {
+        lifecycle.ensureOpen();
+        return setSnapshot;
     }
 }

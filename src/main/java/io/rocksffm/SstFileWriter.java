@@ -78,20 +78,38 @@ public final class SstFileWriter extends NativeObject {
      * @throws RocksDBException if the file cannot be created
      */
     public static SstFileWriter open(Options options, Path file) {
+        try (EnvOptions env = new EnvOptions()) {
+            return open(options, env, file);
+        }
+    }
+
+    /**
+     * A writer of a new table file at {@code file} (overwritten if it exists) whose blocks,
+     * compression and filters follow {@code options}, and whose reads and writes of the file
+     * follow {@code envOptions} (direct or memory-mapped I/O, syncing, buffers).
+     *
+     * @param options    the table options (copied: may be closed once this returns; a Java
+     *                   comparator set on them lives until this writer is closed)
+     * @param envOptions the file I/O options (copied: may be closed once this returns)
+     * @param file       the file to write
+     * @return the writer, owned by the caller
+     * @throws IllegalStateException if {@code options} or {@code envOptions} is closed
+     * @throws IllegalArgumentException if the path holds a NUL character
+     * @throws RocksDBException if the file cannot be created
+     */
+    public static SstFileWriter open(Options options, EnvOptions envOptions, Path file) {
         String name = Opening.cPath(file);
         Objects.requireNonNull(options, "options");
-        MemorySegment env = rocksdb_envoptions_create();
+        Objects.requireNonNull(envOptions, "envOptions");
         MemorySegment writer;
         NativeComparator comparator = options.retainComparator(); // the copy points at it
         try {
-            writer = options.apply(o -> rocksdb_sstfilewriter_create(env, o)); // copies both
+            writer = envOptions.apply(env -> options.apply(o -> rocksdb_sstfilewriter_create(env, o))); // copies both
         } catch (RuntimeException | Error e) {
             if (comparator != null) {
                 comparator.release();
             }
             throw e;
-        } finally {
-            rocksdb_envoptions_destroy(env);
         }
         SstFileWriter w = new SstFileWriter(writer, options.keyOrder(), comparator,
                 options.comparator() instanceof TimestampedComparator t ? t.timestampSize() : 0);

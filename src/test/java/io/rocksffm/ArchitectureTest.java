@@ -74,7 +74,8 @@ class ArchitectureTest {
         OWN.put("BackupEngine", List.of("rocksdb_backup_engine_"));
         OWN.put("BackupEngineOptions", List.of("rocksdb_backup_engine_options_"));
         OWN.put("RestoreOptions", List.of("rocksdb_restore_options_"));
-        OWN.put("SstFileWriter", List.of("rocksdb_sstfilewriter_", "rocksdb_envoptions_"));
+        OWN.put("SstFileWriter", List.of("rocksdb_sstfilewriter_"));
+        OWN.put("EnvOptions", List.of("rocksdb_envoptions_"));
         OWN.put("IngestExternalFileOptions", List.of("rocksdb_ingestexternalfileoptions_"));
         OWN.put("Statistics", List.of("rocksdb_options_statistics_", "rocksdb_statistics_histogram_data_"));
         // RocksDB 11 administration (issue 30)

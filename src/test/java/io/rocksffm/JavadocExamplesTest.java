@@ -57,6 +57,7 @@ class JavadocExamplesTest {
             Map.entry("BackupEngineOptions", "BackupEngine's example makes one"),
             Map.entry("RestoreOptions", "options of BackupEngine.restore; BackupEngine's example shows the plain form"),
             Map.entry("IngestExternalFileOptions", "SstFileWriter's example makes one"),
+            Map.entry("EnvOptions", "options of SstFileWriter.open; SstFileWriter's example shows the plain form"),
             Map.entry("TransactionDBOptions", "TransactionDB's example makes one"),
             Map.entry("TransactionOptions", "TransactionDB's example makes one"),
             Map.entry("OptimisticTransactionOptions", "options of OptimisticTransactionDB.beginTransaction; its "

@@ -208,6 +208,9 @@ class OptionsTuningTest {
         check(SettingsTables.flushOptionsSettings(), FlushOptions::new, null, byDefault, counts, failures);
         check(SettingsTables.compactRangeOptionsSettings(), CompactRangeOptions::new, null, byDefault, counts, failures);
         check(SettingsTables.ingestExternalFileOptionsSettings(), IngestExternalFileOptions::new, null, byDefault, counts, failures);
+        check(SettingsTables.transactionDBOptionsSettings(), TransactionDBOptions::new, null, byDefault, counts, failures);
+        check(SettingsTables.transactionOptionsSettings(), TransactionOptions::new, null, byDefault, counts, failures);
+        check(SettingsTables.envOptionsSettings(), EnvOptions::new, null, byDefault, counts, failures);
         check(SettingsTables.backupEngineOptionsSettings(), () -> new BackupEngineOptions(dir.resolve("backups")), null,
                 byDefault, counts, failures);
         assertEquals(List.of(), failures);

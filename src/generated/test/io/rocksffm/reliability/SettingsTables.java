@@ -7,10 +7,13 @@ import io.rocksffm.reliability.ApiTableSupport.Table;
 import io.rocksffm.BackupEngineOptions;
 import io.rocksffm.BlockBasedTableConfig;
 import io.rocksffm.CompactRangeOptions;
+import io.rocksffm.EnvOptions;
 import io.rocksffm.FlushOptions;
 import io.rocksffm.IngestExternalFileOptions;
 import io.rocksffm.Options;
 import io.rocksffm.ReadOptions;
+import io.rocksffm.TransactionDBOptions;
+import io.rocksffm.TransactionOptions;
 import io.rocksffm.WriteOptions;
 import io.rocksffm.CompactionPriority;
 import io.rocksffm.CompactionStyle;
@@ -101,7 +104,15 @@ public final class SettingsTables {
                 .guarded("setUseDeltaEncoding(boolean)", (o, c) -> o.setUseDeltaEncoding(false))
                 .guarded("useDeltaEncoding()", (o, c) -> o.useDeltaEncoding())
                 .guarded("setOptimizeFiltersForMemory(boolean)", (o, c) -> o.setOptimizeFiltersForMemory(true))
-                .guarded("optimizeFiltersForMemory()", (o, c) -> o.optimizeFiltersForMemory());
+                .guarded("optimizeFiltersForMemory()", (o, c) -> o.optimizeFiltersForMemory())
+                .guarded("setIndexShortening(IndexShortening)", (o, c) -> o.setIndexShortening(BlockBasedTableConfig.IndexShortening.NO_SHORTENING))
+                .guarded("indexShortening()", (o, c) -> o.indexShortening())
+                .guarded("setSuperBlockAlignmentSize(long)", (o, c) -> o.setSuperBlockAlignmentSize(2097152))
+                .guarded("superBlockAlignmentSize()", (o, c) -> o.superBlockAlignmentSize())
+                .guarded("setSuperBlockAlignmentSpaceOverheadRatio(long)", (o, c) -> o.setSuperBlockAlignmentSpaceOverheadRatio(64))
+                .guarded("superBlockAlignmentSpaceOverheadRatio()", (o, c) -> o.superBlockAlignmentSpaceOverheadRatio())
+                .guarded("setUniformCvThreshold(double)", (o, c) -> o.setUniformCvThreshold(0.25))
+                .guarded("uniformCvThreshold()", (o, c) -> o.uniformCvThreshold());
     }
 
     /** The settings of {@link BlockBasedTableConfig}. */
@@ -226,7 +237,27 @@ public final class SettingsTables {
                         null, null,
                         o -> o.setOptimizeFiltersForMemory(true),
                         o -> assertEquals(true, o.optimizeFiltersForMemory()),
-                        List.of()));
+                        List.of()),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setIndexShortening", "rocksdb_block_based_options_set_index_shortening", "rocksdb_block_based_options_get_index_shortening", "11.8", "11.8",
+                        "index_shortening", "kNoShortening",
+                        o -> o.setIndexShortening(BlockBasedTableConfig.IndexShortening.NO_SHORTENING),
+                        o -> assertEquals(BlockBasedTableConfig.IndexShortening.NO_SHORTENING, o.indexShortening()),
+                        List.of()),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setSuperBlockAlignmentSize", "rocksdb_block_based_options_set_super_block_alignment_size", "rocksdb_block_based_options_get_super_block_alignment_size", "11.8", "11.8",
+                        "super_block_alignment_size", "\\Q2097152\\E",
+                        o -> o.setSuperBlockAlignmentSize(2097152),
+                        o -> assertEquals((long) (2097152), o.superBlockAlignmentSize()),
+                        List.of(o -> o.setSuperBlockAlignmentSize((0) - 1), o -> o.setSuperBlockAlignmentSize((4294967295L) + 1))),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setSuperBlockAlignmentSpaceOverheadRatio", "rocksdb_block_based_options_set_super_block_alignment_space_overhead_ratio", "rocksdb_block_based_options_get_super_block_alignment_space_overhead_ratio", "11.8", "11.8",
+                        "super_block_alignment_space_overhead_ratio", "\\Q64\\E",
+                        o -> o.setSuperBlockAlignmentSpaceOverheadRatio(64),
+                        o -> assertEquals((long) (64), o.superBlockAlignmentSpaceOverheadRatio()),
+                        List.of(o -> o.setSuperBlockAlignmentSpaceOverheadRatio((0) - 1))),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setUniformCvThreshold", "rocksdb_block_based_options_set_uniform_cv_threshold", "rocksdb_block_based_options_get_uniform_cv_threshold", "11.8", "11.8",
+                        "uniform_cv_threshold", "0\\.250*",
+                        o -> o.setUniformCvThreshold(0.25),
+                        o -> assertEquals((double) (0.25), o.uniformCvThreshold(), 0.0),
+                        List.of(o -> o.setUniformCvThreshold((-1) - 0.5), o -> o.setUniformCvThreshold(Double.NaN), o -> o.setUniformCvThreshold(Double.POSITIVE_INFINITY))));
     }
 
     /** Adds the use-after-close rows of {@link CompactRangeOptions}'s generated settings to its table. */
@@ -251,6 +282,93 @@ public final class SettingsTables {
                         o -> o.setTargetPathId(1),
                         o -> assertEquals((int) (1), o.targetPathId()),
                         List.of(o -> o.setTargetPathId((0) - 1))));
+    }
+
+    /** Adds the use-after-close rows of {@link EnvOptions}'s generated settings to its table. */
+    static Table<EnvOptions> envOptions(Table<EnvOptions> table) {
+        return table
+                .guarded("setUseMmapReads(boolean)", (o, c) -> o.setUseMmapReads(true))
+                .guarded("useMmapReads()", (o, c) -> o.useMmapReads())
+                .guarded("setUseMmapWrites(boolean)", (o, c) -> o.setUseMmapWrites(true))
+                .guarded("useMmapWrites()", (o, c) -> o.useMmapWrites())
+                .guarded("setUseDirectReads(boolean)", (o, c) -> o.setUseDirectReads(true))
+                .guarded("useDirectReads()", (o, c) -> o.useDirectReads())
+                .guarded("setUseDirectWrites(boolean)", (o, c) -> o.setUseDirectWrites(true))
+                .guarded("useDirectWrites()", (o, c) -> o.useDirectWrites())
+                .guarded("setAllowFallocate(boolean)", (o, c) -> o.setAllowFallocate(false))
+                .guarded("allowFallocate()", (o, c) -> o.allowFallocate())
+                .guarded("setSetFdCloexec(boolean)", (o, c) -> o.setSetFdCloexec(false))
+                .guarded("setFdCloexec()", (o, c) -> o.setFdCloexec())
+                .guarded("setBytesPerSync(long)", (o, c) -> o.setBytesPerSync(1048576))
+                .guarded("bytesPerSync()", (o, c) -> o.bytesPerSync())
+                .guarded("setStrictBytesPerSync(boolean)", (o, c) -> o.setStrictBytesPerSync(true))
+                .guarded("strictBytesPerSync()", (o, c) -> o.strictBytesPerSync())
+                .guarded("setFallocateWithKeepSize(boolean)", (o, c) -> o.setFallocateWithKeepSize(false))
+                .guarded("fallocateWithKeepSize()", (o, c) -> o.fallocateWithKeepSize())
+                .guarded("setCompactionReadaheadSize(long)", (o, c) -> o.setCompactionReadaheadSize(2097152))
+                .guarded("compactionReadaheadSize()", (o, c) -> o.compactionReadaheadSize())
+                .guarded("setWritableFileMaxBufferSize(long)", (o, c) -> o.setWritableFileMaxBufferSize(2097152))
+                .guarded("writableFileMaxBufferSize()", (o, c) -> o.writableFileMaxBufferSize());
+    }
+
+    /** The settings of {@link EnvOptions}. */
+    public static List<Setting<EnvOptions>> envOptionsSettings() {
+        return List.of(
+                new Setting<EnvOptions>("EnvOptions.setUseMmapReads", "rocksdb_envoptions_set_use_mmap_reads", "rocksdb_envoptions_get_use_mmap_reads", "11.8", "11.8",
+                        null, null,
+                        o -> o.setUseMmapReads(true),
+                        o -> assertEquals(true, o.useMmapReads()),
+                        List.of()),
+                new Setting<EnvOptions>("EnvOptions.setUseMmapWrites", "rocksdb_envoptions_set_use_mmap_writes", "rocksdb_envoptions_get_use_mmap_writes", "11.8", "11.8",
+                        null, null,
+                        o -> o.setUseMmapWrites(true),
+                        o -> assertEquals(true, o.useMmapWrites()),
+                        List.of()),
+                new Setting<EnvOptions>("EnvOptions.setUseDirectReads", "rocksdb_envoptions_set_use_direct_reads", "rocksdb_envoptions_get_use_direct_reads", "11.8", "11.8",
+                        null, null,
+                        o -> o.setUseDirectReads(true),
+                        o -> assertEquals(true, o.useDirectReads()),
+                        List.of()),
+                new Setting<EnvOptions>("EnvOptions.setUseDirectWrites", "rocksdb_envoptions_set_use_direct_writes", "rocksdb_envoptions_get_use_direct_writes", "11.8", "11.8",
+                        null, null,
+                        o -> o.setUseDirectWrites(true),
+                        o -> assertEquals(true, o.useDirectWrites()),
+                        List.of()),
+                new Setting<EnvOptions>("EnvOptions.setAllowFallocate", "rocksdb_envoptions_set_allow_fallocate", "rocksdb_envoptions_get_allow_fallocate", "11.8", "11.8",
+                        null, null,
+                        o -> o.setAllowFallocate(false),
+                        o -> assertEquals(false, o.allowFallocate()),
+                        List.of()),
+                new Setting<EnvOptions>("EnvOptions.setSetFdCloexec", "rocksdb_envoptions_set_fd_cloexec", "rocksdb_envoptions_get_fd_cloexec", "11.8", "11.8",
+                        null, null,
+                        o -> o.setSetFdCloexec(false),
+                        o -> assertEquals(false, o.setFdCloexec()),
+                        List.of()),
+                new Setting<EnvOptions>("EnvOptions.setBytesPerSync", "rocksdb_envoptions_set_bytes_per_sync", "rocksdb_envoptions_get_bytes_per_sync", "11.8", "11.8",
+                        null, null,
+                        o -> o.setBytesPerSync(1048576),
+                        o -> assertEquals((long) (1048576), o.bytesPerSync()),
+                        List.of(o -> o.setBytesPerSync((0) - 1))),
+                new Setting<EnvOptions>("EnvOptions.setStrictBytesPerSync", "rocksdb_envoptions_set_strict_bytes_per_sync", "rocksdb_envoptions_get_strict_bytes_per_sync", "11.8", "11.8",
+                        null, null,
+                        o -> o.setStrictBytesPerSync(true),
+                        o -> assertEquals(true, o.strictBytesPerSync()),
+                        List.of()),
+                new Setting<EnvOptions>("EnvOptions.setFallocateWithKeepSize", "rocksdb_envoptions_set_fallocate_with_keep_size", "rocksdb_envoptions_get_fallocate_with_keep_size", "11.8", "11.8",
+                        null, null,
+                        o -> o.setFallocateWithKeepSize(false),
+                        o -> assertEquals(false, o.fallocateWithKeepSize()),
+                        List.of()),
+                new Setting<EnvOptions>("EnvOptions.setCompactionReadaheadSize", "rocksdb_envoptions_set_compaction_readahead_size", "rocksdb_envoptions_get_compaction_readahead_size", "11.8", "11.8",
+                        null, null,
+                        o -> o.setCompactionReadaheadSize(2097152),
+                        o -> assertEquals((long) (2097152), o.compactionReadaheadSize()),
+                        List.of(o -> o.setCompactionReadaheadSize((0) - 1))),
+                new Setting<EnvOptions>("EnvOptions.setWritableFileMaxBufferSize", "rocksdb_envoptions_set_writable_file_max_buffer_size", "rocksdb_envoptions_get_writable_file_max_buffer_size", "11.8", "11.8",
+                        null, null,
+                        o -> o.setWritableFileMaxBufferSize(2097152),
+                        o -> assertEquals((long) (2097152), o.writableFileMaxBufferSize()),
+                        List.of(o -> o.setWritableFileMaxBufferSize((0) - 1))));
     }
 
     /** Adds the use-after-close rows of {@link FlushOptions}'s generated settings to its table. */
@@ -281,7 +399,15 @@ public final class SettingsTables {
     static Table<IngestExternalFileOptions> ingestExternalFileOptions(Table<IngestExternalFileOptions> table) {
         return table
                 .guarded("setWriteGlobalSeqno(boolean)", (o, c) -> o.setWriteGlobalSeqno(true))
-                .guarded("writeGlobalSeqno()", (o, c) -> o.writeGlobalSeqno());
+                .guarded("writeGlobalSeqno()", (o, c) -> o.writeGlobalSeqno())
+                .guarded("setMoveFiles(boolean)", (o, c) -> o.setMoveFiles(true))
+                .guarded("moveFiles()", (o, c) -> o.moveFiles())
+                .guarded("setSnapshotConsistency(boolean)", (o, c) -> o.setSnapshotConsistency(false))
+                .guarded("snapshotConsistency()", (o, c) -> o.snapshotConsistency())
+                .guarded("setAllowGlobalSeqNo(boolean)", (o, c) -> o.setAllowGlobalSeqNo(false))
+                .guarded("allowGlobalSeqNo()", (o, c) -> o.allowGlobalSeqNo())
+                .guarded("setIngestBehind(boolean)", (o, c) -> o.setIngestBehind(true))
+                .guarded("ingestBehind()", (o, c) -> o.ingestBehind());
     }
 
     /** The settings of {@link IngestExternalFileOptions}. */
@@ -291,6 +417,26 @@ public final class SettingsTables {
                         null, null,
                         o -> o.setWriteGlobalSeqno(true),
                         o -> assertEquals(true, o.writeGlobalSeqno()),
+                        List.of()),
+                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setMoveFiles", "rocksdb_ingestexternalfileoptions_set_move_files", "rocksdb_ingestexternalfileoptions_get_move_files", null, "11.8",
+                        null, null,
+                        o -> o.setMoveFiles(true),
+                        o -> assertEquals(true, o.moveFiles()),
+                        List.of()),
+                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setSnapshotConsistency", "rocksdb_ingestexternalfileoptions_set_snapshot_consistency", "rocksdb_ingestexternalfileoptions_get_snapshot_consistency", null, "11.8",
+                        null, null,
+                        o -> o.setSnapshotConsistency(false),
+                        o -> assertEquals(false, o.snapshotConsistency()),
+                        List.of()),
+                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setAllowGlobalSeqNo", "rocksdb_ingestexternalfileoptions_set_allow_global_seqno", "rocksdb_ingestexternalfileoptions_get_allow_global_seqno", null, "11.8",
+                        null, null,
+                        o -> o.setAllowGlobalSeqNo(false),
+                        o -> assertEquals(false, o.allowGlobalSeqNo()),
+                        List.of()),
+                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setIngestBehind", "rocksdb_ingestexternalfileoptions_set_ingest_behind", "rocksdb_ingestexternalfileoptions_get_ingest_behind", null, "11.8",
+                        null, null,
+                        o -> o.setIngestBehind(true),
+                        o -> assertEquals(true, o.ingestBehind()),
                         List.of()));
     }
 
@@ -1166,6 +1312,96 @@ public final class SettingsTables {
                         o -> o.setValueSizeSoftLimit(1048576),
                         o -> assertEquals((long) (1048576), o.valueSizeSoftLimit()),
                         List.of(o -> o.setValueSizeSoftLimit((0) - 1))));
+    }
+
+    /** Adds the use-after-close rows of {@link TransactionDBOptions}'s generated settings to its table. */
+    static Table<TransactionDBOptions> transactionDBOptions(Table<TransactionDBOptions> table) {
+        return table
+                .guarded("setMaxNumLocks(long)", (o, c) -> o.setMaxNumLocks(1000))
+                .guarded("maxNumLocks()", (o, c) -> o.maxNumLocks())
+                .guarded("setNumStripes(long)", (o, c) -> o.setNumStripes(32))
+                .guarded("numStripes()", (o, c) -> o.numStripes())
+                .guarded("setTransactionLockTimeout(long)", (o, c) -> o.setTransactionLockTimeout(2000))
+                .guarded("transactionLockTimeout()", (o, c) -> o.transactionLockTimeout())
+                .guarded("setDefaultLockTimeout(long)", (o, c) -> o.setDefaultLockTimeout(3000))
+                .guarded("defaultLockTimeout()", (o, c) -> o.defaultLockTimeout());
+    }
+
+    /** The settings of {@link TransactionDBOptions}. */
+    public static List<Setting<TransactionDBOptions>> transactionDBOptionsSettings() {
+        return List.of(
+                new Setting<TransactionDBOptions>("TransactionDBOptions.setMaxNumLocks", "rocksdb_transactiondb_options_set_max_num_locks", "rocksdb_transactiondb_options_get_max_num_locks", null, "11.8",
+                        null, null,
+                        o -> o.setMaxNumLocks(1000),
+                        o -> assertEquals((long) (1000), o.maxNumLocks()),
+                        List.of()),
+                new Setting<TransactionDBOptions>("TransactionDBOptions.setNumStripes", "rocksdb_transactiondb_options_set_num_stripes", "rocksdb_transactiondb_options_get_num_stripes", null, "11.8",
+                        null, null,
+                        o -> o.setNumStripes(32),
+                        o -> assertEquals((long) (32), o.numStripes()),
+                        List.of(o -> o.setNumStripes((1) - 1))),
+                new Setting<TransactionDBOptions>("TransactionDBOptions.setTransactionLockTimeout", "rocksdb_transactiondb_options_set_transaction_lock_timeout", "rocksdb_transactiondb_options_get_transaction_lock_timeout", null, "11.8",
+                        null, null,
+                        o -> o.setTransactionLockTimeout(2000),
+                        o -> assertEquals((long) (2000), o.transactionLockTimeout()),
+                        List.of(o -> o.setTransactionLockTimeout((-1) - 1))),
+                new Setting<TransactionDBOptions>("TransactionDBOptions.setDefaultLockTimeout", "rocksdb_transactiondb_options_set_default_lock_timeout", "rocksdb_transactiondb_options_get_default_lock_timeout", null, "11.8",
+                        null, null,
+                        o -> o.setDefaultLockTimeout(3000),
+                        o -> assertEquals((long) (3000), o.defaultLockTimeout()),
+                        List.of(o -> o.setDefaultLockTimeout((-1) - 1))));
+    }
+
+    /** Adds the use-after-close rows of {@link TransactionOptions}'s generated settings to its table. */
+    static Table<TransactionOptions> transactionOptions(Table<TransactionOptions> table) {
+        return table
+                .guarded("setDeadlockDetect(boolean)", (o, c) -> o.setDeadlockDetect(true))
+                .guarded("deadlockDetect()", (o, c) -> o.deadlockDetect())
+                .guarded("setDeadlockDetectDepth(long)", (o, c) -> o.setDeadlockDetectDepth(10))
+                .guarded("deadlockDetectDepth()", (o, c) -> o.deadlockDetectDepth())
+                .guarded("setLockTimeout(long)", (o, c) -> o.setLockTimeout(500))
+                .guarded("lockTimeout()", (o, c) -> o.lockTimeout())
+                .guarded("setExpiration(long)", (o, c) -> o.setExpiration(60000))
+                .guarded("expiration()", (o, c) -> o.expiration())
+                .guarded("setMaxWriteBatchSize(long)", (o, c) -> o.setMaxWriteBatchSize(1048576))
+                .guarded("maxWriteBatchSize()", (o, c) -> o.maxWriteBatchSize())
+                .guarded("setSkipPrepare(boolean)", (o, c) -> o.setSkipPrepare(false))
+                .guarded("skipPrepare()", (o, c) -> o.skipPrepare());
+    }
+
+    /** The settings of {@link TransactionOptions}. */
+    public static List<Setting<TransactionOptions>> transactionOptionsSettings() {
+        return List.of(
+                new Setting<TransactionOptions>("TransactionOptions.setDeadlockDetect", "rocksdb_transaction_options_set_deadlock_detect", "rocksdb_transaction_options_get_deadlock_detect", null, "11.8",
+                        null, null,
+                        o -> o.setDeadlockDetect(true),
+                        o -> assertEquals(true, o.deadlockDetect()),
+                        List.of()),
+                new Setting<TransactionOptions>("TransactionOptions.setDeadlockDetectDepth", "rocksdb_transaction_options_set_deadlock_detect_depth", "rocksdb_transaction_options_get_deadlock_detect_depth", null, "11.8",
+                        null, null,
+                        o -> o.setDeadlockDetectDepth(10),
+                        o -> assertEquals((long) (10), o.deadlockDetectDepth()),
+                        List.of(o -> o.setDeadlockDetectDepth((1) - 1))),
+                new Setting<TransactionOptions>("TransactionOptions.setLockTimeout", "rocksdb_transaction_options_set_lock_timeout", "rocksdb_transaction_options_get_lock_timeout", null, "11.8",
+                        null, null,
+                        o -> o.setLockTimeout(500),
+                        o -> assertEquals((long) (500), o.lockTimeout()),
+                        List.of(o -> o.setLockTimeout((-1) - 1))),
+                new Setting<TransactionOptions>("TransactionOptions.setExpiration", "rocksdb_transaction_options_set_expiration", "rocksdb_transaction_options_get_expiration", null, "11.8",
+                        null, null,
+                        o -> o.setExpiration(60000),
+                        o -> assertEquals((long) (60000), o.expiration()),
+                        List.of(o -> o.setExpiration((-1) - 1))),
+                new Setting<TransactionOptions>("TransactionOptions.setMaxWriteBatchSize", "rocksdb_transaction_options_set_max_write_batch_size", "rocksdb_transaction_options_get_max_write_batch_size", null, "11.8",
+                        null, null,
+                        o -> o.setMaxWriteBatchSize(1048576),
+                        o -> assertEquals((long) (1048576), o.maxWriteBatchSize()),
+                        List.of(o -> o.setMaxWriteBatchSize((0) - 1))),
+                new Setting<TransactionOptions>("TransactionOptions.setSkipPrepare", "rocksdb_transaction_options_set_skip_prepare", "rocksdb_transaction_options_get_skip_prepare", null, "11.8",
+                        null, null,
+                        o -> o.setSkipPrepare(false),
+                        o -> assertEquals(false, o.skipPrepare()),
+                        List.of()));
     }
 
     /** Adds the use-after-close rows of {@link WriteOptions}'s generated settings to its table. */

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import io.rocksffm.BackupEngine;
 import io.rocksffm.BackupEngineOptions;
 import io.rocksffm.BlockBasedTableConfig;
+import io.rocksffm.EnvOptions;
 import io.rocksffm.IngestExternalFileOptions;
 import io.rocksffm.LatestOptions;
 import io.rocksffm.RestoreOptions;
@@ -467,16 +468,18 @@ final class ApiTables {
                 .guarded("fileSize()", (o, c) -> o.fileSize());
     }
 
+    static Table<EnvOptions> envOptions() {
+        return SettingsTables.envOptions(new Table<>(EnvOptions.class))
+                .plain("close()", (o, c) -> o.close())
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()));
+    }
+
     static Table<IngestExternalFileOptions> ingestExternalFileOptions() {
         return SettingsTables.ingestExternalFileOptions(new Table<>(IngestExternalFileOptions.class))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("setMoveFiles(boolean)", (o, c) -> o.setMoveFiles(true))
-                .guarded("setSnapshotConsistency(boolean)", (o, c) -> o.setSnapshotConsistency(true))
-                .guarded("setAllowGlobalSeqNo(boolean)", (o, c) -> o.setAllowGlobalSeqNo(true))
                 .guarded("setAllowBlockingFlush(boolean)", (o, c) -> o.setAllowBlockingFlush(true))
                 .guarded("allowBlockingFlush()", (o, c) -> o.allowBlockingFlush())
-                .guarded("setIngestBehind(boolean)", (o, c) -> o.setIngestBehind(false))
                 .guarded("setFailIfNotBottommostLevel(boolean)", (o, c) -> o.setFailIfNotBottommostLevel(false));
     }
 

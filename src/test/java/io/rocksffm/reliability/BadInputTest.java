@@ -5,6 +5,7 @@ import static io.rocksffm.reliability.Reliability.*;
 import static org.junit.jupiter.api.Assertions.*;
 
 import io.rocksffm.ColumnFamilyDescriptor;
+import io.rocksffm.EnvOptions;
 import io.rocksffm.BackupEngine;
 import io.rocksffm.BackupEngineOptions;
 import io.rocksffm.BlockBasedTableConfig;
@@ -92,6 +93,8 @@ import io.rocksffm.SstFileManager;
 class BadInputTest extends BadInputFixture {
     /** The compaction settings the null probes pass (never closed: the probed calls refuse before using them). */
     private static final CompactRangeOptions COMPACT_RANGE = new CompactRangeOptions();
+    /** The file I/O settings the null probes pass (never closed, like the compaction settings). */
+    private static final EnvOptions ENV_OPTIONS = new EnvOptions();
 
     /** The batch-with-index argument of the null probes (transactions' suite). */
     private WriteBatchWithIndex wbwi;
@@ -358,6 +361,8 @@ class BadInputTest extends BadInputFixture {
         }
         if (t == CompactRangeOptions.class) {
             return COMPACT_RANGE;
+        } else if (t == EnvOptions.class) {
+            return ENV_OPTIONS;
         } else if (t == InfoLogLevel.class) {
             return InfoLogLevel.INFO;
         } else if (t == System.Logger.class) {

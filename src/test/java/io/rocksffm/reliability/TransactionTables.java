@@ -259,33 +259,25 @@ final class TransactionTables {
     }
 
     static Table<TransactionDBOptions> transactionDBOptions() {
-        return new Table<>(TransactionDBOptions.class)
+        return SettingsTables.transactionDBOptions(new Table<>(TransactionDBOptions.class))
                 .plain("close()", (o, c) -> o.close())
-                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("setMaxNumLocks(long)", (o, c) -> o.setMaxNumLocks(10))
-                .guarded("setNumStripes(long)", (o, c) -> o.setNumStripes(4))
-                .guarded("setTransactionLockTimeout(long)", (o, c) -> o.setTransactionLockTimeout(10))
-                .guarded("setDefaultLockTimeout(long)", (o, c) -> o.setDefaultLockTimeout(10));
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()));
     }
 
     static Table<TransactionOptions> transactionOptions() {
-        return new Table<>(TransactionOptions.class)
+        return SettingsTables.transactionOptions(new Table<>(TransactionOptions.class))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
                 .guarded("setSetSnapshot(boolean)", (o, c) -> o.setSetSnapshot(true))
-                .guarded("setDeadlockDetect(boolean)", (o, c) -> o.setDeadlockDetect(true))
-                .guarded("setDeadlockDetectDepth(long)", (o, c) -> o.setDeadlockDetectDepth(5))
-                .guarded("setLockTimeout(long)", (o, c) -> o.setLockTimeout(10))
-                .guarded("setExpiration(long)", (o, c) -> o.setExpiration(10))
-                .guarded("setMaxWriteBatchSize(long)", (o, c) -> o.setMaxWriteBatchSize(10))
-                .guarded("setSkipPrepare(boolean)", (o, c) -> o.setSkipPrepare(true));
+                .guarded("isSetSnapshot()", (o, c) -> o.isSetSnapshot());
     }
 
     static Table<OptimisticTransactionOptions> optimisticTransactionOptions() {
         return new Table<>(OptimisticTransactionOptions.class)
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("setSetSnapshot(boolean)", (o, c) -> o.setSetSnapshot(true));
+                .guarded("setSetSnapshot(boolean)", (o, c) -> o.setSetSnapshot(true))
+                .guarded("isSetSnapshot()", (o, c) -> o.isSetSnapshot());
     }
 
     static Table<WriteBatchWithIndex> writeBatchWithIndex(RocksDB db) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import io.rocksffm.BackupEngine;
 import io.rocksffm.BackupEngineOptions;
 import io.rocksffm.BlockBasedTableConfig;
+import io.rocksffm.EnvOptions;
 import io.rocksffm.IngestExternalFileOptions;
 import io.rocksffm.LatestOptions;
 import io.rocksffm.RestoreOptions;
@@ -138,7 +139,7 @@ class UseAfterCloseTest {
     @ValueSource(strings = {"RocksDB", "Options", "ReadOptions", "WriteOptions", "WriteBatch", "NativeWriteBatch",
             "RocksIterator", "Snapshot", "PinnedValue", "ColumnFamilyHandle", "FlushOptions", "Cache",
             "BlockBasedTableConfig", "Checkpoint", "RateLimiter", "WriteBufferManager",
-            "BackupEngineOptions", "RestoreOptions", "BackupEngine", "SstFileWriter",
+            "BackupEngineOptions", "RestoreOptions", "BackupEngine", "SstFileWriter", "EnvOptions",
             "IngestExternalFileOptions", "LatestOptions", "CompactionOptions", "CreateBackupOptions",
             "UniversalCompactionOptions", "FifoCompactionOptions", "CompactRangeOptions",
             "PerfContext", "InfoLogger", "SstFileManager", "Env",
@@ -217,6 +218,7 @@ class UseAfterCloseTest {
                 w.put(bytes("a"), bytes("1"));
                 check(ApiTables.sstFileWriter(), closed(w), ctx);
             }
+            case "EnvOptions" -> check(ApiTables.envOptions(), closed(new EnvOptions()), ctx);
             case "IngestExternalFileOptions" -> check(ApiTables.ingestExternalFileOptions(),
                     closed(new IngestExternalFileOptions()), ctx);
             case "LatestOptions" -> check(ApiTables.latestOptions(), closed(LatestOptions.load(live.path())), ctx);
