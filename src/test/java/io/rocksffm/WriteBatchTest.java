@@ -15,6 +15,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -808,6 +809,192 @@ class WriteBatchTest {
             try (WriteBatch closed = new WriteBatch()) {
                 assertThrows(NullPointerException.class, () -> closed.iterate(null));
             }
+        }
+    }
+
+
+    /** Whether a C call that reports through {@code errptr} failed; frees the message. */
+    private static boolean failed(MemorySegment errptr) {
+        MemorySegment err = errptr.get(ValueLayout.ADDRESS, 0);
+        errptr.set(ValueLayout.ADDRESS, 0, MemorySegment.NULL);
+        if (err.equals(MemorySegment.NULL)) {
+            return false;
+        }
+        rocksdb_free(err);
+        return true;
+    }
+
+    /**
+     * Calls {@code call}, which fails with NOT_FOUND where RocksDB's call failed and returns the
+     * batch where it did not; whether it succeeded.
+     */
+    private static boolean asRocksDB(boolean rocksdbFailed, WriteBatch batch, Supplier<WriteBatch> call) {
+        if (rocksdbFailed) {
+            RocksDBException e = assertThrows(RocksDBException.class, call::get);
+            assertEquals(RocksDBException.Code.NOT_FOUND, e.code(), e.getMessage());
+            return false;
+        }
+        assertSame(batch, call.get());
+        return true;
+    }
+
+    /**
+     * Save points against RocksDB's own batch: random records, nested save points, rollbacks,
+     * pops and clears on both; after every step the bytes and count are identical, and a rollback
+     * or pop without a save point fails on both (NOT_FOUND here).
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6})
+    void savePointsDoWhatRocksDBsBatchDoes(long seed) {
+        Random r = new Random(seed);
+        RocksDB.engine();
+        try (Arena arena = Arena.ofConfined(); WriteBatch batch = new WriteBatch(r.nextInt(64))) {
+            MemorySegment nb = rocksdb_writebatch_create();
+            MemorySegment errptr = arena.allocate(ValueLayout.ADDRESS);
+            int rollbacks = 0;
+            int refusals = 0;
+            int pops = 0;
+            try {
+                for (int i = 0; i < 400; i++) {
+                    int op = r.nextInt(12);
+                    byte[] k = randomBytes(r);
+                    byte[] v = randomBytes(r);
+                    MemorySegment nk = arena.allocateFrom(ValueLayout.JAVA_BYTE, k);
+                    MemorySegment nv = arena.allocateFrom(ValueLayout.JAVA_BYTE, v);
+                    switch (op) {
+                        case 0, 1 -> {
+                            assertSame(batch, batch.put(k, v));
+                            rocksdb_writebatch_put(nb, nk, k.length, nv, v.length);
+                        }
+                        case 2 -> {
+                            batch.delete(k);
+                            rocksdb_writebatch_delete(nb, nk, k.length);
+                        }
+                        case 3 -> {
+                            batch.merge(k, v);
+                            rocksdb_writebatch_merge(nb, nk, k.length, nv, v.length);
+                        }
+                        case 4, 5, 6 -> {
+                            assertSame(batch, batch.setSavePoint());
+                            rocksdb_writebatch_set_save_point(nb);
+                        }
+                        case 7, 8 -> {
+                            rocksdb_writebatch_rollback_to_save_point(nb, errptr);
+                            if (asRocksDB(failed(errptr), batch, batch::rollbackToSavePoint)) {
+                                rollbacks++;
+                            } else {
+                                refusals++;
+                            }
+                        }
+                        case 9, 10 -> {
+                            rocksdb_writebatch_pop_save_point(nb, errptr);
+                            if (asRocksDB(failed(errptr), batch, batch::popSavePoint)) {
+                                pops++;
+                            } else {
+                                refusals++;
+                            }
+                        }
+                        default -> {
+                            batch.clear();
+                            rocksdb_writebatch_clear(nb);
+                        }
+                    }
+                    String what = "seed " + seed + ", step " + i + ", op " + op;
+                    assertArrayEquals(nativeBytes(nb, arena), batch.data().toArray(ValueLayout.JAVA_BYTE), what);
+                    assertEquals(rocksdb_writebatch_count(nb), batch.count(), what);
+                }
+            } finally {
+                rocksdb_writebatch_destroy(nb);
+            }
+            assertTrue(rollbacks > 0 && refusals > 0 && pops > 0, "the sequence exercised every outcome");
+        }
+    }
+
+    /** A closed batch refuses its save point calls as every other call. */
+    @Test
+    void savePointCallsAfterCloseThrowIllegalState() {
+        WriteBatch batch = new WriteBatch();
+        batch.put(bytes("k"), bytes("v")).setSavePoint();
+        batch.close();
+        assertThrows(IllegalStateException.class, batch::setSavePoint);
+        assertThrows(IllegalStateException.class, batch::rollbackToSavePoint);
+        assertThrows(IllegalStateException.class, batch::popSavePoint);
+        try (WriteBatch none = new WriteBatch()) {
+            none.close();
+            assertThrows(IllegalStateException.class, none::rollbackToSavePoint, "closed is reported before no save point");
+        }
+    }
+
+    /**
+     * A rollback restores what the batch knows of its records' families with the records: records
+     * removed by it are no longer checked when the batch is written, records before the save point
+     * still are (a merge for a family without a merge operator, a reversed range, a dropped
+     * family), and the rolled-back batch writes what it holds.
+     */
+    @Test
+    void aRollbackRestoresTheFamilyChecksOfTheRecordsItKeeps() {
+        try (Options plain = new Options().setCreateIfMissing(true); RocksDB db = RocksDB.open(dir.resolve("a"), plain);
+             RocksDB other = RocksDB.open(dir.resolve("b"), plain);
+             WriteOptions wo = new WriteOptions(); WriteBatch batch = new WriteBatch()) {
+            ColumnFamilyHandle family = db.createColumnFamily("plain", plain);
+            ColumnFamilyHandle dropped = db.createColumnFamily("dropped", plain);
+            ColumnFamilyHandle gone = db.createColumnFamily("gone", plain);
+            ColumnFamilyHandle ofOther = other.createColumnFamily("plain", plain);
+
+            batch.put(family, bytes("a"), bytes("1")).setSavePoint().merge(family, bytes("m"), bytes("1"))
+                    .deleteRange(family, bytes("z"), bytes("a")).put(dropped, bytes("k"), bytes("v"));
+            db.dropColumnFamily(dropped);
+            assertThrows(IllegalArgumentException.class, () -> db.write(wo, batch));
+            batch.rollbackToSavePoint();
+            db.write(wo, batch);
+            assertEquals("1", string(db.get(family, bytes("a"))));
+            assertNull(db.get(family, bytes("m")));
+
+            batch.clear().merge(family, bytes("m"), bytes("1")).setSavePoint().put(bytes("x"), bytes("y")).rollbackToSavePoint();
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> db.write(wo, batch)).getMessage()
+                    .contains("has no merge operator"));
+            batch.clear().deleteRange(family, bytes("z"), bytes("a")).setSavePoint().put(bytes("x"), bytes("y"))
+                    .rollbackToSavePoint();
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> db.write(wo, batch)).getMessage()
+                    .contains("ends before it begins"));
+            batch.clear().put(gone, bytes("k"), bytes("v")).setSavePoint().put(bytes("x"), bytes("y")).rollbackToSavePoint();
+            db.dropColumnFamily(gone);
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> db.write(wo, batch)).getMessage()
+                    .contains("does not have"));
+            assertNull(db.get(bytes("x")), "nothing of a refused batch was applied");
+
+            // records of another database's families, rolled back, leave the batch free for any database
+            batch.clear().setSavePoint().put(ofOther, bytes("o"), bytes("1")).rollbackToSavePoint();
+            batch.put(family, bytes("b"), bytes("2"));
+            db.write(wo, batch);
+            assertEquals("2", string(db.get(family, bytes("b"))));
+            assertNull(other.get(ofOther, bytes("o")));
+        }
+    }
+
+    /**
+     * A rollback restores whether the batch holds records for a family with user-defined
+     * timestamps (which a batch's records do not carry): such a record rolled back no longer
+     * refuses the batch, one kept from before the save point still does.
+     */
+    @Test
+    void aRollbackRestoresTheTimestampedFamilyCheck() {
+        try (Options plain = new Options().setCreateIfMissing(true);
+             Options withTimestamps = new Options().setComparator(TimestampedComparator.bytewiseU64());
+             RocksDB db = RocksDB.open(dir, plain); WriteOptions wo = new WriteOptions(); WriteBatch batch = new WriteBatch()) {
+            ColumnFamilyHandle stamped = db.createColumnFamily("stamped", withTimestamps);
+            batch.put(bytes("a"), bytes("1")).setSavePoint().put(stamped, bytes("k"), bytes("v"));
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> db.write(wo, batch)).getMessage()
+                    .contains("user-defined timestamps"));
+            batch.rollbackToSavePoint();
+            db.write(wo, batch);
+            assertEquals("1", string(db.get(bytes("a"))));
+
+            batch.clear().put(stamped, bytes("k"), bytes("v")).setSavePoint().put(bytes("b"), bytes("2")).rollbackToSavePoint();
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> db.write(wo, batch)).getMessage()
+                    .contains("user-defined timestamps"));
+            assertEquals(RocksDBException.Code.NOT_FOUND, assertThrows(RocksDBException.class, batch::popSavePoint).code(),
+                    "the rollback removed its save point");
         }
     }
 }

@@ -3,15 +3,21 @@ package io.rocksffm.internal;
 import static org.junit.jupiter.api.Assertions.*;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.rocksffm.Options;
+import io.rocksffm.ReadOptions;
 import io.rocksffm.RocksDB;
 import io.rocksffm.internal.capi.HeaderInfo;
 
 import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.lang.foreign.SymbolLookup;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -22,6 +28,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The capability gate: every C function rocksffm calls is either exported by the engine under
@@ -370,5 +377,109 @@ class CapabilitiesTest {
         assertNull(Capabilities.reason("rocksdb_open", true, () -> fail("no version needed")));
         String missing = Capabilities.reason(f, false, () -> fail("no version needed"));
         assertTrue(missing.startsWith("needs " + f) && missing.contains("does not export"), missing);
+    }
+
+    /**
+     * A refusal names the public method the caller called: the outermost rocksffm frame above the
+     * caller's code, its nested class named by the class that encloses it; a call from outside
+     * rocksffm is "This call"; code of the caller's in between (a callback that calls rocksffm
+     * again) ends the walk at the innermost such call.
+     */
+    @Test
+    void theRefusalNamesThePublicMethodTheCallerCalled(@TempDir Path dir) {
+        assertEquals("This call", Capabilities.publicCaller());
+        try (Options o = new Options().setCreateIfMissing(true); RocksDB db = RocksDB.open(dir, o);
+             ReadOptions ro = new ReadOptions()) {
+            db.put("k".getBytes(StandardCharsets.UTF_8), "v".getBytes(StandardCharsets.UTF_8));
+            List<String> seen = new ArrayList<>();
+            db.forEach(ro, (k, v) -> seen.add(Capabilities.publicCaller()));
+            assertEquals(List.of("KeyValueReads.forEach"), seen, "a method of a public interface");
+            seen.clear();
+            try (Stream<Map.Entry<byte[], byte[]>> entries = db.stream(ro)) {
+                entries.forEach(e -> seen.add(Capabilities.publicCaller()));
+            }
+            assertEquals(List.of("KeyValueReads.tryAdvance"), seen, "a nested class is named by its enclosing one");
+            seen.clear();
+            try (Stream<Map.Entry<byte[], byte[]>> entries = db.stream(ro)) {
+                entries.forEach(e -> db.forEach(ro, (k, v) -> seen.add(Capabilities.publicCaller())));
+            }
+            assertEquals(List.of("KeyValueReads.forEach"), seen, "the caller's code between two calls ends the walk");
+        }
+    }
+
+    /**
+     * The first version a refusal names is the one the resource (written from RocksDB's history)
+     * gives, read here independently; a function it does not list gets none, and the message
+     * says none.
+     */
+    @Test
+    void theFirstVersionIsTheResourcesAndNamedInTheRefusal() throws Exception {
+        forgetCached("firstVersions"); // read the resource in this test, not in whichever asked first
+        Map<String, String> listed = new LinkedHashMap<>();
+        try (var in = Capabilities.class.getResourceAsStream("first-versions.txt")) {
+            assertNotNull(in);
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).lines().toList()) {
+                if (!line.isBlank() && !line.startsWith("#")) {
+                    String[] parts = line.trim().split("\\s+");
+                    assertEquals(2, parts.length, line);
+                    assertTrue(parts[1].matches("\\d+(\\.\\d+)+"), line);
+                    listed.put(parts[0], parts[1]);
+                }
+            }
+        }
+        assertTrue(listed.size() > 100, "the resource lists the functions 7.8.3 lacks");
+        for (Map.Entry<String, String> e : listed.entrySet()) {
+            assertEquals(e.getValue(), Capabilities.firstVersion(e.getKey()), e.getKey());
+            assertTrue(Capabilities.compareVersions(e.getValue(), "7.8.3") > 0, e.getKey() + " is newer than 7.8.3");
+        }
+        assertNull(Capabilities.firstVersion("rocksdb_no_such_function"));
+        assertNull(Capabilities.firstVersion("rocksdb_open"), "7.8.3 has it: not listed");
+        String f = listed.keySet().iterator().next();
+        String missing = Capabilities.reason(f, false, () -> fail("no version needed"));
+        assertEquals("needs " + f + ", which the RocksDB engine " + Capabilities.engineDescription()
+                + " does not export (RocksDB has it from " + listed.get(f) + " on)", missing);
+        assertEquals("needs rocksdb_no_such_function, which the RocksDB engine " + Capabilities.engineDescription()
+                + " does not export", Capabilities.reason("rocksdb_no_such_function", false, () -> fail("no version needed")));
+    }
+
+    /**
+     * Empties one of the gate's static caches (a field of {@code Capabilities}), so that the next
+     * question reads the engine or the resource again: the answers must not depend on the cache.
+     */
+    private static void forgetCached(String field) throws ReflectiveOperationException {
+        Field f = Capabilities.class.getDeclaredField(field);
+        f.setAccessible(true);
+        if (Modifier.isFinal(f.getModifiers())) {
+            ((Map<?, ?>) f.get(null)).clear();
+        } else {
+            f.set(null, null);
+        }
+    }
+
+    /** The export cache answers as the engine's symbols do when it is empty, as when it is full. */
+    @Test
+    void exportsAreLookedUpAfresh() throws Exception {
+        assertTrue(Capabilities.exports("rocksdb_open"));
+        assertFalse(Capabilities.exports("rocksdb_no_such_function"));
+        forgetCached("EXPORTED");
+        assertTrue(Capabilities.exports("rocksdb_open"), "looked up again");
+        assertFalse(Capabilities.exports("rocksdb_no_such_function"), "looked up again");
+        assertEquals(SymbolLookup.loaderLookup().find("rocksdb_writebatch_create").isPresent(),
+                Capabilities.exports("rocksdb_writebatch_create"));
+    }
+
+    /** The form that is told the Java method names it first, then the C function and the engine. */
+    @Test
+    void requireWithTheJavaMethodNamesItFirst() {
+        String method = "DatabaseAdmin.flush(List, FlushOptions)";
+        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+                () -> Capabilities.require(method, "rocksdb_no_such_function"));
+        assertEquals(method + " needs rocksdb_no_such_function, which the RocksDB engine "
+                + Capabilities.engineDescription() + " does not export", e.getMessage());
+        assertDoesNotThrow(() -> Capabilities.require(method, "rocksdb_open"));
+        UnsupportedOperationException direct = assertThrows(UnsupportedOperationException.class,
+                () -> Capabilities.require("rocksdb_no_such_function"));
+        assertTrue(direct.getMessage().startsWith("This call needs rocksdb_no_such_function, which the RocksDB engine "
+                + RocksDB.engine().version()), direct.getMessage());
     }
 }
