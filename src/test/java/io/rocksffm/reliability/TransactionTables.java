@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.*;
 import io.rocksffm.OptimisticTransactionDB;
 import io.rocksffm.OptimisticTransactionOptions;
 import io.rocksffm.RocksDBException;
+import io.rocksffm.RocksIterator;
 import io.rocksffm.Transaction;
 import io.rocksffm.TransactionDB;
 import io.rocksffm.TransactionDBOptions;
@@ -68,6 +69,7 @@ final class TransactionTables {
                         (db, c) -> db.multiGetAsList(c.cf, c.ro, List.of(bytes("k"))))
                 .guarded("newIterator(ReadOptions)", (db, c) -> db.newIterator(c.ro).close())
                 .guarded("newIterator(ColumnFamilyHandle,ReadOptions)", (db, c) -> db.newIterator(c.cf, c.ro).close())
+                .guarded("newIterators(List,ReadOptions)", (db, c) -> db.newIterators(List.of(c.cf), c.ro).forEach(RocksIterator::close))
                 .guarded("getSnapshot()", (db, c) -> db.getSnapshot().close())
                 .guarded("forEach(ReadOptions,BiConsumer)", (db, c) -> db.forEach(c.ro, (k, v) -> {}))
                 .guarded("stream(ReadOptions)", (db, c) -> {
@@ -148,6 +150,7 @@ final class TransactionTables {
                         (db, c) -> db.multiGetAsList(c.cf, c.ro, List.of(bytes("k"))))
                 .guarded("newIterator(ReadOptions)", (db, c) -> db.newIterator(c.ro).close())
                 .guarded("newIterator(ColumnFamilyHandle,ReadOptions)", (db, c) -> db.newIterator(c.cf, c.ro).close())
+                .guarded("newIterators(List,ReadOptions)", (db, c) -> db.newIterators(List.of(c.cf), c.ro).forEach(RocksIterator::close))
                 .guarded("getSnapshot()", (db, c) -> db.getSnapshot().close())
                 .guarded("forEach(ReadOptions,BiConsumer)", (db, c) -> db.forEach(c.ro, (k, v) -> {}))
                 .guarded("stream(ReadOptions)", (db, c) -> {
