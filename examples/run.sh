@@ -33,13 +33,15 @@ build() { # mvn args...: quiet, and its output only when it fails
 }
 build package
 failures=0
+# No warning may be printed (the JDK's native-access warning above all) but rocksffm's own notice
+# that the engine it bound is older than the one it is generated from (the system librocksdb).
 run() { # NAME EXPECTED_ENGINE java-args...
   local name=$1 expected=$2 out
   shift 2
   if out=$(java "$@" 2>&1) \
       && grep -q '^hello -> world$' <<<"$out" \
       && grep -q "^engine: $expected " <<<"$out" \
-      && ! grep -q 'WARNING' <<<"$out"; then
+      && ! grep -v '^WARNING: rocksffm bound the RocksDB engine .*, older than' <<<"$out" | grep -q 'WARNING'; then
     echo "example ok: $name, $(grep '^engine: ' <<<"$out")"
   else
     echo "example FAILED: $name (expected engine $expected); it printed:"
