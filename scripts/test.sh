@@ -142,7 +142,7 @@ if [ "$mvn_status" = 0 ]; then
   for exec in default-test kafka-conformance; do
     case "$exec" in
       default-test) name="Kafka Streams stores, own tests on kafka-streams 4.4.0" ;;
-      kafka-conformance) name="Kafka Streams stores, Kafka's AbstractKeyValueStoreTest on kafka-streams 4.3.1" ;;
+      kafka-conformance) name="Kafka Streams stores, Kafka's key-value, window and session store tests on kafka-streams 4.3.1" ;;
     esac
     line=$(grep "^$exec " <<<"$kafka_summary" || true)
     if [ -n "$line" ]; then
