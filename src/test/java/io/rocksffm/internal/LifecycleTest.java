@@ -525,16 +525,7 @@ class LifecycleTest {
         for (int i = 0; i < n; i++) {
             Lifecycle l = Lifecycle.striped("D" + i);
             lifecycles.add(l);
-            callers.add(Thread.ofPlatform().start(() -> {
-                try {
-                    l.enter();
-                    entered.countDown();
-                    leave.await();
-                    l.exit();
-                } catch (Throwable t) {
-                    failures.add(t);
-                }
-            }));
+            callers.add(holdingCalls(l, 1, entered, leave, failures));
         }
         entered.await();
         AtomicInteger destroyed = new AtomicInteger();
@@ -792,19 +783,7 @@ class LifecycleTest {
         Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
         List<Thread> threads = new ArrayList<>();
         for (int t = 0; t < n; t++) {
-            threads.add(Thread.ofPlatform().start(() -> {
-                try {
-                    l.enter();
-                    l.enter();
-                    entered.countDown();
-                    leave.await();
-                    l.exit();
-                    l.exit();
-                } catch (Throwable e) {
-                    failures.add(e);
-                    entered.countDown();
-                }
-            }));
+            threads.add(holdingCalls(l, 2, entered, leave, failures));
         }
         entered.await();
         Map<Integer, Long> counted = countedCells(l);
@@ -885,6 +864,31 @@ class LifecycleTest {
                 s.release();
             }
         }
+    }
+
+    /**
+     * Starts a thread that makes {@code calls} nested calls on {@code l}, counts {@code entered}
+     * down, and leaves them once {@code leave} opens; what it throws goes to {@code failures}.
+     */
+    private static Thread holdingCalls(Lifecycle l, int calls, CountDownLatch entered, CountDownLatch leave,
+                                       Queue<Throwable> failures) {
+        return Thread.ofPlatform().start(() -> {
+            int in = 0;
+            try {
+                for (; in < calls; in++) {
+                    l.enter();
+                }
+                entered.countDown();
+                leave.await();
+            } catch (Throwable t) {
+                failures.add(t);
+                entered.countDown(); // the test goes on to report it
+            } finally {
+                for (; in > 0; in--) {
+                    l.exit();
+                }
+            }
+        });
     }
 
     /** The cells of striped {@code l}: its calls in flight by array index, zeros left out. */
