@@ -586,8 +586,8 @@ class LifecycleTest {
      * threads calling and claiming children at once leave the counts exact, and a close or abandon
      * while another thread calls still closes and releases the parent. A lost compare-and-set
      * cannot be forced from outside (but see {@link #aCloseRereadsTheStateWhenAChildIsClaimedAfterItsRead});
-     * the threads start together and repeat (for a quarter of a second at most), so that on two
-     * cores they collide many times.
+     * the threads repeat until they have run at the same time often (2 s at most on a loaded
+     * machine, milliseconds on an idle one), so that they collide many times.
      */
     @Test
     @Timeout(60)
@@ -595,11 +595,13 @@ class LifecycleTest {
         Lifecycle l = new Lifecycle("S");
         Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
         CountDownLatch ready = new CountDownLatch(2);
-        Thread claims = Thread.ofPlatform().start(() -> repeatTogether(ready, failures, () -> {
+        AtomicLongArray runs = new AtomicLongArray(2 * RUNS_APART);
+        AtomicLong overlaps = new AtomicLong();
+        Thread claims = Thread.ofPlatform().start(() -> repeatTogether(0, runs, overlaps, ready, failures, () -> {
             l.addChild();
             l.removeChild();
         }));
-        repeatTogether(ready, failures, () -> {
+        repeatTogether(1, runs, overlaps, ready, failures, () -> {
             l.enter();
             l.exit();
         });
@@ -637,8 +639,10 @@ class LifecycleTest {
             }
         });
         try {
-            long end = System.nanoTime() + 150_000_000L; // 200 rounds, or at least 20 in 150 ms
-            for (int round = 0; round < 200 && (round < 20 || System.nanoTime() < end); round++) {
+            // until 50 abandons ran while the caller's count moved (in at least 20 rounds, 1 s at most)
+            long end = System.nanoTime() + 1_000_000_000L;
+            int overlapped = 0;
+            for (int round = 0; round < 2000 && (round < 20 || overlapped < 50 && System.nanoTime() < end); round++) {
                 Lifecycle parent = new Lifecycle("P");
                 Lifecycle c = Lifecycle.child("C", false, parent);
                 long before = calls.get();
@@ -651,7 +655,11 @@ class LifecycleTest {
                 if (close) {
                     c.close(destroyed::incrementAndGet);
                 } else {
+                    long seen = calls.get();
                     c.abandon();
+                    if (calls.get() != seen) {
+                        overlapped++;
+                    }
                 }
                 String what = (close ? "closed" : "abandoned") + " while another thread calls it, round " + round;
                 assertTrue(c.isClosed(), what);
@@ -747,20 +755,35 @@ class LifecycleTest {
         assertEquals(List.of(), List.copyOf(failures), "a marking thread died on an unexpected exception");
     }
 
+    /** Elements between the two threads' counts in {@link #repeatTogether}: a cache line each. */
+    private static final int RUNS_APART = 8;
+
     /**
-     * One thread of {@link #compareAndSetsThatLoseToAnotherThreadRetry}: waits for the other one,
-     * then runs {@code op} up to 200,000 times or for 100 ms; its failure goes to {@code failures}.
+     * One of the two threads of {@link #compareAndSetsThatLoseToAnotherThreadRetry}: waits for the
+     * other, then runs {@code op} until the two have run theirs 4,000 times while the other ran
+     * (its count in {@code runs} moved), 1 s at most: evidence that they ran at the same time, not
+     * proof of a lost compare-and-set. A failure goes to {@code failures}.
+     *
+     * @param me this thread's count in {@code runs}: 0 or 1
      */
-    private static void repeatTogether(CountDownLatch ready, Queue<Throwable> failures, Runnable op) {
+    private static void repeatTogether(int me, AtomicLongArray runs, AtomicLong overlaps, CountDownLatch ready,
+                                       Queue<Throwable> failures, Runnable op) {
         try {
             ready.countDown();
             ready.await();
-            long end = System.nanoTime() + 100_000_000L;
-            for (int i = 0; i < 200_000; i++) {
+            int mine = me * RUNS_APART;
+            int other = (1 - me) * RUNS_APART;
+            long end = System.nanoTime() + 1_000_000_000L;
+            for (long i = 1; overlaps.get() < 4_000; i++) {
                 if ((i & 1023) == 0 && System.nanoTime() > end) {
                     break;
                 }
+                long seen = runs.get(other);
                 op.run();
+                runs.set(mine, i);
+                if (runs.get(other) != seen) {
+                    overlaps.incrementAndGet();
+                }
             }
         } catch (Throwable t) {
             failures.add(t);
