@@ -574,11 +574,10 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         }
     }
 
-    /** {@inheritDoc} (Through {@code rocksdb_enable_file_deletions}' pre-9.0 shape where the engine has that.) */
     @Override
     public void enableFileDeletions() {
         try (Scratch s = guard.begin()) {
-            if (Capabilities.callable("rocksdb_enable_file_deletions")) {
+            if (Capabilities.callable("rocksdb_enable_file_deletions")) { // else its older shape (OlderShapes)
                 rocksdb_enable_file_deletions(adminDb(), s.errptr);
             } else {
                 OlderShapes.enableFileDeletions(adminDb(), s.errptr);
@@ -865,12 +864,8 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         }
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>Each pause counts as a child of the database until its continue: a database closing while
-     * paused would wait forever for its closing flush, so it refuses to close instead.
-     */
+    // Each pause counts as a child of the database until its continue: a database closing while
+    // paused would wait forever for its closing flush, so it refuses to close instead.
     @Override
     public void pauseBackgroundWork() {
         Callbacks.refuseWaiting("pauseBackgroundWork"); // it waits for the running jobs
