@@ -218,7 +218,7 @@ class AdminLeakTest {
                 if (Capabilities.callable("rocksdb_start_trace")) {
                     Path trace = dir.resolve("leak.trace");
                     TraceOptions traceOptions = new TraceOptions(1 << 20).withExcluded(Set.of(TraceOptions.Operation.GET));
-                    work.add(NativeLeakTest.heavyWorkload("startTrace/get/endTrace, error: endTrace without a trace", 4_000,
+                    work.add(NativeLeakTest.heavyWorkload("startTrace/get/endTrace, error: endTrace without a trace", 1_000,
                             i -> {
                                 db.startTrace(traceOptions, trace);
                                 db.get(bytes("k1"));
