@@ -102,6 +102,7 @@ class ArchitectureTest {
         OWN.put("ImportColumnFamilyOptions", List.of("rocksdb_import_column_family_options_"));
         OWN.put("ExportImportFilesMetaData", List.of("rocksdb_export_import_files_metadata_"));
         OWN.put("LiveFile", List.of("rocksdb_livefiles_"));
+        OWN.put("TraceOptions", List.of("rocksdb_trace_options_"));
     }
 
     /** The package-private classes that are parts of the database object. */
