@@ -2,8 +2,6 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
-import io.rocksffm.internal.Capabilities;
-
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -55,22 +53,5 @@ public final class IngestExternalFileOptions extends IngestExternalFileOptionsSe
     public boolean allowBlockingFlush() {
         lifecycle.ensureOpen();
         return allowBlockingFlush;
-    }
-
-    /**
-     * Whether the ingestion fails unless the files can go into the bottommost level (false by
-     * default). RocksDB 8.1 or later.
-     *
-     * @param value true to require the bottommost level
-     * @return these options
-     * @throws UnsupportedOperationException if the engine lacks
-     *         {@code rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level}
-     * @throws IllegalStateException if closed
-     */
-    public IngestExternalFileOptions setFailIfNotBottommostLevel(boolean value) {
-        lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level");
-        use(p -> rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level(p, flag(value)));
-        return this;
     }
 }
