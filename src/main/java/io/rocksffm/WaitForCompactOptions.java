@@ -5,7 +5,6 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 import io.rocksffm.internal.Capabilities;
 
 import java.lang.foreign.MemorySegment;
-import java.time.Duration;
 
 /**
  * Options of {@link DatabaseAdmin#waitForCompact(WaitForCompactOptions)}

@@ -10,8 +10,6 @@ import io.rocksffm.reliability.ApiTableSupport.Table;
 import io.rocksffm.CompactRangeOptions;
 import io.rocksffm.CuckooTableConfig;
 import io.rocksffm.PlainTableConfig;
-import io.rocksffm.ReadOptions;
-import io.rocksffm.WriteOptions;
 import java.util.List;
 
 /**
