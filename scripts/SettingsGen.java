@@ -118,6 +118,16 @@ public class SettingsGen {
         boolean hasGetter() {
             return !getter.equals("-");
         }
+
+        /** A getter of the value the setter was given, kept by the base (getter column java:DEFAULT). */
+        boolean javaGetter() {
+            return getter.startsWith("java:");
+        }
+
+        /** A C getter: one the bindings declare. */
+        boolean hasCGetter() {
+            return hasGetter() && !javaGetter();
+        }
     }
 
     /** A C function's return type and parameter types, from the bindings. */
@@ -256,6 +266,16 @@ public class SettingsGen {
             b.append("    /** Serialises the setters (an internal object: never the caller's, who may lock this one). */\n");
             b.append("    final Object lock = new Object();\n\n");
         }
+        for (Row r : rows) {
+            if (r.javaGetter()) {
+                b.append("    /** What {@link #").append(r.setterName()).append("} set last (").append(r.getter().substring(5))
+                        .append(" until then). */\n");
+                String initial = r.getter().substring(5);
+                boolean zero = initial.equals("false") || initial.equals("0") || initial.equals("0.0");
+                b.append("    volatile ").append(r.javaType()).append(" ").append(r.property()).append(zero ? "" : " = " + initial)
+                        .append(";\n\n");
+            }
+        }
         b.append("    ").append(owner).append("Settings(String what, MemorySegment ptr) {\n        super(what, ptr);\n    }\n");
         for (Row r : rows) {
             setter(b, owner, r, c);
@@ -330,10 +350,16 @@ public class SettingsGen {
             b.append("        synchronized (lock) {\n");
             b.append("            try (Scratch s = Scratch.enterFirst(lifecycle)) {\n");
             b.append("                ").append(r.setter()).append("(ptr, ").append(toC(r, jt, cType)).append(");\n");
+            if (r.javaGetter()) {
+                b.append("                ").append(r.property()).append(" = value;\n");
+            }
             b.append("            }\n        }\n");
         } else {
             b.append("        try (Scratch s = Scratch.enterFirst(lifecycle)) {\n");
             b.append("            ").append(r.setter()).append("(ptr, ").append(toC(r, jt, cType)).append(");\n");
+            if (r.javaGetter()) {
+                b.append("            ").append(r.property()).append(" = value;\n");
+            }
             b.append("        }\n");
         }
         b.append("        return (").append(owner).append(") this;\n");
@@ -341,6 +367,18 @@ public class SettingsGen {
     }
 
     static void getter(StringBuilder b, String owner, Row r, Map<String, CFunction> c) {
+        if (r.javaGetter()) {
+            b.append("\n    /**\n     * The value {@link #").append(r.setterName()).append("} sets: ")
+                    .append(Character.toLowerCase(r.doc().charAt(0))).append(r.doc().substring(1)).append("\n");
+            b.append("     * <p>Kept by these options (RocksDB's C API cannot read it back on every engine).\n     *\n");
+            b.append("     * @return the value\n");
+            b.append("     * @throws IllegalStateException if closed\n");
+            b.append("     */\n");
+            b.append("    public ").append(r.javaType()).append(" ").append(r.getterName()).append("() {\n");
+            b.append("        lifecycle.ensureOpen();\n");
+            b.append("        return ").append(r.property()).append(";\n    }\n");
+            return;
+        }
         CFunction f = function(c, r, r.getter());
         if (f.params().size() != 1) {
             throw new IllegalArgumentException(TABLE + ":" + r.line() + ": " + r.getter() + " takes " + f.params());
@@ -542,7 +580,7 @@ public class SettingsGen {
             if (r.gated()) {
                 fns.add(r.setter());
             }
-            if (r.hasGetter() && r.getterGated()) {
+            if (r.hasCGetter() && r.getterGated()) {
                 fns.add(r.getter());
             }
         }
@@ -617,9 +655,9 @@ public class SettingsGen {
                 sep = ",";
                 b.append("\n                new Setting<").append(owner).append(">(\"").append(owner).append(".").append(r.setterName())
                         .append("\", ").append(r.hasGetter() ? q(owner + "." + r.getterName()) : "null")
-                        .append(", \"").append(r.setter()).append("\", ").append(r.hasGetter() ? q(r.getter()) : "null")
+                        .append(", \"").append(r.setter()).append("\", ").append(r.hasCGetter() ? q(r.getter()) : "null")
                         .append(", ").append(r.gated() ? q(r.setterSince()) : "null").append(", ")
-                        .append(r.hasGetter() && r.getterGated() ? q(r.getterSince()) : "null").append(",\n                        ")
+                        .append(r.hasCGetter() && r.getterGated() ? q(r.getterSince()) : "null").append(",\n                        ")
                         .append(r.key().equals("-") ? "null" : q(r.key())).append(", ")
                         .append(r.key().equals("-") ? "null" : q(r.pattern().equals("=") ? Pattern.quote(r.test().replaceFirst("L$", "")) : r.pattern()))
                         .append(",\n                        o -> o.").append(r.setterName()).append("(").append(r.test()).append("),\n");

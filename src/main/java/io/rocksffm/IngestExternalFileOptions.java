@@ -12,9 +12,6 @@ import java.lang.foreign.MemorySegment;
  * any call after close throws {@link IllegalStateException}.
  */
 public final class IngestExternalFileOptions extends IngestExternalFileOptionsSettings {
-    /** What {@link #setAllowBlockingFlush} set last (RocksDB's default: true). */
-    private volatile boolean allowBlockingFlush = true;
-
     /**
      * RocksDB's defaults: files copied (not moved), snapshot consistency on, global sequence
      * numbers allowed, blocking flush allowed, not ingested behind.
@@ -26,32 +23,5 @@ public final class IngestExternalFileOptions extends IngestExternalFileOptionsSe
     @Override
     void destroy(MemorySegment p) {
         rocksdb_ingestexternalfileoptions_destroy(p);
-    }
-
-    /**
-     * Whether the ingestion may flush the memtable when its keys overlap the files' (true by
-     * default); without it, such an ingestion fails.
-     *
-     * @param value true to allow a blocking flush
-     * @return these options
-     * @throws IllegalStateException if closed
-     */
-    public IngestExternalFileOptions setAllowBlockingFlush(boolean value) {
-        use(p -> {
-            rocksdb_ingestexternalfileoptions_set_allow_blocking_flush(p, flag(value));
-            allowBlockingFlush = value;
-        });
-        return this;
-    }
-
-    /**
-     * Whether the ingestion may flush the memtable (kept on the Java side: the C API has no getter).
-     *
-     * @return the setting
-     * @throws IllegalStateException if closed
-     */
-    public boolean allowBlockingFlush() {
-        lifecycle.ensureOpen();
-        return allowBlockingFlush;
     }
 }

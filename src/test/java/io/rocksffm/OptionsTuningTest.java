@@ -214,6 +214,10 @@ class OptionsTuningTest {
                 byDefault, counts, failures);
         check(SettingsTables.universalCompactionOptionsSettings(), UniversalCompactionOptions::new, null, byDefault, counts, failures);
         check(SettingsTables.fifoCompactionOptionsSettings(), FifoCompactionOptions::new, null, byDefault, counts, failures);
+        check(SettingsTables.cuckooTableConfigSettings(), CuckooTableConfig::new, null, byDefault, counts, failures);
+        check(SettingsTables.restoreOptionsSettings(), RestoreOptions::new, null, byDefault, counts, failures);
+        check(SettingsTables.optimisticTransactionOptionsSettings(), OptimisticTransactionOptions::new, null, byDefault, counts,
+                failures);
         // options whose constructor is gated too (an engine without them refuses creating them)
         check(SettingsTables.compactionOptionsSettings(), CompactionOptions::new, null, byDefault, counts, failures);
         check(SettingsTables.waitForCompactOptionsSettings(), WaitForCompactOptions::new, null, byDefault, counts, failures);

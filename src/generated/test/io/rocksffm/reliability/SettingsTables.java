@@ -8,13 +8,16 @@ import io.rocksffm.BackupEngineOptions;
 import io.rocksffm.BlockBasedTableConfig;
 import io.rocksffm.CompactRangeOptions;
 import io.rocksffm.CompactionOptions;
+import io.rocksffm.CuckooTableConfig;
 import io.rocksffm.EnvOptions;
 import io.rocksffm.FifoCompactionOptions;
 import io.rocksffm.FlushOptions;
 import io.rocksffm.ImportColumnFamilyOptions;
 import io.rocksffm.IngestExternalFileOptions;
+import io.rocksffm.OptimisticTransactionOptions;
 import io.rocksffm.Options;
 import io.rocksffm.ReadOptions;
+import io.rocksffm.RestoreOptions;
 import io.rocksffm.TransactionDBOptions;
 import io.rocksffm.TransactionOptions;
 import io.rocksffm.UniversalCompactionOptions;
@@ -420,6 +423,51 @@ public final class SettingsTables {
                         List.of()));
     }
 
+    /** Adds the use-after-close rows of {@link CuckooTableConfig}'s generated settings to its table. */
+    static Table<CuckooTableConfig> cuckooTableConfig(Table<CuckooTableConfig> table) {
+        return table
+                .guarded("setHashTableRatio(double)", (o, c) -> o.setHashTableRatio(0.5))
+                .guarded("hashTableRatio()", (o, c) -> o.hashTableRatio())
+                .guarded("setMaxSearchDepth(int)", (o, c) -> o.setMaxSearchDepth(50))
+                .guarded("maxSearchDepth()", (o, c) -> o.maxSearchDepth())
+                .guarded("setCuckooBlockSize(int)", (o, c) -> o.setCuckooBlockSize(3))
+                .guarded("cuckooBlockSize()", (o, c) -> o.cuckooBlockSize())
+                .guarded("setIdentityAsFirstHash(boolean)", (o, c) -> o.setIdentityAsFirstHash(true))
+                .guarded("identityAsFirstHash()", (o, c) -> o.identityAsFirstHash())
+                .guarded("setUseModuleHash(boolean)", (o, c) -> o.setUseModuleHash(false))
+                .guarded("useModuleHash()", (o, c) -> o.useModuleHash());
+    }
+
+    /** The settings of {@link CuckooTableConfig}. */
+    public static List<Setting<CuckooTableConfig>> cuckooTableConfigSettings() {
+        return List.of(
+                new Setting<CuckooTableConfig>("CuckooTableConfig.setHashTableRatio", "CuckooTableConfig.hashTableRatio", "rocksdb_cuckoo_options_set_hash_ratio", null, null, null,
+                        null, null,
+                        o -> o.setHashTableRatio(0.5),
+                        o -> assertEquals((double) (0.5), o.hashTableRatio(), 0.0),
+                        List.of(o -> o.setHashTableRatio(0), o -> o.setHashTableRatio(Double.NaN), o -> o.setHashTableRatio((0) - 0.5), o -> o.setHashTableRatio((1) + 0.5))),
+                new Setting<CuckooTableConfig>("CuckooTableConfig.setMaxSearchDepth", "CuckooTableConfig.maxSearchDepth", "rocksdb_cuckoo_options_set_max_search_depth", null, null, null,
+                        null, null,
+                        o -> o.setMaxSearchDepth(50),
+                        o -> assertEquals((int) (50), o.maxSearchDepth()),
+                        List.of(o -> o.setMaxSearchDepth(0))),
+                new Setting<CuckooTableConfig>("CuckooTableConfig.setCuckooBlockSize", "CuckooTableConfig.cuckooBlockSize", "rocksdb_cuckoo_options_set_cuckoo_block_size", null, null, null,
+                        null, null,
+                        o -> o.setCuckooBlockSize(3),
+                        o -> assertEquals((int) (3), o.cuckooBlockSize()),
+                        List.of(o -> o.setCuckooBlockSize(0))),
+                new Setting<CuckooTableConfig>("CuckooTableConfig.setIdentityAsFirstHash", "CuckooTableConfig.identityAsFirstHash", "rocksdb_cuckoo_options_set_identity_as_first_hash", null, null, null,
+                        null, null,
+                        o -> o.setIdentityAsFirstHash(true),
+                        o -> assertEquals(true, o.identityAsFirstHash()),
+                        List.of()),
+                new Setting<CuckooTableConfig>("CuckooTableConfig.setUseModuleHash", "CuckooTableConfig.useModuleHash", "rocksdb_cuckoo_options_set_use_module_hash", null, null, null,
+                        null, null,
+                        o -> o.setUseModuleHash(false),
+                        o -> assertEquals(false, o.useModuleHash()),
+                        List.of()));
+    }
+
     /** Adds the use-after-close rows of {@link EnvOptions}'s generated settings to its table. */
     static Table<EnvOptions> envOptions(Table<EnvOptions> table) {
         return table
@@ -593,7 +641,9 @@ public final class SettingsTables {
                 .guarded("setIngestBehind(boolean)", (o, c) -> o.setIngestBehind(true))
                 .guarded("ingestBehind()", (o, c) -> o.ingestBehind())
                 .guarded("setFailIfNotBottommostLevel(boolean)", (o, c) -> o.setFailIfNotBottommostLevel(true))
-                .guarded("failIfNotBottommostLevel()", (o, c) -> o.failIfNotBottommostLevel());
+                .guarded("failIfNotBottommostLevel()", (o, c) -> o.failIfNotBottommostLevel())
+                .guarded("setAllowBlockingFlush(boolean)", (o, c) -> o.setAllowBlockingFlush(false))
+                .guarded("allowBlockingFlush()", (o, c) -> o.allowBlockingFlush());
     }
 
     /** The settings of {@link IngestExternalFileOptions}. */
@@ -628,6 +678,28 @@ public final class SettingsTables {
                         null, null,
                         o -> o.setFailIfNotBottommostLevel(true),
                         o -> assertEquals(true, o.failIfNotBottommostLevel()),
+                        List.of()),
+                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setAllowBlockingFlush", "IngestExternalFileOptions.allowBlockingFlush", "rocksdb_ingestexternalfileoptions_set_allow_blocking_flush", null, null, null,
+                        null, null,
+                        o -> o.setAllowBlockingFlush(false),
+                        o -> assertEquals(false, o.allowBlockingFlush()),
+                        List.of()));
+    }
+
+    /** Adds the use-after-close rows of {@link OptimisticTransactionOptions}'s generated settings to its table. */
+    static Table<OptimisticTransactionOptions> optimisticTransactionOptions(Table<OptimisticTransactionOptions> table) {
+        return table
+                .guarded("setSetSnapshot(boolean)", (o, c) -> o.setSetSnapshot(true))
+                .guarded("isSetSnapshot()", (o, c) -> o.isSetSnapshot());
+    }
+
+    /** The settings of {@link OptimisticTransactionOptions}. */
+    public static List<Setting<OptimisticTransactionOptions>> optimisticTransactionOptionsSettings() {
+        return List.of(
+                new Setting<OptimisticTransactionOptions>("OptimisticTransactionOptions.setSetSnapshot", "OptimisticTransactionOptions.isSetSnapshot", "rocksdb_optimistictransaction_options_set_set_snapshot", null, null, null,
+                        null, null,
+                        o -> o.setSetSnapshot(true),
+                        o -> assertEquals(true, o.isSetSnapshot()),
                         List.of()));
     }
 
@@ -1610,6 +1682,23 @@ public final class SettingsTables {
                         List.of()));
     }
 
+    /** Adds the use-after-close rows of {@link RestoreOptions}'s generated settings to its table. */
+    static Table<RestoreOptions> restoreOptions(Table<RestoreOptions> table) {
+        return table
+                .guarded("setKeepLogFiles(boolean)", (o, c) -> o.setKeepLogFiles(true))
+                .guarded("keepLogFiles()", (o, c) -> o.keepLogFiles());
+    }
+
+    /** The settings of {@link RestoreOptions}. */
+    public static List<Setting<RestoreOptions>> restoreOptionsSettings() {
+        return List.of(
+                new Setting<RestoreOptions>("RestoreOptions.setKeepLogFiles", "RestoreOptions.keepLogFiles", "rocksdb_restore_options_set_keep_log_files", null, null, null,
+                        null, null,
+                        o -> o.setKeepLogFiles(true),
+                        o -> assertEquals(true, o.keepLogFiles()),
+                        List.of()));
+    }
+
     /** Adds the use-after-close rows of {@link TransactionDBOptions}'s generated settings to its table. */
     static Table<TransactionDBOptions> transactionDBOptions(Table<TransactionDBOptions> table) {
         return table
@@ -1662,7 +1751,9 @@ public final class SettingsTables {
                 .guarded("setMaxWriteBatchSize(long)", (o, c) -> o.setMaxWriteBatchSize(1048576))
                 .guarded("maxWriteBatchSize()", (o, c) -> o.maxWriteBatchSize())
                 .guarded("setSkipPrepare(boolean)", (o, c) -> o.setSkipPrepare(false))
-                .guarded("skipPrepare()", (o, c) -> o.skipPrepare());
+                .guarded("skipPrepare()", (o, c) -> o.skipPrepare())
+                .guarded("setSetSnapshot(boolean)", (o, c) -> o.setSetSnapshot(true))
+                .guarded("isSetSnapshot()", (o, c) -> o.isSetSnapshot());
     }
 
     /** The settings of {@link TransactionOptions}. */
@@ -1697,6 +1788,11 @@ public final class SettingsTables {
                         null, null,
                         o -> o.setSkipPrepare(false),
                         o -> assertEquals(false, o.skipPrepare()),
+                        List.of()),
+                new Setting<TransactionOptions>("TransactionOptions.setSetSnapshot", "TransactionOptions.isSetSnapshot", "rocksdb_transaction_options_set_set_snapshot", null, null, null,
+                        null, null,
+                        o -> o.setSetSnapshot(true),
+                        o -> assertEquals(true, o.isSetSnapshot()),
                         List.of()));
     }
 

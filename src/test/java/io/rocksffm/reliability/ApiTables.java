@@ -378,11 +378,9 @@ final class ApiTables {
     }
 
     static Table<RestoreOptions> restoreOptions() {
-        return new Table<>(RestoreOptions.class)
+        return SettingsTables.restoreOptions(new Table<>(RestoreOptions.class))
                 .plain("close()", (o, c) -> o.close())
-                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("setKeepLogFiles(boolean)", (o, c) -> o.setKeepLogFiles(true))
-                .guarded("keepLogFiles()", (o, c) -> o.keepLogFiles());
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()));
     }
 
     /** Restores go to fresh directories under {@code c.dir} (a live engine would restore there). */
@@ -438,9 +436,7 @@ final class ApiTables {
     static Table<IngestExternalFileOptions> ingestExternalFileOptions() {
         return SettingsTables.ingestExternalFileOptions(new Table<>(IngestExternalFileOptions.class))
                 .plain("close()", (o, c) -> o.close())
-                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("setAllowBlockingFlush(boolean)", (o, c) -> o.setAllowBlockingFlush(true))
-                .guarded("allowBlockingFlush()", (o, c) -> o.allowBlockingFlush());
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()));
     }
 
     /** LatestOptions holds Options: after close every accessor still answers, and the options it returns are closed. */
