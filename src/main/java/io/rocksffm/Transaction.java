@@ -203,10 +203,10 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
     }
 
     /** {@link #beginWritable()}, then the database and {@code family} (checked to be this database's). */
-    Scratch beginWrite(ColumnFamilyHandle family) {
+    Scratch beginWritable(ColumnFamilyHandle family) {
         Scratch s = beginWritable();
         try {
-            return db.guard.enterFamily(s, family);
+            return db.guard.enter(s, family);
         } catch (RuntimeException | Error e) {
             s.release();
             throw e;
@@ -325,7 +325,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      */
     @Override
     public Transaction merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
-        TransactionWrites.checkMerge(this, db, family, key, value);
+        TransactionWrites.checkMerge(this, family, key, value);
         TransactionWrites.write(this, family, key, value, RocksDBC::rocksdb_transaction_merge_cf);
         return this;
     }
@@ -421,7 +421,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
         Objects.requireNonNull(options, "options");
         Scratch s = forUpdate ? beginWritable() : beginActive();
         try {
-            db.guard.enterRead(s, options, family);
+            db.guard.enter(s, options, family);
             if (forUpdate && db.families.timestampSize(family) != 0) { // an optimistic commit would validate it without one
                 throw new IllegalArgumentException("column family '" + family.name() + "' has user-defined timestamps,"
                         + " which transactions do not carry: a read for update of it is refused");
@@ -637,6 +637,40 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      */
     public void rollbackToSavePoint() {
         TransactionWrites.rollbackToSavePoint(this);
+    }
+
+    /**
+     * Adds {@code blob} as log data (RocksDB's {@code PutLogData}): it is written to the
+     * write-ahead log with the transaction's writes when it commits, and read back by change
+     * capture ({@link WalUpdate#batch()}, {@link WriteBatch#iterate}), but it is not a write: it
+     * changes no key, takes no sequence number and is not in {@link #getWriteBatch()}'s count. A
+     * rollback (to a savepoint or of the whole transaction) discards it with the writes. The blob is
+     * copied in.
+     *
+     * @param blob the bytes to log
+     * @return this transaction
+     * @throws NullPointerException if {@code blob} is null
+     * @throws IllegalArgumentException if {@code blob} exceeds RocksDB's limit of 2<sup>32</sup>-1 bytes
+     * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_transaction_put_log_data}
+     *         (before RocksDB 11.8)
+     */
+    public Transaction putLogData(MemorySegment blob) {
+        TransactionWrites.putLogData(this, blob);
+        return this;
+    }
+
+    /**
+     * {@link #putLogData(MemorySegment)} for an array.
+     *
+     * @param blob the bytes to log
+     * @return this transaction
+     * @throws NullPointerException if {@code blob} is null
+     * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_transaction_put_log_data}
+     */
+    public Transaction putLogData(byte[] blob) {
+        return putLogData(MemorySegment.ofArray(Objects.requireNonNull(blob, "blob")));
     }
 
     /**

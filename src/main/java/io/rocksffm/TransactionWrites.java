@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Scratch;
 
@@ -31,7 +32,7 @@ final class TransactionWrites {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
         Limits.checkKeyValue(key, value);
-        try (Scratch s = tx.beginWrite(family)) {
+        try (Scratch s = tx.beginWritable(family)) {
             tx.db.families.refuseTimestamped(family);
             tx.noteWritten(family);
             write.call(tx.ptr, family.ptr, s.first(key), key.byteSize(), s.second(value), value.byteSize(), s.errptr);
@@ -43,11 +44,21 @@ final class TransactionWrites {
     static void delete(Transaction tx, ColumnFamilyHandle family, MemorySegment key) {
         Objects.requireNonNull(key, "key");
         Limits.checkKey(key);
-        try (Scratch s = tx.beginWrite(family)) {
+        try (Scratch s = tx.beginWritable(family)) {
             tx.db.families.refuseTimestamped(family);
             tx.noteWritten(family);
             rocksdb_transaction_delete_cf(tx.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
             Native.check(s.errptr);
+        }
+    }
+
+    /** Log data: the blob goes to the log with the transaction's writes (RocksDB 11.8 and later). */
+    static void putLogData(Transaction tx, MemorySegment blob) {
+        Objects.requireNonNull(blob, "blob");
+        Limits.checkLogData(blob);
+        try (Scratch s = tx.beginWritable()) {
+            Capabilities.require("Transaction.putLogData", "rocksdb_transaction_put_log_data");
+            rocksdb_transaction_put_log_data(tx.ptr, s.first(blob), blob.byteSize());
         }
     }
 
@@ -66,11 +77,11 @@ final class TransactionWrites {
     }
 
     /** Argument and state checks of {@link Transaction#merge}: nulls, closed, then the family's merge operator. */
-    static void checkMerge(Transaction tx, Database db, ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
+    static void checkMerge(Transaction tx, ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
         Objects.requireNonNull(family, "family");
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
         tx.lifecycle.ensureOpen();
-        db.requireMergeOperator(family);
+        tx.db.requireMergeOperator(family);
     }
 }
