@@ -32,6 +32,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -209,8 +211,8 @@ class DslStoreKindsTopologyTest {
             List<String> others = files.filter(Files::isDirectory).map(p -> p.getFileName().toString())
                     .filter(n -> !n.equals("rocksffm")).toList();
             assertEquals(List.of(), others, "store directories beside rocksffm's in " + taskDir);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

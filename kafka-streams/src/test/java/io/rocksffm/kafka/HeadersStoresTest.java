@@ -9,6 +9,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Bytes;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.kstream.internals.SessionWindow;
+import org.apache.kafka.streams.processor.StateStore;
 import org.apache.kafka.streams.state.HeadersBytesStore;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.SessionStore;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.File;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -37,7 +39,7 @@ class HeadersStoresTest {
     @TempDir
     Path dir;
 
-    private static <S extends org.apache.kafka.streams.processor.StateStore> S open(Supplier<S> make, File stateDir) {
+    private static <S extends StateStore> S open(Supplier<S> make, File stateDir) {
         S store = make.get();
         store.init(new TestContext(stateDir, Map.of()), store);
         return store;
@@ -46,7 +48,7 @@ class HeadersStoresTest {
     /** A value in Kafka's headers format: an empty header set, a timestamp, the value. */
     private static byte[] headersValue(String value) {
         return HeadersBytesStore.convertToHeaderFormat(
-                java.nio.ByteBuffer.allocate(8 + value.length()).putLong(7).put(TestContext.v(value)).array());
+                ByteBuffer.allocate(8 + value.length()).putLong(7).put(TestContext.v(value)).array());
     }
 
     @Test
