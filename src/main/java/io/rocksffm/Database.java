@@ -408,6 +408,33 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     }
 
     @Override
+    public void startTrace(TraceOptions options, Path path) {
+        Objects.requireNonNull(options, "options");
+        String file = Opening.cPath(path);
+        try (Scratch s = guard.begin(); Arena arena = Arena.ofConfined()) {
+            Capabilities.require("rocksdb_start_trace");
+            MemorySegment traceOptions = options.toNative();
+            try {
+                // the database's Env and default EnvOptions write the file
+                rocksdb_start_trace(adminDb(), MemorySegment.NULL, MemorySegment.NULL, traceOptions, arena.allocateFrom(file),
+                        s.errptr);
+            } finally {
+                TraceOptions.destroy(traceOptions);
+            }
+            Native.check(s.errptr);
+        }
+    }
+
+    @Override
+    public void endTrace() {
+        try (Scratch s = guard.begin()) {
+            Capabilities.require("rocksdb_end_trace");
+            rocksdb_end_trace(adminDb(), s.errptr);
+            Native.check(s.errptr);
+        }
+    }
+
+    @Override
     public void compactRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
         Callbacks.refuseWaiting("compactRange");
         Maintenance.refuseWhilePaused(this, "compactRange", "continue it first");

@@ -143,8 +143,55 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
     void flushWal(boolean sync);
 
     /**
+     * Starts recording the database's operations (point reads, writes, iterator seeks, batched
+     * reads; the kinds {@code options} does not exclude) into the file {@code path}
+     * ({@code StartTrace}), which RocksDB creates, replacing one that exists; RocksDB's own tools
+     * replay or analyse it ({@code trace_analyzer}, {@code db_bench -benchmarks=replay}). The
+     * recording goes on until {@link #endTrace()} or the database closes; starting again while
+     * recording replaces the running trace with the new one. Operations of every column family
+     * and of every thread are recorded, at a cost on each.
+     *
+     * @param options what to record
+     * @param path    the trace file (its directory must exist)
+     * @throws NullPointerException if {@code options} or {@code path} is null
+     * @throws IllegalArgumentException if the path holds a NUL character
+     * @throws RocksDBException e.g. {@link RocksDBException.Code#IO_ERROR} if the file cannot be created
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_start_trace} (before RocksDB 11.8)
+     * @throws IllegalStateException if closed
+     */
+    void startTrace(TraceOptions options, Path path);
+
+    /**
+     * {@link #startTrace(TraceOptions, Path)} with RocksDB's default options: every operation, up to
+     * 64 GiB.
+     *
+     * @param path the trace file (its directory must exist)
+     * @throws RocksDBException e.g. {@link RocksDBException.Code#IO_ERROR} if the file cannot be created
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_start_trace} (before RocksDB 11.8)
+     * @throws IllegalStateException if closed
+     */
+    default void startTrace(Path path) {
+        startTrace(new TraceOptions(), path);
+    }
+
+    /**
+     * Stops the recording {@link #startTrace(TraceOptions, Path)} started and closes its file
+     * ({@code EndTrace}).
+     *
+     * @throws RocksDBException {@link RocksDBException.Code#IO_ERROR} if no trace is running, or the
+     *         file cannot be finished
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_end_trace} (before RocksDB 11.8)
+     * @throws IllegalStateException if closed
+     */
+    void endTrace();
+
+    /**
      * Compacts the keys of {@code family} in {@code [begin, end]}; a {@code null} bound is
-     * open-ended. Waits until the compaction is done (the C API reports no error).
+     * open-ended. Waits until the compaction is done (the C API reports no error). For keys in
+     * arrays, wrap them: {@code compactRange(family, MemorySegment.ofArray(begin), MemorySegment.ofArray(end))}
+     * (rocksdbjni's {@code compactRange(family, byte[], byte[])}). There is no {@code byte[]} form
+     * with a family: beside this one, {@code compactRange(family, null, null)} would not compile
+     * (an ambiguous call).
      *
      * @param family the column family
      * @param begin  the first key, or {@code null}

@@ -35,6 +35,13 @@ final class Limits {
         }
     }
 
+    /** Refuses log data ({@code putLogData}) over RocksDB's limit. */
+    static void checkLogData(MemorySegment blob) {
+        if (blob.byteSize() > BatchFormat.MAX_SLICE) {
+            throw tooLarge("log data", blob.byteSize());
+        }
+    }
+
     private static IllegalArgumentException tooLarge(String what, long size) {
         return new IllegalArgumentException(what + " of " + size + " bytes exceeds RocksDB's limit of "
                 + BatchFormat.MAX_SLICE + " bytes");

@@ -40,7 +40,12 @@ import java.util.List;
  * next, prev) or {@link #close()}: using one afterwards throws {@link IllegalStateException} (the
  * views of an entry share a scope that the move closes), so a view can never show another entry's
  * bytes or freed memory ({@link #uncheckedKey()} and {@link #uncheckedValue()} skip that check, for
- * speed, with its risks). To keep an entry, copy it ({@link #key(MemorySegment)},
+ * speed, with its risks). The exception is the JDK's, thrown where the view is read, with the
+ * message the JDK gives every closed memory scope, {@code "Already closed"}: it cannot say that the
+ * iterator moved, because the check and its message belong to the JDK's memory segments, which no
+ * library can subclass or intercept (rocksffm's code is not on the stack when a view is read). An
+ * {@code "Already closed"} from a view of {@code key()} or {@code value()} means that its iterator
+ * moved or closed after the view was taken. To keep an entry, copy it ({@link #key(MemorySegment)},
  * {@link #keyBytes()}, ...); the copying methods make no view.
  *
  * <p><b>Prefetch.</b> With a prefetch size above 0 ({@link ReadOptions#setPrefetchBytes}; off by
@@ -487,7 +492,8 @@ public final class RocksIterator implements AutoCloseable {
 
     /**
      * The current value: a read-only view, valid until the next move or close; using it
-     * afterwards throws {@link IllegalStateException}.
+     * afterwards throws {@link IllegalStateException} (the JDK's "Already closed", as for
+     * {@link #key()}; copy with {@link #valueBytes()} to keep a value).
      *
      * @return the current value
      * @throws IllegalStateException if the iterator is not on an entry

@@ -640,6 +640,40 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
     }
 
     /**
+     * Adds {@code blob} as log data (RocksDB's {@code PutLogData}): it is written to the
+     * write-ahead log with the transaction's writes when it commits, and read back by change
+     * capture ({@link WalUpdate#batch()}, {@link WriteBatch#iterate}), but it is not a write: it
+     * changes no key, takes no sequence number and is not in {@link #getWriteBatch()}'s count. A
+     * rollback (to a savepoint or of the whole transaction) discards it with the writes. The blob is
+     * copied in.
+     *
+     * @param blob the bytes to log
+     * @return this transaction
+     * @throws NullPointerException if {@code blob} is null
+     * @throws IllegalArgumentException if {@code blob} exceeds RocksDB's limit of 2<sup>32</sup>-1 bytes
+     * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_transaction_put_log_data}
+     *         (before RocksDB 11.8)
+     */
+    public Transaction putLogData(MemorySegment blob) {
+        TransactionWrites.putLogData(this, blob);
+        return this;
+    }
+
+    /**
+     * {@link #putLogData(MemorySegment)} for an array.
+     *
+     * @param blob the bytes to log
+     * @return this transaction
+     * @throws NullPointerException if {@code blob} is null
+     * @throws IllegalStateException if closed, finished, prepared, or in use by another thread
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_transaction_put_log_data}
+     */
+    public Transaction putLogData(byte[] blob) {
+        return putLogData(MemorySegment.ofArray(Objects.requireNonNull(blob, "blob")));
+    }
+
+    /**
      * A copy of this transaction's pending writes as a {@link WriteBatch} (from
      * {@code rocksdb_transaction_get_writebatch_wi}).
      *

@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Scratch;
 
@@ -48,6 +49,16 @@ final class TransactionWrites {
             tx.noteWritten(family);
             rocksdb_transaction_delete_cf(tx.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
             Native.check(s.errptr);
+        }
+    }
+
+    /** Log data: the blob goes to the log with the transaction's writes (RocksDB 11.8 and later). */
+    static void putLogData(Transaction tx, MemorySegment blob) {
+        Objects.requireNonNull(blob, "blob");
+        Limits.checkLogData(blob);
+        try (Scratch s = tx.beginWritable()) {
+            Capabilities.require("Transaction.putLogData", "rocksdb_transaction_put_log_data");
+            rocksdb_transaction_put_log_data(tx.ptr, s.first(blob), blob.byteSize());
         }
     }
 

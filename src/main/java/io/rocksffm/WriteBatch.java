@@ -481,10 +481,8 @@ public final class WriteBatch implements Writes<WriteBatch>, AutoCloseable {
     public WriteBatch putLogData(MemorySegment blob) {
         Objects.requireNonNull(blob, "blob");
         ensureOpen();
+        Limits.checkLogData(blob);
         long n = blob.byteSize();
-        if (n > MAX_SLICE) {
-            throw new IllegalArgumentException("log data of " + n + " bytes exceeds RocksDB's limit of " + MAX_SLICE);
-        }
         long need = 1 + varintSize(n) + n;
         if (size + need > buf.byteSize()) {
             grow(size + need);

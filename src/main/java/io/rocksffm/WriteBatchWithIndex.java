@@ -354,6 +354,42 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
         throw UnsupportedWrites.rangeDeletion("a WriteBatchWithIndex", "RocksDB's indexed batch has none");
     }
 
+    /**
+     * Appends {@code blob} as log data (RocksDB's {@code PutLogData}): it is written to the
+     * write-ahead log with the batch, and read back by change capture
+     * ({@link WalUpdate#batch()}, {@link WriteBatch#iterate}), but it is not an operation: it
+     * changes no family, is not indexed (reads of the batch do not see it), does not count in
+     * {@link #count()} and takes no sequence number. A save point rolls it back like a write. The
+     * blob is copied in.
+     *
+     * @param blob the bytes to log
+     * @return this batch
+     * @throws NullPointerException if {@code blob} is null
+     * @throws IllegalArgumentException if {@code blob} exceeds RocksDB's limit of 2<sup>32</sup>-1 bytes
+     * @throws IllegalStateException if closed or iterated
+     */
+    public WriteBatchWithIndex putLogData(MemorySegment blob) {
+        Objects.requireNonNull(blob, "blob");
+        checkWritable();
+        Limits.checkLogData(blob);
+        try (Scratch s = Scratch.acquire()) {
+            rocksdb_writebatch_wi_put_log_data(ptr, s.first(blob), blob.byteSize());
+        }
+        return this;
+    }
+
+    /**
+     * {@link #putLogData(MemorySegment)} for an array.
+     *
+     * @param blob the bytes to log
+     * @return this batch
+     * @throws NullPointerException if {@code blob} is null
+     * @throws IllegalStateException if closed or iterated
+     */
+    public WriteBatchWithIndex putLogData(byte[] blob) {
+        return putLogData(MemorySegment.ofArray(Objects.requireNonNull(blob, "blob")));
+    }
+
     /** {@return the number of writes in the batch} */
     public int count() {
         lifecycle.check();

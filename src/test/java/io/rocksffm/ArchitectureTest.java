@@ -96,6 +96,7 @@ class ArchitectureTest {
         OWN.put("CuckooTableConfig", List.of("rocksdb_cuckoo_options_"));
         OWN.put("ImportColumnFamilyOptions", List.of("rocksdb_import_column_family_options_"));
         OWN.put("ExportImportFilesMetaData", List.of("rocksdb_export_import_files_metadata_"));
+        OWN.put("TraceOptions", List.of("rocksdb_trace_options_"));
     }
 
     /** The package-private classes that are parts of the database object. */

@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -321,6 +322,71 @@ class DatabaseAdminTest {
     private static List<Path> tableFiles(Path dir) throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
             return s.filter(p -> p.getFileName().toString().endsWith(".sst")).sorted().toList();
+        }
+    }
+
+    /** Key {@code i} of the compaction cross-check: k00..k99, written in four files of 25. */
+    private static byte[] key(int i) {
+        return bytes(String.format("k%02d", i));
+    }
+
+    /**
+     * rocksdbjni's {@code compactRange(family, byte[], byte[])} is rocksffm's segment form with the
+     * keys wrapped by {@code MemorySegment.ofArray} (a null key staying null), as the mapping says:
+     * on the same engine, the same writes compacted over the same range leave the same files on
+     * every level, for a bounded range and for ranges open at either end.
+     */
+    @Test
+    void compactRangeOfArrayKeysIsRocksdbjnisCall() throws Exception {
+        if (!"rocksdbjni".equals(RocksDB.engine().source())) {
+            return; // rocksdbjni's Java API is on the class path only with its engine
+        }
+        org.rocksdb.RocksDB.loadLibrary(); // fully qualified: rocksdbjni's RocksDB beside ours
+        String[][] ranges = {{"k20", "k60"}, {null, "k30"}, {"k70", null}, {"k26", "k27"}};
+        for (int r = 0; r < ranges.length; r++) {
+            byte[] begin = ranges[r][0] == null ? null : bytes(ranges[r][0]);
+            byte[] end = ranges[r][1] == null ? null : bytes(ranges[r][1]);
+            List<String> jni = new ArrayList<>();
+            try (org.rocksdb.Options o = new org.rocksdb.Options().setCreateIfMissing(true) // fully qualified: as above
+                         .setDisableAutoCompactions(true);
+                 org.rocksdb.ColumnFamilyOptions cfo = new org.rocksdb.ColumnFamilyOptions() // fully qualified: as above
+                         .setDisableAutoCompactions(true);
+                 org.rocksdb.RocksDB db = org.rocksdb.RocksDB.open(o, dir.resolve("jni-" + r).toString()); // fully qualified: as above
+                 org.rocksdb.ColumnFamilyHandle cf = db.createColumnFamily( // fully qualified: as above
+                         new org.rocksdb.ColumnFamilyDescriptor(bytes("cf"), cfo)); // fully qualified: as above
+                 org.rocksdb.FlushOptions wait = new org.rocksdb.FlushOptions().setWaitForFlush(true)) { // fully qualified: as above
+                // no lambdas here: their synthetic methods would name rocksdbjni's types, which the
+                // runs without rocksdbjni on the class path could not resolve
+                for (int i = 0; i < 100; i++) {
+                    db.put(cf, key(i), bytes("v" + i));
+                    if (i % 25 == 24) {
+                        db.flush(wait, cf);
+                    }
+                }
+                db.compactRange(cf, begin, end);
+                for (int level = 0; level < 7; level++) {
+                    jni.add(db.getProperty(cf, "rocksdb.num-files-at-level" + level).strip());
+                }
+            }
+            List<String> ffm = new ArrayList<>();
+            try (Options o = new Options().setCreateIfMissing(true).setDisableAutoCompactions(true);
+                 RocksDB db = RocksDB.open(dir.resolve("ffm-" + r), o)) {
+                ColumnFamilyHandle cf = db.createColumnFamily("cf", o);
+                for (int i = 0; i < 100; i++) {
+                    db.put(cf, key(i), bytes("v" + i));
+                    if (i % 25 == 24) {
+                        db.flush(cf, true);
+                    }
+                }
+                // the mapping's call for rocksdbjni's db.compactRange(cf, begin, end)
+                db.compactRange(cf, begin == null ? null : MemorySegment.ofArray(begin),
+                        end == null ? null : MemorySegment.ofArray(end));
+                for (int level = 0; level < 7; level++) {
+                    ffm.add(db.getProperty(cf, "rocksdb.num-files-at-level" + level).strip());
+                }
+            }
+            assertEquals(jni, ffm, "files per level after compacting [" + ranges[r][0] + ", " + ranges[r][1] + "]");
+            assertNotEquals(List.of("4", "0", "0", "0", "0", "0", "0"), ffm, "the compaction moved files");
         }
     }
 }

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -331,6 +332,23 @@ class OperationsExamplesTest {
             assertEquals("0", db.getProperty("rocksdb.num-running-compactions"));
             assertEquals("0", db.getProperty("rocksdb.num-running-flushes"));
             assertEquals("v3", new String(db.get("k7".getBytes(UTF_8)), UTF_8));
+        }
+    }
+
+    @Test
+    void trace() throws IOException {
+        try (Options o = new Options().setCreateIfMissing(true); RocksDB db = RocksDB.open(dir.resolve("traced"), o)) {
+            assumeTrue(Gated.supported("rocksdb_start_trace", () -> db.startTrace(dir.resolve("trace"))),
+                    "the engine has no tracing");
+            // --- javadoc:TraceOptions begin
+            TraceOptions options = new TraceOptions()
+                    .withExcluded(Set.of(TraceOptions.Operation.GET))   // writes, seeks and multi-gets only
+                    .withSamplingFrequency(1);                          // every one of them
+            db.startTrace(options, dir.resolve("trace"));   // RocksDB writes the file from now on
+            db.put("k".getBytes(UTF_8), "v".getBytes(UTF_8));
+            db.endTrace();                                   // closes the file
+            // --- javadoc:TraceOptions end
+            assertTrue(Files.size(dir.resolve("trace")) > 0);
         }
     }
 

@@ -66,4 +66,20 @@ class RocksdbjniApiMappingTest {
                 r.count(Outcome.MAPPED), 100 * r.coverage());
         assertTrue(r.coverage() >= 0.95, "coverage of bindable method names " + r.coverage() + " is under 95%");
     }
+
+    /**
+     * The rows for overloads whose arguments rocksffm takes in another form (a name both have, e.g.
+     * {@code compactRange} with {@code byte[]} keys and a family): rocksdbjni has each such overload,
+     * rocksffm does not, and the rocksffm overload each row names exists.
+     */
+    @Test
+    void everyOverloadRowNamesRocksdbjnisOverloadAndAnExistingCall() throws Exception {
+        assumeTrue("11.8.1".equals(System.getProperty("rocksffm.test.expectedVersion")),
+                "reflects over the rocksdbjni 11.8.1 jar, on the class path of the rocksdbjni-engine run only");
+        assertEquals(List.of(), RocksdbjniMapping.checkOverloads(MAPPING, CLASSES));
+        Set<String> differing = RocksdbjniMapping.differingOverloads(CLASSES);
+        System.out.printf("[rocksffm] rocksdbjni 11.8.1 database classes: %d overloads of a name rocksffm has take"
+                + " other parameter types in rocksffm (ByteBuffer, offset and String-path forms among them)%n",
+                differing.size());
+    }
 }

@@ -7,6 +7,7 @@ import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -165,5 +166,92 @@ final class RocksdbjniMapping {
         Set<String> stale = new TreeSet<>(rows.keySet());
         stale.removeAll(used);
         return new Result(unmapped, wrong, stale, outcomes);
+    }
+
+    /**
+     * The rows of {@code mapping} for one overload ({@code | `Class.method(Type, ...)` | `Target.method(Type, ...)` or — | note |}):
+     * where rocksffm has the name but not rocksdbjni's parameters. Each is checked: rocksdbjni's
+     * class has that overload, rocksffm's class of {@code classes} does not (else the row is
+     * stale), and the target exists with those parameters (or the note gives a reason).
+     *
+     * @return the problems found, empty if none; and at least one row must exist
+     */
+    static List<String> checkOverloads(Path mapping, Map<String, String> classes) throws Exception {
+        Pattern row = Pattern.compile("^\\| `(\\w+)\\.(\\w+)\\(([^)]*)\\)` \\| (.*?) \\|(.*?)\\|$");
+        Pattern target = Pattern.compile("`(\\w+)\\.(\\w+)\\(([^)]*)\\)`");
+        List<String> problems = new ArrayList<>();
+        int rows = 0;
+        ClassLoader loader = RocksdbjniMapping.class.getClassLoader();
+        for (String line : Files.readAllLines(mapping)) {
+            Matcher m = row.matcher(line);
+            if (!m.matches()) {
+                continue;
+            }
+            rows++;
+            String key = m.group(1) + "." + m.group(2) + "(" + m.group(3) + ")";
+            List<String> params = parameters(m.group(3));
+            Class<?> jni = Class.forName("org.rocksdb." + m.group(1), false, loader); // not initialised: no JNI load
+            if (!hasOverload(jni, m.group(2), params)) {
+                problems.add(key + ": rocksdbjni has no such overload");
+            }
+            Class<?> ours = rocksffm(classes.getOrDefault(m.group(1), m.group(1)));
+            if (ours != null && hasOverload(ours, m.group(2), params)) {
+                problems.add(key + ": rocksffm has this overload; the row is stale");
+            }
+            Matcher t = target.matcher(m.group(4));
+            if (t.matches()) {
+                Class<?> c = rocksffm(t.group(1));
+                if (c == null || !hasOverload(c, t.group(2), parameters(t.group(3)))) {
+                    problems.add(key + ": " + m.group(4) + " does not exist");
+                }
+            } else if (!m.group(4).equals("—") || UNBINDABLE.stream().noneMatch(m.group(5).strip()::startsWith)) {
+                problems.add(key + ": neither a rocksffm overload nor a reason: " + m.group(4) + " | " + m.group(5));
+            }
+        }
+        if (rows == 0) {
+            problems.add("no overload rows in " + mapping);
+        }
+        return problems;
+    }
+
+    /**
+     * rocksdbjni's overloads (as {@code Class.method(Type, ...)}) of a name rocksffm's class has,
+     * whose parameter types (by simple name) no overload of rocksffm's has: calls that keep their
+     * name but change their arguments when ported.
+     */
+    static Set<String> differingOverloads(Map<String, String> classes) throws Exception {
+        Set<String> out = new TreeSet<>();
+        ClassLoader loader = RocksdbjniMapping.class.getClassLoader();
+        for (Map.Entry<String, String> e : classes.entrySet()) {
+            Class<?> jni = Class.forName("org.rocksdb." + e.getKey(), false, loader);
+            Class<?> ours = rocksffm(e.getValue());
+            for (Method m : jni.getMethods()) {
+                String declaring = m.getDeclaringClass().getName();
+                if (!declaring.startsWith("org.rocksdb.") || LIFECYCLE.contains(declaring)
+                        || ours == null || !hasMethod(ours, m.getName())) {
+                    continue;
+                }
+                List<String> params = Arrays.stream(m.getParameterTypes()).map(Class::getSimpleName).toList();
+                if (!hasOverload(ours, m.getName(), params)) {
+                    out.add(e.getKey() + "." + m.getName() + "(" + String.join(", ", params) + ")");
+                }
+            }
+        }
+        return out;
+    }
+
+    private static List<String> parameters(String list) {
+        return list.isBlank() ? List.of() : List.of(list.split(",\\s*"));
+    }
+
+    /** Whether {@code c} has a public method {@code name} whose parameter types' simple names are {@code params}. */
+    private static boolean hasOverload(Class<?> c, String name, List<String> params) {
+        for (Method m : c.getMethods()) {
+            if (m.getName().equals(name)
+                    && Arrays.stream(m.getParameterTypes()).map(Class::getSimpleName).toList().equals(params)) {
+                return true;
+            }
+        }
+        return false;
     }
 }

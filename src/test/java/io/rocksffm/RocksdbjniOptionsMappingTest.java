@@ -28,7 +28,7 @@ class RocksdbjniOptionsMappingTest {
     static {
         for (String c : List.of("Options", "BlockBasedTableConfig", "BackupEngineOptions", "CompactRangeOptions",
                 "FlushOptions", "ReadOptions", "WriteOptions", "EnvOptions", "IngestExternalFileOptions",
-                "TransactionDBOptions", "TransactionOptions", "OptimisticTransactionOptions")) {
+                "TransactionDBOptions", "TransactionOptions", "OptimisticTransactionOptions", "TraceOptions")) {
             CLASSES.put(c, c);
         }
         CLASSES.put("DBOptions", "Options");

@@ -352,4 +352,36 @@ class TransactionTest {
             assertEquals("v", string(db.get(bytes("k"))));
         }
     }
+
+    /**
+     * Log data of a transaction reaches the log with its commit (read back by change capture),
+     * changes no key and takes no sequence number; a rollback to a savepoint drops it, and a
+     * finished transaction refuses it. Before RocksDB 11.8 the call is refused, naming it.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void logDataGoesToTheLogWithTheCommit(boolean optimistic) {
+        try (Pair p = open(optimistic)) {
+            Transaction tx = p.tx();
+            assertThrows(NullPointerException.class, () -> tx.putLogData((byte[]) null));
+            assertThrows(NullPointerException.class, () -> tx.putLogData((MemorySegment) null));
+            if (!Gated.supported("rocksdb_transaction_put_log_data", () -> tx.putLogData(bytes("x")))) {
+                return;
+            }
+            long start = p.db().latestSequenceNumber();
+            tx.put(bytes("a"), bytes("1")).putLogData(bytes("blob one"));
+            tx.setSavePoint();
+            tx.putLogData(MemorySegment.ofArray(bytes("dropped")));
+            tx.rollbackToSavePoint();
+            tx.putLogData(MemorySegment.ofArray(bytes("blob two")));
+            try (WriteBatch pending = tx.getWriteBatch()) {
+                assertEquals(1, pending.count(), "log data is not a write");
+            }
+            tx.commit();
+            assertThrows(IllegalStateException.class, () -> tx.putLogData(bytes("late")));
+            assertEquals(start + 1, p.db().latestSequenceNumber(), "one write, one sequence number");
+            assertEquals(List.of("put a 1", "log blob one", "log blob two"), loggedRecords(p.db(), start + 1));
+            assertNull(p.db().get(bytes("blob one")));
+        }
+    }
 }

@@ -271,4 +271,42 @@ class WriteBatchWithIndexTest {
             assertEquals("base", string(db.get(bytes("m"))), "nothing was written");
         }
     }
+
+    /**
+     * Log data in an indexed batch goes to the log with the batch, in RocksDB's record (the same
+     * bytes as a {@link WriteBatch} given the same calls, whose encoding is checked against the C
+     * API), but not into the index or the count; a save point rolls it back.
+     */
+    @Test
+    void logDataGoesToTheLogNotTheIndex() {
+        try (RocksDB db = open(dir); Options o = new Options(); WriteOptions wo = new WriteOptions();
+             WriteBatchWithIndex b = new WriteBatchWithIndex();
+             WriteBatch plain = new WriteBatch().put(bytes("a"), bytes("1")).putLogData(bytes("blob one"))
+                     .putLogData(bytes("a"))) {
+            b.put(bytes("a"), bytes("1")).putLogData(bytes("blob one"));
+            b.setSavePoint().putLogData(bytes("dropped")).put(bytes("b"), bytes("2")).rollbackToSavePoint();
+            b.putLogData(MemorySegment.ofArray(bytes("a")));
+            assertEquals(1, b.count(), "log data is not a write");
+            assertNull(b.getFromBatch(o, bytes("blob one")), "nor indexed");
+            assertEquals("1", string(b.getFromBatch(o, bytes("a"))), "a blob equal to a key does not shadow it");
+            assertThrows(NullPointerException.class, () -> b.putLogData((byte[]) null));
+            assertThrows(NullPointerException.class, () -> b.putLogData((MemorySegment) null));
+            long start = db.latestSequenceNumber();
+            db.write(wo, b);
+            assertEquals(start + 1, db.latestSequenceNumber(), "one write, one sequence number");
+            assertEquals(List.of("put a 1", "log blob one", "log a"), loggedRecords(db, start + 1));
+            List<WalUpdate> updates = db.getUpdatesSince(start + 1, 10);
+            try {
+                assertArrayEquals(plain.data().asSlice(8).toArray(ValueLayout.JAVA_BYTE),
+                        updates.get(0).batch().data().asSlice(8).toArray(ValueLayout.JAVA_BYTE));
+            } finally {
+                updates.forEach(u -> u.batch().close());
+            }
+            assertNull(db.get(bytes("blob one")));
+            assertEquals("1", string(db.get(bytes("a"))));
+            try (RocksIterator it = b.newIteratorWithBase(db, ReadOptions.DEFAULT)) {
+                assertThrows(IllegalStateException.class, () -> b.putLogData(bytes("x")), "iterated");
+            }
+        }
+    }
 }

@@ -189,6 +189,16 @@ public final class Capabilities {
             "rocksdb_transactiondb_get_base_db",
             "rocksdb_transactiondb_close_base_db",
             "rocksdb_transaction_multi_get_for_update_cf",
+            // log data in a transaction, and tracing: RocksDB 11.8
+            "rocksdb_transaction_put_log_data",
+            "rocksdb_trace_options_create",
+            "rocksdb_trace_options_destroy",
+            "rocksdb_trace_options_set_max_trace_file_size",
+            "rocksdb_trace_options_set_sampling_frequency",
+            "rocksdb_trace_options_set_filter",
+            "rocksdb_trace_options_set_preserve_write_order",
+            "rocksdb_start_trace",
+            "rocksdb_end_trace",
             // the pinned read through an indexed batch: not in 7.8.3 or 10.1.3
             "rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf",
             // RocksDB 8.1 (fail_if_not_bottommost_level) and 8.6 (typed statistics) and later: not in 7.8.3

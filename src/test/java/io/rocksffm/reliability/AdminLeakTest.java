@@ -12,6 +12,7 @@ import io.rocksffm.PlainTableConfig;
 import io.rocksffm.ExportImportFilesMetaData;
 import io.rocksffm.ImportColumnFamilyOptions;
 import io.rocksffm.Options;
+import io.rocksffm.TraceOptions;
 import io.rocksffm.WaitForCompactOptions;
 import io.rocksffm.BackupEngineOptions;
 import io.rocksffm.CompactionOptions;
@@ -29,6 +30,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -213,6 +215,17 @@ class AdminLeakTest {
                         }));
                 work.add(NativeLeakTest.heavyWorkload("error: createColumnFamilies of a name that exists", 4_000,
                         i -> NativeLeakTest.expectError(() -> db.createColumnFamilies(options, List.of("taken")))));
+                if (Capabilities.callable("rocksdb_start_trace")) {
+                    Path trace = dir.resolve("leak.trace");
+                    TraceOptions traceOptions = new TraceOptions(1 << 20).withExcluded(Set.of(TraceOptions.Operation.GET));
+                    work.add(NativeLeakTest.heavyWorkload("startTrace/get/endTrace, error: endTrace without a trace", 1_000,
+                            i -> {
+                                db.startTrace(traceOptions, trace);
+                                db.get(bytes("k1"));
+                                db.endTrace();
+                                NativeLeakTest.expectError(db::endTrace);
+                            }));
+                }
             } else {
                 report("leaks: createColumnFamilies, waitForCompact: not on this engine (%s)", RocksDB.engine().version());
             }

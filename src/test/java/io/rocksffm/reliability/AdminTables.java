@@ -23,6 +23,7 @@ import io.rocksffm.Checkpoint;
 import io.rocksffm.ExportImportFilesMetaData;
 import io.rocksffm.ImportColumnFamilyOptions;
 import io.rocksffm.RocksDB;
+import io.rocksffm.TraceOptions;
 import java.time.Duration;
 
 /**
@@ -100,7 +101,11 @@ final class AdminTables {
                 .guarded("enableFileDeletions()", (db, c) -> {
                     db.disableFileDeletions();
                     db.enableFileDeletions();
-                });
+                })
+                // tracing: a closed database refuses before the engine's gate
+                .guarded("startTrace(TraceOptions,Path)", (db, c) -> db.startTrace(new TraceOptions(), c.dir.resolve("uac.trace")))
+                .guarded("startTrace(Path)", (db, c) -> db.startTrace(c.dir.resolve("uac.trace")))
+                .guarded("endTrace()", (db, c) -> db.endTrace());
     }
 
     /** New compaction options, or null on engines without them. */

@@ -31,6 +31,7 @@ import io.rocksffm.PinnedValue;
 import io.rocksffm.ReadOptions;
 import io.rocksffm.RocksDB;
 import io.rocksffm.TimestampedDB;
+import io.rocksffm.TraceOptions;
 import io.rocksffm.Timestamps;
 import io.rocksffm.RocksDBException;
 import io.rocksffm.RocksIterator;
@@ -367,6 +368,8 @@ class BadInputTest extends BadInputFixture {
             return InfoLogLevel.INFO;
         } else if (t == System.Logger.class) {
             return System.getLogger("null-probe");
+        } else if (t == TraceOptions.class) {
+            return new TraceOptions();
         }
         throw new AssertionError("no dummy for " + t + " in " + m);
     }

@@ -41,6 +41,7 @@ import io.rocksffm.IngestExternalFileOptions;
 import io.rocksffm.WaitForCompactOptions;
 import java.util.Arrays;
 import io.rocksffm.CompactRangeOptions;
+import io.rocksffm.TraceOptions;
 
 /**
  * {@link BadInputTest}'s null probe for the transaction types: every public method and factory of
@@ -229,6 +230,9 @@ class TransactionBadInputTest {
         }
         if (t == ImportColumnFamilyOptions.class) {
             return IMPORT;
+        }
+        if (t == TraceOptions.class) {
+            return new TraceOptions();
         }
         if (t == ExportImportFilesMetaData.class || t == WaitForCompactOptions.class) {
             // no export to import into a TransactionDB (it refuses imports), and no wait options on
