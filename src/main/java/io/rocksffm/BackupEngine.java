@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.CStrings;
 import io.rocksffm.internal.Callbacks;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Envs;
@@ -126,14 +127,15 @@ public final class BackupEngine extends NativeObject {
         synchronized (lock) {
             Database d = Objects.requireNonNull(db, "db");
             if (flushFirst) {
-                Maintenance.refuseWhilePaused(d, "createBackup with a flush first",
+                d.refuseWhilePaused("createBackup with a flush first",
                         "back up without the flush (the write-ahead log files carry the memtables), or continue the work first");
             }
-            use(be -> d.guard.call(s -> {
-                rocksdb_backup_engine_create_new_backup_flush(be, d.adminDb(), flag(flushFirst), s.errptr);
-                Native.check(s.errptr);
-                return null;
-            }));
+            use(be -> {
+                try (Scratch s = d.guard.begin()) {
+                    rocksdb_backup_engine_create_new_backup_flush(be, d.adminDb(), flag(flushFirst), s.errptr);
+                    Native.check(s.errptr);
+                }
+            });
         }
     }
 
@@ -161,7 +163,7 @@ public final class BackupEngine extends NativeObject {
                     return options.apply(o -> {
                         Capabilities.require("rocksdb_backup_engine_create_new_backup_with_options");
                         if (options.flushBeforeBackup()) {
-                            Maintenance.refuseWhilePaused(d, "createBackup with a flush first",
+                            d.refuseWhilePaused("createBackup with a flush first",
                                     "back up without the flush, or continue the work first");
                         }
                         boolean callsJava = options.backupStarted();
@@ -371,8 +373,8 @@ public final class BackupEngine extends NativeObject {
     private void restoreBackup(int backupId, Path dbDir, Path walDir, RestoreOptions options) {
         refuseInCallback("restore");
         synchronized (lock) {
-            String db = Opening.cPath(dbDir);
-            String wal = Opening.cPath(walDir);
+            String db = CStrings.path(dbDir);
+            String wal = CStrings.path(walDir);
             Objects.requireNonNull(options, "options");
             lifecycle.ensureOpen();
             for (Path dir : List.of(dbDir, walDir)) {

@@ -2,6 +2,8 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.CStrings;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -23,7 +25,7 @@ public final class BackupEngineOptions extends BackupEngineOptionsSettings {
      * @throws IllegalArgumentException if the path holds a NUL character
      */
     public BackupEngineOptions(Path backupDir) {
-        super("BackupEngineOptions", create(Opening.cPath(backupDir)));
+        super("BackupEngineOptions", create(CStrings.path(backupDir)));
     }
 
     private static MemorySegment create(String dir) {

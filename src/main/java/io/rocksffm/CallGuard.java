@@ -10,8 +10,10 @@ import java.util.Objects;
  * and checks that the family and the options' snapshot belong to this database.
  *
  * <p>Every call goes through a token: a pooled {@link Scratch} that enters the objects the call
- * uses ({@link Scratch#enter}) and exits them, in reverse order, when it is released. The
- * {@code begin} forms acquire the token; the {@code enter} forms add this database's objects to a
+ * uses ({@link Scratch#enter}) and exits them, in reverse order, when it is released. A call on a
+ * database makes its token one way, {@code begin}, whose overloads differ only in what they enter
+ * and check: the database; its family; the options too; read options (whose snapshot must be this
+ * database's). The {@code enter} overloads, the same checks, add this database's objects to a
  * token a caller holds already (a transaction's, which entered the transaction first). A striped
  * database lifecycle counts the call in the cell of the scratch's pool slot, one atomic
  * instruction per call.
@@ -74,9 +76,9 @@ final class CallGuard {
     }
 
     /** {@link #begin(NativeObject, ColumnFamilyHandle)} for a read: refuses a snapshot of another database. */
-    Scratch beginRead(ReadOptions options, ColumnFamilyHandle family) {
+    Scratch begin(ReadOptions options, ColumnFamilyHandle family) {
         checkSnapshot(options);
-        return begin(options, family);
+        return begin((NativeObject) options, family); // the overload above, after the read's check
     }
 
     /** Refuses read options carrying a snapshot of another database. */
@@ -96,7 +98,7 @@ final class CallGuard {
      * @throws IllegalArgumentException if it is another database's
      * @throws IllegalStateException if the database or family is closed
      */
-    Scratch enterFamily(Scratch s, ColumnFamilyHandle family) {
+    Scratch enter(Scratch s, ColumnFamilyHandle family) {
         checkFamily(family);
         s.enter(database.lifecycle);
         return family == defaultFamily ? s : s.enter(family.lifecycle);
@@ -104,7 +106,7 @@ final class CallGuard {
 
     /**
      * Enters one more family of this database for the call holding {@code s}, which entered the
-     * database already (a call on several families); refusals as {@link #enterFamily(Scratch,
+     * database already (a call on several families); refusals as {@link #enter(Scratch,
      * ColumnFamilyHandle)}.
      *
      * @return {@code s}
@@ -114,9 +116,9 @@ final class CallGuard {
         return family == defaultFamily ? s : s.enter(family.lifecycle);
     }
 
-    /** {@link #enterFamily(Scratch, ColumnFamilyHandle)}, then {@code options} (the shared defaults need not be). */
+    /** {@link #enter(Scratch, ColumnFamilyHandle)}, then {@code options} (the shared defaults need not be). */
     Scratch enter(Scratch s, NativeObject options, ColumnFamilyHandle family) {
-        enterFamily(s, family);
+        enter(s, family);
         if (!owned(options)) {
             s.enter(options.lifecycle);
         }
@@ -124,47 +126,8 @@ final class CallGuard {
     }
 
     /** {@link #enter(Scratch, NativeObject, ColumnFamilyHandle)} for a read: refuses a snapshot of another database. */
-    Scratch enterRead(Scratch s, ReadOptions options, ColumnFamilyHandle family) {
+    Scratch enter(Scratch s, ReadOptions options, ColumnFamilyHandle family) {
         checkSnapshot(options);
-        return enter(s, options, family);
-    }
-
-    // ---- whole calls (administration, not the data path) -----------------------------------------
-
-    /** The body of a guarded call, given the call's scratch memory. */
-    @FunctionalInterface
-    interface Body<R> {
-        R run(Scratch s);
-    }
-
-    /**
-     * Runs {@code body} as one call with the database entered and scratch memory: for calls off the
-     * data path (one lambda per call), which the per-call cost of a lambda does not matter to.
-     */
-    <R> R call(Body<R> body) {
-        try (Scratch s = begin()) {
-            return body.run(s);
-        }
-    }
-
-    /** {@link #call(Body)} with {@code family} entered too (refused if it is another database's). */
-    <R> R callFamily(ColumnFamilyHandle family, Body<R> body) {
-        try (Scratch s = begin(family)) {
-            return body.run(s);
-        }
-    }
-
-    /** {@link #call(Body)} with {@code family} and {@code options} entered too. */
-    <R> R call(NativeObject options, ColumnFamilyHandle family, Body<R> body) {
-        try (Scratch s = begin(options, family)) {
-            return body.run(s);
-        }
-    }
-
-    /** {@link #call(NativeObject, ColumnFamilyHandle, Body)} for a read (a snapshot of another database refused). */
-    <R> R callRead(ReadOptions options, ColumnFamilyHandle family, Body<R> body) {
-        try (Scratch s = beginRead(options, family)) {
-            return body.run(s);
-        }
+        return enter(s, (NativeObject) options, family); // the overload above, after the read's check
     }
 }

@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.CStrings;
 import io.rocksffm.internal.Callbacks;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Lifecycle;
@@ -99,12 +100,12 @@ public final class Checkpoint extends NativeObject {
      * @throws IllegalStateException if closed
      */
     public void createCheckpoint(Path target, long logSizeForFlush) {
-        String dir = Opening.cPath(target);
+        String dir = CStrings.path(target);
         if (logSizeForFlush < 0) {
             throw new IllegalArgumentException("logSizeForFlush must be >= 0: " + logSizeForFlush);
         }
         if (logSizeForFlush != Long.MAX_VALUE) {
-            Maintenance.refuseWhilePaused(db, "createCheckpoint that may flush",
+            db.refuseWhilePaused("createCheckpoint that may flush",
                     "pass logSizeForFlush Long.MAX_VALUE (the log is copied, never flushed), or continue the work first");
         }
         Callbacks.refuseWaiting("createCheckpoint"); // it may flush and wait, and copies files
@@ -136,10 +137,10 @@ public final class Checkpoint extends NativeObject {
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_checkpoint_export_column_family} (7.8.3, 10.1.3)
      */
     public ExportImportFilesMetaData exportColumnFamily(ColumnFamilyHandle family, Path target) {
-        String dir = Opening.cPath(target);
+        String dir = CStrings.path(target);
         db.guard.checkFamily(family);
         Callbacks.refuseWaiting("exportColumnFamily"); // it flushes and waits
-        Maintenance.refuseWhilePaused(db, "exportColumnFamily (it flushes first)", "continue the work first");
+        db.refuseWhilePaused("exportColumnFamily (it flushes first)", "continue the work first");
         return apply(cp -> {
             try (Scratch s = db.guard.begin(family); Arena arena = Arena.ofConfined()) {
                 Capabilities.require("rocksdb_checkpoint_export_column_family");

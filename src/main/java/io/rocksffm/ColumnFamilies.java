@@ -56,8 +56,12 @@ final class ColumnFamilies {
     /** The environments and info loggers the database's options named, released after it closes. */
     private final List<Lifecycle> environment = new CopyOnWriteArrayList<>();
 
-    /** Registers the handles {@code rocksdb_open*} returned for {@code names}. */
+    /** The database these are the families of. */
+    private final Database db;
+
+    /** Registers the handles {@code rocksdb_open*} returned for {@code names} of {@code db}. */
     ColumnFamilies(Database db, List<String> names, MemorySegment handles) {
+        this.db = db;
         for (int i = 0; i < names.size(); i++) {
             add(new ColumnFamilyHandle(db, names.get(i), handles.getAtIndex(ADDRESS, i)));
         }
@@ -304,14 +308,14 @@ final class ColumnFamilies {
     }
 
     /**
-     * Creates a family in {@code db} (which the caller has entered) and registers its handle. A
+     * Creates a family in the database (which the caller has entered) and registers its handle. A
      * name the database has is refused here, as RocksDB refuses it, before the C call: engines
      * before 11.1 return their handle wrapper even when creation fails, with a field that may be
      * unset, which no C function can free safely (11.1 on return NULL). Any other failure on those
      * engines leaves that wrapper, a few bytes.
      */
-    ColumnFamilyHandle create(Database db, String name, Options options) {
-        return create(db, name, options, db::createFamily);
+    ColumnFamilyHandle create(String name, Options options) {
+        return create(name, options, db::createFamily);
     }
 
     /** The C call that creates a family: (options, name, errptr) to the C API's handle wrapper. */
@@ -320,8 +324,8 @@ final class ColumnFamilies {
         MemorySegment create(MemorySegment options, MemorySegment name, MemorySegment errptr);
     }
 
-    /** {@link #create(Database, String, Options)} through {@code creator}. */
-    ColumnFamilyHandle create(Database db, String name, Options options, Creator creator) {
+    /** {@link #create(String, Options)} through {@code creator}. */
+    ColumnFamilyHandle create(String name, Options options, Creator creator) {
         if (names.contains(name)) {
             throw new RocksDBException("Invalid argument: Column family already exists");
         }
@@ -339,10 +343,10 @@ final class ColumnFamilies {
     }
 
     /**
-     * Creates the family {@code name} in {@code db} (which the caller has entered) from exported
+     * Creates the family {@code name} in the database (which the caller has entered) from exported
      * files ({@code rocksdb_create_column_family_with_import}) and registers its handle.
      */
-    ColumnFamilyHandle createWithImport(Database db, String name, Options options, ImportColumnFamilyOptions importOptions,
+    ColumnFamilyHandle createWithImport(String name, Options options, ImportColumnFamilyOptions importOptions,
                                         ExportImportFilesMetaData metadata) {
         try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             MemorySegment cName = arena.allocateFrom(name);
@@ -359,11 +363,11 @@ final class ColumnFamilies {
     }
 
     /**
-     * Creates the families {@code names} in {@code db} (which the caller has entered) with one
+     * Creates the families {@code names} in the database (which the caller has entered) with one
      * {@code rocksdb_create_column_families}, registering the handles of those RocksDB created
      * (all, or the ones before a failure), then reports a failure.
      */
-    List<ColumnFamilyHandle> createAll(Database db, List<String> names, Options options) {
+    List<ColumnFamilyHandle> createAll(List<String> names, Options options) {
         try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             MemorySegment list = arena.allocate(ADDRESS, names.size());
             for (int i = 0; i < names.size(); i++) {
@@ -397,10 +401,10 @@ final class ColumnFamilies {
     }
 
     /**
-     * Drops {@code family} of {@code db} (which the caller has entered) while its handle closes (no
+     * Drops {@code family} of the database (which the caller has entered) while its handle closes (no
      * call uses it), with batches naming families held off.
      */
-    void drop(Database db, ColumnFamilyHandle family) {
+    void drop(ColumnFamilyHandle family) {
         dropLock.writeLock().lock();
         try (Scratch s = Scratch.acquire()) {
             rocksdb_drop_column_family(db.adminDb(), family.ptr, s.errptr);
@@ -415,12 +419,12 @@ final class ColumnFamilies {
     /**
      * Refuses a batch that RocksDB would fail only while applying it (after logging it, which
      * leaves the database refusing writes until reopened): records made with another database's
-     * handles or for column families {@code db} does not have, merge records for families without
+     * handles or for column families the database does not have, merge records for families without
      * a merge operator, records for timestamped families, and range deletions that end before
      * they begin in their family's order. {@code records} is the batch's sealed buffer; the
      * caller holds {@link #dropLock} for reading if the batch names non-default families.
      */
-    void checkBatch(Database db, WriteBatch batch, MemorySegment records) {
+    void checkBatch(WriteBatch batch, MemorySegment records) {
         Database handlesOf = batch.handlesOf();
         if (handlesOf != null && handlesOf != db) {
             throw new IllegalArgumentException("the batch holds records made with family handles of another database");
@@ -458,7 +462,7 @@ final class ColumnFamilies {
      * reopen), or records for the default family when that has user-defined timestamps (a key
      * shorter than one crashes the next flush). The caller holds {@link #dropLock} for reading if the batch names non-default families.
      */
-    void checkBatch(Database db, WriteBatchWithIndex batch) {
+    void checkBatch(WriteBatchWithIndex batch) {
         Set<ColumnFamilyHandle> named = batch.familyHandles();
         int tsSize = batch.writesDefaultFamily() ? timestampSize(db.defaultFamily) : 0;
         if (tsSize != 0) { // RocksDB would take each key's last bytes for its timestamp

@@ -50,6 +50,11 @@ public final class ColumnFamilyHandle extends NativeObject {
         rocksdb_column_family_handle_destroy(p);
     }
 
+    /** {@return the families of this family's database (what they know of this one: comparator, timestamps)} */
+    ColumnFamilies families() {
+        return db.families;
+    }
+
     /** {@return the family's name} */
     public String name() {
         return name;

@@ -4,6 +4,7 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import io.rocksffm.internal.CStrings;
 import io.rocksffm.internal.Callbacks;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.KeyRanges;
@@ -11,7 +12,9 @@ import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.MultiGet;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.PointReads;
+import io.rocksffm.internal.OlderShapes;
 import io.rocksffm.internal.Scratch;
+import io.rocksffm.internal.capi.RocksDBC;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -50,7 +53,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     final Path realPath;
     private final boolean readOnly;
     final CallGuard guard;
-    /** Pauses of the background work made through this handle and not yet continued ({@link Maintenance}). */
+    /** Pauses of the background work made through this handle and not yet continued ({@link #pauseBackgroundWork()}). */
     final AtomicInteger backgroundPauses = new AtomicInteger();
     /**
      * Bytes at the end of every stored value that are not the caller's (the timestamp of a TTL
@@ -126,7 +129,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         new ColumnFamilyDescriptor(name, options); // argument checks
         refuseIfReadOnly();
         try (Scratch s = guard.begin()) {
-            return families.create(this, name, options);
+            return families.create(name, options);
         }
     }
 
@@ -161,7 +164,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         boolean[] dropped = {false};
         try (Scratch s = guard.begin()) {
             family.closeHandle(() -> {
-                families.drop(this, family);
+                families.drop(family);
                 dropped[0] = true;
             });
         }
@@ -227,7 +230,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         if (value.isReadOnly()) {
             throw new IllegalArgumentException("value segment is read-only");
         }
-        try (Scratch s = guard.beginRead(options, family)) {
+        try (Scratch s = guard.begin(options, family)) {
             if (oneCallGets() && (value.isNative() || value.byteSize() <= INTO_BUFFER_MAX)) {
                 // one downcall into the caller's segment, or into scratch memory for a heap one
                 MemorySegment buf = value.isNative() ? value : s.buffer(Scratch.SECOND, value.byteSize());
@@ -248,7 +251,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     public byte[] get(ColumnFamilyHandle family, ReadOptions options, byte[] key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
-        try (Scratch s = guard.beginRead(options, family)) {
+        try (Scratch s = guard.begin(options, family)) {
             if (oneCallGets() && !s.largeValues) {
                 // one downcall into a reused scratch buffer that grows to the values seen (up to
                 // INTO_BUFFER_MAX); larger values are read pinned and copied once
@@ -280,9 +283,9 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     public PinnedValue getPinned(ColumnFamilyHandle family, ReadOptions options, MemorySegment key) {
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
-        try (Scratch s = guard.beginRead(options, family)) {
+        try (Scratch s = guard.begin(options, family)) {
             MemorySegment slice = pinnedSlice(options.ptr, family.ptr, s.first(key), key.byteSize(), s);
-            return slice.address() == 0 ? null : PinnedValue.of(this, slice, s.size);
+            return slice.address() == 0 ? null : PinnedValue.of(lifecycle, slice, s.size);
         }
     }
 
@@ -292,7 +295,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         Objects.requireNonNull(family, "family");
         Objects.requireNonNull(options, "options");
         MultiGet.checkArguments(keys, values, lengths, errors);
-        try (Scratch s = guard.beginRead(options, family)) {
+        try (Scratch s = guard.begin(options, family)) {
             MultiGet.call(db, options.ptr, family.ptr, keys, sortedInput, s);
             return MultiGet.intoSegments(s, values, lengths, errors, valueSuffix);
         }
@@ -307,7 +310,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         for (int i = 0; i < n; i++) {
             segments[i] = MemorySegment.ofArray(MultiGet.element(keys.get(i), "keys", i));
         }
-        try (Scratch s = guard.beginRead(options, family)) {
+        try (Scratch s = guard.begin(options, family)) {
             MultiGet.call(db, options.ptr, family.ptr, segments, false, s);
             return MultiGet.asArrays(s, n, valueSuffix);
         }
@@ -318,9 +321,10 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     @Override
     public RocksIterator newIterator(ColumnFamilyHandle family, ReadOptions options) {
         Objects.requireNonNull(options, "options");
-        try (Scratch s = guard.beginRead(options, family)) {
+        try (Scratch s = guard.begin(options, family)) {
             synchronized (options.lock) { // orders against bound, snapshot and prefetch changes
-                return RocksIterator.create(this, family, options, options.prefetchBytes);
+                return RocksIterator.create(lifecycle, family, options, options.prefetchBytes,
+                        (o, f) -> RocksIterator.nativeIterator(db, o, f));
             }
         }
     }
@@ -346,11 +350,11 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         Objects.requireNonNull(options, "options");
         List<ColumnFamilyHandle> all = List.copyOf(Objects.requireNonNull(families, "families"));
         if (all.isEmpty()) {
-            try (Scratch s = guard.beginRead(options, defaultColumnFamily())) {
+            try (Scratch s = guard.begin(options, defaultColumnFamily())) {
                 return List.of();
             }
         }
-        try (Scratch s = guard.beginRead(options, all.get(0))) {
+        try (Scratch s = guard.begin(options, all.get(0))) {
             for (int i = 1; i < all.size(); i++) {
                 guard.enterOtherFamily(s, all.get(i));
             }
@@ -369,7 +373,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
                         made[i] = iterators.getAtIndex(ValueLayout.ADDRESS, i);
                     }
                 }
-                return RocksIterator.createAll(this, all, options, options.prefetchBytes, made);
+                return RocksIterator.createAll(lifecycle, all, options, options.prefetchBytes, made);
             }
         }
     }
@@ -392,7 +396,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     public void flush(ColumnFamilyHandle family, FlushOptions options) {
         Objects.requireNonNull(options, "options");
         Callbacks.refuseWaiting("flush");
-        Maintenance.refuseWhilePaused(this, "flush", "continue it first");
+        refuseWhilePaused("flush", "continue it first");
         try (Scratch s = guard.begin(options, family)) {
             rocksdb_flush_cf(adminDb(), options.ptr, family.ptr, s.errptr);
             checkWrite(s.errptr);
@@ -410,7 +414,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     @Override
     public void startTrace(TraceOptions options, Path path) {
         Objects.requireNonNull(options, "options");
-        String file = Opening.cPath(path);
+        String file = CStrings.path(path);
         try (Scratch s = guard.begin(); Arena arena = Arena.ofConfined()) {
             Capabilities.require("rocksdb_start_trace");
             MemorySegment traceOptions = options.toNative();
@@ -437,13 +441,22 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
     @Override
     public void compactRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
         Callbacks.refuseWaiting("compactRange");
-        Maintenance.refuseWhilePaused(this, "compactRange", "continue it first");
+        refuseWhilePaused("compactRange", "continue it first");
         try (Scratch s = guard.begin(family)) {
-            MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
-            MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
-            rocksdb_compact_range_cf(adminDb(), family.ptr, b, begin == null ? 0 : begin.byteSize(), e,
-                    end == null ? 0 : end.byteSize());
+            withRange(s, begin, end, (b, bn, e, en) -> rocksdb_compact_range_cf(adminDb(), family.ptr, b, bn, e, en));
         }
+    }
+
+    /** A call on an optional key range: the bounds (NULL for none) and their lengths. */
+    @FunctionalInterface
+    private interface RangeCall {
+        void call(MemorySegment begin, long beginLength, MemorySegment end, long endLength);
+    }
+
+    /** Runs {@code call} with {@code begin} and {@code end} copied into {@code s} (NULL and 0 for a missing bound). */
+    private static void withRange(Scratch s, MemorySegment begin, MemorySegment end, RangeCall call) {
+        call.call(begin == null ? MemorySegment.NULL : s.first(begin), begin == null ? 0 : begin.byteSize(),
+                end == null ? MemorySegment.NULL : s.second(end), end == null ? 0 : end.byteSize());
     }
 
     @Override
@@ -485,53 +498,119 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
 
     @Override
     public void createCheckpoint(Path target) {
-        Opening.cPath(target);
+        CStrings.path(target);
         try (Checkpoint checkpoint = Checkpoint.of(this)) {
             checkpoint.createCheckpoint(target);
         }
     }
-    // ---- table files (FileAdmin), compaction control and column families from files ----------------
+    // ---- table files, compaction control and column families from files -----------------------------
 
     @Override
     public void compactRange(ColumnFamilyHandle family, CompactRangeOptions options, MemorySegment begin,
                               MemorySegment end) {
-        FileAdmin.compactRange(this, family, options, begin, end);
+        Objects.requireNonNull(options, "options");
+        Callbacks.refuseWaiting("compactRange");
+        refuseWhilePaused("compactRange", "continue it first");
+        try (Scratch s = guard.begin(options, family)) {
+            withRange(s, begin, end, (b, bn, e, en) -> rocksdb_compact_range_cf_opt(adminDb(), family.ptr, options.ptr,
+                    b, bn, e, en));
+        }
     }
 
     @Override
     public void dropColumnFamilies(List<ColumnFamilyHandle> families) {
-        FileAdmin.dropColumnFamilies(this, families);
+        List<ColumnFamilyHandle> all = List.copyOf(Objects.requireNonNull(families, "families"));
+        lifecycle.ensureOpen();
+        for (ColumnFamilyHandle f : all) {
+            guard.checkFamily(f);
+            if (f.isDefault()) {
+                throw new IllegalArgumentException("the default column family cannot be dropped");
+            }
+        }
+        if (new HashSet<>(all).size() != all.size()) {
+            throw new IllegalArgumentException("a family is listed twice: " + all);
+        }
+        for (ColumnFamilyHandle f : all) {
+            dropColumnFamily(f);
+        }
     }
 
     @Override
     public void flush(List<ColumnFamilyHandle> families, FlushOptions options) {
-        FileAdmin.flush(this, families, options);
+        Objects.requireNonNull(options, "options");
+        List<ColumnFamilyHandle> all = List.copyOf(Objects.requireNonNull(families, "families"));
+        if (all.isEmpty()) {
+            throw new IllegalArgumentException("no families to flush");
+        }
+        Callbacks.refuseWaiting("flush");
+        refuseWhilePaused("flush", "continue it first");
+        try (Scratch s = guard.begin(options, all.get(0)); Arena arena = Arena.ofConfined()) {
+            MemorySegment handles = arena.allocate(ValueLayout.ADDRESS, all.size());
+            for (int i = 0; i < all.size(); i++) {
+                if (i > 0) {
+                    guard.enterOtherFamily(s, all.get(i));
+                }
+                handles.setAtIndex(ValueLayout.ADDRESS, i, all.get(i).ptr);
+            }
+            Capabilities.require("DatabaseAdmin.flush(List, FlushOptions)", "rocksdb_flush_cfs");
+            rocksdb_flush_cfs(adminDb(), options.ptr, handles, all.size(), s.errptr);
+            checkWrite(s.errptr);
+        }
     }
 
     @Override
     public List<LiveFile> liveFiles() {
-        return FileAdmin.liveFiles(this);
+        try (Scratch s = guard.begin()) {
+            return LiveFile.copyAll(rocksdb_livefiles(adminDb()));
+        }
     }
 
     @Override
     public void deleteFilesInRange(ColumnFamilyHandle family, MemorySegment begin, MemorySegment end) {
-        FileAdmin.deleteFilesInRange(this, family, begin, end);
+        try (Scratch s = guard.begin(family)) {
+            withRange(s, begin, end, (b, bn, e, en) -> rocksdb_delete_file_in_range_cf(adminDb(), family.ptr, b, bn, e,
+                    en, s.errptr));
+            Native.check(s.errptr);
+        }
     }
 
     @Override
     public long[] approximateSizes(ColumnFamilyHandle family, MemorySegment[] starts, MemorySegment[] limits,
                                     boolean includeMemtables, boolean includeFiles) {
-        return FileAdmin.approximateSizes(this, family, starts, limits, includeMemtables, includeFiles);
+        Objects.requireNonNull(family, "family");
+        Objects.requireNonNull(starts, "starts");
+        Objects.requireNonNull(limits, "limits");
+        if (starts.length != limits.length) {
+            throw new IllegalArgumentException("starts and limits must have the same length");
+        }
+        if (!includeMemtables && !includeFiles) {
+            throw new IllegalArgumentException("count the memtables, the table files, or both");
+        }
+        try (Scratch s = guard.begin(family)) {
+            Capabilities.require("rocksdb_approximate_sizes_cf_with_flags");
+            return KeyRanges.approximateSizes(adminDb(), family.ptr, starts, limits,
+                    (includeMemtables ? KeyRanges.INCLUDE_MEMTABLES : 0) | (includeFiles ? KeyRanges.INCLUDE_FILES : 0));
+        }
     }
 
     @Override
     public void disableFileDeletions() {
-        FileAdmin.fileDeletions(this, false);
+        try (Scratch s = guard.begin()) {
+            rocksdb_disable_file_deletions(adminDb(), s.errptr);
+            Native.check(s.errptr);
+        }
     }
 
     @Override
     public void enableFileDeletions() {
-        FileAdmin.fileDeletions(this, true);
+        try (Scratch s = guard.begin()) {
+            if (Capabilities.callable("rocksdb_enable_file_deletions")) { // else its older shape (OlderShapes)
+                rocksdb_enable_file_deletions(adminDb(), s.errptr);
+            } else {
+                OlderShapes.enableFileDeletions(adminDb(), s.errptr);
+            }
+            Native.check(s.errptr);
+        }
     }
 
     @Override
@@ -539,10 +618,10 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         Objects.requireNonNull(options, "options");
         Callbacks.refuseWaiting("waitForCompact");
         if (options.flush()) {
-            Maintenance.refuseWhilePaused(this, "waitForCompact with a flush first",
+            refuseWhilePaused("waitForCompact with a flush first",
                     "its flush waits without the timeout; wait without the flush, or continue the work first");
         } else if (!options.abortOnPause() && options.timeout().isZero()) {
-            Maintenance.refuseWhilePaused(this, "waitForCompact without a timeout",
+            refuseWhilePaused("waitForCompact without a timeout",
                     "set a timeout or abortOnPause, or continue the work first");
         }
         try (Scratch s = guard.begin()) {
@@ -570,10 +649,8 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
             families.checkRangeOrder(family.id(), begin, end, "suggestCompactRange");
         }
         try (Scratch s = guard.begin(family)) {
-            MemorySegment b = begin == null ? MemorySegment.NULL : s.first(begin);
-            MemorySegment e = end == null ? MemorySegment.NULL : s.second(end);
-            rocksdb_suggest_compact_range_cf(adminDb(), family.ptr, b, begin == null ? 0 : begin.byteSize(), e,
-                    end == null ? 0 : end.byteSize(), s.errptr);
+            withRange(s, begin, end, (b, bn, e, en) -> rocksdb_suggest_compact_range_cf(adminDb(), family.ptr, b, bn, e,
+                    en, s.errptr));
             Native.check(s.errptr);
         }
     }
@@ -605,7 +682,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
             throw new RocksDBException("Not implemented: Not supported operation in read only mode.");
         }
         try (Scratch s = guard.begin()) {
-            return families.createAll(this, List.copyOf(names), options);
+            return families.createAll(List.copyOf(names), options);
         }
     }
 
@@ -637,13 +714,20 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
             throw new RocksDBException("Not implemented: Not supported operation in read only mode.");
         }
         try (Scratch s = guard.begin()) {
-            return families.createWithImport(this, name, options, importOptions, metadata);
+            return families.createWithImport(name, options, importOptions, metadata);
         }
     }
 
     @Override
     public boolean keyMayExist(ColumnFamilyHandle family, ReadOptions options, byte[] key) {
-        return FileAdmin.keyMayExist(this, family, options, key);
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(key, "key");
+        try (Scratch s = guard.begin(options, family); Arena arena = Arena.ofConfined()) {
+            MemorySegment k = arena.allocateFrom(ValueLayout.JAVA_BYTE, key);
+            // no value wanted: RocksDB allocates nothing (value_found NULL)
+            return rocksdb_key_may_exist_cf(adminDb(), options.ptr, family.ptr, k, key.length, MemorySegment.NULL,
+                    MemorySegment.NULL, MemorySegment.NULL, 0, MemorySegment.NULL) != 0;
+        }
     }
 
     // ---- bulk loading and mutable options ----------------------------------------------------------
@@ -658,14 +742,14 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         }
         String[] names = new String[files.size()];
         for (int i = 0; i < names.length; i++) {
-            names[i] = Opening.cPath(Objects.requireNonNull(files.get(i), "files[" + i + "]"));
+            names[i] = CStrings.path(Objects.requireNonNull(files.get(i), "files[" + i + "]"));
         }
         if (options.allowBlockingFlush()) {
-            Maintenance.refuseWhilePaused(this, "ingestExternalFile allowing a blocking flush",
+            refuseWhilePaused("ingestExternalFile allowing a blocking flush",
                     "ingest with setAllowBlockingFlush(false) (files that overlap the memtable then fail at once), "
                             + "or continue the work first");
         }
-        guard.call(options, family, s -> {
+        try (Scratch s = guard.begin(options, family)) {
             if (families.timestampSize(family) != 0) {
                 Capabilities.requireSince("rocksdb_ingest_external_file_cf", "10.0", "ingestion into a family with"
                         + " user-defined timestamps reads a file's keys unchecked (an engine built with assertions aborts"
@@ -678,89 +762,323 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
                 }
                 rocksdb_ingest_external_file_cf(adminDb(), family.ptr, list, names.length, options.ptr, s.errptr);
                 Native.check(s.errptr);
-                return null;
             }
-        });
+        }
     }
 
     @Override
     public void setOptions(ColumnFamilyHandle family, Map<String, String> options) {
-        MutableOptions.set(this, Objects.requireNonNull(family, "family"), options);
+        setOptions(Objects.requireNonNull(family, "family"), options, false);
     }
 
     @Override
     public void setOptions(Map<String, String> options) {
-        MutableOptions.set(this, null, options);
+        setOptions(null, options, false);
+    }
+
+    @Override
+    public void setDBOptions(Map<String, String> options) {
+        setOptions(null, options, true);
     }
 
     /**
+     * Sets {@code options}: database-wide ones ({@code SetDBOptions}) if {@code dbWide}, else those
+     * of {@code family}, or of the default family when it is null ({@code SetOptions}).
+     */
+    private void setOptions(ColumnFamilyHandle family, Map<String, String> options, boolean dbWide) {
+        String[][] pairs = MutableOptions.pairs(options, dbWide);
+        ColumnFamilyHandle target = family == null ? defaultFamily : family;
+        try (Scratch s = guard.begin(target)) {
+            if (dbWide) {
+                Capabilities.require("rocksdb_set_db_options");
+                MutableOptions.call(pairs, (n, keys, values, errptr) -> rocksdb_set_db_options(adminDb(), n, keys,
+                        values, errptr));
+                return;
+            }
+            MutableOptions.refuseWedging(realPath, target.name(), options);
+            MutableOptions.call(pairs, (n, keys, values, errptr) -> {
+                if (family == null) {
+                    rocksdb_set_options(adminDb(), n, keys, values, errptr);
+                } else {
+                    rocksdb_set_options_cf(adminDb(), family.ptr, n, keys, values, errptr);
+                }
+            });
+        }
+    }
+
+    /** The text of RocksDB's error once an {@link SstFileManager}'s space limit is reached. */
+    private static final String SPACE_LIMIT = "Max allowed space was reached";
+
+    /**
      * Throws the error in {@code errptr}, if any, of a write or flush, with a note when the
-     * database is in RocksDB's background-error state ({@link BackgroundErrors}).
+     * database is in RocksDB's background-error state: after a failed flush or compaction, or a
+     * write that failed after it was logged, a database refuses every write until it is reopened,
+     * and the engine's C API has no {@code rocksdb_resume}, so rocksffm cannot offer one and says
+     * so instead.
      */
     final void checkWrite(MemorySegment errptr) {
         RocksDBException e = Native.takeError(errptr, 0);
         if (e != null) {
-            throw BackgroundErrors.explain(this, e);
+            throw explainBackgroundErrors(e);
         }
     }
 
-    // ---- maintenance and change capture (Maintenance, ChangeCapture) ----------------------------------
+    /** {@code e} with a note on the background-error state when this database reports background errors. */
+    private RocksDBException explainBackgroundErrors(RocksDBException e) {
+        long errors;
+        try {
+            errors = getLongProperty(defaultFamily, "rocksdb.background-errors").orElse(0);
+        } catch (RuntimeException notAvailable) {
+            return e;
+        }
+        if (errors <= 0 && !e.getMessage().contains(SPACE_LIMIT)) {
+            return e;
+        }
+        String why = errors > 0 ? "RocksDB reported " + errors + " background error(s)"
+                : "an SstFileManager's space limit was reached"; // not counted as a background error
+        String limit = e.getMessage().contains(SPACE_LIMIT) ? "; raising or lifting the limit does not end it" : "";
+        RocksDBException explained = new RocksDBException(e.getMessage() + " [" + why
+                + ": the database is in its background-error state, in which it refuses "
+                + "every write until it is reopened (the C API offers no resume" + limit + ")]");
+        explained.initCause(e);
+        return explained;
+    }
+
+    // ---- RocksDB 11 administration: compacting chosen files, checksums, pauses, the log's files ------
+    // Each call enters the database first (a closed one throws IllegalStateException), then requires
+    // its C function (UnsupportedOperationException on older engines).
 
     @Override
     public List<Path> compactFiles(ColumnFamilyHandle family, CompactionOptions options, List<Path> inputFiles,
                                    int outputLevel) {
-        return Maintenance.compactFiles(this, family, options, inputFiles, outputLevel);
+        return compactFiles(family, options, inputFiles, outputLevel, false, (outputs, info) -> outputs);
     }
 
     @Override
     public EventListener.CompactionJobInfo compactFilesWithJobInfo(ColumnFamilyHandle family, CompactionOptions options,
                                                                    List<Path> inputFiles, int outputLevel) {
-        return Maintenance.compactFilesWithJobInfo(this, family, options, inputFiles, outputLevel);
+        return compactFiles(family, options, inputFiles, outputLevel, true,
+                (outputs, info) -> EventListeners.copyJobInfo(info));
     }
 
-    @Override
-    public void setDBOptions(Map<String, String> options) {
-        MutableOptions.setDb(this, options);
+    /** Compacts, with a job info for RocksDB to fill if {@code withInfo}, and returns {@code result}'s value. */
+    private <T> T compactFiles(ColumnFamilyHandle family, CompactionOptions options, List<Path> inputFiles,
+                               int outputLevel, boolean withInfo, FileCompaction.Result<T> result) {
+        String[] names = FileCompaction.inputNames(family, options, inputFiles, outputLevel);
+        try (Scratch s = guard.begin(options, family)) {
+            Capabilities.require("rocksdb_compact_files_cf");
+            FileCompaction.checkLiveTableFiles(liveFiles(), path, realPath, inputFiles);
+            return FileCompaction.compact(adminDb(), family.ptr, options.ptr, names, outputLevel, withInfo, result, s);
+        }
     }
 
     @Override
     public void verifyChecksum() {
-        Maintenance.verifyChecksum(this, null);
+        try (Scratch s = guard.begin()) {
+            Capabilities.require("rocksdb_verify_checksum");
+            rocksdb_verify_checksum(adminDb(), s.errptr);
+            Native.check(s.errptr);
+        }
     }
 
     @Override
     public void verifyChecksum(ReadOptions options) {
-        Maintenance.verifyChecksum(this, Objects.requireNonNull(options, "options"));
+        Objects.requireNonNull(options, "options");
+        try (Scratch s = guard.begin(options, defaultFamily)) {
+            Capabilities.require("rocksdb_verify_checksum_with_options");
+            rocksdb_verify_checksum_with_options(adminDb(), options.ptr, s.errptr);
+            Native.check(s.errptr);
+        }
     }
 
+    // Each pause counts as a child of the database until its continue: a database closing while
+    // paused would wait forever for its closing flush, so it refuses to close instead.
     @Override
     public void pauseBackgroundWork() {
-        Maintenance.backgroundWork(this, true);
+        Callbacks.refuseWaiting("pauseBackgroundWork"); // it waits for the running jobs
+        try (Scratch s = guard.begin()) {
+            Capabilities.require("rocksdb_pause_background_work");
+            lifecycle.addChild(); // before the pause: a close that has begun refuses it
+            try {
+                rocksdb_pause_background_work(adminDb(), s.errptr);
+                Native.check(s.errptr);
+                backgroundPauses.incrementAndGet();
+            } catch (RuntimeException | Error e) {
+                lifecycle.removeChild();
+                throw e;
+            }
+        }
     }
 
     @Override
     public void continueBackgroundWork() {
-        Maintenance.backgroundWork(this, false);
+        try (Scratch s = guard.begin()) {
+            Capabilities.require("rocksdb_continue_background_work");
+            rocksdb_continue_background_work(adminDb(), s.errptr);
+            Native.check(s.errptr); // not paused: InvalidArgument, and no child to remove
+            backgroundPauses.decrementAndGet();
+            lifecycle.removeChild();
+        }
+    }
+
+    /**
+     * Refuses {@code call}, which waits for background work (a flush, a compaction), while the
+     * database's background work is paused through it: RocksDB would wait until the work is
+     * continued, which a program with one thread never does; whatever timeout the call has does
+     * not cover that wait. (A pause that begins while such a call runs holds the call until its
+     * continue, as RocksDB does.)
+     *
+     * @param call    the call, for the message
+     * @param instead what the caller can do instead, for the message
+     * @throws IllegalStateException while paused
+     */
+    final void refuseWhilePaused(String call, String instead) {
+        int pauses = backgroundPauses.get();
+        if (pauses > 0) {
+            throw new IllegalStateException(call + " refused: the database's background work is paused ("
+                    + pauses + " pauseBackgroundWork without its continueBackgroundWork), and it would wait for "
+                    + "a flush or compaction that cannot run until then; " + instead);
+        }
     }
 
     @Override
     public List<WalFile> sortedWalFiles() {
-        return Maintenance.sortedWalFiles(this);
+        try (Scratch s = guard.begin()) {
+            Capabilities.require("rocksdb_get_sorted_wal_files");
+            MemorySegment files = rocksdb_get_sorted_wal_files(adminDb(), s.errptr);
+            Native.check(s.errptr);
+            try {
+                long n = rocksdb_wal_files_count(files);
+                List<WalFile> out = new ArrayList<>((int) n);
+                for (long i = 0; i < n; i++) {
+                    out.add(walFile(rocksdb_wal_files_get_wal_file(files, i)));
+                }
+                return List.copyOf(out);
+            } finally {
+                rocksdb_wal_files_destroy(files);
+            }
+        }
     }
 
     @Override
     public WalFile currentWalFile() {
-        return Maintenance.currentWalFile(this);
+        try (Scratch s = guard.begin()) {
+            Capabilities.require("rocksdb_get_current_wal_file");
+            MemorySegment file = rocksdb_get_current_wal_file(adminDb(), s.errptr);
+            Native.check(s.errptr);
+            try {
+                return walFile(file);
+            } finally {
+                rocksdb_wal_file_destroy(file);
+            }
+        }
     }
+
+    private static WalFile walFile(MemorySegment f) {
+        String name = rocksdb_wal_file_path_name(f).reinterpret(Long.MAX_VALUE).getString(0);
+        return new WalFile(name, rocksdb_wal_file_log_number(f), WalFile.Type.of(rocksdb_wal_file_type(f)),
+                rocksdb_wal_file_start_sequence(f), rocksdb_wal_file_size_file_bytes(f));
+    }
+
+    // ---- change capture (ChangeCapture reads the log through the engine handle) --------------------
 
     @Override
     public long latestSequenceNumber() {
-        return ChangeCapture.latestSequenceNumber(this);
+        try (Scratch s = guard.begin()) {
+            return rocksdb_get_latest_sequence_number(adminDb());
+        }
     }
 
     @Override
     public List<WalUpdate> getUpdatesSince(long sequence, int maxBatches) {
-        return ChangeCapture.updatesSince(this, sequence, maxBatches);
+        ChangeCapture.checkArguments(sequence, maxBatches);
+        try (Scratch s = guard.begin()) {
+            return ChangeCapture.updatesSince(adminDb(), sequence, maxBatches, s);
+        }
+    }
+
+    @Override
+    public long oldestLoggedSequenceNumber() {
+        try (Scratch s = guard.begin()) {
+            return ChangeCapture.oldestLoggedSequenceNumber(adminDb(), s);
+        }
+    }
+
+    // ---- writes straight through db: RocksDB's, and an OptimisticTransactionDB's outside a transaction ----
+    // Each checks its arguments, enters the database, family and options, copies heap inputs into
+    // scratch memory and makes one downcall.
+
+    /** The shape of rocksdb_put_cf, _merge_cf and _delete_range_cf: a write of two slices. */
+    @FunctionalInterface
+    interface TwoSliceWrite {
+        void call(MemorySegment db, MemorySegment options, MemorySegment family, MemorySegment a, long aLength,
+                  MemorySegment b, long bLength, MemorySegment errptr);
+    }
+
+    /** The shape of rocksdb_delete_cf and _singledelete_cf: a write of one slice. */
+    @FunctionalInterface
+    interface OneSliceWrite {
+        void call(MemorySegment db, MemorySegment options, MemorySegment family, MemorySegment key, long keyLength,
+                  MemorySegment errptr);
+    }
+
+    /** {@code rocksdb_put_cf} on {@link #db}. */
+    final void putDirect(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
+        Limits.checkKeyValue(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+        writeDirect(family, options, key, value, false, RocksDBC::rocksdb_put_cf);
+    }
+
+    /** {@code rocksdb_merge_cf} on {@link #db}, refused for a family without a merge operator. */
+    final void mergeDirect(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
+        Limits.checkKeyValue(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+        writeDirect(family, options, key, value, true, RocksDBC::rocksdb_merge_cf);
+    }
+
+    /** {@code rocksdb_delete_range_cf} on {@link #db}; {@code begin} must not sort after {@code end} in the family's order. */
+    final void deleteRangeDirect(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin,
+                                 MemorySegment end) {
+        Objects.requireNonNull(begin, "begin");
+        Objects.requireNonNull(end, "end");
+        guard.checkFamily(family);
+        Limits.checkRange(begin, end); // before RocksDB copies them into a batch of their size
+        families.checkRangeOrder(family.id(), begin, end, "deleteRange"); // its comparator, built-in or Java
+        writeDirect(family, options, begin, end, false, RocksDBC::rocksdb_delete_range_cf);
+    }
+
+    /** {@code rocksdb_delete_cf} on {@link #db}. */
+    final void deleteDirect(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
+        writeDirect(family, options, key, RocksDBC::rocksdb_delete_cf);
+    }
+
+    /** {@code rocksdb_singledelete_cf} on {@link #db}. */
+    final void singleDeleteDirect(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
+        writeDirect(family, options, key, RocksDBC::rocksdb_singledelete_cf);
+    }
+
+    /** Runs a one-slice write guarded against close ({@code write} is a constant method reference). */
+    private void writeDirect(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, OneSliceWrite write) {
+        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(key, "key");
+        Limits.checkKey(key);
+        try (Scratch s = guard.begin(options, family)) {
+            families.refuseTimestamped(family);
+            write.call(db, options.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
+            checkWrite(s.errptr);
+        }
+    }
+
+    /** Runs a two-slice write guarded against close ({@code write} is a constant method reference). */
+    private void writeDirect(ColumnFamilyHandle family, WriteOptions options, MemorySegment a, MemorySegment b,
+                             boolean merge, TwoSliceWrite write) {
+        Objects.requireNonNull(options, "options");
+        try (Scratch s = guard.begin(options, family)) { // closed database, family or options first
+            families.refuseTimestamped(family);
+            if (merge) {
+                requireMergeOperator(family);
+            }
+            write.call(db, options.ptr, family.ptr, s.first(a), a.byteSize(), s.second(b), b.byteSize(), s.errptr);
+            checkWrite(s.errptr);
+        }
     }
 
     /** Refuses a merge into a family opened without a merge operator (RocksDB would fail later, on reads). */
@@ -795,7 +1113,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
                 guard.begin(options, defaultFamily).release(); // closed database or options first
                 throw UnsupportedWrites.rangeDeletion(kind(), UnsupportedWrites.TRANSACTIONS);
             }
-            families.checkBatch(this, batch, records);
+            families.checkBatch(batch, records);
             try (Scratch s = guard.begin(options, defaultFamily)) {
                 MemorySegment nativeBatch = Native.writebatchCreateFrom(records, batch.sealedSize());
                 try {
@@ -821,7 +1139,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
             families.dropLock.readLock().lock();
         }
         try {
-            families.checkBatch(this, batch);
+            families.checkBatch(batch);
             try (Scratch s = guard.begin(options, defaultFamily)) {
                 writeIndexed(options.ptr, batch, s.errptr);
                 checkWrite(s.errptr);

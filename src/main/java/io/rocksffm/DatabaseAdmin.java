@@ -641,9 +641,7 @@ public sealed interface DatabaseAdmin extends ColumnFamilyAdmin permits Database
      * @throws IllegalStateException if the database is closed
      * @throws RocksDBException if the log cannot be read (e.g. a read-only database)
      */
-    default long oldestLoggedSequenceNumber() {
-        return ChangeCapture.oldestLoggedSequenceNumber((Database) this);
-    }
+    long oldestLoggedSequenceNumber();
 
     /**
      * Waits until the database's background flushes and compactions are done ({@code WaitForCompact}),

@@ -60,6 +60,6 @@ public final class ExportImportFilesMetaData extends NativeObject {
      * @throws IllegalStateException if closed
      */
     public List<LiveFile> files() {
-        return apply(p -> FileAdmin.copy(rocksdb_export_import_files_metadata_get_files(p)));
+        return apply(p -> LiveFile.copyAll(rocksdb_export_import_files_metadata_get_files(p)));
     }
 }

@@ -1,5 +1,6 @@
 package io.rocksffm;
 
+import io.rocksffm.internal.CStrings;
 import io.rocksffm.internal.OptionsFiles;
 
 import java.nio.file.Path;
@@ -66,7 +67,7 @@ public final class LatestOptions implements AutoCloseable {
      *         OPTIONS file, {@link RocksDBException.Code#INVALID_ARGUMENT} for unknown options
      */
     public static LatestOptions load(Path path, Cache blockCache, boolean ignoreUnknownOptions) {
-        String name = Opening.cPath(path);
+        String name = CStrings.path(path);
         Objects.requireNonNull(blockCache, "blockCache");
         OptionsFiles.Loaded loaded = blockCache.apply(c -> OptionsFiles.loadLatest(name, c, ignoreUnknownOptions));
         // from here on every options object is owned by a Java object

@@ -1,55 +1,33 @@
 package io.rocksffm;
 
-import static io.rocksffm.internal.capi.RocksDBC.*;
 import static java.lang.foreign.ValueLayout.ADDRESS;
 
-import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.OptionsFileText;
 import io.rocksffm.internal.Scratch;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Objects;
 
-/** Changing mutable options of an open database and its families (a part of the database object). */
+/**
+ * Changing mutable options of an open database and its families: the checks of the names and
+ * values, and the C arrays a {@code SetOptions}-shaped call takes ({@link Database}'s
+ * {@code setOptions} and {@code setDBOptions} make the calls).
+ */
 final class MutableOptions {
     private MutableOptions() {}
 
     /** A {@code SetOptions}-shaped call: {@code n} names and values as C string arrays. */
     @FunctionalInterface
-    private interface Setter {
+    interface Setter {
         void call(int n, MemorySegment keys, MemorySegment values, MemorySegment errptr);
     }
 
-    /** Sets {@code options} on {@code family}, or on the default family when it is null. */
-    static void set(Database db, ColumnFamilyHandle family, Map<String, String> options) {
-        String[][] pairs = pairs(options, false);
-        ColumnFamilyHandle target = family == null ? db.defaultFamily : family;
-        try (Scratch s = db.guard.begin(target)) {
-            refuseWedging(db, target, options);
-            call(pairs, (n, keys, values, errptr) -> {
-                if (family == null) {
-                    rocksdb_set_options(db.adminDb(), n, keys, values, errptr);
-                } else {
-                    rocksdb_set_options_cf(db.adminDb(), family.ptr, n, keys, values, errptr);
-                }
-            });
-        }
-    }
-
-    /** Sets the database-wide {@code options} ({@code SetDBOptions}). */
-    static void setDb(Database db, Map<String, String> options) {
-        String[][] pairs = pairs(options, true);
-        db.use(p -> {
-            Capabilities.require("rocksdb_set_db_options");
-            call(pairs, (n, keys, values, errptr) -> rocksdb_set_db_options(db.adminDb(), n, keys, values, errptr));
-        });
-    }
-
     /** The names and the values of {@code options}, checked (at least one; no NUL; no empty name if asked). */
-    private static String[][] pairs(Map<String, String> options, boolean refuseEmptyNames) {
+    static String[][] pairs(Map<String, String> options, boolean refuseEmptyNames) {
         Objects.requireNonNull(options, "options");
         if (options.isEmpty()) {
             throw new IllegalArgumentException("no options to set");
@@ -69,7 +47,7 @@ final class MutableOptions {
     }
 
     /** Calls {@code setter} with the pairs as C arrays, then throws the error it reported, if any. */
-    private static void call(String[][] pairs, Setter setter) {
+    static void call(String[][] pairs, Setter setter) {
         String[] keys = pairs[0];
         String[] values = pairs[1];
         int n = keys.length;
@@ -93,7 +71,7 @@ final class MutableOptions {
      * current one read from the OPTIONS file RocksDB keeps up to date). With any of them the next
      * put blocks forever.
      */
-    static void refuseWedging(Database db, ColumnFamilyHandle family, Map<String, String> options) {
+    static void refuseWedging(Path realPath, String family, Map<String, String> options) {
         Long buffers = number(options, "max_write_buffer_number");
         Long trigger = number(options, "level0_file_num_compaction_trigger");
         Long stop = number(options, "level0_stop_writes_trigger");
@@ -109,7 +87,7 @@ final class MutableOptions {
         if (stop != null && stop < 1) {
             throw new IllegalArgumentException("level0_stop_writes_trigger must be >= 1: " + stop);
         }
-        Map<String, String> current = OptionsFileText.latest(db.realPath).get(family.name());
+        Map<String, String> current = OptionsFileText.latest(realPath).get(family);
         if (current != null) {
             trigger = trigger != null ? trigger : number(current, "level0_file_num_compaction_trigger");
             stop = stop != null ? stop : number(current, "level0_stop_writes_trigger");

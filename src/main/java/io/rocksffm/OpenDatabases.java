@@ -16,7 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * stay refused after it closes.
  */
 final class OpenDatabases {
-    private static final Map<Path, Set<Database>> OPEN = new ConcurrentHashMap<>();
+    private static final Map<Path, Set<NativeObject>> OPEN = new ConcurrentHashMap<>();
 
     private OpenDatabases() {}
 
@@ -47,13 +47,13 @@ final class OpenDatabases {
     }
 
     /** Registers {@code db}, open at {@code realPath} (a {@link #key}). */
-    static void add(Path realPath, Database db) {
+    static void add(Path realPath, NativeObject db) {
         OPEN.computeIfAbsent(realPath, k -> ConcurrentHashMap.newKeySet()).add(db);
     }
 
-    /** Removes {@code db} (after its engine's close returned). */
-    static void remove(Database db) {
-        OPEN.computeIfPresent(db.realPath, (k, dbs) -> {
+    /** Removes {@code db}, open at {@code realPath} (after its engine's close returned). */
+    static void remove(Path realPath, NativeObject db) {
+        OPEN.computeIfPresent(realPath, (k, dbs) -> {
             dbs.remove(db);
             return dbs.isEmpty() ? null : dbs;
         });
@@ -61,7 +61,7 @@ final class OpenDatabases {
 
     /** Whether a database is open at {@code dir} in this process. */
     static boolean isOpen(Path dir) {
-        Set<Database> dbs = OPEN.get(key(dir));
+        Set<NativeObject> dbs = OPEN.get(key(dir));
         return dbs != null && !dbs.isEmpty();
     }
 }

@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.ADDRESS;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 
+import io.rocksffm.internal.CStrings;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Scratch;
@@ -19,15 +20,6 @@ import java.util.Objects;
 /** Opening databases: the marshalling of paths, family names and options for {@code rocksdb_open*}. */
 final class Opening {
     private Opening() {}
-
-    /** The path as the text of a C string: absolute, without NUL characters. */
-    static String cPath(Path path) {
-        String name = Objects.requireNonNull(path, "path").toAbsolutePath().toString();
-        if (name.indexOf('\0') >= 0) {
-            throw new IllegalArgumentException("path contains a NUL character: " + path);
-        }
-        return name;
-    }
 
     /** Makes the database object of an opened database handle and its family handles. */
     @FunctionalInterface
@@ -71,7 +63,7 @@ final class Opening {
      */
     static RocksDB openAsSecondary(Path path, Path secondaryPath, Options options, List<ColumnFamilyDescriptor> families,
                                    Maker<RocksDB> maker) {
-        String secondary = cPath(secondaryPath);
+        String secondary = CStrings.path(secondaryPath);
         return open(path, options, families, true, (o, nm, n, names, fo, h, err, arena) ->
                 rocksdb_open_as_secondary_column_families(o, nm, arena.allocateFrom(secondary), n, names, fo, h, err),
                 maker);
@@ -104,9 +96,9 @@ final class Opening {
 
     private static <T extends Database> T open(Path path, Options options, List<ColumnFamilyDescriptor> families,
                                                boolean readOnly, OpenCall call, Maker<T> maker) {
-        cPath(path); // null and NUL checks
+        CStrings.path(path); // null and NUL checks
         // the real path: RocksDB refuses a second writer of a directory by its path string
-        String name = cPath(OpenDatabases.key(path));
+        String name = CStrings.path(OpenDatabases.key(path));
         Objects.requireNonNull(options, "options");
         List<ColumnFamilyDescriptor> all = new ArrayList<>(Objects.requireNonNull(families, "families"));
         if (all.stream().noneMatch(d -> d.name().equals(ColumnFamilyHandle.DEFAULT))) {
@@ -177,7 +169,7 @@ final class Opening {
 
     /** The names of the column families of the database at {@code path}. */
     static List<String> listColumnFamilies(Path path, Options options) {
-        String name = cPath(path);
+        String name = CStrings.path(path);
         Objects.requireNonNull(options, "options");
         try (Scratch s = Scratch.acquire(); Arena arena = Arena.ofConfined()) {
             MemorySegment cName = arena.allocateFrom(name);
@@ -208,7 +200,7 @@ final class Opening {
      * or secondary one holds no lock RocksDB would see).
      */
     static void destroyOrRepair(Path path, Options options, boolean destroy) {
-        cPath(path); // refuses a NUL character
+        CStrings.path(path); // refuses a NUL character
         Objects.requireNonNull(options, "options");
         if (OpenDatabases.isOpen(path)) {
             throw new IllegalStateException("a database is open at " + path + ": close it before "

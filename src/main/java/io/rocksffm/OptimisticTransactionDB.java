@@ -85,7 +85,7 @@ public final class OptimisticTransactionDB extends Database {
         rocksdb_optimistictransactiondb_close_base_db(db);
         rocksdb_optimistictransactiondb_close(p);
         families.releaseComparators(); // RocksDB no longer calls them
-        OpenDatabases.remove(this);
+        OpenDatabases.remove(realPath, this);
         if (lifecycle.guardsCallbacks()) {
             Upcalls.recyclePoolThreads(); // no thread that ran Java code is left to block halt
         }
@@ -150,19 +150,19 @@ public final class OptimisticTransactionDB extends Database {
 
     @Override
     public Database put(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
-        BaseWrites.put(this, family, options, key, value);
+        putDirect(family, options, key, value);
         return this;
     }
 
     @Override
     public Database merge(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
-        BaseWrites.merge(this, family, options, key, value);
+        mergeDirect(family, options, key, value);
         return this;
     }
 
     @Override
     public Database delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
-        BaseWrites.delete(this, family, options, key);
+        deleteDirect(family, options, key);
         return this;
     }
 
@@ -180,7 +180,7 @@ public final class OptimisticTransactionDB extends Database {
 
     @Override
     public Database singleDelete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
-        BaseWrites.singleDelete(this, family, options, key);
+        singleDeleteDirect(family, options, key);
         return this;
     }
 

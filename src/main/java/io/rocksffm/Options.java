@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.CStrings;
 import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.Scratch;
@@ -677,7 +678,7 @@ public final class Options extends OptionsSettings {
 
     /** Sets a directory setting with {@code setter}; returns the path as set (absolute). */
     private Path writeDir(Path dir, BiConsumer<MemorySegment, MemorySegment> setter) {
-        String name = Opening.cPath(dir);
+        String name = CStrings.path(dir);
         try (Scratch s = Scratch.enterFirst(lifecycle); Arena arena = Arena.ofConfined()) {
             setter.accept(ptr, arena.allocateFrom(name));
         }

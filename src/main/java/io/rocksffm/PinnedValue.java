@@ -43,13 +43,14 @@ public final class PinnedValue implements AutoCloseable {
     }
 
     /**
-     * Wraps a pinnable slice read from {@code db} (the caller has entered it), or destroys the
-     * slice if that fails. {@code sizeSlot} is a scratch {@code size_t}.
+     * Wraps a pinnable slice read from a database or transaction whose lifecycle is {@code owner}
+     * (the caller has entered it), or destroys the slice if that fails. {@code sizeSlot} is a
+     * scratch {@code size_t}.
      */
-    static PinnedValue of(Database db, MemorySegment slice, MemorySegment sizeSlot) {
+    static PinnedValue of(Lifecycle owner, MemorySegment slice, MemorySegment sizeSlot) {
         Lifecycle lifecycle = null;
         try {
-            lifecycle = Lifecycle.child("PinnedValue", true, db.lifecycle);
+            lifecycle = Lifecycle.child("PinnedValue", true, owner);
             PinnedValue value = new PinnedValue(lifecycle, slice, Native.pinnableValue(slice, sizeSlot));
             VectorState.clear(); // the allocations above leave vector state that slows the engine's next call
             return value;

@@ -254,7 +254,7 @@ public final class RocksDB extends Database {
             throw new IllegalStateException("createColumnFamilyWithTtl needs a database opened with openWithTtl");
         }
         try (Scratch s = guard.begin()) {
-            return families.create(this, name, options,
+            return families.create(name, options,
                     (o, cName, err) -> rocksdb_create_column_family_with_ttl(db, o, cName, ttlSeconds, err));
         }
     }
@@ -312,7 +312,7 @@ public final class RocksDB extends Database {
         families.closeAll();
         rocksdb_close(db);
         families.releaseComparators();
-        OpenDatabases.remove(this);
+        OpenDatabases.remove(realPath, this);
         if (lifecycle.guardsCallbacks()) {
             Upcalls.recyclePoolThreads(); // no thread that ran Java code is left to block halt
         }
@@ -335,7 +335,7 @@ public final class RocksDB extends Database {
 
     @Override
     public Database put(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
-        BaseWrites.put(this, family, options, key, value);
+        putDirect(family, options, key, value);
         return this;
     }
 
@@ -362,25 +362,25 @@ public final class RocksDB extends Database {
 
     @Override
     public Database delete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
-        BaseWrites.delete(this, family, options, key);
+        deleteDirect(family, options, key);
         return this;
     }
 
     @Override
     public Database deleteRange(ColumnFamilyHandle family, WriteOptions options, MemorySegment begin, MemorySegment end) {
-        BaseWrites.deleteRange(this, family, options, begin, end);
+        deleteRangeDirect(family, options, begin, end);
         return this;
     }
 
     @Override
     public Database merge(ColumnFamilyHandle family, WriteOptions options, MemorySegment key, MemorySegment value) {
-        BaseWrites.merge(this, family, options, key, value);
+        mergeDirect(family, options, key, value);
         return this;
     }
 
     @Override
     public Database singleDelete(ColumnFamilyHandle family, WriteOptions options, MemorySegment key) {
-        BaseWrites.singleDelete(this, family, options, key);
+        singleDeleteDirect(family, options, key);
         return this;
     }
 

@@ -131,20 +131,12 @@ public final class RocksIterator implements AutoCloseable {
     }
 
     /**
-     * A new iterator over {@code family} of {@code db} (the caller has entered them and the
-     * options, and holds the options' lock so their snapshot cannot change meanwhile). Keeps
-     * them and the options' snapshot open until it is closed.
+     * Wraps {@code made}, native iterators over {@code families} made together (one
+     * {@code rocksdb_create_iterators}), as children of {@code owner} (their database's lifecycle);
+     * the caller has entered them all and the options, and holds the options' lock. If wrapping
+     * one fails, those wrapped are closed and the others destroyed.
      */
-    static RocksIterator create(Database db, ColumnFamilyHandle family, ReadOptions options, long prefetchBytes) {
-        return create(db.lifecycle, family, options, prefetchBytes, (o, f) -> rocksdb_create_iterator_cf(db.db, o, f));
-    }
-
-    /**
-     * Wraps {@code made}, native iterators over {@code families} of {@code db} made together (one
-     * {@code rocksdb_create_iterators}); the caller has entered them all and the options, and holds
-     * the options' lock. If wrapping one fails, those wrapped are closed and the others destroyed.
-     */
-    static List<RocksIterator> createAll(Database db, List<ColumnFamilyHandle> families, ReadOptions options,
+    static List<RocksIterator> createAll(Lifecycle owner, List<ColumnFamilyHandle> families, ReadOptions options,
                                          long prefetchBytes, MemorySegment[] made) {
         int n = made.length;
         List<RocksIterator> out = new ArrayList<>(n);
@@ -154,7 +146,7 @@ public final class RocksIterator implements AutoCloseable {
             for (; next < n; next++) {
                 MemorySegment it = made[next];
                 taken[0] = false;
-                out.add(create(db.lifecycle, families.get(next), options, prefetchBytes, (o, f) -> {
+                out.add(create(owner, families.get(next), options, prefetchBytes, (o, f) -> {
                     taken[0] = true;
                     return it;
                 }));
@@ -201,7 +193,7 @@ public final class RocksIterator implements AutoCloseable {
                                 Source source) {
         long start = options.iterStartTimestampSize();
         if (start >= 0) { // RocksDB reads the family's timestamp size from it, unchecked
-            family.db.families.checkTimestamp(family, start);
+            family.families().checkTimestamp(family, start);
         }
         Snapshot snapshot = options.snapshot();
         Lifecycle[] parents = Arrays.copyOf(owners, owners.length + (snapshot == null ? 2 : 3));
@@ -214,8 +206,8 @@ public final class RocksIterator implements AutoCloseable {
             MemorySegment it = MemorySegment.NULL;
             try {
                 it = source.create(options.ptr, family.ptr);
-                return new RocksIterator(child, it, prefetchBytes, criticalMovesAllowed(family.db, family),
-                        family.db.families.timestampedIds().contains(family.id()));
+                return new RocksIterator(child, it, prefetchBytes, criticalMovesAllowed(family),
+                        family.families().timestampedIds().contains(family.id()));
             } catch (RuntimeException | Error e) {
                 if (it.address() != 0) {
                     rocksdb_iter_destroy(it);
@@ -230,8 +222,8 @@ public final class RocksIterator implements AutoCloseable {
      * Not when moves may call Java code (a Java comparator, merge operator or prefix extractor of
      * the family): a critical downcall must not call back into Java.
      */
-    private static boolean criticalMovesAllowed(Database db, ColumnFamilyHandle family) {
-        return !db.families.readsCallJava(family);
+    private static boolean criticalMovesAllowed(ColumnFamilyHandle family) {
+        return !family.families().readsCallJava(family);
     }
 
     private void check() {

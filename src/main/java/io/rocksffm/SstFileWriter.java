@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.CStrings;
 import io.rocksffm.internal.Native;
 import io.rocksffm.internal.Scratch;
 
@@ -98,7 +99,7 @@ public final class SstFileWriter extends NativeObject {
      * @throws RocksDBException if the file cannot be created
      */
     public static SstFileWriter open(Options options, EnvOptions envOptions, Path file) {
-        String name = Opening.cPath(file);
+        String name = CStrings.path(file);
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(envOptions, "envOptions");
         MemorySegment writer;

@@ -292,7 +292,7 @@ public final class TimestampedDB {
                        T absent, Found<T> found) {
         Objects.requireNonNull(options, "options");
         Limits.checkKey(Objects.requireNonNull(key, "key"));
-        try (Scratch s = db.guard.beginRead(options, family); Arena arena = Arena.ofConfined()) {
+        try (Scratch s = db.guard.begin(options, family); Arena arena = Arena.ofConfined()) {
             db.families.checkReadTimestamp(family, options.timestampSize());
             if (timestampOut != null) {
                 db.families.checkTimestamp(family, timestampOut.byteSize());
@@ -386,7 +386,7 @@ public final class TimestampedDB {
         if (families.size() != n) {
             throw new IllegalArgumentException(families.size() + " families for " + n + " keys");
         }
-        try (Scratch s = db.guard.beginRead(options, db.defaultFamily); Arena arena = Arena.ofConfined()) {
+        try (Scratch s = db.guard.begin(options, db.defaultFamily); Arena arena = Arena.ofConfined()) {
             long readTimestamp = options.timestampSize();
             MemorySegment slots = arena.allocate(JAVA_LONG, 8L * Math.max(1, n)); // 8 arrays of n pointers or sizes
             for (int i = 0; i < n; i++) {

@@ -203,10 +203,10 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
     }
 
     /** {@link #beginWritable()}, then the database and {@code family} (checked to be this database's). */
-    Scratch beginWrite(ColumnFamilyHandle family) {
+    Scratch beginWritable(ColumnFamilyHandle family) {
         Scratch s = beginWritable();
         try {
-            return db.guard.enterFamily(s, family);
+            return db.guard.enter(s, family);
         } catch (RuntimeException | Error e) {
             s.release();
             throw e;
@@ -325,7 +325,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
      */
     @Override
     public Transaction merge(ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
-        TransactionWrites.checkMerge(this, db, family, key, value);
+        TransactionWrites.checkMerge(this, family, key, value);
         TransactionWrites.write(this, family, key, value, RocksDBC::rocksdb_transaction_merge_cf);
         return this;
     }
@@ -421,7 +421,7 @@ public final class Transaction extends NativeObject implements KeyValueReads, Wr
         Objects.requireNonNull(options, "options");
         Scratch s = forUpdate ? beginWritable() : beginActive();
         try {
-            db.guard.enterRead(s, options, family);
+            db.guard.enter(s, options, family);
             if (forUpdate && db.families.timestampSize(family) != 0) { // an optimistic commit would validate it without one
                 throw new IllegalArgumentException("column family '" + family.name() + "' has user-defined timestamps,"
                         + " which transactions do not carry: a read for update of it is refused");

@@ -131,7 +131,7 @@ public final class TransactionDB extends Database {
         }
         rocksdb_transactiondb_close(p);
         families.releaseComparators(); // RocksDB no longer calls them
-        OpenDatabases.remove(this);
+        OpenDatabases.remove(realPath, this);
         if (lifecycle.guardsCallbacks()) {
             Upcalls.recyclePoolThreads(); // no thread that ran Java code is left to block halt
         }
@@ -205,7 +205,7 @@ public final class TransactionDB extends Database {
      * @throws IllegalStateException if closed
      */
     public List<Transaction> getPreparedTransactions() {
-        return guard.call(s -> {
+        try (Scratch s = guard.begin()) {
             MemorySegment array = rocksdb_transactiondb_get_prepared_transactions(ptr, s.size);
             long n = s.size.get(JAVA_LONG, 0);
             List<Transaction> out = new ArrayList<>();
@@ -226,7 +226,7 @@ public final class TransactionDB extends Database {
                 Native.rocksdbFree(array);
             }
             return out;
-        });
+        }
     }
 
     // ---- writes (not transactional; they wait for the keys' locks) -----------------------------
@@ -353,7 +353,7 @@ public final class TransactionDB extends Database {
         Objects.requireNonNull(family, "family");
         Objects.requireNonNull(options, "options");
         MultiGet.checkArguments(keys, values, lengths, errors);
-        try (Scratch s = guard.beginRead(options, family)) {
+        try (Scratch s = guard.begin(options, family)) {
             ListMultiGet.call(RocksDBC::rocksdb_transactiondb_multi_get_cf, ptr, options.ptr, family.ptr, keys, s);
             return ListMultiGet.intoSegments(s, values, lengths, errors);
         }
@@ -370,7 +370,7 @@ public final class TransactionDB extends Database {
         for (int i = 0; i < segments.length; i++) {
             segments[i] = MemorySegment.ofArray(MultiGet.element(keys.get(i), "keys", i));
         }
-        try (Scratch s = guard.beginRead(options, family)) {
+        try (Scratch s = guard.begin(options, family)) {
             ListMultiGet.call(RocksDBC::rocksdb_transactiondb_multi_get_cf, ptr, options.ptr, family.ptr, segments, s);
             return ListMultiGet.asArrays(s, segments.length);
         }
@@ -382,7 +382,7 @@ public final class TransactionDB extends Database {
             return super.newIterator(family, options);
         }
         Objects.requireNonNull(options, "options");
-        try (Scratch s = guard.beginRead(options, family)) {
+        try (Scratch s = guard.begin(options, family)) {
             synchronized (options.lock) {
                 return RocksIterator.create(lifecycle, family, options, options.prefetchBytes,
                         (o, f) -> rocksdb_transactiondb_create_iterator_cf(ptr, o, f));
@@ -395,7 +395,7 @@ public final class TransactionDB extends Database {
         if (BASE_DB) {
             return super.getSnapshot();
         }
-        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+        try (Scratch s = guard.begin()) {
             return Snapshot.adopt(this, lifecycle, rocksdb_transactiondb_create_snapshot(ptr),
                     p -> rocksdb_transactiondb_release_snapshot(ptr, p));
         }
@@ -420,7 +420,7 @@ public final class TransactionDB extends Database {
             super.flushWal(sync);
             return;
         }
-        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+        try (Scratch s = guard.begin()) {
             rocksdb_transactiondb_flush_wal(ptr, flag(sync), s.errptr);
             Native.check(s.errptr);
         }
@@ -432,7 +432,7 @@ public final class TransactionDB extends Database {
             return super.getProperty(family, property);
         }
         Objects.requireNonNull(property, "property");
-        try (Scratch s = Scratch.enterFirst(lifecycle); Arena arena = Arena.ofConfined()) {
+        try (Scratch s = guard.begin(); Arena arena = Arena.ofConfined()) {
             MemorySegment v = rocksdb_transactiondb_property_value(ptr, arena.allocateFrom(property));
             if (v.address() == 0) {
                 return null;

@@ -117,7 +117,7 @@ final class TransactionReads {
         Objects.requireNonNull(key, "key");
         try (Scratch s = tx.beginRead(options, family)) {
             MemorySegment slice = slice(tx, options, family, s.first(key), key.byteSize(), false, false, s);
-            return slice.address() == 0 ? null : PinnedValue.of(tx.db, slice, s.size);
+            return slice.address() == 0 ? null : PinnedValue.of(tx.db.lifecycle, slice, s.size);
         }
     }
 

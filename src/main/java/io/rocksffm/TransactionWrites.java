@@ -32,7 +32,7 @@ final class TransactionWrites {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
         Limits.checkKeyValue(key, value);
-        try (Scratch s = tx.beginWrite(family)) {
+        try (Scratch s = tx.beginWritable(family)) {
             tx.db.families.refuseTimestamped(family);
             tx.noteWritten(family);
             write.call(tx.ptr, family.ptr, s.first(key), key.byteSize(), s.second(value), value.byteSize(), s.errptr);
@@ -44,7 +44,7 @@ final class TransactionWrites {
     static void delete(Transaction tx, ColumnFamilyHandle family, MemorySegment key) {
         Objects.requireNonNull(key, "key");
         Limits.checkKey(key);
-        try (Scratch s = tx.beginWrite(family)) {
+        try (Scratch s = tx.beginWritable(family)) {
             tx.db.families.refuseTimestamped(family);
             tx.noteWritten(family);
             rocksdb_transaction_delete_cf(tx.ptr, family.ptr, s.first(key), key.byteSize(), s.errptr);
@@ -77,11 +77,11 @@ final class TransactionWrites {
     }
 
     /** Argument and state checks of {@link Transaction#merge}: nulls, closed, then the family's merge operator. */
-    static void checkMerge(Transaction tx, Database db, ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
+    static void checkMerge(Transaction tx, ColumnFamilyHandle family, MemorySegment key, MemorySegment value) {
         Objects.requireNonNull(family, "family");
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
         tx.lifecycle.ensureOpen();
-        db.requireMergeOperator(family);
+        tx.db.requireMergeOperator(family);
     }
 }

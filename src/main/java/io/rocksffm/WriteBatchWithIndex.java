@@ -564,7 +564,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
         Objects.requireNonNull(key, "key");
         checkOutput(value);
         lifecycle.check();
-        try (Scratch s = d.guard.beginRead(options, family)) {
+        try (Scratch s = d.guard.begin(options, family)) {
             MemorySegment base = d.adminDb();
             MemorySegment k = s.first(key);
             return PINNED
@@ -580,7 +580,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
         Objects.requireNonNull(options, "options");
         Objects.requireNonNull(key, "key");
         lifecycle.check();
-        try (Scratch s = d.guard.beginRead(options, family)) {
+        try (Scratch s = d.guard.begin(options, family)) {
             MemorySegment base = d.adminDb();
             MemorySegment k = s.copy(Scratch.FIRST, key);
             return PINNED
@@ -599,10 +599,10 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
         Objects.requireNonNull(key, "key");
         lifecycle.check();
         Capabilities.require("rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf");
-        try (Scratch s = d.guard.beginRead(options, family)) {
+        try (Scratch s = d.guard.begin(options, family)) {
             MemorySegment slice = pinnedFromBatchAndDB(d.adminDb(), options, family, s.first(key), key.byteSize(),
                     s);
-            return slice.address() == 0 ? null : PinnedValue.of(d, slice, s.size);
+            return slice.address() == 0 ? null : PinnedValue.of(d.lifecycle, slice, s.size);
         }
     }
 
@@ -611,7 +611,7 @@ public final class WriteBatchWithIndex extends NativeObject implements Writes<Wr
         Database d = Objects.requireNonNull(db, "db");
         Objects.requireNonNull(options, "options");
         lifecycle.check();
-        try (Scratch s = d.guard.beginRead(options, family)) {
+        try (Scratch s = d.guard.begin(options, family)) {
             MemorySegment base = d.adminDb();
             synchronized (options.lock) { // the base iterator does not prefetch
                 return RocksIterator.create(new Lifecycle[] {d.lifecycle, lifecycle}, family, options, 0, (o, f) ->

@@ -2,7 +2,11 @@ package io.rocksffm;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -10,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -96,13 +101,13 @@ class ArchitectureTest {
         OWN.put("CuckooTableConfig", List.of("rocksdb_cuckoo_options_"));
         OWN.put("ImportColumnFamilyOptions", List.of("rocksdb_import_column_family_options_"));
         OWN.put("ExportImportFilesMetaData", List.of("rocksdb_export_import_files_metadata_"));
+        OWN.put("LiveFile", List.of("rocksdb_livefiles_"));
         OWN.put("TraceOptions", List.of("rocksdb_trace_options_"));
     }
 
     /** The package-private classes that are parts of the database object. */
-    private static final Set<String> DATABASE = Set.of("RocksDB", "Database", "BaseWrites", "Opening", "ColumnFamilies",
-            "MutableOptions", "OptimisticTransactionDB", "Maintenance", "ChangeCapture", "FileAdmin",
-            "TimestampedDB");
+    private static final Set<String> DATABASE = Set.of("RocksDB", "Database", "Opening", "ColumnFamilies",
+            "OptimisticTransactionDB", "FileCompaction", "ChangeCapture", "TimestampedDB");
 
     private static Set<String> generatedFunctions() throws IOException {
         Pattern p = Pattern.compile("public static MemorySegment (rocksdb_\\w+)\\$address\\(\\)");
@@ -267,5 +272,90 @@ class ArchitectureTest {
             exported.add(m.group(1) + " " + m.group(2));
         }
         assertEquals(List.of("exports io.rocksffm"), exported);
+    }
+
+    /**
+     * The most API classes that {@code Database} refers to and that refer back to it, counted on
+     * the compiled classes (a nested class counts as its top-level class). Most ties are the API's
+     * own shape (the kinds it permits, the surfaces it implements, the handles, snapshots and
+     * iterators that name their database); a new one is a helper that should take the narrow
+     * thing it needs, or be a method of the database. Lower it when a tie goes.
+     */
+    private static final int DATABASE_TIES_CEILING = 14;
+
+    /** A reference to an API class in a class file's constant pool ({@code io/rocksffm/Name}). */
+    private static final Pattern API_CLASS = Pattern.compile("io/rocksffm/([A-Z][A-Za-z0-9_]*)");
+
+    /**
+     * The two-way ties around {@code Database} and the references against the layering (an
+     * internal class naming an API class other than the exception), read from the class files'
+     * constant pools, which hold every class a class uses (calls, fields, signatures, casts).
+     * Prints both, so a run of this test alone is the measurement.
+     */
+    @Test
+    void fewClassesAndTheDatabaseReferToEachOther() throws IOException, URISyntaxException {
+        Path classes = Path.of(Database.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Map<String, Set<String>> api = references(classes.resolve("io/rocksffm"));
+        Map<String, Set<String>> internal = references(classes.resolve("io/rocksffm/internal"));
+        Set<String> ties = new TreeSet<>();
+        for (String c : api.get("Database")) {
+            if (!c.equals("Database") && api.getOrDefault(c, Set.of()).contains("Database")) {
+                ties.add(c);
+            }
+        }
+        List<String> againstLayers = new ArrayList<>();
+        internal.forEach((c, refs) -> refs.stream().filter(r -> !r.equals("RocksDBException"))
+                .forEach(r -> againstLayers.add("internal." + c + " -> " + r)));
+        System.out.println("Database refers to " + (api.get("Database").size() - 1) + " API classes; "
+                + ties.size() + " refer back: " + ties);
+        System.out.println("references against the layering: " + againstLayers);
+        assertTrue(ties.contains("RocksDB") && ties.contains("ColumnFamilyHandle"), "the scan sees the ties: " + ties);
+        assertTrue(ties.size() <= DATABASE_TIES_CEILING, ties.size() + " classes tied both ways to Database (ceiling "
+                + DATABASE_TIES_CEILING + "): " + ties);
+        assertEquals(List.of(), againstLayers);
+    }
+
+    /** The API classes each top-level class of {@code dir} refers to (its nested classes' references included). */
+    private static Map<String, Set<String>> references(Path dir) throws IOException {
+        Map<String, Set<String>> out = new TreeMap<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".class")).toList()) {
+                String name = f.getFileName().toString().replace(".class", "");
+                String top = name.contains("$") ? name.substring(0, name.indexOf('$')) : name;
+                try (InputStream in = Files.newInputStream(f)) {
+                    out.computeIfAbsent(top, k -> new TreeSet<>()).addAll(apiClassesIn(in));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The API classes named in a class file's constant pool (its UTF-8 entries: class names and descriptors). */
+    private static Set<String> apiClassesIn(InputStream classFile) throws IOException {
+        DataInputStream in = new DataInputStream(new BufferedInputStream(classFile));
+        in.readInt(); // magic
+        in.readInt(); // minor and major version
+        int count = in.readUnsignedShort();
+        Set<String> out = new TreeSet<>();
+        for (int i = 1; i < count; i++) {
+            int tag = in.readUnsignedByte();
+            switch (tag) {
+                case 1 -> { // Utf8
+                    Matcher m = API_CLASS.matcher(in.readUTF());
+                    while (m.find()) {
+                        out.add(m.group(1));
+                    }
+                }
+                case 7, 8, 16, 19, 20 -> in.skipNBytes(2); // Class, String, MethodType, Module, Package
+                case 15 -> in.skipNBytes(3); // MethodHandle
+                case 3, 4, 9, 10, 11, 12, 17, 18 -> in.skipNBytes(4); // numbers, refs, NameAndType, (Invoke)Dynamic
+                case 5, 6 -> { // Long, Double: two entries
+                    in.skipNBytes(8);
+                    i++;
+                }
+                default -> throw new IOException("unknown constant pool tag " + tag);
+            }
+        }
+        return out;
     }
 }

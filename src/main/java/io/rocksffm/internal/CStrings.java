@@ -3,8 +3,10 @@ package io.rocksffm.internal;
 import io.rocksffm.internal.capi.RocksDBC;
 
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.Objects;
 
-/** C strings the engine allocates and the caller frees ({@code rocksdb_free}). */
+/** C strings: paths given to the engine, and strings the engine allocates and the caller frees ({@code rocksdb_free}). */
 public final class CStrings {
     private CStrings() {}
 
@@ -18,5 +20,14 @@ public final class CStrings {
         } finally {
             RocksDBC.rocksdb_free(s);
         }
+    }
+
+    /** The path as the text of a C string: absolute, without NUL characters. */
+    public static String path(Path path) {
+        String name = Objects.requireNonNull(path, "path").toAbsolutePath().toString();
+        if (name.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("path contains a NUL character: " + path);
+        }
+        return name;
     }
 }
