@@ -50,16 +50,51 @@ public class SettingsGen {
     /** One row of the table. */
     record Row(int line, String owner, String name, String type, String setter, String getter, String check,
                String since, String key, String test, String pattern, String doc) {
+        /** The property: the name column before a colon (after it, a getter name other than the property's). */
+        String property() {
+            return name.contains(":") ? name.substring(0, name.indexOf(':')) : name;
+        }
+
         String setterName() {
-            return "set" + Character.toUpperCase(name.charAt(0)) + name.substring(1);
+            return "set" + Character.toUpperCase(property().charAt(0)) + property().substring(1);
+        }
+
+        /** The getter's name: the property, or the name column's part after a colon. */
+        String getterName() {
+            return name.contains(":") ? name.substring(name.indexOf(':') + 1) : name;
         }
 
         boolean isEnum() {
-            return type.startsWith("enum:");
+            return type.startsWith("enum:") || isNullableEnum();
+        }
+
+        /** An enum whose getter reads an id the enum lacks (RocksDB's "not set") as null: the enum has orNull(int). */
+        boolean isNullableEnum() {
+            return type.startsWith("enum?:");
+        }
+
+        boolean isDuration() {
+            return type.startsWith("duration:");
+        }
+
+        /** The C unit of a duration row: a {@code ChronoUnit} constant name. */
+        String unit() {
+            return switch (type.substring(9)) {
+                case "nanos" -> "NANOS";
+                case "micros" -> "MICROS";
+                case "millis" -> "MILLIS";
+                case "seconds" -> "SECONDS";
+                default -> throw new IllegalArgumentException(TABLE + ":" + line + ": unknown duration unit in " + type);
+            };
         }
 
         String javaType() {
-            return isEnum() ? type.substring(5) : type;
+            return isNullableEnum() ? type.substring(6) : isEnum() ? type.substring(5) : isDuration() ? "Duration" : type;
+        }
+
+        /** Whether the setter refuses null (an enum or a duration). */
+        boolean isObject() {
+            return isEnum() || isDuration();
         }
 
         /** The first version of the suite with the setter ("-" for every engine): the part of since before a slash. */
@@ -82,6 +117,16 @@ public class SettingsGen {
 
         boolean hasGetter() {
             return !getter.equals("-");
+        }
+
+        /** A getter of the value the setter was given, kept by the base (getter column java:DEFAULT). */
+        boolean javaGetter() {
+            return getter.startsWith("java:");
+        }
+
+        /** A C getter: one the bindings declare. */
+        boolean hasCGetter() {
+            return hasGetter() && !javaGetter();
         }
     }
 
@@ -142,8 +187,8 @@ public class SettingsGen {
                 throw new IllegalArgumentException(TABLE + ":" + (i + 1) + ": " + f.length + " columns, want 11: " + l);
             }
             Row r = new Row(i + 1, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10]);
-            if (!seen.add(r.owner() + "." + r.name())) {
-                throw new IllegalArgumentException(TABLE + ":" + r.line() + ": " + r.owner() + "." + r.name() + " twice");
+            if (!seen.add(r.owner() + "." + r.property())) {
+                throw new IllegalArgumentException(TABLE + ":" + r.line() + ": " + r.owner() + "." + r.property() + " twice");
             }
             if (r.key().equals("-") && !r.hasGetter()) {
                 throw new IllegalArgumentException(TABLE + ":" + r.line() + ": " + r.name()
@@ -200,7 +245,16 @@ public class SettingsGen {
         b.append("import io.rocksffm.internal.Capabilities;\n");
         b.append("import io.rocksffm.internal.Scratch;\n");
         b.append("import java.lang.foreign.MemorySegment;\n");
-        b.append("import java.util.Objects;\n\n");
+        boolean durations = rows.stream().anyMatch(Row::isDuration);
+        if (durations) {
+            b.append("import java.time.Duration;\n");
+            b.append("import java.time.temporal.ChronoUnit;\n");
+        }
+        b.append("import java.util.Objects;\n");
+        if (durations) {
+            b.append("import java.util.concurrent.TimeUnit;\n");
+        }
+        b.append("\n");
         b.append("/**\n * The typed settings of {@link ").append(owner).append("}, one per row of the settings table: a part of\n")
                 .append(" * {@code ").append(owner).append("}, not a type of its own (its methods are {@code ").append(owner)
                 .append("}'s and return it).\n */\n");
@@ -211,6 +265,16 @@ public class SettingsGen {
         if (LOCKED.contains(owner)) {
             b.append("    /** Serialises the setters (an internal object: never the caller's, who may lock this one). */\n");
             b.append("    final Object lock = new Object();\n\n");
+        }
+        for (Row r : rows) {
+            if (r.javaGetter()) {
+                b.append("    /** What {@link #").append(r.setterName()).append("} set last (").append(r.getter().substring(5))
+                        .append(" until then). */\n");
+                String initial = r.getter().substring(5);
+                boolean zero = initial.equals("false") || initial.equals("0") || initial.equals("0.0");
+                b.append("    volatile ").append(r.javaType()).append(" ").append(r.property()).append(zero ? "" : " = " + initial)
+                        .append(";\n\n");
+            }
         }
         b.append("    ").append(owner).append("Settings(String what, MemorySegment ptr) {\n        super(what, ptr);\n    }\n");
         for (Row r : rows) {
@@ -245,13 +309,18 @@ public class SettingsGen {
             b.append(" ({@code ").append(r.key()).append("} in an OPTIONS file)");
         }
         b.append(".\n     *\n");
-        b.append("     * @param value the value").append(checkText(r)).append("\n");
+        b.append("     * @param value the value").append(r.isDuration() ? ", not negative (RocksDB keeps it in "
+                + r.unit().toLowerCase(java.util.Locale.ROOT).replace("micros", "microseconds").replace("millis", "milliseconds")
+                .replace("nanos", "nanoseconds") + ": a finer part is dropped)" : checkText(r)).append("\n");
         b.append("     * @return this object\n");
-        if (r.isEnum()) {
+        if (r.isObject()) {
             b.append("     * @throws NullPointerException if {@code value} is null\n");
         }
-        if (!r.check().equals("-")) {
-            b.append("     * @throws IllegalArgumentException if {@code value} is out of range\n");
+        if (r.isDuration()) {
+            b.append("     * @throws IllegalArgumentException if {@code value} is negative\n");
+        } else if (!r.check().equals("-")) {
+            b.append("     * @throws IllegalArgumentException if {@code value} is out of range")
+                    .append(r.check().contains("pow2") ? " or not a power of 2" : "").append("\n");
         }
         b.append("     * @throws IllegalStateException if closed\n");
         if (r.gated()) {
@@ -260,8 +329,13 @@ public class SettingsGen {
         }
         b.append("     */\n");
         b.append("    public ").append(owner).append(" ").append(r.setterName()).append("(").append(jt).append(" value) {\n");
-        if (r.isEnum()) {
+        if (r.isObject()) {
             b.append("        Objects.requireNonNull(value, \"value\");\n");
+        }
+        if (r.isDuration()) {
+            b.append("        if (value.isNegative()) {\n");
+            b.append("            throw new IllegalArgumentException(\"").append(method).append(": value must not be negative: \" + value);\n");
+            b.append("        }\n");
         }
         for (String cond : conditions(r)) {
             b.append("        if (").append(cond).append(") {\n");
@@ -276,10 +350,16 @@ public class SettingsGen {
             b.append("        synchronized (lock) {\n");
             b.append("            try (Scratch s = Scratch.enterFirst(lifecycle)) {\n");
             b.append("                ").append(r.setter()).append("(ptr, ").append(toC(r, jt, cType)).append(");\n");
+            if (r.javaGetter()) {
+                b.append("                ").append(r.property()).append(" = value;\n");
+            }
             b.append("            }\n        }\n");
         } else {
             b.append("        try (Scratch s = Scratch.enterFirst(lifecycle)) {\n");
             b.append("            ").append(r.setter()).append("(ptr, ").append(toC(r, jt, cType)).append(");\n");
+            if (r.javaGetter()) {
+                b.append("            ").append(r.property()).append(" = value;\n");
+            }
             b.append("        }\n");
         }
         b.append("        return (").append(owner).append(") this;\n");
@@ -287,23 +367,36 @@ public class SettingsGen {
     }
 
     static void getter(StringBuilder b, String owner, Row r, Map<String, CFunction> c) {
+        if (r.javaGetter()) {
+            b.append("\n    /**\n     * The value {@link #").append(r.setterName()).append("} sets: ")
+                    .append(Character.toLowerCase(r.doc().charAt(0))).append(r.doc().substring(1)).append("\n");
+            b.append("     * <p>Kept by these options (RocksDB's C API cannot read it back on every engine).\n     *\n");
+            b.append("     * @return the value\n");
+            b.append("     * @throws IllegalStateException if closed\n");
+            b.append("     */\n");
+            b.append("    public ").append(r.javaType()).append(" ").append(r.getterName()).append("() {\n");
+            b.append("        lifecycle.ensureOpen();\n");
+            b.append("        return ").append(r.property()).append(";\n    }\n");
+            return;
+        }
         CFunction f = function(c, r, r.getter());
         if (f.params().size() != 1) {
             throw new IllegalArgumentException(TABLE + ":" + r.line() + ": " + r.getter() + " takes " + f.params());
         }
         String jt = r.javaType();
-        String method = owner + "." + r.name();
+        String method = owner + "." + r.getterName();
         b.append("\n    /**\n     * The value {@link #").append(r.setterName()).append("} sets: ")
                 .append(Character.toLowerCase(r.doc().charAt(0))).append(r.doc().substring(1)).append("\n");
         b.append("     * <p>RocksDB's {@code ").append(r.getter()).append("}.\n     *\n");
-        b.append("     * @return the value\n");
+        b.append("     * @return the value").append(r.isNullableEnum() ? ", or {@code null} when it is not set (an id no {@link "
+                + jt + "} has)" : "").append("\n");
         b.append("     * @throws IllegalStateException if closed\n");
         if (r.getterGated()) {
             b.append("     * @throws UnsupportedOperationException if the engine lacks {@code ").append(r.getter())
                     .append("} (the engines tested have it from RocksDB ").append(r.getterSince()).append(")\n");
         }
         b.append("     */\n");
-        b.append("    public ").append(jt).append(" ").append(r.name()).append("() {\n");
+        b.append("    public ").append(jt).append(" ").append(r.getterName()).append("() {\n");
         if (r.getterGated()) {
             b.append("        lifecycle.ensureOpen();\n");
             b.append("        Capabilities.require(\"").append(method).append("\", \"").append(r.getter()).append("\");\n");
@@ -314,6 +407,18 @@ public class SettingsGen {
     }
 
     static String toC(Row r, String jt, String cType) {
+        if (r.isDuration()) {
+            if (!cType.equals("long")) {
+                throw bad(r, "a duration to C " + cType);
+            }
+            String timeUnit = switch (r.unit()) {
+                case "NANOS" -> "NANOSECONDS";
+                case "MICROS" -> "MICROSECONDS";
+                case "MILLIS" -> "MILLISECONDS";
+                default -> r.unit();
+            };
+            return "TimeUnit." + timeUnit + ".convert(value)"; // saturates at Long.MAX_VALUE
+        }
         if (r.isEnum()) {
             return switch (cType) {
                 case "int" -> "value.id";
@@ -331,10 +436,17 @@ public class SettingsGen {
     }
 
     static String fromC(Row r, String jt, String cType, String call) {
+        if (r.isDuration()) {
+            if (!cType.equals("long")) {
+                throw bad(r, "C " + cType + " to a duration");
+            }
+            return "Duration.of(" + call + ", ChronoUnit." + r.unit() + ")";
+        }
         if (r.isEnum()) {
+            String of = r.isNullableEnum() ? ".orNull(" : ".of(";
             return switch (cType) {
-                case "int" -> jt + ".of(" + call + ")";
-                case "byte" -> jt + ".of(Byte.toUnsignedInt(" + call + "))";
+                case "int" -> jt + of + call + ")";
+                case "byte" -> jt + of + "Byte.toUnsignedInt(" + call + "))";
                 default -> throw bad(r, "C " + cType + " to an enum");
             };
         }
@@ -351,7 +463,7 @@ public class SettingsGen {
         return new IllegalArgumentException(TABLE + ":" + r.line() + ": cannot convert " + what);
     }
 
-    // ---- range checks: "-", ">=N", ">N", "A..B" (inclusive), each optionally ",finite" --------
+    // ---- range checks: "-", ">=N", ">N", "A..B" (inclusive), each optionally ",finite" or ",pow2" ----
 
     static List<String> conditions(Row r) {
         List<String> out = new ArrayList<>();
@@ -360,6 +472,11 @@ public class SettingsGen {
                 continue;
             } else if (part.equals("finite")) {
                 out.add("Double.isInfinite(value)");
+            } else if (part.equals("pow2")) {
+                if (!r.javaType().equals("long") && !r.javaType().equals("int")) {
+                    throw bad(r, "the check pow2 of a " + r.javaType());
+                }
+                out.add("(value & (value - 1)) != 0"); // 0 passes: a range check refuses it where RocksDB does
             } else if (part.startsWith(">=")) {
                 out.add("!(value >= " + part.substring(2) + ")");
             } else if (part.startsWith(">")) {
@@ -379,16 +496,41 @@ public class SettingsGen {
         for (String part : r.check().split(",")) {
             if (part.equals("finite")) {
                 words.add("finite");
+            } else if (part.equals("pow2")) {
+                words.add("a power of 2 (or 0)");
             } else if (part.startsWith(">=")) {
-                words.add(">= " + part.substring(2));
+                words.add(">= " + number(part.substring(2)));
             } else if (part.startsWith(">")) {
-                words.add("> " + part.substring(1));
+                words.add("> " + number(part.substring(1)));
             } else if (part.contains("..")) {
                 String[] ab = part.split("\\.\\.");
-                words.add("in [" + ab[0] + ", " + ab[1] + "]");
+                words.add("in [" + number(ab[0]) + ", " + number(ab[1]) + "]");
             }
         }
         return String.join(" and ", words);
+    }
+
+    /**
+     * A bound as a reader writes it: a Java literal's suffix dropped, 2^k and 2^k - 1 from 2^16 on, digits
+     * grouped by thousands from 10,000 on ({@code 4294967295L}: "2^32 - 1"; {@code 1000000}: "1,000,000").
+     */
+    static String number(String literal) {
+        String t = literal.strip().replaceFirst("[lL]$", "");
+        java.math.BigInteger n;
+        try {
+            n = new java.math.BigInteger(t);
+        } catch (NumberFormatException e) {
+            return t; // a double or an expression: as written
+        }
+        java.math.BigInteger abs = n.abs();
+        String sign = n.signum() < 0 ? "-" : "";
+        if (abs.bitLength() > 16 && abs.bitCount() == 1) {
+            return sign + "2^" + (abs.bitLength() - 1);
+        }
+        if (abs.bitLength() >= 16 && abs.add(java.math.BigInteger.ONE).bitCount() == 1) {
+            return sign + "2^" + abs.bitLength() + " - 1";
+        }
+        return abs.compareTo(java.math.BigInteger.valueOf(10_000)) < 0 ? n.toString() : String.format(java.util.Locale.ROOT, "%,d", n);
     }
 
     static String checkText(Row r) {
@@ -399,9 +541,14 @@ public class SettingsGen {
     static List<String> badValues(Row r) {
         List<String> out = new ArrayList<>();
         boolean dbl = r.javaType().equals("double");
+        if (r.isDuration()) {
+            out.add("java.time.Duration.ofNanos(-1)");
+        }
         for (String part : r.check().split(",")) {
             if (part.equals("finite")) {
                 out.add("Double.POSITIVE_INFINITY");
+            } else if (part.equals("pow2")) {
+                out.add("(" + r.test() + ") * 3"); // the test value is a power of 2 above 0: three times it is none
             } else if (part.startsWith(">=")) {
                 out.add(below(part.substring(2), dbl, r));
                 if (dbl) {
@@ -433,7 +580,7 @@ public class SettingsGen {
             if (r.gated()) {
                 fns.add(r.setter());
             }
-            if (r.hasGetter() && r.getterGated()) {
+            if (r.hasCGetter() && r.getterGated()) {
                 fns.add(r.getter());
             }
         }
@@ -475,11 +622,13 @@ public class SettingsGen {
         b.append("import java.util.List;\nimport java.util.function.Consumer;\n\n");
         b.append("/** The test rows of the settings table: use-after-close rows, and each setting's engine check and bad values. */\n");
         b.append("public final class SettingsTables {\n    private SettingsTables() {}\n\n");
-        b.append("    /**\n     * One setting: {@code set} applies the row's test value, {@code check} asserts the getter reads it\n"
+        b.append("    /**\n     * One setting: {@code method} and {@code getterMethod} name the setter and getter (null without one),\n"
+                + "     * {@code set} applies the row's test value, {@code check} asserts the getter reads it\n"
                 + "     * back (null without a getter), {@code since} and {@code getterSince} the first version of the suite with\n"
                 + "     * the setter and the getter (null: every engine), {@code key} and {@code pattern} are the OPTIONS file's (null without),\n"
                 + "     * {@code bad} each call with a value the range check refuses.\n     */\n");
-        b.append("    public record Setting<T>(String method, String setter, String getter, String since, String getterSince,\n"
+        b.append("    public record Setting<T>(String method, String getterMethod, String setter, String getter, String since,\n"
+                + "            String getterSince,\n"
                 + "            String key, String pattern,\n"
                 + "            Consumer<T> set, Consumer<T> check, List<Consumer<T>> bad) {}\n");
         for (Map.Entry<String, List<Row>> e : byOwner.entrySet()) {
@@ -493,7 +642,7 @@ public class SettingsGen {
                 b.append("\n                .guarded(\"").append(r.setterName()).append("(").append(jt).append(")\", (o, c) -> o.")
                         .append(r.setterName()).append("(").append(r.test()).append("))");
                 if (r.hasGetter()) {
-                    b.append("\n                .guarded(\"").append(r.name()).append("()\", (o, c) -> o.").append(r.name()).append("())");
+                    b.append("\n                .guarded(\"").append(r.getterName()).append("()\", (o, c) -> o.").append(r.getterName()).append("())");
                 }
             }
             b.append(";\n    }\n");
@@ -505,14 +654,15 @@ public class SettingsGen {
                 b.append(sep);
                 sep = ",";
                 b.append("\n                new Setting<").append(owner).append(">(\"").append(owner).append(".").append(r.setterName())
-                        .append("\", \"").append(r.setter()).append("\", ").append(r.hasGetter() ? q(r.getter()) : "null")
+                        .append("\", ").append(r.hasGetter() ? q(owner + "." + r.getterName()) : "null")
+                        .append(", \"").append(r.setter()).append("\", ").append(r.hasCGetter() ? q(r.getter()) : "null")
                         .append(", ").append(r.gated() ? q(r.setterSince()) : "null").append(", ")
-                        .append(r.hasGetter() && r.getterGated() ? q(r.getterSince()) : "null").append(",\n                        ")
+                        .append(r.hasCGetter() && r.getterGated() ? q(r.getterSince()) : "null").append(",\n                        ")
                         .append(r.key().equals("-") ? "null" : q(r.key())).append(", ")
                         .append(r.key().equals("-") ? "null" : q(r.pattern().equals("=") ? Pattern.quote(r.test().replaceFirst("L$", "")) : r.pattern()))
                         .append(",\n                        o -> o.").append(r.setterName()).append("(").append(r.test()).append("),\n");
                 if (r.hasGetter()) {
-                    b.append("                        o -> assertEquals(").append(expected(r)).append(", o.").append(r.name())
+                    b.append("                        o -> assertEquals(").append(expected(r)).append(", o.").append(r.getterName())
                             .append("()").append(r.javaType().equals("double") ? ", 0.0" : "").append("),\n");
                 } else {
                     b.append("                        null,\n");

@@ -51,4 +51,244 @@ abstract class BackupEngineOptionsSettings extends NativeObject {
             return rocksdb_backup_engine_options_get_share_files_with_checksum(ptr) != 0;
         }
     }
+
+    /**
+     * Whether backups share their table files, making backups incremental: a file already backed up is not copied again (true by default).
+     * <p>RocksDB's {@code rocksdb_backup_engine_options_set_share_table_files}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public BackupEngineOptions setShareTableFiles(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_backup_engine_options_set_share_table_files(ptr, flag(value));
+        }
+        return (BackupEngineOptions) this;
+    }
+
+    /**
+     * The value {@link #setShareTableFiles} sets: whether backups share their table files, making backups incremental: a file already backed up is not copied again (true by default).
+     * <p>RocksDB's {@code rocksdb_backup_engine_options_get_share_table_files}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean shareTableFiles() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_backup_engine_options_get_share_table_files(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether backup and restore sync the files they write, so that a backup survives a machine crash (true by default).
+     * <p>RocksDB's {@code rocksdb_backup_engine_options_set_sync}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public BackupEngineOptions setSync(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_backup_engine_options_set_sync(ptr, flag(value));
+        }
+        return (BackupEngineOptions) this;
+    }
+
+    /**
+     * The value {@link #setSync} sets: whether backup and restore sync the files they write, so that a backup survives a machine crash (true by default).
+     * <p>RocksDB's {@code rocksdb_backup_engine_options_get_sync}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean sync() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_backup_engine_options_get_sync(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether opening the engine deletes every backup already in the directory (false by default).
+     * <p>RocksDB's {@code rocksdb_backup_engine_options_set_destroy_old_data}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public BackupEngineOptions setDestroyOldData(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_backup_engine_options_set_destroy_old_data(ptr, flag(value));
+        }
+        return (BackupEngineOptions) this;
+    }
+
+    /**
+     * The value {@link #setDestroyOldData} sets: whether opening the engine deletes every backup already in the directory (false by default).
+     * <p>RocksDB's {@code rocksdb_backup_engine_options_get_destroy_old_data}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean destroyOldData() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_backup_engine_options_get_destroy_old_data(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether backups include the write-ahead log files (true by default; without them a backup holds only what was flushed, so back up with a flush first).
+     * <p>RocksDB's {@code rocksdb_backup_engine_options_set_backup_log_files}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public BackupEngineOptions setBackupLogFiles(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_backup_engine_options_set_backup_log_files(ptr, flag(value));
+        }
+        return (BackupEngineOptions) this;
+    }
+
+    /**
+     * The value {@link #setBackupLogFiles} sets: whether backups include the write-ahead log files (true by default; without them a backup holds only what was flushed, so back up with a flush first).
+     * <p>RocksDB's {@code rocksdb_backup_engine_options_get_backup_log_files}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean backupLogFiles() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_backup_engine_options_get_backup_log_files(ptr) != 0;
+        }
+    }
+
+    /**
+     * The most bytes per second a backup writes (0, the default: no limit).
+     * <p>RocksDB's {@code rocksdb_backup_engine_options_set_backup_rate_limit}.
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public BackupEngineOptions setBackupRateLimit(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("BackupEngineOptions.setBackupRateLimit: value must be >= 0: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_backup_engine_options_set_backup_rate_limit(ptr, value);
+        }
+        return (BackupEngineOptions) this;
+    }
+
+    /**
+     * The value {@link #setBackupRateLimit} sets: the most bytes per second a backup writes (0, the default: no limit).
+     * <p>RocksDB's {@code rocksdb_backup_engine_options_get_backup_rate_limit}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public long backupRateLimit() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_backup_engine_options_get_backup_rate_limit(ptr);
+        }
+    }
+
+    /**
+     * The most bytes per second a restore writes (0, the default: no limit).
+     * <p>RocksDB's {@code rocksdb_backup_engine_options_set_restore_rate_limit}.
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public BackupEngineOptions setRestoreRateLimit(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("BackupEngineOptions.setRestoreRateLimit: value must be >= 0: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_backup_engine_options_set_restore_rate_limit(ptr, value);
+        }
+        return (BackupEngineOptions) this;
+    }
+
+    /**
+     * The value {@link #setRestoreRateLimit} sets: the most bytes per second a restore writes (0, the default: no limit).
+     * <p>RocksDB's {@code rocksdb_backup_engine_options_get_restore_rate_limit}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public long restoreRateLimit() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_backup_engine_options_get_restore_rate_limit(ptr);
+        }
+    }
+
+    /**
+     * How many threads copy files during a backup or restore (1 by default).
+     * <p>RocksDB's {@code rocksdb_backup_engine_options_set_max_background_operations}.
+     *
+     * @param value the value, >= 1
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public BackupEngineOptions setMaxBackgroundOperations(int value) {
+        if (!(value >= 1)) {
+            throw new IllegalArgumentException("BackupEngineOptions.setMaxBackgroundOperations: value must be >= 1: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_backup_engine_options_set_max_background_operations(ptr, value);
+        }
+        return (BackupEngineOptions) this;
+    }
+
+    /**
+     * The value {@link #setMaxBackgroundOperations} sets: how many threads copy files during a backup or restore (1 by default).
+     * <p>RocksDB's {@code rocksdb_backup_engine_options_get_max_background_operations}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public int maxBackgroundOperations() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_backup_engine_options_get_max_background_operations(ptr);
+        }
+    }
+
+    /**
+     * How many bytes a backup copies between two calls of its progress callback, see {@link CreateBackupOptions#setProgressCallback} (4 MiB by default).
+     * <p>RocksDB's {@code rocksdb_backup_engine_options_set_callback_trigger_interval_size}.
+     *
+     * @param value the value, > 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public BackupEngineOptions setCallbackTriggerIntervalSize(long value) {
+        if (!(value > 0)) {
+            throw new IllegalArgumentException("BackupEngineOptions.setCallbackTriggerIntervalSize: value must be > 0: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_backup_engine_options_set_callback_trigger_interval_size(ptr, value);
+        }
+        return (BackupEngineOptions) this;
+    }
+
+    /**
+     * The value {@link #setCallbackTriggerIntervalSize} sets: how many bytes a backup copies between two calls of its progress callback, see {@link CreateBackupOptions#setProgressCallback} (4 MiB by default).
+     * <p>RocksDB's {@code rocksdb_backup_engine_options_get_callback_trigger_interval_size}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public long callbackTriggerIntervalSize() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_backup_engine_options_get_callback_trigger_interval_size(ptr);
+        }
+    }
 }

@@ -914,15 +914,18 @@ abstract class BlockBasedTableConfigSettings extends NativeObject {
      * The storage unit in bytes that no data block may straddle, padding the file where needed (0, the default: none; else a power of 2 above the block size, which RocksDB checks at open).
      * <p>RocksDB's {@code rocksdb_block_based_options_set_super_block_alignment_size} ({@code super_block_alignment_size} in an OPTIONS file).
      *
-     * @param value the value, in [0, 4294967295L]
+     * @param value the value, in [0, 2^32 - 1] and a power of 2 (or 0)
      * @return this object
-     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalArgumentException if {@code value} is out of range or not a power of 2
      * @throws IllegalStateException if closed
      * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_block_based_options_set_super_block_alignment_size} (the engines tested have it from RocksDB 11.8)
      */
     public BlockBasedTableConfig setSuperBlockAlignmentSize(long value) {
         if (!(value >= 0 && value <= 4294967295L)) {
-            throw new IllegalArgumentException("BlockBasedTableConfig.setSuperBlockAlignmentSize: value must be in [0, 4294967295L]: " + value);
+            throw new IllegalArgumentException("BlockBasedTableConfig.setSuperBlockAlignmentSize: value must be in [0, 2^32 - 1] and a power of 2 (or 0): " + value);
+        }
+        if ((value & (value - 1)) != 0) {
+            throw new IllegalArgumentException("BlockBasedTableConfig.setSuperBlockAlignmentSize: value must be in [0, 2^32 - 1] and a power of 2 (or 0): " + value);
         }
         lifecycle.ensureOpen();
         Capabilities.require("BlockBasedTableConfig.setSuperBlockAlignmentSize", "rocksdb_block_based_options_set_super_block_alignment_size");

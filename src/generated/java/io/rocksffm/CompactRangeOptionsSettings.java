@@ -89,4 +89,160 @@ abstract class CompactRangeOptionsSettings extends NativeObject {
             return rocksdb_compactoptions_get_target_path_id(ptr);
         }
     }
+
+    /**
+     * Whether no automatic compaction runs alongside this one (false by default in the C API, unlike C++'s default).
+     * <p>RocksDB's {@code rocksdb_compactoptions_set_exclusive_manual_compaction}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public CompactRangeOptions setExclusiveManualCompaction(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_compactoptions_set_exclusive_manual_compaction(ptr, flag(value));
+        }
+        return (CompactRangeOptions) this;
+    }
+
+    /**
+     * The value {@link #setExclusiveManualCompaction} sets: whether no automatic compaction runs alongside this one (false by default in the C API, unlike C++'s default).
+     * <p>RocksDB's {@code rocksdb_compactoptions_get_exclusive_manual_compaction}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean exclusiveManualCompaction() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_compactoptions_get_exclusive_manual_compaction(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether the compacted files move to the level {@link #setTargetLevel} names (false by default).
+     * <p>RocksDB's {@code rocksdb_compactoptions_set_change_level}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public CompactRangeOptions setChangeLevel(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_compactoptions_set_change_level(ptr, flag(value));
+        }
+        return (CompactRangeOptions) this;
+    }
+
+    /**
+     * The value {@link #setChangeLevel} sets: whether the compacted files move to the level {@link #setTargetLevel} names (false by default).
+     * <p>RocksDB's {@code rocksdb_compactoptions_get_change_level}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean changeLevel() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_compactoptions_get_change_level(ptr) != 0;
+        }
+    }
+
+    /**
+     * The level the output moves to with {@link #setChangeLevel} (-1, the default: the lowest level that can take it).
+     * <p>RocksDB's {@code rocksdb_compactoptions_set_target_level}.
+     *
+     * @param value the value, >= -1
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public CompactRangeOptions setTargetLevel(int value) {
+        if (!(value >= -1)) {
+            throw new IllegalArgumentException("CompactRangeOptions.setTargetLevel: value must be >= -1: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_compactoptions_set_target_level(ptr, value);
+        }
+        return (CompactRangeOptions) this;
+    }
+
+    /**
+     * The value {@link #setTargetLevel} sets: the level the output moves to with {@link #setChangeLevel} (-1, the default: the lowest level that can take it).
+     * <p>RocksDB's {@code rocksdb_compactoptions_get_target_level}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public int targetLevel() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_compactoptions_get_target_level(ptr);
+        }
+    }
+
+    /**
+     * Whether the last level is rewritten too (RocksDB's default: only with a compaction filter, {@link CompactRangeOptions.BottommostLevelCompaction#IF_HAVE_COMPACTION_FILTER}).
+     * <p>RocksDB's {@code rocksdb_compactoptions_set_bottommost_level_compaction}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws NullPointerException if {@code value} is null
+     * @throws IllegalStateException if closed
+     */
+    public CompactRangeOptions setBottommostLevelCompaction(CompactRangeOptions.BottommostLevelCompaction value) {
+        Objects.requireNonNull(value, "value");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_compactoptions_set_bottommost_level_compaction(ptr, (byte) value.id);
+        }
+        return (CompactRangeOptions) this;
+    }
+
+    /**
+     * The value {@link #setBottommostLevelCompaction} sets: whether the last level is rewritten too (RocksDB's default: only with a compaction filter, {@link CompactRangeOptions.BottommostLevelCompaction#IF_HAVE_COMPACTION_FILTER}).
+     * <p>RocksDB's {@code rocksdb_compactoptions_get_bottommost_level_compaction}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public CompactRangeOptions.BottommostLevelCompaction bottommostLevelCompaction() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return CompactRangeOptions.BottommostLevelCompaction.of(Byte.toUnsignedInt(rocksdb_compactoptions_get_bottommost_level_compaction(ptr)));
+        }
+    }
+
+    /**
+     * The most subcompactions the compaction is split into (0, the default: the database's {@code max_subcompactions}).
+     * <p>RocksDB's {@code rocksdb_compactoptions_set_max_subcompactions}.
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_compactoptions_set_max_subcompactions} (the engines tested have it from RocksDB 10.1)
+     */
+    public CompactRangeOptions setMaxSubcompactions(int value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("CompactRangeOptions.setMaxSubcompactions: value must be >= 0: " + value);
+        }
+        lifecycle.ensureOpen();
+        Capabilities.require("CompactRangeOptions.setMaxSubcompactions", "rocksdb_compactoptions_set_max_subcompactions");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_compactoptions_set_max_subcompactions(ptr, value);
+        }
+        return (CompactRangeOptions) this;
+    }
+
+    /**
+     * The value {@link #setMaxSubcompactions} sets: the most subcompactions the compaction is split into (0, the default: the database's {@code max_subcompactions}).
+     * <p>RocksDB's {@code rocksdb_compactoptions_get_max_subcompactions}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_compactoptions_get_max_subcompactions} (the engines tested have it from RocksDB 10.1)
+     */
+    public int maxSubcompactions() {
+        lifecycle.ensureOpen();
+        Capabilities.require("CompactRangeOptions.maxSubcompactions", "rocksdb_compactoptions_get_max_subcompactions");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_compactoptions_get_max_subcompactions(ptr);
+        }
+    }
 }

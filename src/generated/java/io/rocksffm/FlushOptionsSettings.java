@@ -85,4 +85,32 @@ abstract class FlushOptionsSettings extends NativeObject {
             return rocksdb_flushoptions_get_listener_wait(ptr) != 0;
         }
     }
+
+    /**
+     * Whether a flush waits until it is done (true by default).
+     * <p>RocksDB's {@code rocksdb_flushoptions_set_wait}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public FlushOptions setWait(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_flushoptions_set_wait(ptr, flag(value));
+        }
+        return (FlushOptions) this;
+    }
+
+    /**
+     * The value {@link #setWait} sets: whether a flush waits until it is done (true by default).
+     * <p>RocksDB's {@code rocksdb_flushoptions_get_wait}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean waitForFlush() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_flushoptions_get_wait(ptr) != 0;
+        }
+    }
 }

@@ -14,6 +14,9 @@ import java.util.Objects;
  */
 @SuppressWarnings("try") // the call token is held, not read
 abstract class IngestExternalFileOptionsSettings extends NativeObject {
+    /** What {@link #setAllowBlockingFlush} set last (true until then). */
+    volatile boolean allowBlockingFlush = true;
+
     IngestExternalFileOptionsSettings(String what, MemorySegment ptr) {
         super(what, ptr);
     }
@@ -174,5 +177,67 @@ abstract class IngestExternalFileOptionsSettings extends NativeObject {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_ingestexternalfileoptions_get_ingest_behind(ptr) != 0;
         }
+    }
+
+    /**
+     * Whether the ingestion fails unless the files can go into the bottommost level (false by default).
+     * <p>RocksDB's {@code rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level} (the engines tested have it from RocksDB 10.1)
+     */
+    public IngestExternalFileOptions setFailIfNotBottommostLevel(boolean value) {
+        lifecycle.ensureOpen();
+        Capabilities.require("IngestExternalFileOptions.setFailIfNotBottommostLevel", "rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level(ptr, flag(value));
+        }
+        return (IngestExternalFileOptions) this;
+    }
+
+    /**
+     * The value {@link #setFailIfNotBottommostLevel} sets: whether the ingestion fails unless the files can go into the bottommost level (false by default).
+     * <p>RocksDB's {@code rocksdb_ingestexternalfileoptions_get_fail_if_not_bottommost_level}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_ingestexternalfileoptions_get_fail_if_not_bottommost_level} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean failIfNotBottommostLevel() {
+        lifecycle.ensureOpen();
+        Capabilities.require("IngestExternalFileOptions.failIfNotBottommostLevel", "rocksdb_ingestexternalfileoptions_get_fail_if_not_bottommost_level");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_ingestexternalfileoptions_get_fail_if_not_bottommost_level(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether the ingestion may flush the memtable when its keys overlap the files' (true by default); without it, such an ingestion fails.
+     * <p>RocksDB's {@code rocksdb_ingestexternalfileoptions_set_allow_blocking_flush}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public IngestExternalFileOptions setAllowBlockingFlush(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_ingestexternalfileoptions_set_allow_blocking_flush(ptr, flag(value));
+            allowBlockingFlush = value;
+        }
+        return (IngestExternalFileOptions) this;
+    }
+
+    /**
+     * The value {@link #setAllowBlockingFlush} sets: whether the ingestion may flush the memtable when its keys overlap the files' (true by default); without it, such an ingestion fails.
+     * <p>Kept by these options (RocksDB's C API cannot read it back on every engine).
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean allowBlockingFlush() {
+        lifecycle.ensureOpen();
+        return allowBlockingFlush;
     }
 }

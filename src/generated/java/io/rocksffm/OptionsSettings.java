@@ -3794,4 +3794,34 @@ abstract class OptionsSettings extends NativeObject {
             return rocksdb_options_get_max_bgerror_resume_count(ptr);
         }
     }
+
+    /**
+     * The compression of the last level, where most data is (RocksDB's default: not set, the other levels' compression; {@code bottommost_compression=kDisableCompressionOption} in the OPTIONS file).
+     * <p>RocksDB's {@code rocksdb_options_set_bottommost_compression} ({@code bottommost_compression} in an OPTIONS file).
+     *
+     * @param value the value
+     * @return this object
+     * @throws NullPointerException if {@code value} is null
+     * @throws IllegalStateException if closed
+     */
+    public Options setBottommostCompression(Compression value) {
+        Objects.requireNonNull(value, "value");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_options_set_bottommost_compression(ptr, value.id);
+        }
+        return (Options) this;
+    }
+
+    /**
+     * The value {@link #setBottommostCompression} sets: the compression of the last level, where most data is (RocksDB's default: not set, the other levels' compression; {@code bottommost_compression=kDisableCompressionOption} in the OPTIONS file).
+     * <p>RocksDB's {@code rocksdb_options_get_bottommost_compression}.
+     *
+     * @return the value, or {@code null} when it is not set (an id no {@link Compression} has)
+     * @throws IllegalStateException if closed
+     */
+    public Compression bottommostCompression() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return Compression.orNull(rocksdb_options_get_bottommost_compression(ptr));
+        }
+    }
 }

@@ -149,4 +149,428 @@ abstract class ReadOptionsSettings extends NativeObject {
             return rocksdb_readoptions_get_value_size_soft_limit(ptr);
         }
     }
+
+    /**
+     * Whether reads verify the checksums of the blocks they read (true by default).
+     * <p>RocksDB's {@code rocksdb_readoptions_set_verify_checksums}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public ReadOptions setVerifyChecksums(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_readoptions_set_verify_checksums(ptr, flag(value));
+        }
+        return (ReadOptions) this;
+    }
+
+    /**
+     * The value {@link #setVerifyChecksums} sets: whether reads verify the checksums of the blocks they read (true by default).
+     * <p>RocksDB's {@code rocksdb_readoptions_get_verify_checksums}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean verifyChecksums() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_readoptions_get_verify_checksums(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether blocks read go into the block cache (true by default; turn it off for one-off scans, to keep the cache for hot data).
+     * <p>RocksDB's {@code rocksdb_readoptions_set_fill_cache}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public ReadOptions setFillCache(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_readoptions_set_fill_cache(ptr, flag(value));
+        }
+        return (ReadOptions) this;
+    }
+
+    /**
+     * The value {@link #setFillCache} sets: whether blocks read go into the block cache (true by default; turn it off for one-off scans, to keep the cache for hot data).
+     * <p>RocksDB's {@code rocksdb_readoptions_get_fill_cache}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean fillCache() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_readoptions_get_fill_cache(ptr) != 0;
+        }
+    }
+
+    /**
+     * With a prefix extractor, whether iteration stays within the keys that share the seek key's prefix (false by default).
+     * <p>RocksDB's {@code rocksdb_readoptions_set_prefix_same_as_start}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public ReadOptions setPrefixSameAsStart(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_readoptions_set_prefix_same_as_start(ptr, flag(value));
+        }
+        return (ReadOptions) this;
+    }
+
+    /**
+     * The value {@link #setPrefixSameAsStart} sets: with a prefix extractor, whether iteration stays within the keys that share the seek key's prefix (false by default).
+     * <p>RocksDB's {@code rocksdb_readoptions_get_prefix_same_as_start}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean prefixSameAsStart() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_readoptions_get_prefix_same_as_start(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether seeks ignore a prefix extractor and seek in total order (false by default).
+     * <p>RocksDB's {@code rocksdb_readoptions_set_total_order_seek}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public ReadOptions setTotalOrderSeek(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_readoptions_set_total_order_seek(ptr, flag(value));
+        }
+        return (ReadOptions) this;
+    }
+
+    /**
+     * The value {@link #setTotalOrderSeek} sets: whether seeks ignore a prefix extractor and seek in total order (false by default).
+     * <p>RocksDB's {@code rocksdb_readoptions_get_total_order_seek}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean totalOrderSeek() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_readoptions_get_total_order_seek(ptr) != 0;
+        }
+    }
+
+    /**
+     * Readahead of iterators in bytes (0, the default: RocksDB's automatic readahead).
+     * <p>RocksDB's {@code rocksdb_readoptions_set_readahead_size}.
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public ReadOptions setReadaheadSize(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("ReadOptions.setReadaheadSize: value must be >= 0: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_readoptions_set_readahead_size(ptr, value);
+        }
+        return (ReadOptions) this;
+    }
+
+    /**
+     * The value {@link #setReadaheadSize} sets: readahead of iterators in bytes (0, the default: RocksDB's automatic readahead).
+     * <p>RocksDB's {@code rocksdb_readoptions_get_readahead_size}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public long readaheadSize() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_readoptions_get_readahead_size(ptr);
+        }
+    }
+
+    /**
+     * Whether iterators are tailing: they see data written after they were created (false by default).
+     * <p>RocksDB's {@code rocksdb_readoptions_set_tailing}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public ReadOptions setTailing(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_readoptions_set_tailing(ptr, flag(value));
+        }
+        return (ReadOptions) this;
+    }
+
+    /**
+     * The value {@link #setTailing} sets: whether iterators are tailing: they see data written after they were created (false by default).
+     * <p>RocksDB's {@code rocksdb_readoptions_get_tailing}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean tailing() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_readoptions_get_tailing(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether an iterator over a snapshot refreshes itself now and then, letting go of the memtables and table files that flushes and compactions replaced while it scans and reading the snapshot's data from their successors (the same data either way; false by default; without a snapshot the setting does nothing; experimental in RocksDB, no effect on write-prepared transaction databases).
+     * <p>RocksDB's {@code rocksdb_readoptions_set_auto_refresh_iterator_with_snapshot}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_readoptions_set_auto_refresh_iterator_with_snapshot} (the engines tested have it from RocksDB 11.8)
+     */
+    public ReadOptions setAutoRefreshIteratorWithSnapshot(boolean value) {
+        lifecycle.ensureOpen();
+        Capabilities.require("ReadOptions.setAutoRefreshIteratorWithSnapshot", "rocksdb_readoptions_set_auto_refresh_iterator_with_snapshot");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_readoptions_set_auto_refresh_iterator_with_snapshot(ptr, flag(value));
+        }
+        return (ReadOptions) this;
+    }
+
+    /**
+     * The value {@link #setAutoRefreshIteratorWithSnapshot} sets: whether an iterator over a snapshot refreshes itself now and then, letting go of the memtables and table files that flushes and compactions replaced while it scans and reading the snapshot's data from their successors (the same data either way; false by default; without a snapshot the setting does nothing; experimental in RocksDB, no effect on write-prepared transaction databases).
+     * <p>RocksDB's {@code rocksdb_readoptions_get_auto_refresh_iterator_with_snapshot}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_readoptions_get_auto_refresh_iterator_with_snapshot} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean autoRefreshIteratorWithSnapshot() {
+        lifecycle.ensureOpen();
+        Capabilities.require("ReadOptions.autoRefreshIteratorWithSnapshot", "rocksdb_readoptions_get_auto_refresh_iterator_with_snapshot");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_readoptions_get_auto_refresh_iterator_with_snapshot(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether a multi-get whose keys are in different levels reads their table files in parallel, less latency for a little more CPU (true by default; experimental in RocksDB; it takes effect only with asynchronous reads, see {@link #setAsyncIo}).
+     * <p>RocksDB's {@code rocksdb_readoptions_set_optimize_multiget_for_io}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_readoptions_set_optimize_multiget_for_io} (the engines tested have it from RocksDB 11.8)
+     */
+    public ReadOptions setOptimizeMultigetForIo(boolean value) {
+        lifecycle.ensureOpen();
+        Capabilities.require("ReadOptions.setOptimizeMultigetForIo", "rocksdb_readoptions_set_optimize_multiget_for_io");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_readoptions_set_optimize_multiget_for_io(ptr, flag(value));
+        }
+        return (ReadOptions) this;
+    }
+
+    /**
+     * The value {@link #setOptimizeMultigetForIo} sets: whether a multi-get whose keys are in different levels reads their table files in parallel, less latency for a little more CPU (true by default; experimental in RocksDB; it takes effect only with asynchronous reads, see {@link #setAsyncIo}).
+     * <p>RocksDB's {@code rocksdb_readoptions_get_optimize_multiget_for_io}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_readoptions_get_optimize_multiget_for_io} (the engines tested have it from RocksDB 11.8)
+     */
+    public boolean optimizeMultigetForIo() {
+        lifecycle.ensureOpen();
+        Capabilities.require("ReadOptions.optimizeMultigetForIo", "rocksdb_readoptions_get_optimize_multiget_for_io");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_readoptions_get_optimize_multiget_for_io(ptr) != 0;
+        }
+    }
+
+    /**
+     * Where reads may look (RocksDB's default: everywhere, {@link ReadOptions.ReadTier#READ_ALL}).
+     * <p>RocksDB's {@code rocksdb_readoptions_set_read_tier}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws NullPointerException if {@code value} is null
+     * @throws IllegalStateException if closed
+     */
+    public ReadOptions setReadTier(ReadOptions.ReadTier value) {
+        Objects.requireNonNull(value, "value");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_readoptions_set_read_tier(ptr, value.id);
+        }
+        return (ReadOptions) this;
+    }
+
+    /**
+     * The value {@link #setReadTier} sets: where reads may look (RocksDB's default: everywhere, {@link ReadOptions.ReadTier#READ_ALL}).
+     * <p>RocksDB's {@code rocksdb_readoptions_get_read_tier}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public ReadOptions.ReadTier readTier() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return ReadOptions.ReadTier.of(rocksdb_readoptions_get_read_tier(ptr));
+        }
+    }
+
+    /**
+     * Whether reads skip range deletions: faster when there are none, and with some the deleted keys show (false by default).
+     * <p>RocksDB's {@code rocksdb_readoptions_set_ignore_range_deletions}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public ReadOptions setIgnoreRangeDeletions(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_readoptions_set_ignore_range_deletions(ptr, flag(value));
+        }
+        return (ReadOptions) this;
+    }
+
+    /**
+     * The value {@link #setIgnoreRangeDeletions} sets: whether reads skip range deletions: faster when there are none, and with some the deleted keys show (false by default).
+     * <p>RocksDB's {@code rocksdb_readoptions_get_ignore_range_deletions}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean ignoreRangeDeletions() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_readoptions_get_ignore_range_deletions(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether the blocks an iterator's keys and values live in stay pinned while it is open (false by default).
+     * <p>RocksDB's {@code rocksdb_readoptions_set_pin_data}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public ReadOptions setPinData(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_readoptions_set_pin_data(ptr, flag(value));
+        }
+        return (ReadOptions) this;
+    }
+
+    /**
+     * The value {@link #setPinData} sets: whether the blocks an iterator's keys and values live in stay pinned while it is open (false by default).
+     * <p>RocksDB's {@code rocksdb_readoptions_get_pin_data}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean pinData() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_readoptions_get_pin_data(ptr) != 0;
+        }
+    }
+
+    /**
+     * A deadline for gets and multi-gets in microseconds of RocksDB's clock, the time since the epoch: a read still running then fails with {@link RocksDBException.Code#TIMED_OUT} (0, the default: none).
+     * <p>RocksDB's {@code rocksdb_readoptions_set_deadline}.
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public ReadOptions setDeadlineMicros(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("ReadOptions.setDeadlineMicros: value must be >= 0: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_readoptions_set_deadline(ptr, value);
+        }
+        return (ReadOptions) this;
+    }
+
+    /**
+     * The value {@link #setDeadlineMicros} sets: a deadline for gets and multi-gets in microseconds of RocksDB's clock, the time since the epoch: a read still running then fails with {@link RocksDBException.Code#TIMED_OUT} (0, the default: none).
+     * <p>RocksDB's {@code rocksdb_readoptions_get_deadline}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public long deadlineMicros() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_readoptions_get_deadline(ptr);
+        }
+    }
+
+    /**
+     * A time limit in microseconds for each file read of a get or multi-get (0, the default: none).
+     * <p>RocksDB's {@code rocksdb_readoptions_set_io_timeout}.
+     *
+     * @param value the value, >= 0
+     * @return this object
+     * @throws IllegalArgumentException if {@code value} is out of range
+     * @throws IllegalStateException if closed
+     */
+    public ReadOptions setIoTimeoutMicros(long value) {
+        if (!(value >= 0)) {
+            throw new IllegalArgumentException("ReadOptions.setIoTimeoutMicros: value must be >= 0: " + value);
+        }
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_readoptions_set_io_timeout(ptr, value);
+        }
+        return (ReadOptions) this;
+    }
+
+    /**
+     * The value {@link #setIoTimeoutMicros} sets: a time limit in microseconds for each file read of a get or multi-get (0, the default: none).
+     * <p>RocksDB's {@code rocksdb_readoptions_get_io_timeout}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public long ioTimeoutMicros() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_readoptions_get_io_timeout(ptr);
+        }
+    }
+
+    /**
+     * Whether iterators prefetch the next blocks asynchronously (false by default; the engine's build needs io_uring for an effect).
+     * <p>RocksDB's {@code rocksdb_readoptions_set_async_io}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_readoptions_set_async_io} (the engines tested have it from RocksDB 10.1)
+     */
+    public ReadOptions setAsyncIo(boolean value) {
+        lifecycle.ensureOpen();
+        Capabilities.require("ReadOptions.setAsyncIo", "rocksdb_readoptions_set_async_io");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_readoptions_set_async_io(ptr, flag(value));
+        }
+        return (ReadOptions) this;
+    }
+
+    /**
+     * The value {@link #setAsyncIo} sets: whether iterators prefetch the next blocks asynchronously (false by default; the engine's build needs io_uring for an effect).
+     * <p>RocksDB's {@code rocksdb_readoptions_get_async_io}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     * @throws UnsupportedOperationException if the engine lacks {@code rocksdb_readoptions_get_async_io} (the engines tested have it from RocksDB 10.1)
+     */
+    public boolean asyncIo() {
+        lifecycle.ensureOpen();
+        Capabilities.require("ReadOptions.asyncIo", "rocksdb_readoptions_get_async_io");
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_readoptions_get_async_io(ptr) != 0;
+        }
+    }
 }

@@ -14,6 +14,9 @@ import java.util.Objects;
  */
 @SuppressWarnings("try") // the call token is held, not read
 abstract class TransactionOptionsSettings extends NativeObject {
+    /** What {@link #setSetSnapshot} set last (false until then). */
+    volatile boolean setSnapshot;
+
     TransactionOptionsSettings(String what, MemorySegment ptr) {
         super(what, ptr);
     }
@@ -218,5 +221,33 @@ abstract class TransactionOptionsSettings extends NativeObject {
         try (Scratch s = Scratch.enterFirst(lifecycle)) {
             return rocksdb_transaction_options_get_skip_prepare(ptr) != 0;
         }
+    }
+
+    /**
+     * Whether a transaction begun with these options takes a snapshot when it begins (false by default): a write to a key another writer changed after it then fails with {@link RocksDBException.Code#BUSY}, and {@link Transaction#getSnapshot()} returns it for reads.
+     * <p>RocksDB's {@code rocksdb_transaction_options_set_set_snapshot}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public TransactionOptions setSetSnapshot(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_transaction_options_set_set_snapshot(ptr, flag(value));
+            setSnapshot = value;
+        }
+        return (TransactionOptions) this;
+    }
+
+    /**
+     * The value {@link #setSetSnapshot} sets: whether a transaction begun with these options takes a snapshot when it begins (false by default): a write to a key another writer changed after it then fails with {@link RocksDBException.Code#BUSY}, and {@link Transaction#getSnapshot()} returns it for reads.
+     * <p>Kept by these options (RocksDB's C API cannot read it back on every engine).
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean isSetSnapshot() {
+        lifecycle.ensureOpen();
+        return setSnapshot;
     }
 }

@@ -45,4 +45,144 @@ abstract class WriteOptionsSettings extends NativeObject {
             return rocksdb_writeoptions_get_ignore_missing_column_families(ptr) != 0;
         }
     }
+
+    /**
+     * Whether a write syncs the write-ahead log before it returns, so that it survives a machine crash and not just a process crash (false by default).
+     * <p>RocksDB's {@code rocksdb_writeoptions_set_sync}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public WriteOptions setSync(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_writeoptions_set_sync(ptr, flag(value));
+        }
+        return (WriteOptions) this;
+    }
+
+    /**
+     * The value {@link #setSync} sets: whether a write syncs the write-ahead log before it returns, so that it survives a machine crash and not just a process crash (false by default).
+     * <p>RocksDB's {@code rocksdb_writeoptions_get_sync}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean sync() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_writeoptions_get_sync(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether writes skip the write-ahead log, so that writes not yet flushed are lost on a crash (false by default).
+     * <p>RocksDB's {@code rocksdb_writeoptions_disable_WAL}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public WriteOptions setDisableWAL(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_writeoptions_disable_WAL(ptr, value ? 1 : 0);
+        }
+        return (WriteOptions) this;
+    }
+
+    /**
+     * The value {@link #setDisableWAL} sets: whether writes skip the write-ahead log, so that writes not yet flushed are lost on a crash (false by default).
+     * <p>RocksDB's {@code rocksdb_writeoptions_get_disable_WAL}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean disableWAL() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_writeoptions_get_disable_WAL(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether a write fails with {@link RocksDBException.Code#INCOMPLETE} instead of waiting when RocksDB would slow it down or stop it, a write stall (false by default).
+     * <p>RocksDB's {@code rocksdb_writeoptions_set_no_slowdown}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public WriteOptions setNoSlowdown(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_writeoptions_set_no_slowdown(ptr, flag(value));
+        }
+        return (WriteOptions) this;
+    }
+
+    /**
+     * The value {@link #setNoSlowdown} sets: whether a write fails with {@link RocksDBException.Code#INCOMPLETE} instead of waiting when RocksDB would slow it down or stop it, a write stall (false by default).
+     * <p>RocksDB's {@code rocksdb_writeoptions_get_no_slowdown}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean noSlowdown() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_writeoptions_get_no_slowdown(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether writes are low priority: RocksDB slows them down first when compaction falls behind (false by default).
+     * <p>RocksDB's {@code rocksdb_writeoptions_set_low_pri}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public WriteOptions setLowPri(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_writeoptions_set_low_pri(ptr, flag(value));
+        }
+        return (WriteOptions) this;
+    }
+
+    /**
+     * The value {@link #setLowPri} sets: whether writes are low priority: RocksDB slows them down first when compaction falls behind (false by default).
+     * <p>RocksDB's {@code rocksdb_writeoptions_get_low_pri}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean lowPri() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_writeoptions_get_low_pri(ptr) != 0;
+        }
+    }
+
+    /**
+     * Whether memtable insertion hints are kept across the keys of one batch, for faster inserts of batches of sequential keys (false by default; not with concurrent memtable writes).
+     * <p>RocksDB's {@code rocksdb_writeoptions_set_memtable_insert_hint_per_batch}.
+     *
+     * @param value the value
+     * @return this object
+     * @throws IllegalStateException if closed
+     */
+    public WriteOptions setMemtableInsertHintPerBatch(boolean value) {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            rocksdb_writeoptions_set_memtable_insert_hint_per_batch(ptr, flag(value));
+        }
+        return (WriteOptions) this;
+    }
+
+    /**
+     * The value {@link #setMemtableInsertHintPerBatch} sets: whether memtable insertion hints are kept across the keys of one batch, for faster inserts of batches of sequential keys (false by default; not with concurrent memtable writes).
+     * <p>RocksDB's {@code rocksdb_writeoptions_get_memtable_insert_hint_per_batch}.
+     *
+     * @return the value
+     * @throws IllegalStateException if closed
+     */
+    public boolean memtableInsertHintPerBatch() {
+        try (Scratch s = Scratch.enterFirst(lifecycle)) {
+            return rocksdb_writeoptions_get_memtable_insert_hint_per_batch(ptr) != 0;
+        }
+    }
 }

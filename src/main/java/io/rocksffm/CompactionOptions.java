@@ -5,7 +5,6 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 import io.rocksffm.internal.Capabilities;
 
 import java.lang.foreign.MemorySegment;
-import java.util.Objects;
 
 /**
  * Options of a manual compaction of chosen table files ({@code rocksdb_compaction_options_t}),
@@ -21,7 +20,7 @@ import java.util.Objects;
  * {@code this}. Safe to share across threads; any call after close throws
  * {@link IllegalStateException}.
  */
-public final class CompactionOptions extends NativeObject {
+public final class CompactionOptions extends CompactionOptionsSettings {
     /** RocksDB's cancel flag ({@code std::atomic<bool>}) these options point at, freed after them. */
     private final MemorySegment canceledFlag;
     private volatile boolean canceled;
@@ -82,115 +81,5 @@ public final class CompactionOptions extends NativeObject {
     public boolean isCanceled() {
         lifecycle.ensureOpen();
         return canceled;
-    }
-
-    /**
-     * The compression of the output files. By default RocksDB uses the column family's
-     * compression for the output level (with the family's compression settings either way, which
-     * is why RocksDB deprecates choosing another type here).
-     *
-     * @param compression the compression type
-     * @return these options
-     * @throws IllegalStateException if closed
-     */
-    public CompactionOptions setCompression(Compression compression) {
-        Objects.requireNonNull(compression, "compression");
-        use(p -> rocksdb_compaction_options_set_compression(p, compression.id));
-        return this;
-    }
-
-    /**
-     * The compression of the output files, as set. The default, RocksDB's "the column family's
-     * compression", has no {@link Compression} value and reads as {@code null}.
-     *
-     * @return the compression, or {@code null} for the column family's
-     * @throws IllegalStateException if closed
-     */
-    public Compression compression() {
-        int id = (int) read(p -> rocksdb_compaction_options_get_compression(p));
-        for (Compression c : Compression.values()) {
-            if (c.id == id) {
-                return c;
-            }
-        }
-        return null;
-    }
-
-    /**
-     * The largest output file, in bytes: the compaction starts a new file when the current one
-     * reaches it. By default there is no limit: the compaction writes one file.
-     *
-     * @param bytes the limit, above 0
-     * @return these options
-     * @throws IllegalArgumentException if {@code bytes <= 0}
-     * @throws IllegalStateException if closed
-     */
-    public CompactionOptions setOutputFileSizeLimit(long bytes) {
-        if (bytes <= 0) {
-            throw new IllegalArgumentException("output file size limit must be > 0: " + bytes);
-        }
-        use(p -> rocksdb_compaction_options_set_output_file_size_limit(p, bytes));
-        return this;
-    }
-
-    /**
-     * The largest output file, in bytes ({@code -1}, the unsigned 64-bit maximum, when unset:
-     * no limit).
-     *
-     * @return the limit
-     * @throws IllegalStateException if closed
-     */
-    public long outputFileSizeLimit() {
-        return read(p -> rocksdb_compaction_options_get_output_file_size_limit(p));
-    }
-
-    /**
-     * How many subcompactions (threads) the compaction may split into; 0 (the default) takes the
-     * database's {@code max_subcompactions}.
-     *
-     * @param count at least 0
-     * @return these options
-     * @throws IllegalArgumentException if {@code count < 0}
-     * @throws IllegalStateException if closed
-     */
-    public CompactionOptions setMaxSubcompactions(int count) {
-        if (count < 0) {
-            throw new IllegalArgumentException("max subcompactions must be >= 0: " + count);
-        }
-        use(p -> rocksdb_compaction_options_set_max_subcompactions(p, count));
-        return this;
-    }
-
-    /**
-     * How many subcompactions the compaction may split into (0: the database's setting).
-     *
-     * @return the count
-     * @throws IllegalStateException if closed
-     */
-    public int maxSubcompactions() {
-        return (int) read(p -> rocksdb_compaction_options_get_max_subcompactions(p));
-    }
-
-    /**
-     * Whether input files that overlap nothing at the output level may be moved there instead
-     * of rewritten (a "trivial move"). False by default.
-     *
-     * @param value true to allow trivial moves
-     * @return these options
-     * @throws IllegalStateException if closed
-     */
-    public CompactionOptions setAllowTrivialMove(boolean value) {
-        use(p -> rocksdb_compaction_options_set_allow_trivial_move(p, flag(value)));
-        return this;
-    }
-
-    /**
-     * Whether trivial moves are allowed.
-     *
-     * @return true if they are
-     * @throws IllegalStateException if closed
-     */
-    public boolean allowTrivialMove() {
-        return read(p -> rocksdb_compaction_options_get_allow_trivial_move(p)) != 0;
     }
 }

@@ -26,11 +26,20 @@ public enum Compression {
     }
 
     static Compression of(int id) {
+        Compression c = orNull(id);
+        if (c == null) {
+            throw new IllegalArgumentException("unknown compression type " + id);
+        }
+        return c;
+    }
+
+    /** The type of {@code id}, or null for an id without one (RocksDB's "not set", {@code kDisableCompressionOption}). */
+    static Compression orNull(int id) {
         for (Compression c : values()) {
             if (c.id == id) {
                 return c;
             }
         }
-        throw new IllegalArgumentException("unknown compression type " + id);
+        return null;
     }
 }

@@ -21,26 +21,4 @@ public final class FlushOptions extends FlushOptionsSettings {
     void destroy(MemorySegment p) {
         rocksdb_flushoptions_destroy(p);
     }
-
-    /**
-     * Whether a flush waits until it is done (true by default).
-     *
-     * @param value true to wait
-     * @return these options
-     * @throws IllegalStateException if closed
-     */
-    public FlushOptions setWait(boolean value) {
-        use(p -> rocksdb_flushoptions_set_wait(p, flag(value)));
-        return this;
-    }
-
-    /**
-     * Whether a flush waits until it is done.
-     *
-     * @return true if it waits
-     * @throws IllegalStateException if closed
-     */
-    public boolean waitForFlush() {
-        return read(p -> rocksdb_flushoptions_get_wait(p)) != 0;
-    }
 }

@@ -28,7 +28,7 @@ import java.lang.foreign.MemorySegment;
  * {@code this}. Safe to share across threads; any call after close throws
  * {@link IllegalStateException}.
  */
-public final class ImportColumnFamilyOptions extends NativeObject {
+public final class ImportColumnFamilyOptions extends ImportColumnFamilyOptionsSettings {
     /**
      * RocksDB's defaults: the files are copied, not moved.
      *
@@ -46,37 +46,5 @@ public final class ImportColumnFamilyOptions extends NativeObject {
     @Override
     void destroy(MemorySegment p) {
         rocksdb_import_column_family_options_destroy(p);
-    }
-
-    /**
-     * Whether the import moves the exported files into the database rather than copying them
-     * (false by default): each is hard-linked into the database, then its link in the export
-     * directory removed, so the database shares the file with the links it had elsewhere (the
-     * source database's, for an export on the same file system). RocksDB never writes into a
-     * table file it has finished, so sharing is safe as long as nothing else writes into the
-     * file either; on a file system without hard links the file is copied.
-     *
-     * @param value true to move
-     * @return these options
-     * @throws IllegalStateException if closed
-     */
-    public ImportColumnFamilyOptions setMoveFiles(boolean value) {
-        use(p -> rocksdb_import_column_family_options_set_move_files(p, flag(value)));
-        return this;
-    }
-
-    /**
-     * Whether the import moves the files.
-     *
-     * @return the setting
-     * @throws IllegalStateException if closed
-     * @throws UnsupportedOperationException if the engine lacks
-     *         {@code rocksdb_import_column_family_options_get_move_files} (before RocksDB 11)
-     */
-    public boolean moveFiles() {
-        return read(p -> {
-            Capabilities.require("rocksdb_import_column_family_options_get_move_files");
-            return rocksdb_import_column_family_options_get_move_files(p);
-        }) != 0;
     }
 }

@@ -2,8 +2,6 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
-import io.rocksffm.internal.Capabilities;
-
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -14,9 +12,6 @@ import java.lang.foreign.MemorySegment;
  * any call after close throws {@link IllegalStateException}.
  */
 public final class IngestExternalFileOptions extends IngestExternalFileOptionsSettings {
-    /** What {@link #setAllowBlockingFlush} set last (RocksDB's default: true). */
-    private volatile boolean allowBlockingFlush = true;
-
     /**
      * RocksDB's defaults: files copied (not moved), snapshot consistency on, global sequence
      * numbers allowed, blocking flush allowed, not ingested behind.
@@ -28,49 +23,5 @@ public final class IngestExternalFileOptions extends IngestExternalFileOptionsSe
     @Override
     void destroy(MemorySegment p) {
         rocksdb_ingestexternalfileoptions_destroy(p);
-    }
-
-    /**
-     * Whether the ingestion may flush the memtable when its keys overlap the files' (true by
-     * default); without it, such an ingestion fails.
-     *
-     * @param value true to allow a blocking flush
-     * @return these options
-     * @throws IllegalStateException if closed
-     */
-    public IngestExternalFileOptions setAllowBlockingFlush(boolean value) {
-        use(p -> {
-            rocksdb_ingestexternalfileoptions_set_allow_blocking_flush(p, flag(value));
-            allowBlockingFlush = value;
-        });
-        return this;
-    }
-
-    /**
-     * Whether the ingestion may flush the memtable (kept on the Java side: the C API has no getter).
-     *
-     * @return the setting
-     * @throws IllegalStateException if closed
-     */
-    public boolean allowBlockingFlush() {
-        lifecycle.ensureOpen();
-        return allowBlockingFlush;
-    }
-
-    /**
-     * Whether the ingestion fails unless the files can go into the bottommost level (false by
-     * default). RocksDB 8.1 or later.
-     *
-     * @param value true to require the bottommost level
-     * @return these options
-     * @throws UnsupportedOperationException if the engine lacks
-     *         {@code rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level}
-     * @throws IllegalStateException if closed
-     */
-    public IngestExternalFileOptions setFailIfNotBottommostLevel(boolean value) {
-        lifecycle.ensureOpen();
-        Capabilities.require("rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level");
-        use(p -> rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level(p, flag(value)));
-        return this;
     }
 }

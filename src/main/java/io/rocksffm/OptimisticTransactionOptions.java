@@ -11,13 +11,7 @@ import java.lang.foreign.MemorySegment;
  * <p>Owned by the caller, who may close them once the
  * transaction has begun. Safe to share across threads. Use after close throws {@link IllegalStateException}.
  */
-public final class OptimisticTransactionOptions extends NativeObject {
-    /**
-     * Whether a transaction begun with these options takes a snapshot (kept here: the C API's
-     * snapshot wrapper of a transaction without one is not safe to inspect).
-     */
-    volatile boolean setSnapshot;
-
+public final class OptimisticTransactionOptions extends OptimisticTransactionOptionsSettings {
     /**
      * RocksDB's defaults, shared by the forms that take none; never closed (not reachable from
      * outside this package).
@@ -32,32 +26,5 @@ public final class OptimisticTransactionOptions extends NativeObject {
     @Override
     void destroy(MemorySegment p) {
         rocksdb_optimistictransaction_options_destroy(p);
-    }
-
-    /**
-     * Take a snapshot when the transaction begins: its commit then fails
-     * ({@link RocksDBException.Code#BUSY}) if another writer changed, after the snapshot, a key it
-     * wrote or read for update; {@link Transaction#getSnapshot()} returns it for reads.
-     *
-     * @param value whether to take a snapshot at begin
-     * @return these options
-     * @throws IllegalStateException if closed
-     */
-    public OptimisticTransactionOptions setSetSnapshot(boolean value) {
-        use(p -> rocksdb_optimistictransaction_options_set_set_snapshot(p, flag(value)));
-        setSnapshot = value;
-        return this;
-    }
-
-    /**
-     * Whether a transaction begun with these options takes a snapshot ({@link #setSetSnapshot};
-     * false by default). Known on every engine: these options keep the value they were given.
-     *
-     * @return whether a snapshot is taken at begin
-     * @throws IllegalStateException if closed
-     */
-    public boolean isSetSnapshot() {
-        lifecycle.ensureOpen();
-        return setSnapshot;
     }
 }

@@ -555,29 +555,6 @@ public final class Options extends OptionsSettings {
     }
 
     /**
-     * The compression of the last level, where most data is (RocksDB's default: the same as the
-     * other levels; {@code bottommost_compression=kDisableCompressionOption} in the OPTIONS file).
-     *
-     * @param compression the compression
-     * @return these options
-     */
-    public Options setBottommostCompression(Compression compression) {
-        Objects.requireNonNull(compression, "compression");
-        return set(p -> rocksdb_options_set_bottommost_compression(p, compression.id));
-    }
-
-    /**
-     * The compression of the last level.
-     *
-     * @return the compression, or null if the last level uses the other levels' compression
-     * @throws IllegalStateException if closed
-     */
-    public Compression bottommostCompression() {
-        int id = (int) read(p -> rocksdb_options_get_bottommost_compression(p));
-        return id == 0x40 ? null : Compression.of(id); // kDisableCompressionOption
-    }
-
-    /**
      * The compressor's settings ({@code compression_opts}): for zlib the window bits and strategy,
      * for every compressor its level, and the size of a dictionary trained per file (0 for none).
      *

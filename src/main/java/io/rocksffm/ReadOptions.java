@@ -2,14 +2,12 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
-import io.rocksffm.internal.Capabilities;
 import io.rocksffm.internal.Claim;
 import io.rocksffm.internal.Native;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * Options for reads and iterators ({@code rocksdb_readoptions_t}).
@@ -94,178 +92,6 @@ public final class ReadOptions extends ReadOptionsSettings {
     @Override
     public void close() {
         lifecycle.close(() -> destroy(ptr), "iterators");
-    }
-
-    /**
-     * Verify block checksums on read.
-     *
-     * @param value whether to verify block checksums
-     * @return these options
-     */
-    public ReadOptions setVerifyChecksums(boolean value) {
-        use(p -> rocksdb_readoptions_set_verify_checksums(p, flag(value)));
-        return this;
-    }
-
-    /** {@return whether block checksums are verified} */
-    public boolean verifyChecksums() {
-        return read(p -> rocksdb_readoptions_get_verify_checksums(p)) != 0;
-    }
-
-    /**
-     * Put blocks read into the block cache (turn off for one-off scans).
-     *
-     * @param value whether blocks read go into the block cache
-     * @return these options
-     */
-    public ReadOptions setFillCache(boolean value) {
-        use(p -> rocksdb_readoptions_set_fill_cache(p, flag(value)));
-        return this;
-    }
-
-    /** {@return whether blocks read fill the cache} */
-    public boolean fillCache() {
-        return read(p -> rocksdb_readoptions_get_fill_cache(p)) != 0;
-    }
-
-    /**
-     * With a prefix extractor: iterate only over keys sharing the seek key's prefix.
-     *
-     * @param value whether iteration stays within the seek key's prefix
-     * @return these options
-     */
-    public ReadOptions setPrefixSameAsStart(boolean value) {
-        use(p -> rocksdb_readoptions_set_prefix_same_as_start(p, flag(value)));
-        return this;
-    }
-
-    /** {@return whether iteration stays within the seek key's prefix} */
-    public boolean prefixSameAsStart() {
-        return read(p -> rocksdb_readoptions_get_prefix_same_as_start(p)) != 0;
-    }
-
-    /**
-     * Ignore a prefix extractor and seek in total order.
-     *
-     * @param value whether seeks ignore the prefix extractor
-     * @return these options
-     */
-    public ReadOptions setTotalOrderSeek(boolean value) {
-        use(p -> rocksdb_readoptions_set_total_order_seek(p, flag(value)));
-        return this;
-    }
-
-    /** {@return whether seeks use total order} */
-    public boolean totalOrderSeek() {
-        return read(p -> rocksdb_readoptions_get_total_order_seek(p)) != 0;
-    }
-
-    /**
-     * Readahead for iterators, in bytes (0: RocksDB's automatic readahead).
-     *
-     * @param bytes the readahead in bytes, 0 for automatic
-     * @return these options
-     * @throws IllegalArgumentException if negative
-     */
-    public ReadOptions setReadaheadSize(long bytes) {
-        if (bytes < 0) {
-            throw new IllegalArgumentException("readahead size must be >= 0: " + bytes);
-        }
-        use(p -> rocksdb_readoptions_set_readahead_size(p, bytes));
-        return this;
-    }
-
-    /** {@return iterator readahead in bytes} */
-    public long readaheadSize() {
-        return read(p -> rocksdb_readoptions_get_readahead_size(p));
-    }
-
-    /**
-     * A tailing iterator sees data written after it was created.
-     *
-     * @param value whether iterators are tailing
-     * @return these options
-     */
-    public ReadOptions setTailing(boolean value) {
-        use(p -> rocksdb_readoptions_set_tailing(p, flag(value)));
-        return this;
-    }
-
-    /** {@return whether iterators are tailing} */
-    public boolean tailing() {
-        return read(p -> rocksdb_readoptions_get_tailing(p)) != 0;
-    }
-
-    /**
-     * Whether an iterator over a {@link #setSnapshot snapshot} refreshes itself now and then
-     * ({@code auto_refresh_iterator_with_snapshot}, RocksDB 11 and later; false by default): a
-     * long scan then lets go of the memtables and table files it started with, which flushes and
-     * compactions replaced meanwhile, and goes on reading the snapshot's data from their
-     * successors. It sees the same data either way; without a snapshot the setting does nothing
-     * (experimental in RocksDB; no effect on write-prepared transaction databases).
-     *
-     * @param value whether snapshot iterators refresh themselves
-     * @return these options
-     * @throws IllegalStateException if closed
-     * @throws UnsupportedOperationException if the engine lacks
-     *         {@code rocksdb_readoptions_set_auto_refresh_iterator_with_snapshot}
-     */
-    public ReadOptions setAutoRefreshIteratorWithSnapshot(boolean value) {
-        use(p -> {
-            Capabilities.require("rocksdb_readoptions_set_auto_refresh_iterator_with_snapshot");
-            rocksdb_readoptions_set_auto_refresh_iterator_with_snapshot(p, flag(value));
-        });
-        return this;
-    }
-
-    /**
-     * Whether snapshot iterators refresh themselves.
-     *
-     * @return the setting
-     * @throws IllegalStateException if closed
-     * @throws UnsupportedOperationException if the engine lacks
-     *         {@code rocksdb_readoptions_get_auto_refresh_iterator_with_snapshot}
-     */
-    public boolean autoRefreshIteratorWithSnapshot() {
-        return read(p -> {
-            Capabilities.require("rocksdb_readoptions_get_auto_refresh_iterator_with_snapshot");
-            return rocksdb_readoptions_get_auto_refresh_iterator_with_snapshot(p);
-        }) != 0;
-    }
-
-    /**
-     * Whether a multi-get whose keys are in different levels reads their table files in parallel
-     * ({@code optimize_multiget_for_io}, RocksDB 11 and later; true by default; experimental in
-     * RocksDB): less latency for a little more CPU. It takes effect only with RocksDB's
-     * asynchronous reads ({@code async_io}), which these options do not turn on.
-     *
-     * @param value whether multi-gets read the levels in parallel
-     * @return these options
-     * @throws IllegalStateException if closed
-     * @throws UnsupportedOperationException if the engine lacks
-     *         {@code rocksdb_readoptions_set_optimize_multiget_for_io}
-     */
-    public ReadOptions setOptimizeMultigetForIo(boolean value) {
-        use(p -> {
-            Capabilities.require("rocksdb_readoptions_set_optimize_multiget_for_io");
-            rocksdb_readoptions_set_optimize_multiget_for_io(p, flag(value));
-        });
-        return this;
-    }
-
-    /**
-     * Whether multi-gets read the levels in parallel.
-     *
-     * @return the setting
-     * @throws IllegalStateException if closed
-     * @throws UnsupportedOperationException if the engine lacks
-     *         {@code rocksdb_readoptions_get_optimize_multiget_for_io}
-     */
-    public boolean optimizeMultigetForIo() {
-        return read(p -> {
-            Capabilities.require("rocksdb_readoptions_get_optimize_multiget_for_io");
-            return rocksdb_readoptions_get_optimize_multiget_for_io(p);
-        }) != 0;
     }
 
     /**
@@ -447,7 +273,7 @@ public final class ReadOptions extends ReadOptionsSettings {
         return s == null ? null : s.db;
     }
 
-    // ---- where reads may go, range deletions, pinning, time limits -----------------------
+    // ---- where reads may look ----------------------------------------------------------------
 
     /** Where a read may look ({@link #setReadTier}); ids as RocksDB's {@code ReadTier}. */
     public enum ReadTier {
@@ -475,130 +301,5 @@ public final class ReadOptions extends ReadOptionsSettings {
             }
             throw new IllegalArgumentException("unknown read tier " + id);
         }
-    }
-
-    /**
-     * Where reads may look (RocksDB's default: {@link ReadTier#READ_ALL}).
-     *
-     * @param tier the tier
-     * @return these options
-     */
-    public ReadOptions setReadTier(ReadTier tier) {
-        Objects.requireNonNull(tier, "tier");
-        use(p -> rocksdb_readoptions_set_read_tier(p, tier.id));
-        return this;
-    }
-
-    /** {@return where reads may look} */
-    public ReadTier readTier() {
-        return ReadTier.of((int) read(p -> rocksdb_readoptions_get_read_tier(p)));
-    }
-
-    /**
-     * Skips range deletions when reading (faster when there are none; with some, deleted keys
-     * show); false by default.
-     *
-     * @param value whether range deletions are ignored
-     * @return these options
-     */
-    public ReadOptions setIgnoreRangeDeletions(boolean value) {
-        use(p -> rocksdb_readoptions_set_ignore_range_deletions(p, flag(value)));
-        return this;
-    }
-
-    /** {@return whether range deletions are ignored} */
-    public boolean ignoreRangeDeletions() {
-        return read(p -> rocksdb_readoptions_get_ignore_range_deletions(p)) != 0;
-    }
-
-    /**
-     * Keeps the blocks an iterator's keys and values live in pinned while it is open (false by default).
-     *
-     * @param value whether iterator data is pinned
-     * @return these options
-     */
-    public ReadOptions setPinData(boolean value) {
-        use(p -> rocksdb_readoptions_set_pin_data(p, flag(value)));
-        return this;
-    }
-
-    /** {@return whether iterator data is pinned} */
-    public boolean pinData() {
-        return read(p -> rocksdb_readoptions_get_pin_data(p)) != 0;
-    }
-
-    /**
-     * A deadline for gets and multi-gets, in microseconds of RocksDB's clock (the time since the
-     * epoch): a read still running then fails with {@link RocksDBException.Code#TIMED_OUT}; 0
-     * (the default) for none.
-     *
-     * @param epochMicros the deadline, 0 for none
-     * @return these options
-     * @throws IllegalArgumentException if {@code epochMicros < 0}
-     */
-    public ReadOptions setDeadlineMicros(long epochMicros) {
-        if (epochMicros < 0) {
-            throw new IllegalArgumentException("deadline must be >= 0: " + epochMicros);
-        }
-        use(p -> rocksdb_readoptions_set_deadline(p, epochMicros));
-        return this;
-    }
-
-    /** {@return the reads' deadline in microseconds since the epoch, 0 for none} */
-    public long deadlineMicros() {
-        return read(p -> rocksdb_readoptions_get_deadline(p));
-    }
-
-    /**
-     * A time limit for each file read of a get or multi-get, in microseconds; 0 (the default) for none.
-     *
-     * @param micros the limit, 0 for none
-     * @return these options
-     * @throws IllegalArgumentException if {@code micros < 0}
-     */
-    public ReadOptions setIoTimeoutMicros(long micros) {
-        if (micros < 0) {
-            throw new IllegalArgumentException("io timeout must be >= 0: " + micros);
-        }
-        use(p -> rocksdb_readoptions_set_io_timeout(p, micros));
-        return this;
-    }
-
-    /** {@return the time limit of each file read in microseconds, 0 for none} */
-    public long ioTimeoutMicros() {
-        return read(p -> rocksdb_readoptions_get_io_timeout(p));
-    }
-
-    /**
-     * Lets iterators prefetch the next blocks asynchronously ({@code async_io}; false by default;
-     * RocksDB 8 or later, and io_uring in the engine's build for an effect).
-     *
-     * @param value whether iterators read ahead asynchronously
-     * @return these options
-     * @throws IllegalStateException if closed
-     * @throws UnsupportedOperationException if the engine lacks
-     *         {@code rocksdb_readoptions_set_async_io} (7.8.3)
-     */
-    public ReadOptions setAsyncIo(boolean value) {
-        use(p -> {
-            Capabilities.require("rocksdb_readoptions_set_async_io");
-            rocksdb_readoptions_set_async_io(p, flag(value));
-        });
-        return this;
-    }
-
-    /**
-     * Whether iterators read ahead asynchronously.
-     *
-     * @return the setting
-     * @throws IllegalStateException if closed
-     * @throws UnsupportedOperationException if the engine lacks
-     *         {@code rocksdb_readoptions_get_async_io} (7.8.3)
-     */
-    public boolean asyncIo() {
-        return read(p -> {
-            Capabilities.require("rocksdb_readoptions_get_async_io");
-            return rocksdb_readoptions_get_async_io(p);
-        }) != 0;
     }
 }

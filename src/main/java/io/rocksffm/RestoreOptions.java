@@ -13,8 +13,7 @@ import java.nio.file.Path;
  * <p>The caller owns and closes it. Safe to share across threads; any call after close throws
  * {@link IllegalStateException}.
  */
-public final class RestoreOptions extends NativeObject {
-    private volatile boolean keepLogFiles;
+public final class RestoreOptions extends RestoreOptionsSettings {
 
     /** RocksDB's defaults: the restore replaces the write-ahead log files too. */
     public RestoreOptions() {
@@ -24,31 +23,5 @@ public final class RestoreOptions extends NativeObject {
     @Override
     void destroy(MemorySegment p) {
         rocksdb_restore_options_destroy(p);
-    }
-
-    /**
-     * Whether the restore keeps the log files already in the target's log directory (false by
-     * default). Keeping them, with a backup made without log files, replays writes made after the
-     * backup: the database comes back as it was when it stopped, not as it was at the backup.
-     *
-     * @param value true to keep existing log files
-     * @return these options
-     * @throws IllegalStateException if closed
-     */
-    public RestoreOptions setKeepLogFiles(boolean value) {
-        use(p -> rocksdb_restore_options_set_keep_log_files(p, value ? 1 : 0));
-        keepLogFiles = value;
-        return this;
-    }
-
-    /**
-     * Whether the restore keeps existing log files.
-     *
-     * @return true if it does
-     * @throws IllegalStateException if closed
-     */
-    public boolean keepLogFiles() {
-        lifecycle.ensureOpen();
-        return keepLogFiles;
     }
 }

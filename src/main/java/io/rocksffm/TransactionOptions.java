@@ -14,12 +14,6 @@ import java.lang.foreign.MemorySegment;
  */
 public final class TransactionOptions extends TransactionOptionsSettings {
     /**
-     * Whether a transaction begun with these options takes a snapshot (kept here: the C API's
-     * snapshot wrapper of a transaction without one is not safe to inspect).
-     */
-    volatile boolean setSnapshot;
-
-    /**
      * RocksDB's defaults, shared by the forms that take none; never closed (not reachable from
      * outside this package).
      */
@@ -33,32 +27,5 @@ public final class TransactionOptions extends TransactionOptionsSettings {
     @Override
     void destroy(MemorySegment p) {
         rocksdb_transaction_options_destroy(p);
-    }
-
-    /**
-     * Take a snapshot when the transaction begins: a write to a key another writer changed after
-     * it then fails ({@link RocksDBException.Code#BUSY}), and {@link Transaction#getSnapshot()}
-     * returns it for reads.
-     *
-     * @param value whether to take a snapshot at begin
-     * @return these options
-     * @throws IllegalStateException if closed
-     */
-    public TransactionOptions setSetSnapshot(boolean value) {
-        use(p -> rocksdb_transaction_options_set_set_snapshot(p, flag(value)));
-        setSnapshot = value;
-        return this;
-    }
-
-    /**
-     * Whether a transaction begun with these options takes a snapshot ({@link #setSetSnapshot};
-     * false by default). Known on every engine: these options keep the value they were given.
-     *
-     * @return whether a snapshot is taken at begin
-     * @throws IllegalStateException if closed
-     */
-    public boolean isSetSnapshot() {
-        lifecycle.ensureOpen();
-        return setSnapshot;
     }
 }

@@ -7,13 +7,21 @@ import io.rocksffm.reliability.ApiTableSupport.Table;
 import io.rocksffm.BackupEngineOptions;
 import io.rocksffm.BlockBasedTableConfig;
 import io.rocksffm.CompactRangeOptions;
+import io.rocksffm.CompactionOptions;
+import io.rocksffm.CuckooTableConfig;
 import io.rocksffm.EnvOptions;
+import io.rocksffm.FifoCompactionOptions;
 import io.rocksffm.FlushOptions;
+import io.rocksffm.ImportColumnFamilyOptions;
 import io.rocksffm.IngestExternalFileOptions;
+import io.rocksffm.OptimisticTransactionOptions;
 import io.rocksffm.Options;
 import io.rocksffm.ReadOptions;
+import io.rocksffm.RestoreOptions;
 import io.rocksffm.TransactionDBOptions;
 import io.rocksffm.TransactionOptions;
+import io.rocksffm.UniversalCompactionOptions;
+import io.rocksffm.WaitForCompactOptions;
 import io.rocksffm.WriteOptions;
 import io.rocksffm.CompactionPriority;
 import io.rocksffm.CompactionStyle;
@@ -28,12 +36,14 @@ public final class SettingsTables {
     private SettingsTables() {}
 
     /**
-     * One setting: {@code set} applies the row's test value, {@code check} asserts the getter reads it
+     * One setting: {@code method} and {@code getterMethod} name the setter and getter (null without one),
+     * {@code set} applies the row's test value, {@code check} asserts the getter reads it
      * back (null without a getter), {@code since} and {@code getterSince} the first version of the suite with
      * the setter and the getter (null: every engine), {@code key} and {@code pattern} are the OPTIONS file's (null without),
      * {@code bad} each call with a value the range check refuses.
      */
-    public record Setting<T>(String method, String setter, String getter, String since, String getterSince,
+    public record Setting<T>(String method, String getterMethod, String setter, String getter, String since,
+            String getterSince,
             String key, String pattern,
             Consumer<T> set, Consumer<T> check, List<Consumer<T>> bad) {}
 
@@ -41,17 +51,73 @@ public final class SettingsTables {
     static Table<BackupEngineOptions> backupEngineOptions(Table<BackupEngineOptions> table) {
         return table
                 .guarded("setShareFilesWithChecksum(boolean)", (o, c) -> o.setShareFilesWithChecksum(false))
-                .guarded("shareFilesWithChecksum()", (o, c) -> o.shareFilesWithChecksum());
+                .guarded("shareFilesWithChecksum()", (o, c) -> o.shareFilesWithChecksum())
+                .guarded("setShareTableFiles(boolean)", (o, c) -> o.setShareTableFiles(false))
+                .guarded("shareTableFiles()", (o, c) -> o.shareTableFiles())
+                .guarded("setSync(boolean)", (o, c) -> o.setSync(false))
+                .guarded("sync()", (o, c) -> o.sync())
+                .guarded("setDestroyOldData(boolean)", (o, c) -> o.setDestroyOldData(true))
+                .guarded("destroyOldData()", (o, c) -> o.destroyOldData())
+                .guarded("setBackupLogFiles(boolean)", (o, c) -> o.setBackupLogFiles(false))
+                .guarded("backupLogFiles()", (o, c) -> o.backupLogFiles())
+                .guarded("setBackupRateLimit(long)", (o, c) -> o.setBackupRateLimit(1048576))
+                .guarded("backupRateLimit()", (o, c) -> o.backupRateLimit())
+                .guarded("setRestoreRateLimit(long)", (o, c) -> o.setRestoreRateLimit(2097152))
+                .guarded("restoreRateLimit()", (o, c) -> o.restoreRateLimit())
+                .guarded("setMaxBackgroundOperations(int)", (o, c) -> o.setMaxBackgroundOperations(3))
+                .guarded("maxBackgroundOperations()", (o, c) -> o.maxBackgroundOperations())
+                .guarded("setCallbackTriggerIntervalSize(long)", (o, c) -> o.setCallbackTriggerIntervalSize(8388608))
+                .guarded("callbackTriggerIntervalSize()", (o, c) -> o.callbackTriggerIntervalSize());
     }
 
     /** The settings of {@link BackupEngineOptions}. */
     public static List<Setting<BackupEngineOptions>> backupEngineOptionsSettings() {
         return List.of(
-                new Setting<BackupEngineOptions>("BackupEngineOptions.setShareFilesWithChecksum", "rocksdb_backup_engine_options_set_share_files_with_checksum", "rocksdb_backup_engine_options_get_share_files_with_checksum", "11.8", "11.8",
+                new Setting<BackupEngineOptions>("BackupEngineOptions.setShareFilesWithChecksum", "BackupEngineOptions.shareFilesWithChecksum", "rocksdb_backup_engine_options_set_share_files_with_checksum", "rocksdb_backup_engine_options_get_share_files_with_checksum", "11.8", "11.8",
                         null, null,
                         o -> o.setShareFilesWithChecksum(false),
                         o -> assertEquals(false, o.shareFilesWithChecksum()),
-                        List.of()));
+                        List.of()),
+                new Setting<BackupEngineOptions>("BackupEngineOptions.setShareTableFiles", "BackupEngineOptions.shareTableFiles", "rocksdb_backup_engine_options_set_share_table_files", "rocksdb_backup_engine_options_get_share_table_files", null, null,
+                        null, null,
+                        o -> o.setShareTableFiles(false),
+                        o -> assertEquals(false, o.shareTableFiles()),
+                        List.of()),
+                new Setting<BackupEngineOptions>("BackupEngineOptions.setSync", "BackupEngineOptions.sync", "rocksdb_backup_engine_options_set_sync", "rocksdb_backup_engine_options_get_sync", null, null,
+                        null, null,
+                        o -> o.setSync(false),
+                        o -> assertEquals(false, o.sync()),
+                        List.of()),
+                new Setting<BackupEngineOptions>("BackupEngineOptions.setDestroyOldData", "BackupEngineOptions.destroyOldData", "rocksdb_backup_engine_options_set_destroy_old_data", "rocksdb_backup_engine_options_get_destroy_old_data", null, null,
+                        null, null,
+                        o -> o.setDestroyOldData(true),
+                        o -> assertEquals(true, o.destroyOldData()),
+                        List.of()),
+                new Setting<BackupEngineOptions>("BackupEngineOptions.setBackupLogFiles", "BackupEngineOptions.backupLogFiles", "rocksdb_backup_engine_options_set_backup_log_files", "rocksdb_backup_engine_options_get_backup_log_files", null, null,
+                        null, null,
+                        o -> o.setBackupLogFiles(false),
+                        o -> assertEquals(false, o.backupLogFiles()),
+                        List.of()),
+                new Setting<BackupEngineOptions>("BackupEngineOptions.setBackupRateLimit", "BackupEngineOptions.backupRateLimit", "rocksdb_backup_engine_options_set_backup_rate_limit", "rocksdb_backup_engine_options_get_backup_rate_limit", null, null,
+                        null, null,
+                        o -> o.setBackupRateLimit(1048576),
+                        o -> assertEquals((long) (1048576), o.backupRateLimit()),
+                        List.of(o -> o.setBackupRateLimit((0) - 1))),
+                new Setting<BackupEngineOptions>("BackupEngineOptions.setRestoreRateLimit", "BackupEngineOptions.restoreRateLimit", "rocksdb_backup_engine_options_set_restore_rate_limit", "rocksdb_backup_engine_options_get_restore_rate_limit", null, null,
+                        null, null,
+                        o -> o.setRestoreRateLimit(2097152),
+                        o -> assertEquals((long) (2097152), o.restoreRateLimit()),
+                        List.of(o -> o.setRestoreRateLimit((0) - 1))),
+                new Setting<BackupEngineOptions>("BackupEngineOptions.setMaxBackgroundOperations", "BackupEngineOptions.maxBackgroundOperations", "rocksdb_backup_engine_options_set_max_background_operations", "rocksdb_backup_engine_options_get_max_background_operations", null, null,
+                        null, null,
+                        o -> o.setMaxBackgroundOperations(3),
+                        o -> assertEquals((int) (3), o.maxBackgroundOperations()),
+                        List.of(o -> o.setMaxBackgroundOperations((1) - 1))),
+                new Setting<BackupEngineOptions>("BackupEngineOptions.setCallbackTriggerIntervalSize", "BackupEngineOptions.callbackTriggerIntervalSize", "rocksdb_backup_engine_options_set_callback_trigger_interval_size", "rocksdb_backup_engine_options_get_callback_trigger_interval_size", null, null,
+                        null, null,
+                        o -> o.setCallbackTriggerIntervalSize(8388608),
+                        o -> assertEquals((long) (8388608), o.callbackTriggerIntervalSize()),
+                        List.of(o -> o.setCallbackTriggerIntervalSize(0))));
     }
 
     /** Adds the use-after-close rows of {@link BlockBasedTableConfig}'s generated settings to its table. */
@@ -118,142 +184,142 @@ public final class SettingsTables {
     /** The settings of {@link BlockBasedTableConfig}. */
     public static List<Setting<BlockBasedTableConfig>> blockBasedTableConfigSettings() {
         return List.of(
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setEnableIndexCompression", "rocksdb_block_based_options_set_enable_index_compression", "rocksdb_block_based_options_get_enable_index_compression", "11.8", "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setEnableIndexCompression", "BlockBasedTableConfig.enableIndexCompression", "rocksdb_block_based_options_set_enable_index_compression", "rocksdb_block_based_options_get_enable_index_compression", "11.8", "11.8",
                         "enable_index_compression", "\\Qfalse\\E",
                         o -> o.setEnableIndexCompression(false),
                         o -> assertEquals(false, o.enableIndexCompression()),
                         List.of()),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setReadAmpBytesPerBit", "rocksdb_block_based_options_set_read_amp_bytes_per_bit", "rocksdb_block_based_options_get_read_amp_bytes_per_bit", "11.8", "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setReadAmpBytesPerBit", "BlockBasedTableConfig.readAmpBytesPerBit", "rocksdb_block_based_options_set_read_amp_bytes_per_bit", "rocksdb_block_based_options_get_read_amp_bytes_per_bit", "11.8", "11.8",
                         "read_amp_bytes_per_bit", "\\Q32\\E",
                         o -> o.setReadAmpBytesPerBit(32),
                         o -> assertEquals((int) (32), o.readAmpBytesPerBit()),
                         List.of(o -> o.setReadAmpBytesPerBit((0) - 1))),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setVerifyCompression", "rocksdb_block_based_options_set_verify_compression", "rocksdb_block_based_options_get_verify_compression", "11.8", "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setVerifyCompression", "BlockBasedTableConfig.verifyCompression", "rocksdb_block_based_options_set_verify_compression", "rocksdb_block_based_options_get_verify_compression", "11.8", "11.8",
                         "verify_compression", "\\Qtrue\\E",
                         o -> o.setVerifyCompression(true),
                         o -> assertEquals(true, o.verifyCompression()),
                         List.of()),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setBlockAlign", "rocksdb_block_based_options_set_block_align", "rocksdb_block_based_options_get_block_align", "11.8", "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setBlockAlign", "BlockBasedTableConfig.blockAlign", "rocksdb_block_based_options_set_block_align", "rocksdb_block_based_options_get_block_align", "11.8", "11.8",
                         null, null,
                         o -> o.setBlockAlign(true),
                         o -> assertEquals(true, o.blockAlign()),
                         List.of()),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setSeparateKeyValueInDataBlock", "rocksdb_block_based_options_set_separate_key_value_in_data_block", "rocksdb_block_based_options_get_separate_key_value_in_data_block", "11.8", "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setSeparateKeyValueInDataBlock", "BlockBasedTableConfig.separateKeyValueInDataBlock", "rocksdb_block_based_options_set_separate_key_value_in_data_block", "rocksdb_block_based_options_get_separate_key_value_in_data_block", "11.8", "11.8",
                         "separate_key_value_in_data_block", "\\Qtrue\\E",
                         o -> o.setSeparateKeyValueInDataBlock(true),
                         o -> assertEquals(true, o.separateKeyValueInDataBlock()),
                         List.of()),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setNoBlockCache", "rocksdb_block_based_options_set_no_block_cache", "rocksdb_block_based_options_get_no_block_cache", null, "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setNoBlockCache", "BlockBasedTableConfig.noBlockCache", "rocksdb_block_based_options_set_no_block_cache", "rocksdb_block_based_options_get_no_block_cache", null, "11.8",
                         "no_block_cache", "\\Qtrue\\E",
                         o -> o.setNoBlockCache(true),
                         o -> assertEquals(true, o.noBlockCache()),
                         List.of()),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setBlockSize", "rocksdb_block_based_options_set_block_size", "rocksdb_block_based_options_get_block_size", null, "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setBlockSize", "BlockBasedTableConfig.blockSize", "rocksdb_block_based_options_set_block_size", "rocksdb_block_based_options_get_block_size", null, "11.8",
                         "block_size", "\\Q16384\\E",
                         o -> o.setBlockSize(16384),
                         o -> assertEquals((long) (16384), o.blockSize()),
                         List.of(o -> o.setBlockSize(0))),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setCacheIndexAndFilterBlocks", "rocksdb_block_based_options_set_cache_index_and_filter_blocks", "rocksdb_block_based_options_get_cache_index_and_filter_blocks", null, "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setCacheIndexAndFilterBlocks", "BlockBasedTableConfig.cacheIndexAndFilterBlocks", "rocksdb_block_based_options_set_cache_index_and_filter_blocks", "rocksdb_block_based_options_get_cache_index_and_filter_blocks", null, "11.8",
                         "cache_index_and_filter_blocks", "\\Qtrue\\E",
                         o -> o.setCacheIndexAndFilterBlocks(true),
                         o -> assertEquals(true, o.cacheIndexAndFilterBlocks()),
                         List.of()),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setWholeKeyFiltering", "rocksdb_block_based_options_set_whole_key_filtering", "rocksdb_block_based_options_get_whole_key_filtering", null, "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setWholeKeyFiltering", "BlockBasedTableConfig.wholeKeyFiltering", "rocksdb_block_based_options_set_whole_key_filtering", "rocksdb_block_based_options_get_whole_key_filtering", null, "11.8",
                         "whole_key_filtering", "\\Qfalse\\E",
                         o -> o.setWholeKeyFiltering(false),
                         o -> assertEquals(false, o.wholeKeyFiltering()),
                         List.of()),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setIndexType", "rocksdb_block_based_options_set_index_type", "rocksdb_block_based_options_get_index_type", null, "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setIndexType", "BlockBasedTableConfig.indexType", "rocksdb_block_based_options_set_index_type", "rocksdb_block_based_options_get_index_type", null, "11.8",
                         "index_type", "kTwoLevelIndexSearch",
                         o -> o.setIndexType(BlockBasedTableConfig.IndexType.TWO_LEVEL_INDEX_SEARCH),
                         o -> assertEquals(BlockBasedTableConfig.IndexType.TWO_LEVEL_INDEX_SEARCH, o.indexType()),
                         List.of()),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setDataBlockIndexType", "rocksdb_block_based_options_set_data_block_index_type", "rocksdb_block_based_options_get_data_block_index_type", null, "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setDataBlockIndexType", "BlockBasedTableConfig.dataBlockIndexType", "rocksdb_block_based_options_set_data_block_index_type", "rocksdb_block_based_options_get_data_block_index_type", null, "11.8",
                         "data_block_index_type", "kDataBlockBinaryAndHash",
                         o -> o.setDataBlockIndexType(BlockBasedTableConfig.DataBlockIndexType.BINARY_SEARCH_AND_HASH),
                         o -> assertEquals(BlockBasedTableConfig.DataBlockIndexType.BINARY_SEARCH_AND_HASH, o.dataBlockIndexType()),
                         List.of()),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setDataBlockHashRatio", "rocksdb_block_based_options_set_data_block_hash_ratio", "rocksdb_block_based_options_get_data_block_hash_table_util_ratio", null, "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setDataBlockHashRatio", "BlockBasedTableConfig.dataBlockHashRatio", "rocksdb_block_based_options_set_data_block_hash_ratio", "rocksdb_block_based_options_get_data_block_hash_table_util_ratio", null, "11.8",
                         "data_block_hash_table_util_ratio", "0\\.50*",
                         o -> o.setDataBlockHashRatio(0.5),
                         o -> assertEquals((double) (0.5), o.dataBlockHashRatio(), 0.0),
                         List.of(o -> o.setDataBlockHashRatio(0), o -> o.setDataBlockHashRatio(Double.NaN), o -> o.setDataBlockHashRatio((0) - 0.5), o -> o.setDataBlockHashRatio((1) + 0.5))),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setChecksum", "rocksdb_block_based_options_set_checksum", "rocksdb_block_based_options_get_checksum", null, "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setChecksum", "BlockBasedTableConfig.checksum", "rocksdb_block_based_options_set_checksum", "rocksdb_block_based_options_get_checksum", null, "11.8",
                         "checksum", "kxxHash64",
                         o -> o.setChecksum(BlockBasedTableConfig.ChecksumType.XXHASH64),
                         o -> assertEquals(BlockBasedTableConfig.ChecksumType.XXHASH64, o.checksum()),
                         List.of()),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setFormatVersion", "rocksdb_block_based_options_set_format_version", "rocksdb_block_based_options_get_format_version", null, "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setFormatVersion", "BlockBasedTableConfig.formatVersion", "rocksdb_block_based_options_set_format_version", "rocksdb_block_based_options_get_format_version", null, "11.8",
                         "format_version", "\\Q4\\E",
                         o -> o.setFormatVersion(4),
                         o -> assertEquals((int) (4), o.formatVersion()),
                         List.of(o -> o.setFormatVersion((2) - 1))),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setBlockRestartInterval", "rocksdb_block_based_options_set_block_restart_interval", "rocksdb_block_based_options_get_block_restart_interval", null, "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setBlockRestartInterval", "BlockBasedTableConfig.blockRestartInterval", "rocksdb_block_based_options_set_block_restart_interval", "rocksdb_block_based_options_get_block_restart_interval", null, "11.8",
                         "block_restart_interval", "\\Q8\\E",
                         o -> o.setBlockRestartInterval(8),
                         o -> assertEquals((int) (8), o.blockRestartInterval()),
                         List.of(o -> o.setBlockRestartInterval((1) - 1))),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setIndexBlockRestartInterval", "rocksdb_block_based_options_set_index_block_restart_interval", "rocksdb_block_based_options_get_index_block_restart_interval", null, "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setIndexBlockRestartInterval", "BlockBasedTableConfig.indexBlockRestartInterval", "rocksdb_block_based_options_set_index_block_restart_interval", "rocksdb_block_based_options_get_index_block_restart_interval", null, "11.8",
                         "index_block_restart_interval", "\\Q2\\E",
                         o -> o.setIndexBlockRestartInterval(2),
                         o -> assertEquals((int) (2), o.indexBlockRestartInterval()),
                         List.of(o -> o.setIndexBlockRestartInterval((1) - 1))),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setMetadataBlockSize", "rocksdb_block_based_options_set_metadata_block_size", "rocksdb_block_based_options_get_metadata_block_size", null, "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setMetadataBlockSize", "BlockBasedTableConfig.metadataBlockSize", "rocksdb_block_based_options_set_metadata_block_size", "rocksdb_block_based_options_get_metadata_block_size", null, "11.8",
                         "metadata_block_size", "\\Q8192\\E",
                         o -> o.setMetadataBlockSize(8192),
                         o -> assertEquals((long) (8192), o.metadataBlockSize()),
                         List.of(o -> o.setMetadataBlockSize(0))),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setBlockSizeDeviation", "rocksdb_block_based_options_set_block_size_deviation", "rocksdb_block_based_options_get_block_size_deviation", null, "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setBlockSizeDeviation", "BlockBasedTableConfig.blockSizeDeviation", "rocksdb_block_based_options_set_block_size_deviation", "rocksdb_block_based_options_get_block_size_deviation", null, "11.8",
                         "block_size_deviation", "\\Q5\\E",
                         o -> o.setBlockSizeDeviation(5),
                         o -> assertEquals((int) (5), o.blockSizeDeviation()),
                         List.of(o -> o.setBlockSizeDeviation((0) - 1), o -> o.setBlockSizeDeviation((100) + 1))),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setPartitionFilters", "rocksdb_block_based_options_set_partition_filters", "rocksdb_block_based_options_get_partition_filters", null, "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setPartitionFilters", "BlockBasedTableConfig.partitionFilters", "rocksdb_block_based_options_set_partition_filters", "rocksdb_block_based_options_get_partition_filters", null, "11.8",
                         null, null,
                         o -> o.setPartitionFilters(true),
                         o -> assertEquals(true, o.partitionFilters()),
                         List.of()),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setPinL0FilterAndIndexBlocksInCache", "rocksdb_block_based_options_set_pin_l0_filter_and_index_blocks_in_cache", "rocksdb_block_based_options_get_pin_l0_filter_and_index_blocks_in_cache", null, "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setPinL0FilterAndIndexBlocksInCache", "BlockBasedTableConfig.pinL0FilterAndIndexBlocksInCache", "rocksdb_block_based_options_set_pin_l0_filter_and_index_blocks_in_cache", "rocksdb_block_based_options_get_pin_l0_filter_and_index_blocks_in_cache", null, "11.8",
                         "pin_l0_filter_and_index_blocks_in_cache", "\\Qtrue\\E",
                         o -> o.setPinL0FilterAndIndexBlocksInCache(true),
                         o -> assertEquals(true, o.pinL0FilterAndIndexBlocksInCache()),
                         List.of()),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setPinTopLevelIndexAndFilter", "rocksdb_block_based_options_set_pin_top_level_index_and_filter", "rocksdb_block_based_options_get_pin_top_level_index_and_filter", null, "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setPinTopLevelIndexAndFilter", "BlockBasedTableConfig.pinTopLevelIndexAndFilter", "rocksdb_block_based_options_set_pin_top_level_index_and_filter", "rocksdb_block_based_options_get_pin_top_level_index_and_filter", null, "11.8",
                         "pin_top_level_index_and_filter", "\\Qfalse\\E",
                         o -> o.setPinTopLevelIndexAndFilter(false),
                         o -> assertEquals(false, o.pinTopLevelIndexAndFilter()),
                         List.of()),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setCacheIndexAndFilterBlocksWithHighPriority", "rocksdb_block_based_options_set_cache_index_and_filter_blocks_with_high_priority", "rocksdb_block_based_options_get_cache_index_and_filter_blocks_with_high_priority", null, "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setCacheIndexAndFilterBlocksWithHighPriority", "BlockBasedTableConfig.cacheIndexAndFilterBlocksWithHighPriority", "rocksdb_block_based_options_set_cache_index_and_filter_blocks_with_high_priority", "rocksdb_block_based_options_get_cache_index_and_filter_blocks_with_high_priority", null, "11.8",
                         "cache_index_and_filter_blocks_with_high_priority", "\\Qfalse\\E",
                         o -> o.setCacheIndexAndFilterBlocksWithHighPriority(false),
                         o -> assertEquals(false, o.cacheIndexAndFilterBlocksWithHighPriority()),
                         List.of()),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setUseDeltaEncoding", "rocksdb_block_based_options_set_use_delta_encoding", "rocksdb_block_based_options_get_use_delta_encoding", null, "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setUseDeltaEncoding", "BlockBasedTableConfig.useDeltaEncoding", "rocksdb_block_based_options_set_use_delta_encoding", "rocksdb_block_based_options_get_use_delta_encoding", null, "11.8",
                         null, null,
                         o -> o.setUseDeltaEncoding(false),
                         o -> assertEquals(false, o.useDeltaEncoding()),
                         List.of()),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setOptimizeFiltersForMemory", "rocksdb_block_based_options_set_optimize_filters_for_memory", "rocksdb_block_based_options_get_optimize_filters_for_memory", "10.1", "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setOptimizeFiltersForMemory", "BlockBasedTableConfig.optimizeFiltersForMemory", "rocksdb_block_based_options_set_optimize_filters_for_memory", "rocksdb_block_based_options_get_optimize_filters_for_memory", "10.1", "11.8",
                         null, null,
                         o -> o.setOptimizeFiltersForMemory(true),
                         o -> assertEquals(true, o.optimizeFiltersForMemory()),
                         List.of()),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setIndexShortening", "rocksdb_block_based_options_set_index_shortening", "rocksdb_block_based_options_get_index_shortening", "11.8", "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setIndexShortening", "BlockBasedTableConfig.indexShortening", "rocksdb_block_based_options_set_index_shortening", "rocksdb_block_based_options_get_index_shortening", "11.8", "11.8",
                         "index_shortening", "kNoShortening",
                         o -> o.setIndexShortening(BlockBasedTableConfig.IndexShortening.NO_SHORTENING),
                         o -> assertEquals(BlockBasedTableConfig.IndexShortening.NO_SHORTENING, o.indexShortening()),
                         List.of()),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setSuperBlockAlignmentSize", "rocksdb_block_based_options_set_super_block_alignment_size", "rocksdb_block_based_options_get_super_block_alignment_size", "11.8", "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setSuperBlockAlignmentSize", "BlockBasedTableConfig.superBlockAlignmentSize", "rocksdb_block_based_options_set_super_block_alignment_size", "rocksdb_block_based_options_get_super_block_alignment_size", "11.8", "11.8",
                         "super_block_alignment_size", "\\Q2097152\\E",
                         o -> o.setSuperBlockAlignmentSize(2097152),
                         o -> assertEquals((long) (2097152), o.superBlockAlignmentSize()),
-                        List.of(o -> o.setSuperBlockAlignmentSize((0) - 1), o -> o.setSuperBlockAlignmentSize((4294967295L) + 1))),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setSuperBlockAlignmentSpaceOverheadRatio", "rocksdb_block_based_options_set_super_block_alignment_space_overhead_ratio", "rocksdb_block_based_options_get_super_block_alignment_space_overhead_ratio", "11.8", "11.8",
+                        List.of(o -> o.setSuperBlockAlignmentSize((0) - 1), o -> o.setSuperBlockAlignmentSize((4294967295L) + 1), o -> o.setSuperBlockAlignmentSize((2097152) * 3))),
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setSuperBlockAlignmentSpaceOverheadRatio", "BlockBasedTableConfig.superBlockAlignmentSpaceOverheadRatio", "rocksdb_block_based_options_set_super_block_alignment_space_overhead_ratio", "rocksdb_block_based_options_get_super_block_alignment_space_overhead_ratio", "11.8", "11.8",
                         "super_block_alignment_space_overhead_ratio", "\\Q64\\E",
                         o -> o.setSuperBlockAlignmentSpaceOverheadRatio(64),
                         o -> assertEquals((long) (64), o.superBlockAlignmentSpaceOverheadRatio()),
                         List.of(o -> o.setSuperBlockAlignmentSpaceOverheadRatio((0) - 1))),
-                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setUniformCvThreshold", "rocksdb_block_based_options_set_uniform_cv_threshold", "rocksdb_block_based_options_get_uniform_cv_threshold", "11.8", "11.8",
+                new Setting<BlockBasedTableConfig>("BlockBasedTableConfig.setUniformCvThreshold", "BlockBasedTableConfig.uniformCvThreshold", "rocksdb_block_based_options_set_uniform_cv_threshold", "rocksdb_block_based_options_get_uniform_cv_threshold", "11.8", "11.8",
                         "uniform_cv_threshold", "0\\.250*",
                         o -> o.setUniformCvThreshold(0.25),
                         o -> assertEquals((double) (0.25), o.uniformCvThreshold(), 0.0),
@@ -266,22 +332,140 @@ public final class SettingsTables {
                 .guarded("setAllowWriteStall(boolean)", (o, c) -> o.setAllowWriteStall(true))
                 .guarded("allowWriteStall()", (o, c) -> o.allowWriteStall())
                 .guarded("setTargetPathId(int)", (o, c) -> o.setTargetPathId(1))
-                .guarded("targetPathId()", (o, c) -> o.targetPathId());
+                .guarded("targetPathId()", (o, c) -> o.targetPathId())
+                .guarded("setExclusiveManualCompaction(boolean)", (o, c) -> o.setExclusiveManualCompaction(true))
+                .guarded("exclusiveManualCompaction()", (o, c) -> o.exclusiveManualCompaction())
+                .guarded("setChangeLevel(boolean)", (o, c) -> o.setChangeLevel(true))
+                .guarded("changeLevel()", (o, c) -> o.changeLevel())
+                .guarded("setTargetLevel(int)", (o, c) -> o.setTargetLevel(2))
+                .guarded("targetLevel()", (o, c) -> o.targetLevel())
+                .guarded("setBottommostLevelCompaction(BottommostLevelCompaction)", (o, c) -> o.setBottommostLevelCompaction(CompactRangeOptions.BottommostLevelCompaction.FORCE))
+                .guarded("bottommostLevelCompaction()", (o, c) -> o.bottommostLevelCompaction())
+                .guarded("setMaxSubcompactions(int)", (o, c) -> o.setMaxSubcompactions(4))
+                .guarded("maxSubcompactions()", (o, c) -> o.maxSubcompactions());
     }
 
     /** The settings of {@link CompactRangeOptions}. */
     public static List<Setting<CompactRangeOptions>> compactRangeOptionsSettings() {
         return List.of(
-                new Setting<CompactRangeOptions>("CompactRangeOptions.setAllowWriteStall", "rocksdb_compactoptions_set_allow_write_stall", "rocksdb_compactoptions_get_allow_write_stall", "10.1", "10.1",
+                new Setting<CompactRangeOptions>("CompactRangeOptions.setAllowWriteStall", "CompactRangeOptions.allowWriteStall", "rocksdb_compactoptions_set_allow_write_stall", "rocksdb_compactoptions_get_allow_write_stall", "10.1", "10.1",
                         null, null,
                         o -> o.setAllowWriteStall(true),
                         o -> assertEquals(true, o.allowWriteStall()),
                         List.of()),
-                new Setting<CompactRangeOptions>("CompactRangeOptions.setTargetPathId", "rocksdb_compactoptions_set_target_path_id", "rocksdb_compactoptions_get_target_path_id", "10.1", "10.1",
+                new Setting<CompactRangeOptions>("CompactRangeOptions.setTargetPathId", "CompactRangeOptions.targetPathId", "rocksdb_compactoptions_set_target_path_id", "rocksdb_compactoptions_get_target_path_id", "10.1", "10.1",
                         null, null,
                         o -> o.setTargetPathId(1),
                         o -> assertEquals((int) (1), o.targetPathId()),
-                        List.of(o -> o.setTargetPathId((0) - 1))));
+                        List.of(o -> o.setTargetPathId((0) - 1))),
+                new Setting<CompactRangeOptions>("CompactRangeOptions.setExclusiveManualCompaction", "CompactRangeOptions.exclusiveManualCompaction", "rocksdb_compactoptions_set_exclusive_manual_compaction", "rocksdb_compactoptions_get_exclusive_manual_compaction", null, null,
+                        null, null,
+                        o -> o.setExclusiveManualCompaction(true),
+                        o -> assertEquals(true, o.exclusiveManualCompaction()),
+                        List.of()),
+                new Setting<CompactRangeOptions>("CompactRangeOptions.setChangeLevel", "CompactRangeOptions.changeLevel", "rocksdb_compactoptions_set_change_level", "rocksdb_compactoptions_get_change_level", null, null,
+                        null, null,
+                        o -> o.setChangeLevel(true),
+                        o -> assertEquals(true, o.changeLevel()),
+                        List.of()),
+                new Setting<CompactRangeOptions>("CompactRangeOptions.setTargetLevel", "CompactRangeOptions.targetLevel", "rocksdb_compactoptions_set_target_level", "rocksdb_compactoptions_get_target_level", null, null,
+                        null, null,
+                        o -> o.setTargetLevel(2),
+                        o -> assertEquals((int) (2), o.targetLevel()),
+                        List.of(o -> o.setTargetLevel((-1) - 1))),
+                new Setting<CompactRangeOptions>("CompactRangeOptions.setBottommostLevelCompaction", "CompactRangeOptions.bottommostLevelCompaction", "rocksdb_compactoptions_set_bottommost_level_compaction", "rocksdb_compactoptions_get_bottommost_level_compaction", null, null,
+                        null, null,
+                        o -> o.setBottommostLevelCompaction(CompactRangeOptions.BottommostLevelCompaction.FORCE),
+                        o -> assertEquals(CompactRangeOptions.BottommostLevelCompaction.FORCE, o.bottommostLevelCompaction()),
+                        List.of()),
+                new Setting<CompactRangeOptions>("CompactRangeOptions.setMaxSubcompactions", "CompactRangeOptions.maxSubcompactions", "rocksdb_compactoptions_set_max_subcompactions", "rocksdb_compactoptions_get_max_subcompactions", "10.1", "10.1",
+                        null, null,
+                        o -> o.setMaxSubcompactions(4),
+                        o -> assertEquals((int) (4), o.maxSubcompactions()),
+                        List.of(o -> o.setMaxSubcompactions((0) - 1))));
+    }
+
+    /** Adds the use-after-close rows of {@link CompactionOptions}'s generated settings to its table. */
+    static Table<CompactionOptions> compactionOptions(Table<CompactionOptions> table) {
+        return table
+                .guarded("setOutputFileSizeLimit(long)", (o, c) -> o.setOutputFileSizeLimit(1048576))
+                .guarded("outputFileSizeLimit()", (o, c) -> o.outputFileSizeLimit())
+                .guarded("setMaxSubcompactions(int)", (o, c) -> o.setMaxSubcompactions(2))
+                .guarded("maxSubcompactions()", (o, c) -> o.maxSubcompactions())
+                .guarded("setAllowTrivialMove(boolean)", (o, c) -> o.setAllowTrivialMove(true))
+                .guarded("allowTrivialMove()", (o, c) -> o.allowTrivialMove())
+                .guarded("setCompression(Compression)", (o, c) -> o.setCompression(Compression.NONE))
+                .guarded("compression()", (o, c) -> o.compression());
+    }
+
+    /** The settings of {@link CompactionOptions}. */
+    public static List<Setting<CompactionOptions>> compactionOptionsSettings() {
+        return List.of(
+                new Setting<CompactionOptions>("CompactionOptions.setOutputFileSizeLimit", "CompactionOptions.outputFileSizeLimit", "rocksdb_compaction_options_set_output_file_size_limit", "rocksdb_compaction_options_get_output_file_size_limit", "11.8", "11.8",
+                        null, null,
+                        o -> o.setOutputFileSizeLimit(1048576),
+                        o -> assertEquals((long) (1048576), o.outputFileSizeLimit()),
+                        List.of(o -> o.setOutputFileSizeLimit(0))),
+                new Setting<CompactionOptions>("CompactionOptions.setMaxSubcompactions", "CompactionOptions.maxSubcompactions", "rocksdb_compaction_options_set_max_subcompactions", "rocksdb_compaction_options_get_max_subcompactions", "11.8", "11.8",
+                        null, null,
+                        o -> o.setMaxSubcompactions(2),
+                        o -> assertEquals((int) (2), o.maxSubcompactions()),
+                        List.of(o -> o.setMaxSubcompactions((0) - 1))),
+                new Setting<CompactionOptions>("CompactionOptions.setAllowTrivialMove", "CompactionOptions.allowTrivialMove", "rocksdb_compaction_options_set_allow_trivial_move", "rocksdb_compaction_options_get_allow_trivial_move", "11.8", "11.8",
+                        null, null,
+                        o -> o.setAllowTrivialMove(true),
+                        o -> assertEquals(true, o.allowTrivialMove()),
+                        List.of()),
+                new Setting<CompactionOptions>("CompactionOptions.setCompression", "CompactionOptions.compression", "rocksdb_compaction_options_set_compression", "rocksdb_compaction_options_get_compression", "11.8", "11.8",
+                        null, null,
+                        o -> o.setCompression(Compression.NONE),
+                        o -> assertEquals(Compression.NONE, o.compression()),
+                        List.of()));
+    }
+
+    /** Adds the use-after-close rows of {@link CuckooTableConfig}'s generated settings to its table. */
+    static Table<CuckooTableConfig> cuckooTableConfig(Table<CuckooTableConfig> table) {
+        return table
+                .guarded("setHashTableRatio(double)", (o, c) -> o.setHashTableRatio(0.5))
+                .guarded("hashTableRatio()", (o, c) -> o.hashTableRatio())
+                .guarded("setMaxSearchDepth(int)", (o, c) -> o.setMaxSearchDepth(50))
+                .guarded("maxSearchDepth()", (o, c) -> o.maxSearchDepth())
+                .guarded("setCuckooBlockSize(int)", (o, c) -> o.setCuckooBlockSize(3))
+                .guarded("cuckooBlockSize()", (o, c) -> o.cuckooBlockSize())
+                .guarded("setIdentityAsFirstHash(boolean)", (o, c) -> o.setIdentityAsFirstHash(true))
+                .guarded("identityAsFirstHash()", (o, c) -> o.identityAsFirstHash())
+                .guarded("setUseModuleHash(boolean)", (o, c) -> o.setUseModuleHash(false))
+                .guarded("useModuleHash()", (o, c) -> o.useModuleHash());
+    }
+
+    /** The settings of {@link CuckooTableConfig}. */
+    public static List<Setting<CuckooTableConfig>> cuckooTableConfigSettings() {
+        return List.of(
+                new Setting<CuckooTableConfig>("CuckooTableConfig.setHashTableRatio", "CuckooTableConfig.hashTableRatio", "rocksdb_cuckoo_options_set_hash_ratio", null, null, null,
+                        null, null,
+                        o -> o.setHashTableRatio(0.5),
+                        o -> assertEquals((double) (0.5), o.hashTableRatio(), 0.0),
+                        List.of(o -> o.setHashTableRatio(0), o -> o.setHashTableRatio(Double.NaN), o -> o.setHashTableRatio((0) - 0.5), o -> o.setHashTableRatio((1) + 0.5))),
+                new Setting<CuckooTableConfig>("CuckooTableConfig.setMaxSearchDepth", "CuckooTableConfig.maxSearchDepth", "rocksdb_cuckoo_options_set_max_search_depth", null, null, null,
+                        null, null,
+                        o -> o.setMaxSearchDepth(50),
+                        o -> assertEquals((int) (50), o.maxSearchDepth()),
+                        List.of(o -> o.setMaxSearchDepth(0))),
+                new Setting<CuckooTableConfig>("CuckooTableConfig.setCuckooBlockSize", "CuckooTableConfig.cuckooBlockSize", "rocksdb_cuckoo_options_set_cuckoo_block_size", null, null, null,
+                        null, null,
+                        o -> o.setCuckooBlockSize(3),
+                        o -> assertEquals((int) (3), o.cuckooBlockSize()),
+                        List.of(o -> o.setCuckooBlockSize(0))),
+                new Setting<CuckooTableConfig>("CuckooTableConfig.setIdentityAsFirstHash", "CuckooTableConfig.identityAsFirstHash", "rocksdb_cuckoo_options_set_identity_as_first_hash", null, null, null,
+                        null, null,
+                        o -> o.setIdentityAsFirstHash(true),
+                        o -> assertEquals(true, o.identityAsFirstHash()),
+                        List.of()),
+                new Setting<CuckooTableConfig>("CuckooTableConfig.setUseModuleHash", "CuckooTableConfig.useModuleHash", "rocksdb_cuckoo_options_set_use_module_hash", null, null, null,
+                        null, null,
+                        o -> o.setUseModuleHash(false),
+                        o -> assertEquals(false, o.useModuleHash()),
+                        List.of()));
     }
 
     /** Adds the use-after-close rows of {@link EnvOptions}'s generated settings to its table. */
@@ -314,61 +498,85 @@ public final class SettingsTables {
     /** The settings of {@link EnvOptions}. */
     public static List<Setting<EnvOptions>> envOptionsSettings() {
         return List.of(
-                new Setting<EnvOptions>("EnvOptions.setUseMmapReads", "rocksdb_envoptions_set_use_mmap_reads", "rocksdb_envoptions_get_use_mmap_reads", "11.8", "11.8",
+                new Setting<EnvOptions>("EnvOptions.setUseMmapReads", "EnvOptions.useMmapReads", "rocksdb_envoptions_set_use_mmap_reads", "rocksdb_envoptions_get_use_mmap_reads", "11.8", "11.8",
                         null, null,
                         o -> o.setUseMmapReads(true),
                         o -> assertEquals(true, o.useMmapReads()),
                         List.of()),
-                new Setting<EnvOptions>("EnvOptions.setUseMmapWrites", "rocksdb_envoptions_set_use_mmap_writes", "rocksdb_envoptions_get_use_mmap_writes", "11.8", "11.8",
+                new Setting<EnvOptions>("EnvOptions.setUseMmapWrites", "EnvOptions.useMmapWrites", "rocksdb_envoptions_set_use_mmap_writes", "rocksdb_envoptions_get_use_mmap_writes", "11.8", "11.8",
                         null, null,
                         o -> o.setUseMmapWrites(true),
                         o -> assertEquals(true, o.useMmapWrites()),
                         List.of()),
-                new Setting<EnvOptions>("EnvOptions.setUseDirectReads", "rocksdb_envoptions_set_use_direct_reads", "rocksdb_envoptions_get_use_direct_reads", "11.8", "11.8",
+                new Setting<EnvOptions>("EnvOptions.setUseDirectReads", "EnvOptions.useDirectReads", "rocksdb_envoptions_set_use_direct_reads", "rocksdb_envoptions_get_use_direct_reads", "11.8", "11.8",
                         null, null,
                         o -> o.setUseDirectReads(true),
                         o -> assertEquals(true, o.useDirectReads()),
                         List.of()),
-                new Setting<EnvOptions>("EnvOptions.setUseDirectWrites", "rocksdb_envoptions_set_use_direct_writes", "rocksdb_envoptions_get_use_direct_writes", "11.8", "11.8",
+                new Setting<EnvOptions>("EnvOptions.setUseDirectWrites", "EnvOptions.useDirectWrites", "rocksdb_envoptions_set_use_direct_writes", "rocksdb_envoptions_get_use_direct_writes", "11.8", "11.8",
                         null, null,
                         o -> o.setUseDirectWrites(true),
                         o -> assertEquals(true, o.useDirectWrites()),
                         List.of()),
-                new Setting<EnvOptions>("EnvOptions.setAllowFallocate", "rocksdb_envoptions_set_allow_fallocate", "rocksdb_envoptions_get_allow_fallocate", "11.8", "11.8",
+                new Setting<EnvOptions>("EnvOptions.setAllowFallocate", "EnvOptions.allowFallocate", "rocksdb_envoptions_set_allow_fallocate", "rocksdb_envoptions_get_allow_fallocate", "11.8", "11.8",
                         null, null,
                         o -> o.setAllowFallocate(false),
                         o -> assertEquals(false, o.allowFallocate()),
                         List.of()),
-                new Setting<EnvOptions>("EnvOptions.setSetFdCloexec", "rocksdb_envoptions_set_fd_cloexec", "rocksdb_envoptions_get_fd_cloexec", "11.8", "11.8",
+                new Setting<EnvOptions>("EnvOptions.setSetFdCloexec", "EnvOptions.setFdCloexec", "rocksdb_envoptions_set_fd_cloexec", "rocksdb_envoptions_get_fd_cloexec", "11.8", "11.8",
                         null, null,
                         o -> o.setSetFdCloexec(false),
                         o -> assertEquals(false, o.setFdCloexec()),
                         List.of()),
-                new Setting<EnvOptions>("EnvOptions.setBytesPerSync", "rocksdb_envoptions_set_bytes_per_sync", "rocksdb_envoptions_get_bytes_per_sync", "11.8", "11.8",
+                new Setting<EnvOptions>("EnvOptions.setBytesPerSync", "EnvOptions.bytesPerSync", "rocksdb_envoptions_set_bytes_per_sync", "rocksdb_envoptions_get_bytes_per_sync", "11.8", "11.8",
                         null, null,
                         o -> o.setBytesPerSync(1048576),
                         o -> assertEquals((long) (1048576), o.bytesPerSync()),
                         List.of(o -> o.setBytesPerSync((0) - 1))),
-                new Setting<EnvOptions>("EnvOptions.setStrictBytesPerSync", "rocksdb_envoptions_set_strict_bytes_per_sync", "rocksdb_envoptions_get_strict_bytes_per_sync", "11.8", "11.8",
+                new Setting<EnvOptions>("EnvOptions.setStrictBytesPerSync", "EnvOptions.strictBytesPerSync", "rocksdb_envoptions_set_strict_bytes_per_sync", "rocksdb_envoptions_get_strict_bytes_per_sync", "11.8", "11.8",
                         null, null,
                         o -> o.setStrictBytesPerSync(true),
                         o -> assertEquals(true, o.strictBytesPerSync()),
                         List.of()),
-                new Setting<EnvOptions>("EnvOptions.setFallocateWithKeepSize", "rocksdb_envoptions_set_fallocate_with_keep_size", "rocksdb_envoptions_get_fallocate_with_keep_size", "11.8", "11.8",
+                new Setting<EnvOptions>("EnvOptions.setFallocateWithKeepSize", "EnvOptions.fallocateWithKeepSize", "rocksdb_envoptions_set_fallocate_with_keep_size", "rocksdb_envoptions_get_fallocate_with_keep_size", "11.8", "11.8",
                         null, null,
                         o -> o.setFallocateWithKeepSize(false),
                         o -> assertEquals(false, o.fallocateWithKeepSize()),
                         List.of()),
-                new Setting<EnvOptions>("EnvOptions.setCompactionReadaheadSize", "rocksdb_envoptions_set_compaction_readahead_size", "rocksdb_envoptions_get_compaction_readahead_size", "11.8", "11.8",
+                new Setting<EnvOptions>("EnvOptions.setCompactionReadaheadSize", "EnvOptions.compactionReadaheadSize", "rocksdb_envoptions_set_compaction_readahead_size", "rocksdb_envoptions_get_compaction_readahead_size", "11.8", "11.8",
                         null, null,
                         o -> o.setCompactionReadaheadSize(2097152),
                         o -> assertEquals((long) (2097152), o.compactionReadaheadSize()),
                         List.of(o -> o.setCompactionReadaheadSize((0) - 1))),
-                new Setting<EnvOptions>("EnvOptions.setWritableFileMaxBufferSize", "rocksdb_envoptions_set_writable_file_max_buffer_size", "rocksdb_envoptions_get_writable_file_max_buffer_size", "11.8", "11.8",
+                new Setting<EnvOptions>("EnvOptions.setWritableFileMaxBufferSize", "EnvOptions.writableFileMaxBufferSize", "rocksdb_envoptions_set_writable_file_max_buffer_size", "rocksdb_envoptions_get_writable_file_max_buffer_size", "11.8", "11.8",
                         null, null,
                         o -> o.setWritableFileMaxBufferSize(2097152),
                         o -> assertEquals((long) (2097152), o.writableFileMaxBufferSize()),
                         List.of(o -> o.setWritableFileMaxBufferSize((0) - 1))));
+    }
+
+    /** Adds the use-after-close rows of {@link FifoCompactionOptions}'s generated settings to its table. */
+    static Table<FifoCompactionOptions> fifoCompactionOptions(Table<FifoCompactionOptions> table) {
+        return table
+                .guarded("setMaxTableFilesSize(long)", (o, c) -> o.setMaxTableFilesSize(67108864))
+                .guarded("maxTableFilesSize()", (o, c) -> o.maxTableFilesSize())
+                .guarded("setAllowCompaction(boolean)", (o, c) -> o.setAllowCompaction(true))
+                .guarded("allowCompaction()", (o, c) -> o.allowCompaction());
+    }
+
+    /** The settings of {@link FifoCompactionOptions}. */
+    public static List<Setting<FifoCompactionOptions>> fifoCompactionOptionsSettings() {
+        return List.of(
+                new Setting<FifoCompactionOptions>("FifoCompactionOptions.setMaxTableFilesSize", "FifoCompactionOptions.maxTableFilesSize", "rocksdb_fifo_compaction_options_set_max_table_files_size", "rocksdb_fifo_compaction_options_get_max_table_files_size", null, null,
+                        null, null,
+                        o -> o.setMaxTableFilesSize(67108864),
+                        o -> assertEquals((long) (67108864), o.maxTableFilesSize()),
+                        List.of(o -> o.setMaxTableFilesSize(0))),
+                new Setting<FifoCompactionOptions>("FifoCompactionOptions.setAllowCompaction", "FifoCompactionOptions.allowCompaction", "rocksdb_fifo_compaction_options_set_allow_compaction", "rocksdb_fifo_compaction_options_get_allow_compaction", "10.1", "10.1",
+                        null, null,
+                        o -> o.setAllowCompaction(true),
+                        o -> assertEquals(true, o.allowCompaction()),
+                        List.of()));
     }
 
     /** Adds the use-after-close rows of {@link FlushOptions}'s generated settings to its table. */
@@ -377,21 +585,45 @@ public final class SettingsTables {
                 .guarded("setAllowWriteStall(boolean)", (o, c) -> o.setAllowWriteStall(true))
                 .guarded("allowWriteStall()", (o, c) -> o.allowWriteStall())
                 .guarded("setListenerWait(boolean)", (o, c) -> o.setListenerWait(true))
-                .guarded("listenerWait()", (o, c) -> o.listenerWait());
+                .guarded("listenerWait()", (o, c) -> o.listenerWait())
+                .guarded("setWait(boolean)", (o, c) -> o.setWait(false))
+                .guarded("waitForFlush()", (o, c) -> o.waitForFlush());
     }
 
     /** The settings of {@link FlushOptions}. */
     public static List<Setting<FlushOptions>> flushOptionsSettings() {
         return List.of(
-                new Setting<FlushOptions>("FlushOptions.setAllowWriteStall", "rocksdb_flushoptions_set_allow_write_stall", "rocksdb_flushoptions_get_allow_write_stall", "11.8", "11.8",
+                new Setting<FlushOptions>("FlushOptions.setAllowWriteStall", "FlushOptions.allowWriteStall", "rocksdb_flushoptions_set_allow_write_stall", "rocksdb_flushoptions_get_allow_write_stall", "11.8", "11.8",
                         null, null,
                         o -> o.setAllowWriteStall(true),
                         o -> assertEquals(true, o.allowWriteStall()),
                         List.of()),
-                new Setting<FlushOptions>("FlushOptions.setListenerWait", "rocksdb_flushoptions_set_listener_wait", "rocksdb_flushoptions_get_listener_wait", "11.8", "11.8",
+                new Setting<FlushOptions>("FlushOptions.setListenerWait", "FlushOptions.listenerWait", "rocksdb_flushoptions_set_listener_wait", "rocksdb_flushoptions_get_listener_wait", "11.8", "11.8",
                         null, null,
                         o -> o.setListenerWait(true),
                         o -> assertEquals(true, o.listenerWait()),
+                        List.of()),
+                new Setting<FlushOptions>("FlushOptions.setWait", "FlushOptions.waitForFlush", "rocksdb_flushoptions_set_wait", "rocksdb_flushoptions_get_wait", null, null,
+                        null, null,
+                        o -> o.setWait(false),
+                        o -> assertEquals(false, o.waitForFlush()),
+                        List.of()));
+    }
+
+    /** Adds the use-after-close rows of {@link ImportColumnFamilyOptions}'s generated settings to its table. */
+    static Table<ImportColumnFamilyOptions> importColumnFamilyOptions(Table<ImportColumnFamilyOptions> table) {
+        return table
+                .guarded("setMoveFiles(boolean)", (o, c) -> o.setMoveFiles(true))
+                .guarded("moveFiles()", (o, c) -> o.moveFiles());
+    }
+
+    /** The settings of {@link ImportColumnFamilyOptions}. */
+    public static List<Setting<ImportColumnFamilyOptions>> importColumnFamilyOptionsSettings() {
+        return List.of(
+                new Setting<ImportColumnFamilyOptions>("ImportColumnFamilyOptions.setMoveFiles", "ImportColumnFamilyOptions.moveFiles", "rocksdb_import_column_family_options_set_move_files", "rocksdb_import_column_family_options_get_move_files", "10.10", "11.8",
+                        null, null,
+                        o -> o.setMoveFiles(true),
+                        o -> assertEquals(true, o.moveFiles()),
                         List.of()));
     }
 
@@ -407,36 +639,67 @@ public final class SettingsTables {
                 .guarded("setAllowGlobalSeqNo(boolean)", (o, c) -> o.setAllowGlobalSeqNo(false))
                 .guarded("allowGlobalSeqNo()", (o, c) -> o.allowGlobalSeqNo())
                 .guarded("setIngestBehind(boolean)", (o, c) -> o.setIngestBehind(true))
-                .guarded("ingestBehind()", (o, c) -> o.ingestBehind());
+                .guarded("ingestBehind()", (o, c) -> o.ingestBehind())
+                .guarded("setFailIfNotBottommostLevel(boolean)", (o, c) -> o.setFailIfNotBottommostLevel(true))
+                .guarded("failIfNotBottommostLevel()", (o, c) -> o.failIfNotBottommostLevel())
+                .guarded("setAllowBlockingFlush(boolean)", (o, c) -> o.setAllowBlockingFlush(false))
+                .guarded("allowBlockingFlush()", (o, c) -> o.allowBlockingFlush());
     }
 
     /** The settings of {@link IngestExternalFileOptions}. */
     public static List<Setting<IngestExternalFileOptions>> ingestExternalFileOptionsSettings() {
         return List.of(
-                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setWriteGlobalSeqno", "rocksdb_ingestexternalfileoptions_set_write_global_seqno", "rocksdb_ingestexternalfileoptions_get_write_global_seqno", "11.8", "11.8",
+                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setWriteGlobalSeqno", "IngestExternalFileOptions.writeGlobalSeqno", "rocksdb_ingestexternalfileoptions_set_write_global_seqno", "rocksdb_ingestexternalfileoptions_get_write_global_seqno", "11.8", "11.8",
                         null, null,
                         o -> o.setWriteGlobalSeqno(true),
                         o -> assertEquals(true, o.writeGlobalSeqno()),
                         List.of()),
-                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setMoveFiles", "rocksdb_ingestexternalfileoptions_set_move_files", "rocksdb_ingestexternalfileoptions_get_move_files", null, "11.8",
+                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setMoveFiles", "IngestExternalFileOptions.moveFiles", "rocksdb_ingestexternalfileoptions_set_move_files", "rocksdb_ingestexternalfileoptions_get_move_files", null, "11.8",
                         null, null,
                         o -> o.setMoveFiles(true),
                         o -> assertEquals(true, o.moveFiles()),
                         List.of()),
-                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setSnapshotConsistency", "rocksdb_ingestexternalfileoptions_set_snapshot_consistency", "rocksdb_ingestexternalfileoptions_get_snapshot_consistency", null, "11.8",
+                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setSnapshotConsistency", "IngestExternalFileOptions.snapshotConsistency", "rocksdb_ingestexternalfileoptions_set_snapshot_consistency", "rocksdb_ingestexternalfileoptions_get_snapshot_consistency", null, "11.8",
                         null, null,
                         o -> o.setSnapshotConsistency(false),
                         o -> assertEquals(false, o.snapshotConsistency()),
                         List.of()),
-                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setAllowGlobalSeqNo", "rocksdb_ingestexternalfileoptions_set_allow_global_seqno", "rocksdb_ingestexternalfileoptions_get_allow_global_seqno", null, "11.8",
+                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setAllowGlobalSeqNo", "IngestExternalFileOptions.allowGlobalSeqNo", "rocksdb_ingestexternalfileoptions_set_allow_global_seqno", "rocksdb_ingestexternalfileoptions_get_allow_global_seqno", null, "11.8",
                         null, null,
                         o -> o.setAllowGlobalSeqNo(false),
                         o -> assertEquals(false, o.allowGlobalSeqNo()),
                         List.of()),
-                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setIngestBehind", "rocksdb_ingestexternalfileoptions_set_ingest_behind", "rocksdb_ingestexternalfileoptions_get_ingest_behind", null, "11.8",
+                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setIngestBehind", "IngestExternalFileOptions.ingestBehind", "rocksdb_ingestexternalfileoptions_set_ingest_behind", "rocksdb_ingestexternalfileoptions_get_ingest_behind", null, "11.8",
                         null, null,
                         o -> o.setIngestBehind(true),
                         o -> assertEquals(true, o.ingestBehind()),
+                        List.of()),
+                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setFailIfNotBottommostLevel", "IngestExternalFileOptions.failIfNotBottommostLevel", "rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level", "rocksdb_ingestexternalfileoptions_get_fail_if_not_bottommost_level", "10.1", "11.8",
+                        null, null,
+                        o -> o.setFailIfNotBottommostLevel(true),
+                        o -> assertEquals(true, o.failIfNotBottommostLevel()),
+                        List.of()),
+                new Setting<IngestExternalFileOptions>("IngestExternalFileOptions.setAllowBlockingFlush", "IngestExternalFileOptions.allowBlockingFlush", "rocksdb_ingestexternalfileoptions_set_allow_blocking_flush", null, null, null,
+                        null, null,
+                        o -> o.setAllowBlockingFlush(false),
+                        o -> assertEquals(false, o.allowBlockingFlush()),
+                        List.of()));
+    }
+
+    /** Adds the use-after-close rows of {@link OptimisticTransactionOptions}'s generated settings to its table. */
+    static Table<OptimisticTransactionOptions> optimisticTransactionOptions(Table<OptimisticTransactionOptions> table) {
+        return table
+                .guarded("setSetSnapshot(boolean)", (o, c) -> o.setSetSnapshot(true))
+                .guarded("isSetSnapshot()", (o, c) -> o.isSetSnapshot());
+    }
+
+    /** The settings of {@link OptimisticTransactionOptions}. */
+    public static List<Setting<OptimisticTransactionOptions>> optimisticTransactionOptionsSettings() {
+        return List.of(
+                new Setting<OptimisticTransactionOptions>("OptimisticTransactionOptions.setSetSnapshot", "OptimisticTransactionOptions.isSetSnapshot", "rocksdb_optimistictransaction_options_set_set_snapshot", null, null, null,
+                        null, null,
+                        o -> o.setSetSnapshot(true),
+                        o -> assertEquals(true, o.isSetSnapshot()),
                         List.of()));
     }
 
@@ -678,602 +941,609 @@ public final class SettingsTables {
                 .guarded("setAllowFAllocate(boolean)", (o, c) -> o.setAllowFAllocate(false))
                 .guarded("allowFAllocate()", (o, c) -> o.allowFAllocate())
                 .guarded("setMaxBgerrorResumeCount(int)", (o, c) -> o.setMaxBgerrorResumeCount(5))
-                .guarded("maxBgerrorResumeCount()", (o, c) -> o.maxBgerrorResumeCount());
+                .guarded("maxBgerrorResumeCount()", (o, c) -> o.maxBgerrorResumeCount())
+                .guarded("setBottommostCompression(Compression)", (o, c) -> o.setBottommostCompression(Compression.ZSTD))
+                .guarded("bottommostCompression()", (o, c) -> o.bottommostCompression());
     }
 
     /** The settings of {@link Options}. */
     public static List<Setting<Options>> optionsSettings() {
         return List.of(
-                new Setting<Options>("Options.setCreateIfMissing", "rocksdb_options_set_create_if_missing", "rocksdb_options_get_create_if_missing", null, null,
+                new Setting<Options>("Options.setCreateIfMissing", "Options.createIfMissing", "rocksdb_options_set_create_if_missing", "rocksdb_options_get_create_if_missing", null, null,
                         null, null,
                         o -> o.setCreateIfMissing(true),
                         o -> assertEquals(true, o.createIfMissing()),
                         List.of()),
-                new Setting<Options>("Options.setErrorIfExists", "rocksdb_options_set_error_if_exists", "rocksdb_options_get_error_if_exists", null, null,
+                new Setting<Options>("Options.setErrorIfExists", "Options.errorIfExists", "rocksdb_options_set_error_if_exists", "rocksdb_options_get_error_if_exists", null, null,
                         "error_if_exists", "\\Qtrue\\E",
                         o -> o.setErrorIfExists(true),
                         o -> assertEquals(true, o.errorIfExists()),
                         List.of()),
-                new Setting<Options>("Options.setWriteBufferSize", "rocksdb_options_set_write_buffer_size", "rocksdb_options_get_write_buffer_size", null, null,
+                new Setting<Options>("Options.setWriteBufferSize", "Options.writeBufferSize", "rocksdb_options_set_write_buffer_size", "rocksdb_options_get_write_buffer_size", null, null,
                         "write_buffer_size", "\\Q8388608\\E",
                         o -> o.setWriteBufferSize(8388608),
                         o -> assertEquals((long) (8388608), o.writeBufferSize()),
                         List.of(o -> o.setWriteBufferSize(0))),
-                new Setting<Options>("Options.setMaxOpenFiles", "rocksdb_options_set_max_open_files", "rocksdb_options_get_max_open_files", null, null,
+                new Setting<Options>("Options.setMaxOpenFiles", "Options.maxOpenFiles", "rocksdb_options_set_max_open_files", "rocksdb_options_get_max_open_files", null, null,
                         "max_open_files", "\\Q100\\E",
                         o -> o.setMaxOpenFiles(100),
                         o -> assertEquals((int) (100), o.maxOpenFiles()),
                         List.of(o -> o.setMaxOpenFiles((-1) - 1))),
-                new Setting<Options>("Options.setCompression", "rocksdb_options_set_compression", "rocksdb_options_get_compression", null, null,
+                new Setting<Options>("Options.setCompression", "Options.compression", "rocksdb_options_set_compression", "rocksdb_options_get_compression", null, null,
                         "compression", "kNoCompression",
                         o -> o.setCompression(Compression.NONE),
                         o -> assertEquals(Compression.NONE, o.compression()),
                         List.of()),
-                new Setting<Options>("Options.setMemtablePrefixBloomRatio", "rocksdb_options_set_memtable_prefix_bloom_size_ratio", "rocksdb_options_get_memtable_prefix_bloom_size_ratio", null, null,
+                new Setting<Options>("Options.setMemtablePrefixBloomRatio", "Options.memtablePrefixBloomRatio", "rocksdb_options_set_memtable_prefix_bloom_size_ratio", "rocksdb_options_get_memtable_prefix_bloom_size_ratio", null, null,
                         "memtable_prefix_bloom_size_ratio", "0\\.1250*",
                         o -> o.setMemtablePrefixBloomRatio(0.125),
                         o -> assertEquals((double) (0.125), o.memtablePrefixBloomRatio(), 0.0),
                         List.of(o -> o.setMemtablePrefixBloomRatio((0) - 0.5), o -> o.setMemtablePrefixBloomRatio((0.25) + 0.5))),
-                new Setting<Options>("Options.setAllowIngestBehind", "rocksdb_options_set_allow_ingest_behind", "rocksdb_options_get_allow_ingest_behind", null, null,
+                new Setting<Options>("Options.setAllowIngestBehind", "Options.allowIngestBehind", "rocksdb_options_set_allow_ingest_behind", "rocksdb_options_get_allow_ingest_behind", null, null,
                         "allow_ingest_behind", "\\Qtrue\\E",
                         o -> o.setAllowIngestBehind(true),
                         o -> assertEquals(true, o.allowIngestBehind()),
                         List.of()),
-                new Setting<Options>("Options.setMaxBackgroundJobs", "rocksdb_options_set_max_background_jobs", "rocksdb_options_get_max_background_jobs", null, null,
+                new Setting<Options>("Options.setMaxBackgroundJobs", "Options.maxBackgroundJobs", "rocksdb_options_set_max_background_jobs", "rocksdb_options_get_max_background_jobs", null, null,
                         "max_background_jobs", "\\Q5\\E",
                         o -> o.setMaxBackgroundJobs(5),
                         o -> assertEquals((int) (5), o.maxBackgroundJobs()),
                         List.of(o -> o.setMaxBackgroundJobs((1) - 1))),
-                new Setting<Options>("Options.setMaxSubcompactions", "rocksdb_options_set_max_subcompactions", "rocksdb_options_get_max_subcompactions", null, null,
+                new Setting<Options>("Options.setMaxSubcompactions", "Options.maxSubcompactions", "rocksdb_options_set_max_subcompactions", "rocksdb_options_get_max_subcompactions", null, null,
                         "max_subcompactions", "\\Q3\\E",
                         o -> o.setMaxSubcompactions(3),
                         o -> assertEquals((int) (3), o.maxSubcompactions()),
                         List.of(o -> o.setMaxSubcompactions((1) - 1))),
-                new Setting<Options>("Options.setCreateMissingColumnFamilies", "rocksdb_options_set_create_missing_column_families", "rocksdb_options_get_create_missing_column_families", null, null,
+                new Setting<Options>("Options.setCreateMissingColumnFamilies", "Options.createMissingColumnFamilies", "rocksdb_options_set_create_missing_column_families", "rocksdb_options_get_create_missing_column_families", null, null,
                         "create_missing_column_families", "\\Qtrue\\E",
                         o -> o.setCreateMissingColumnFamilies(true),
                         o -> assertEquals(true, o.createMissingColumnFamilies()),
                         List.of()),
-                new Setting<Options>("Options.setBytesPerSync", "rocksdb_options_set_bytes_per_sync", "rocksdb_options_get_bytes_per_sync", null, null,
+                new Setting<Options>("Options.setBytesPerSync", "Options.bytesPerSync", "rocksdb_options_set_bytes_per_sync", "rocksdb_options_get_bytes_per_sync", null, null,
                         "bytes_per_sync", "\\Q1048576\\E",
                         o -> o.setBytesPerSync(1048576),
                         o -> assertEquals((long) (1048576), o.bytesPerSync()),
                         List.of(o -> o.setBytesPerSync((0) - 1))),
-                new Setting<Options>("Options.setWalBytesPerSync", "rocksdb_options_set_wal_bytes_per_sync", "rocksdb_options_get_wal_bytes_per_sync", null, null,
+                new Setting<Options>("Options.setWalBytesPerSync", "Options.walBytesPerSync", "rocksdb_options_set_wal_bytes_per_sync", "rocksdb_options_get_wal_bytes_per_sync", null, null,
                         "wal_bytes_per_sync", "\\Q524288\\E",
                         o -> o.setWalBytesPerSync(524288),
                         o -> assertEquals((long) (524288), o.walBytesPerSync()),
                         List.of(o -> o.setWalBytesPerSync((0) - 1))),
-                new Setting<Options>("Options.setUseFsync", "rocksdb_options_set_use_fsync", "rocksdb_options_get_use_fsync", null, null,
+                new Setting<Options>("Options.setUseFsync", "Options.useFsync", "rocksdb_options_set_use_fsync", "rocksdb_options_get_use_fsync", null, null,
                         "use_fsync", "\\Qtrue\\E",
                         o -> o.setUseFsync(true),
                         o -> assertEquals(true, o.useFsync()),
                         List.of()),
-                new Setting<Options>("Options.setParanoidChecks", "rocksdb_options_set_paranoid_checks", "rocksdb_options_get_paranoid_checks", null, null,
+                new Setting<Options>("Options.setParanoidChecks", "Options.paranoidChecks", "rocksdb_options_set_paranoid_checks", "rocksdb_options_get_paranoid_checks", null, null,
                         "paranoid_checks", "\\Qfalse\\E",
                         o -> o.setParanoidChecks(false),
                         o -> assertEquals(false, o.paranoidChecks()),
                         List.of()),
-                new Setting<Options>("Options.setAllowConcurrentMemtableWrite", "rocksdb_options_set_allow_concurrent_memtable_write", "rocksdb_options_get_allow_concurrent_memtable_write", null, null,
+                new Setting<Options>("Options.setAllowConcurrentMemtableWrite", "Options.allowConcurrentMemtableWrite", "rocksdb_options_set_allow_concurrent_memtable_write", "rocksdb_options_get_allow_concurrent_memtable_write", null, null,
                         "allow_concurrent_memtable_write", "\\Qfalse\\E",
                         o -> o.setAllowConcurrentMemtableWrite(false),
                         o -> assertEquals(false, o.allowConcurrentMemtableWrite()),
                         List.of()),
-                new Setting<Options>("Options.setEnablePipelinedWrite", "rocksdb_options_set_enable_pipelined_write", "rocksdb_options_get_enable_pipelined_write", null, null,
+                new Setting<Options>("Options.setEnablePipelinedWrite", "Options.enablePipelinedWrite", "rocksdb_options_set_enable_pipelined_write", "rocksdb_options_get_enable_pipelined_write", null, null,
                         "enable_pipelined_write", "\\Qtrue\\E",
                         o -> o.setEnablePipelinedWrite(true),
                         o -> assertEquals(true, o.enablePipelinedWrite()),
                         List.of()),
-                new Setting<Options>("Options.setUnorderedWrite", "rocksdb_options_set_unordered_write", "rocksdb_options_get_unordered_write", null, null,
+                new Setting<Options>("Options.setUnorderedWrite", "Options.unorderedWrite", "rocksdb_options_set_unordered_write", "rocksdb_options_get_unordered_write", null, null,
                         "unordered_write", "\\Qtrue\\E",
                         o -> o.setUnorderedWrite(true),
                         o -> assertEquals(true, o.unorderedWrite()),
                         List.of()),
-                new Setting<Options>("Options.setAtomicFlush", "rocksdb_options_set_atomic_flush", "rocksdb_options_get_atomic_flush", null, null,
+                new Setting<Options>("Options.setAtomicFlush", "Options.atomicFlush", "rocksdb_options_set_atomic_flush", "rocksdb_options_get_atomic_flush", null, null,
                         "atomic_flush", "\\Qtrue\\E",
                         o -> o.setAtomicFlush(true),
                         o -> assertEquals(true, o.atomicFlush()),
                         List.of()),
-                new Setting<Options>("Options.setAvoidUnnecessaryBlockingIo", "rocksdb_options_set_avoid_unnecessary_blocking_io", "rocksdb_options_get_avoid_unnecessary_blocking_io", null, null,
+                new Setting<Options>("Options.setAvoidUnnecessaryBlockingIo", "Options.avoidUnnecessaryBlockingIo", "rocksdb_options_set_avoid_unnecessary_blocking_io", "rocksdb_options_get_avoid_unnecessary_blocking_io", null, null,
                         "avoid_unnecessary_blocking_io", "\\Qtrue\\E",
                         o -> o.setAvoidUnnecessaryBlockingIo(true),
                         o -> assertEquals(true, o.avoidUnnecessaryBlockingIo()),
                         List.of()),
-                new Setting<Options>("Options.setWalTtlSeconds", "rocksdb_options_set_WAL_ttl_seconds", "rocksdb_options_get_WAL_ttl_seconds", null, null,
+                new Setting<Options>("Options.setWalTtlSeconds", "Options.walTtlSeconds", "rocksdb_options_set_WAL_ttl_seconds", "rocksdb_options_get_WAL_ttl_seconds", null, null,
                         "WAL_ttl_seconds", "\\Q3600\\E",
                         o -> o.setWalTtlSeconds(3600),
                         o -> assertEquals((long) (3600), o.walTtlSeconds()),
                         List.of(o -> o.setWalTtlSeconds((0) - 1))),
-                new Setting<Options>("Options.setWalSizeLimitMb", "rocksdb_options_set_WAL_size_limit_MB", "rocksdb_options_get_WAL_size_limit_MB", null, null,
+                new Setting<Options>("Options.setWalSizeLimitMb", "Options.walSizeLimitMb", "rocksdb_options_set_WAL_size_limit_MB", "rocksdb_options_get_WAL_size_limit_MB", null, null,
                         "WAL_size_limit_MB", "\\Q64\\E",
                         o -> o.setWalSizeLimitMb(64),
                         o -> assertEquals((long) (64), o.walSizeLimitMb()),
                         List.of(o -> o.setWalSizeLimitMb((0) - 1))),
-                new Setting<Options>("Options.setMaxTotalWalSize", "rocksdb_options_set_max_total_wal_size", "rocksdb_options_get_max_total_wal_size", null, null,
+                new Setting<Options>("Options.setMaxTotalWalSize", "Options.maxTotalWalSize", "rocksdb_options_set_max_total_wal_size", "rocksdb_options_get_max_total_wal_size", null, null,
                         "max_total_wal_size", "\\Q134217728\\E",
                         o -> o.setMaxTotalWalSize(134217728),
                         o -> assertEquals((long) (134217728), o.maxTotalWalSize()),
                         List.of(o -> o.setMaxTotalWalSize((0) - 1))),
-                new Setting<Options>("Options.setInfoLogLevel", "rocksdb_options_set_info_log_level", "rocksdb_options_get_info_log_level", null, null,
+                new Setting<Options>("Options.setInfoLogLevel", "Options.infoLogLevel", "rocksdb_options_set_info_log_level", "rocksdb_options_get_info_log_level", null, null,
                         "info_log_level", "WARN_LEVEL",
                         o -> o.setInfoLogLevel(InfoLogLevel.WARN),
                         o -> assertEquals(InfoLogLevel.WARN, o.infoLogLevel()),
                         List.of()),
-                new Setting<Options>("Options.setKeepLogFileNum", "rocksdb_options_set_keep_log_file_num", "rocksdb_options_get_keep_log_file_num", null, null,
+                new Setting<Options>("Options.setKeepLogFileNum", "Options.keepLogFileNum", "rocksdb_options_set_keep_log_file_num", "rocksdb_options_get_keep_log_file_num", null, null,
                         "keep_log_file_num", "\\Q7\\E",
                         o -> o.setKeepLogFileNum(7),
                         o -> assertEquals((long) (7), o.keepLogFileNum()),
                         List.of(o -> o.setKeepLogFileNum((1) - 1))),
-                new Setting<Options>("Options.setStatsDumpPeriodSec", "rocksdb_options_set_stats_dump_period_sec", "rocksdb_options_get_stats_dump_period_sec", null, null,
+                new Setting<Options>("Options.setStatsDumpPeriodSec", "Options.statsDumpPeriodSec", "rocksdb_options_set_stats_dump_period_sec", "rocksdb_options_get_stats_dump_period_sec", null, null,
                         "stats_dump_period_sec", "\\Q60\\E",
                         o -> o.setStatsDumpPeriodSec(60),
                         o -> assertEquals((int) (60), o.statsDumpPeriodSec()),
                         List.of(o -> o.setStatsDumpPeriodSec((0) - 1))),
-                new Setting<Options>("Options.setDbWriteBufferSize", "rocksdb_options_set_db_write_buffer_size", "rocksdb_options_get_db_write_buffer_size", null, null,
+                new Setting<Options>("Options.setDbWriteBufferSize", "Options.dbWriteBufferSize", "rocksdb_options_set_db_write_buffer_size", "rocksdb_options_get_db_write_buffer_size", null, null,
                         "db_write_buffer_size", "\\Q33554432\\E",
                         o -> o.setDbWriteBufferSize(33554432),
                         o -> assertEquals((long) (33554432), o.dbWriteBufferSize()),
                         List.of(o -> o.setDbWriteBufferSize((0) - 1))),
-                new Setting<Options>("Options.setPersistUserDefinedTimestamps", "rocksdb_options_set_persist_user_defined_timestamps", "rocksdb_options_get_persist_user_defined_timestamps", "11.8", "11.8",
+                new Setting<Options>("Options.setPersistUserDefinedTimestamps", "Options.persistUserDefinedTimestamps", "rocksdb_options_set_persist_user_defined_timestamps", "rocksdb_options_get_persist_user_defined_timestamps", "11.8", "11.8",
                         "persist_user_defined_timestamps", "\\Qfalse\\E",
                         o -> o.setPersistUserDefinedTimestamps(false),
                         o -> assertEquals(false, o.persistUserDefinedTimestamps()),
                         List.of()),
-                new Setting<Options>("Options.setCompactionStyle", "rocksdb_options_set_compaction_style", "rocksdb_options_get_compaction_style", null, null,
+                new Setting<Options>("Options.setCompactionStyle", "Options.compactionStyle", "rocksdb_options_set_compaction_style", "rocksdb_options_get_compaction_style", null, null,
                         "compaction_style", "kCompactionStyleUniversal",
                         o -> o.setCompactionStyle(CompactionStyle.UNIVERSAL),
                         o -> assertEquals(CompactionStyle.UNIVERSAL, o.compactionStyle()),
                         List.of()),
-                new Setting<Options>("Options.setNumLevels", "rocksdb_options_set_num_levels", "rocksdb_options_get_num_levels", null, null,
+                new Setting<Options>("Options.setNumLevels", "Options.numLevels", "rocksdb_options_set_num_levels", "rocksdb_options_get_num_levels", null, null,
                         "num_levels", "\\Q5\\E",
                         o -> o.setNumLevels(5),
                         o -> assertEquals((int) (5), o.numLevels()),
                         List.of(o -> o.setNumLevels((1) - 1))),
-                new Setting<Options>("Options.setMaxBytesForLevelBase", "rocksdb_options_set_max_bytes_for_level_base", "rocksdb_options_get_max_bytes_for_level_base", null, null,
+                new Setting<Options>("Options.setMaxBytesForLevelBase", "Options.maxBytesForLevelBase", "rocksdb_options_set_max_bytes_for_level_base", "rocksdb_options_get_max_bytes_for_level_base", null, null,
                         "max_bytes_for_level_base", "\\Q134217728\\E",
                         o -> o.setMaxBytesForLevelBase(134217728),
                         o -> assertEquals((long) (134217728), o.maxBytesForLevelBase()),
                         List.of(o -> o.setMaxBytesForLevelBase((1) - 1))),
-                new Setting<Options>("Options.setMaxBytesForLevelMultiplier", "rocksdb_options_set_max_bytes_for_level_multiplier", "rocksdb_options_get_max_bytes_for_level_multiplier", null, null,
+                new Setting<Options>("Options.setMaxBytesForLevelMultiplier", "Options.maxBytesForLevelMultiplier", "rocksdb_options_set_max_bytes_for_level_multiplier", "rocksdb_options_get_max_bytes_for_level_multiplier", null, null,
                         "max_bytes_for_level_multiplier", "8(\\.0+)?",
                         o -> o.setMaxBytesForLevelMultiplier(8),
                         o -> assertEquals((double) (8), o.maxBytesForLevelMultiplier(), 0.0),
                         List.of(o -> o.setMaxBytesForLevelMultiplier(0), o -> o.setMaxBytesForLevelMultiplier(Double.NaN), o -> o.setMaxBytesForLevelMultiplier(Double.POSITIVE_INFINITY))),
-                new Setting<Options>("Options.setLevelCompactionDynamicLevelBytes", "rocksdb_options_set_level_compaction_dynamic_level_bytes", "rocksdb_options_get_level_compaction_dynamic_level_bytes", null, null,
+                new Setting<Options>("Options.setLevelCompactionDynamicLevelBytes", "Options.levelCompactionDynamicLevelBytes", "rocksdb_options_set_level_compaction_dynamic_level_bytes", "rocksdb_options_get_level_compaction_dynamic_level_bytes", null, null,
                         null, null,
                         o -> o.setLevelCompactionDynamicLevelBytes(false),
                         o -> assertEquals(false, o.levelCompactionDynamicLevelBytes()),
                         List.of()),
-                new Setting<Options>("Options.setTargetFileSizeBase", "rocksdb_options_set_target_file_size_base", "rocksdb_options_get_target_file_size_base", null, null,
+                new Setting<Options>("Options.setTargetFileSizeBase", "Options.targetFileSizeBase", "rocksdb_options_set_target_file_size_base", "rocksdb_options_get_target_file_size_base", null, null,
                         "target_file_size_base", "\\Q33554432\\E",
                         o -> o.setTargetFileSizeBase(33554432),
                         o -> assertEquals((long) (33554432), o.targetFileSizeBase()),
                         List.of(o -> o.setTargetFileSizeBase((1) - 1))),
-                new Setting<Options>("Options.setTargetFileSizeMultiplier", "rocksdb_options_set_target_file_size_multiplier", "rocksdb_options_get_target_file_size_multiplier", null, null,
+                new Setting<Options>("Options.setTargetFileSizeMultiplier", "Options.targetFileSizeMultiplier", "rocksdb_options_set_target_file_size_multiplier", "rocksdb_options_get_target_file_size_multiplier", null, null,
                         "target_file_size_multiplier", "\\Q2\\E",
                         o -> o.setTargetFileSizeMultiplier(2),
                         o -> assertEquals((int) (2), o.targetFileSizeMultiplier()),
                         List.of(o -> o.setTargetFileSizeMultiplier((1) - 1))),
-                new Setting<Options>("Options.setMaxCompactionBytes", "rocksdb_options_set_max_compaction_bytes", "rocksdb_options_get_max_compaction_bytes", null, null,
+                new Setting<Options>("Options.setMaxCompactionBytes", "Options.maxCompactionBytes", "rocksdb_options_set_max_compaction_bytes", "rocksdb_options_get_max_compaction_bytes", null, null,
                         "max_compaction_bytes", "\\Q1073741824\\E",
                         o -> o.setMaxCompactionBytes(1073741824),
                         o -> assertEquals((long) (1073741824), o.maxCompactionBytes()),
                         List.of(o -> o.setMaxCompactionBytes((0) - 1))),
-                new Setting<Options>("Options.setLevel0FileNumCompactionTrigger", "rocksdb_options_set_level0_file_num_compaction_trigger", "rocksdb_options_get_level0_file_num_compaction_trigger", null, null,
+                new Setting<Options>("Options.setLevel0FileNumCompactionTrigger", "Options.level0FileNumCompactionTrigger", "rocksdb_options_set_level0_file_num_compaction_trigger", "rocksdb_options_get_level0_file_num_compaction_trigger", null, null,
                         "level0_file_num_compaction_trigger", "\\Q6\\E",
                         o -> o.setLevel0FileNumCompactionTrigger(6),
                         o -> assertEquals((int) (6), o.level0FileNumCompactionTrigger()),
                         List.of(o -> o.setLevel0FileNumCompactionTrigger((1) - 1))),
-                new Setting<Options>("Options.setLevel0SlowdownWritesTrigger", "rocksdb_options_set_level0_slowdown_writes_trigger", "rocksdb_options_get_level0_slowdown_writes_trigger", null, null,
+                new Setting<Options>("Options.setLevel0SlowdownWritesTrigger", "Options.level0SlowdownWritesTrigger", "rocksdb_options_set_level0_slowdown_writes_trigger", "rocksdb_options_get_level0_slowdown_writes_trigger", null, null,
                         "level0_slowdown_writes_trigger", "\\Q30\\E",
                         o -> o.setLevel0SlowdownWritesTrigger(30),
                         o -> assertEquals((int) (30), o.level0SlowdownWritesTrigger()),
                         List.of(o -> o.setLevel0SlowdownWritesTrigger((0) - 1))),
-                new Setting<Options>("Options.setLevel0StopWritesTrigger", "rocksdb_options_set_level0_stop_writes_trigger", "rocksdb_options_get_level0_stop_writes_trigger", null, null,
+                new Setting<Options>("Options.setLevel0StopWritesTrigger", "Options.level0StopWritesTrigger", "rocksdb_options_set_level0_stop_writes_trigger", "rocksdb_options_get_level0_stop_writes_trigger", null, null,
                         "level0_stop_writes_trigger", "\\Q50\\E",
                         o -> o.setLevel0StopWritesTrigger(50),
                         o -> assertEquals((int) (50), o.level0StopWritesTrigger()),
                         List.of(o -> o.setLevel0StopWritesTrigger((0) - 1))),
-                new Setting<Options>("Options.setSoftPendingCompactionBytesLimit", "rocksdb_options_set_soft_pending_compaction_bytes_limit", "rocksdb_options_get_soft_pending_compaction_bytes_limit", null, null,
+                new Setting<Options>("Options.setSoftPendingCompactionBytesLimit", "Options.softPendingCompactionBytesLimit", "rocksdb_options_set_soft_pending_compaction_bytes_limit", "rocksdb_options_get_soft_pending_compaction_bytes_limit", null, null,
                         "soft_pending_compaction_bytes_limit", "8589934592",
                         o -> o.setSoftPendingCompactionBytesLimit(8589934592L),
                         o -> assertEquals((long) (8589934592L), o.softPendingCompactionBytesLimit()),
                         List.of(o -> o.setSoftPendingCompactionBytesLimit((0) - 1))),
-                new Setting<Options>("Options.setHardPendingCompactionBytesLimit", "rocksdb_options_set_hard_pending_compaction_bytes_limit", "rocksdb_options_get_hard_pending_compaction_bytes_limit", null, null,
+                new Setting<Options>("Options.setHardPendingCompactionBytesLimit", "Options.hardPendingCompactionBytesLimit", "rocksdb_options_set_hard_pending_compaction_bytes_limit", "rocksdb_options_get_hard_pending_compaction_bytes_limit", null, null,
                         "hard_pending_compaction_bytes_limit", "17179869184",
                         o -> o.setHardPendingCompactionBytesLimit(17179869184L),
                         o -> assertEquals((long) (17179869184L), o.hardPendingCompactionBytesLimit()),
                         List.of(o -> o.setHardPendingCompactionBytesLimit((0) - 1))),
-                new Setting<Options>("Options.setDisableAutoCompactions", "rocksdb_options_set_disable_auto_compactions", "rocksdb_options_get_disable_auto_compactions", null, null,
+                new Setting<Options>("Options.setDisableAutoCompactions", "Options.disableAutoCompactions", "rocksdb_options_set_disable_auto_compactions", "rocksdb_options_get_disable_auto_compactions", null, null,
                         "disable_auto_compactions", "\\Qtrue\\E",
                         o -> o.setDisableAutoCompactions(true),
                         o -> assertEquals(true, o.disableAutoCompactions()),
                         List.of()),
-                new Setting<Options>("Options.setMaxWriteBufferNumber", "rocksdb_options_set_max_write_buffer_number", "rocksdb_options_get_max_write_buffer_number", null, null,
+                new Setting<Options>("Options.setMaxWriteBufferNumber", "Options.maxWriteBufferNumber", "rocksdb_options_set_max_write_buffer_number", "rocksdb_options_get_max_write_buffer_number", null, null,
                         "max_write_buffer_number", "\\Q4\\E",
                         o -> o.setMaxWriteBufferNumber(4),
                         o -> assertEquals((int) (4), o.maxWriteBufferNumber()),
                         List.of(o -> o.setMaxWriteBufferNumber((1) - 1))),
-                new Setting<Options>("Options.setMinWriteBufferNumberToMerge", "rocksdb_options_set_min_write_buffer_number_to_merge", "rocksdb_options_get_min_write_buffer_number_to_merge", null, null,
+                new Setting<Options>("Options.setMinWriteBufferNumberToMerge", "Options.minWriteBufferNumberToMerge", "rocksdb_options_set_min_write_buffer_number_to_merge", "rocksdb_options_get_min_write_buffer_number_to_merge", null, null,
                         null, null,
                         o -> o.setMinWriteBufferNumberToMerge(2),
                         o -> assertEquals((int) (2), o.minWriteBufferNumberToMerge()),
                         List.of(o -> o.setMinWriteBufferNumberToMerge((1) - 1))),
-                new Setting<Options>("Options.setOptimizeFiltersForHits", "rocksdb_options_set_optimize_filters_for_hits", "rocksdb_options_get_optimize_filters_for_hits", null, null,
+                new Setting<Options>("Options.setOptimizeFiltersForHits", "Options.optimizeFiltersForHits", "rocksdb_options_set_optimize_filters_for_hits", "rocksdb_options_get_optimize_filters_for_hits", null, null,
                         "optimize_filters_for_hits", "\\Qtrue\\E",
                         o -> o.setOptimizeFiltersForHits(true),
                         o -> assertEquals(true, o.optimizeFiltersForHits()),
                         List.of()),
-                new Setting<Options>("Options.setTtl", "rocksdb_options_set_ttl", "rocksdb_options_get_ttl", "10.1", "10.1",
+                new Setting<Options>("Options.setTtl", "Options.ttl", "rocksdb_options_set_ttl", "rocksdb_options_get_ttl", "10.1", "10.1",
                         "ttl", "\\Q86400\\E",
                         o -> o.setTtl(86400),
                         o -> assertEquals((long) (86400), o.ttl()),
                         List.of(o -> o.setTtl((0) - 1))),
-                new Setting<Options>("Options.setPeriodicCompactionSeconds", "rocksdb_options_set_periodic_compaction_seconds", "rocksdb_options_get_periodic_compaction_seconds", "10.1", "10.1",
+                new Setting<Options>("Options.setPeriodicCompactionSeconds", "Options.periodicCompactionSeconds", "rocksdb_options_set_periodic_compaction_seconds", "rocksdb_options_get_periodic_compaction_seconds", "10.1", "10.1",
                         "periodic_compaction_seconds", "\\Q172800\\E",
                         o -> o.setPeriodicCompactionSeconds(172800),
                         o -> assertEquals((long) (172800), o.periodicCompactionSeconds()),
                         List.of(o -> o.setPeriodicCompactionSeconds((0) - 1))),
-                new Setting<Options>("Options.setZstdMaxTrainBytes", "rocksdb_options_set_compression_options_zstd_max_train_bytes", "rocksdb_options_get_compression_options_zstd_max_train_bytes", null, null,
+                new Setting<Options>("Options.setZstdMaxTrainBytes", "Options.zstdMaxTrainBytes", "rocksdb_options_set_compression_options_zstd_max_train_bytes", "rocksdb_options_get_compression_options_zstd_max_train_bytes", null, null,
                         null, null,
                         o -> o.setZstdMaxTrainBytes(65536),
                         o -> assertEquals((int) (65536), o.zstdMaxTrainBytes()),
                         List.of(o -> o.setZstdMaxTrainBytes((0) - 1))),
-                new Setting<Options>("Options.setCompressionParallelThreads", "rocksdb_options_set_compression_options_parallel_threads", "rocksdb_options_get_compression_options_parallel_threads", null, null,
+                new Setting<Options>("Options.setCompressionParallelThreads", "Options.compressionParallelThreads", "rocksdb_options_set_compression_options_parallel_threads", "rocksdb_options_get_compression_options_parallel_threads", null, null,
                         null, null,
                         o -> o.setCompressionParallelThreads(2),
                         o -> assertEquals((int) (2), o.compressionParallelThreads()),
                         List.of(o -> o.setCompressionParallelThreads((1) - 1))),
-                new Setting<Options>("Options.setEnableBlobFiles", "rocksdb_options_set_enable_blob_files", "rocksdb_options_get_enable_blob_files", null, null,
+                new Setting<Options>("Options.setEnableBlobFiles", "Options.enableBlobFiles", "rocksdb_options_set_enable_blob_files", "rocksdb_options_get_enable_blob_files", null, null,
                         "enable_blob_files", "\\Qtrue\\E",
                         o -> o.setEnableBlobFiles(true),
                         o -> assertEquals(true, o.enableBlobFiles()),
                         List.of()),
-                new Setting<Options>("Options.setMinBlobSize", "rocksdb_options_set_min_blob_size", "rocksdb_options_get_min_blob_size", null, null,
+                new Setting<Options>("Options.setMinBlobSize", "Options.minBlobSize", "rocksdb_options_set_min_blob_size", "rocksdb_options_get_min_blob_size", null, null,
                         "min_blob_size", "\\Q4096\\E",
                         o -> o.setMinBlobSize(4096),
                         o -> assertEquals((long) (4096), o.minBlobSize()),
                         List.of(o -> o.setMinBlobSize((0) - 1))),
-                new Setting<Options>("Options.setBlobFileSize", "rocksdb_options_set_blob_file_size", "rocksdb_options_get_blob_file_size", null, null,
+                new Setting<Options>("Options.setBlobFileSize", "Options.blobFileSize", "rocksdb_options_set_blob_file_size", "rocksdb_options_get_blob_file_size", null, null,
                         "blob_file_size", "\\Q67108864\\E",
                         o -> o.setBlobFileSize(67108864),
                         o -> assertEquals((long) (67108864), o.blobFileSize()),
                         List.of(o -> o.setBlobFileSize((1) - 1))),
-                new Setting<Options>("Options.setBlobCompression", "rocksdb_options_set_blob_compression_type", "rocksdb_options_get_blob_compression_type", null, null,
+                new Setting<Options>("Options.setBlobCompression", "Options.blobCompression", "rocksdb_options_set_blob_compression_type", "rocksdb_options_get_blob_compression_type", null, null,
                         "blob_compression_type", "kLZ4Compression",
                         o -> o.setBlobCompression(Compression.LZ4),
                         o -> assertEquals(Compression.LZ4, o.blobCompression()),
                         List.of()),
-                new Setting<Options>("Options.setEnableBlobGc", "rocksdb_options_set_enable_blob_gc", "rocksdb_options_get_enable_blob_gc", null, null,
+                new Setting<Options>("Options.setEnableBlobGc", "Options.enableBlobGc", "rocksdb_options_set_enable_blob_gc", "rocksdb_options_get_enable_blob_gc", null, null,
                         "enable_blob_garbage_collection", "\\Qtrue\\E",
                         o -> o.setEnableBlobGc(true),
                         o -> assertEquals(true, o.enableBlobGc()),
                         List.of()),
-                new Setting<Options>("Options.setBlobGcAgeCutoff", "rocksdb_options_set_blob_gc_age_cutoff", "rocksdb_options_get_blob_gc_age_cutoff", null, null,
+                new Setting<Options>("Options.setBlobGcAgeCutoff", "Options.blobGcAgeCutoff", "rocksdb_options_set_blob_gc_age_cutoff", "rocksdb_options_get_blob_gc_age_cutoff", null, null,
                         "blob_garbage_collection_age_cutoff", "0\\.50*",
                         o -> o.setBlobGcAgeCutoff(0.5),
                         o -> assertEquals((double) (0.5), o.blobGcAgeCutoff(), 0.0),
                         List.of(o -> o.setBlobGcAgeCutoff((0) - 0.5), o -> o.setBlobGcAgeCutoff((1) + 0.5))),
-                new Setting<Options>("Options.setBlobGcForceThreshold", "rocksdb_options_set_blob_gc_force_threshold", "rocksdb_options_get_blob_gc_force_threshold", null, null,
+                new Setting<Options>("Options.setBlobGcForceThreshold", "Options.blobGcForceThreshold", "rocksdb_options_set_blob_gc_force_threshold", "rocksdb_options_get_blob_gc_force_threshold", null, null,
                         "blob_garbage_collection_force_threshold", "0\\.750*",
                         o -> o.setBlobGcForceThreshold(0.75),
                         o -> assertEquals((double) (0.75), o.blobGcForceThreshold(), 0.0),
                         List.of(o -> o.setBlobGcForceThreshold((0) - 0.5), o -> o.setBlobGcForceThreshold((1) + 0.5))),
-                new Setting<Options>("Options.setBlobFileStartingLevel", "rocksdb_options_set_blob_file_starting_level", "rocksdb_options_get_blob_file_starting_level", null, null,
+                new Setting<Options>("Options.setBlobFileStartingLevel", "Options.blobFileStartingLevel", "rocksdb_options_set_blob_file_starting_level", "rocksdb_options_get_blob_file_starting_level", null, null,
                         "blob_file_starting_level", "\\Q1\\E",
                         o -> o.setBlobFileStartingLevel(1),
                         o -> assertEquals((int) (1), o.blobFileStartingLevel()),
                         List.of(o -> o.setBlobFileStartingLevel((0) - 1))),
-                new Setting<Options>("Options.setAllowMmapReads", "rocksdb_options_set_allow_mmap_reads", "rocksdb_options_get_allow_mmap_reads", null, null,
+                new Setting<Options>("Options.setAllowMmapReads", "Options.allowMmapReads", "rocksdb_options_set_allow_mmap_reads", "rocksdb_options_get_allow_mmap_reads", null, null,
                         "allow_mmap_reads", "\\Qtrue\\E",
                         o -> o.setAllowMmapReads(true),
                         o -> assertEquals(true, o.allowMmapReads()),
                         List.of()),
-                new Setting<Options>("Options.setAdviseRandomOnOpen", "rocksdb_options_set_advise_random_on_open", "rocksdb_options_get_advise_random_on_open", null, null,
+                new Setting<Options>("Options.setAdviseRandomOnOpen", "Options.adviseRandomOnOpen", "rocksdb_options_set_advise_random_on_open", "rocksdb_options_get_advise_random_on_open", null, null,
                         "advise_random_on_open", "\\Qfalse\\E",
                         o -> o.setAdviseRandomOnOpen(false),
                         o -> assertEquals(false, o.adviseRandomOnOpen()),
                         List.of()),
-                new Setting<Options>("Options.setAllowMmapWrites", "rocksdb_options_set_allow_mmap_writes", "rocksdb_options_get_allow_mmap_writes", null, null,
+                new Setting<Options>("Options.setAllowMmapWrites", "Options.allowMmapWrites", "rocksdb_options_set_allow_mmap_writes", "rocksdb_options_get_allow_mmap_writes", null, null,
                         "allow_mmap_writes", "\\Qtrue\\E",
                         o -> o.setAllowMmapWrites(true),
                         o -> assertEquals(true, o.allowMmapWrites()),
                         List.of()),
-                new Setting<Options>("Options.setArenaBlockSize", "rocksdb_options_set_arena_block_size", "rocksdb_options_get_arena_block_size", null, null,
+                new Setting<Options>("Options.setArenaBlockSize", "Options.arenaBlockSize", "rocksdb_options_set_arena_block_size", "rocksdb_options_get_arena_block_size", null, null,
                         "arena_block_size", "\\Q65536\\E",
                         o -> o.setArenaBlockSize(65536),
                         o -> assertEquals((long) (65536), o.arenaBlockSize()),
                         List.of(o -> o.setArenaBlockSize((0) - 1))),
-                new Setting<Options>("Options.setAvoidFlushDuringRecovery", "rocksdb_options_set_avoid_flush_during_recovery", "rocksdb_options_get_avoid_flush_during_recovery", "11.8", "11.8",
+                new Setting<Options>("Options.setAvoidFlushDuringRecovery", "Options.avoidFlushDuringRecovery", "rocksdb_options_set_avoid_flush_during_recovery", "rocksdb_options_get_avoid_flush_during_recovery", "11.8", "11.8",
                         "avoid_flush_during_recovery", "\\Qtrue\\E",
                         o -> o.setAvoidFlushDuringRecovery(true),
                         o -> assertEquals(true, o.avoidFlushDuringRecovery()),
                         List.of()),
-                new Setting<Options>("Options.setAvoidFlushDuringShutdown", "rocksdb_options_set_avoid_flush_during_shutdown", "rocksdb_options_get_avoid_flush_during_shutdown", "11.8", "11.8",
+                new Setting<Options>("Options.setAvoidFlushDuringShutdown", "Options.avoidFlushDuringShutdown", "rocksdb_options_set_avoid_flush_during_shutdown", "rocksdb_options_get_avoid_flush_during_shutdown", "11.8", "11.8",
                         "avoid_flush_during_shutdown", "\\Qtrue\\E",
                         o -> o.setAvoidFlushDuringShutdown(true),
                         o -> assertEquals(true, o.avoidFlushDuringShutdown()),
                         List.of()),
-                new Setting<Options>("Options.setBestEffortsRecovery", "rocksdb_options_set_best_efforts_recovery", "rocksdb_options_get_best_efforts_recovery", "11.8", "11.8",
+                new Setting<Options>("Options.setBestEffortsRecovery", "Options.bestEffortsRecovery", "rocksdb_options_set_best_efforts_recovery", "rocksdb_options_get_best_efforts_recovery", "11.8", "11.8",
                         "best_efforts_recovery", "\\Qtrue\\E",
                         o -> o.setBestEffortsRecovery(true),
                         o -> assertEquals(true, o.bestEffortsRecovery()),
                         List.of()),
-                new Setting<Options>("Options.setBgerrorResumeRetryInterval", "rocksdb_options_set_bgerror_resume_retry_interval", "rocksdb_options_get_bgerror_resume_retry_interval", "11.8", "11.8",
+                new Setting<Options>("Options.setBgerrorResumeRetryInterval", "Options.bgerrorResumeRetryInterval", "rocksdb_options_set_bgerror_resume_retry_interval", "rocksdb_options_get_bgerror_resume_retry_interval", "11.8", "11.8",
                         "bgerror_resume_retry_interval", "\\Q2000000\\E",
                         o -> o.setBgerrorResumeRetryInterval(2000000),
                         o -> assertEquals((long) (2000000), o.bgerrorResumeRetryInterval()),
                         List.of(o -> o.setBgerrorResumeRetryInterval((0) - 1))),
-                new Setting<Options>("Options.setBlobCompactionReadaheadSize", "rocksdb_options_set_blob_compaction_readahead_size", "rocksdb_options_get_blob_compaction_readahead_size", null, null,
+                new Setting<Options>("Options.setBlobCompactionReadaheadSize", "Options.blobCompactionReadaheadSize", "rocksdb_options_set_blob_compaction_readahead_size", "rocksdb_options_get_blob_compaction_readahead_size", null, null,
                         "blob_compaction_readahead_size", "\\Q2097152\\E",
                         o -> o.setBlobCompactionReadaheadSize(2097152),
                         o -> assertEquals((long) (2097152), o.blobCompactionReadaheadSize()),
                         List.of(o -> o.setBlobCompactionReadaheadSize((0) - 1))),
-                new Setting<Options>("Options.setBloomLocality", "rocksdb_options_set_bloom_locality", "rocksdb_options_get_bloom_locality", null, null,
+                new Setting<Options>("Options.setBloomLocality", "Options.bloomLocality", "rocksdb_options_set_bloom_locality", "rocksdb_options_get_bloom_locality", null, null,
                         "bloom_locality", "\\Q1\\E",
                         o -> o.setBloomLocality(1),
                         o -> assertEquals((int) (1), o.bloomLocality()),
                         List.of(o -> o.setBloomLocality((0) - 1))),
-                new Setting<Options>("Options.setCompactionReadaheadSize", "rocksdb_options_compaction_readahead_size", "rocksdb_options_get_compaction_readahead_size", null, null,
+                new Setting<Options>("Options.setCompactionReadaheadSize", "Options.compactionReadaheadSize", "rocksdb_options_compaction_readahead_size", "rocksdb_options_get_compaction_readahead_size", null, null,
                         "compaction_readahead_size", "\\Q4194304\\E",
                         o -> o.setCompactionReadaheadSize(4194304),
                         o -> assertEquals((long) (4194304), o.compactionReadaheadSize()),
                         List.of(o -> o.setCompactionReadaheadSize((0) - 1))),
-                new Setting<Options>("Options.setDelayedWriteRate", "rocksdb_options_set_delayed_write_rate", "rocksdb_options_get_delayed_write_rate", "11.8", "11.8",
+                new Setting<Options>("Options.setDelayedWriteRate", "Options.delayedWriteRate", "rocksdb_options_set_delayed_write_rate", "rocksdb_options_get_delayed_write_rate", "11.8", "11.8",
                         "delayed_write_rate", "\\Q8388608\\E",
                         o -> o.setDelayedWriteRate(8388608),
                         o -> assertEquals((long) (8388608), o.delayedWriteRate()),
                         List.of(o -> o.setDelayedWriteRate((0) - 1))),
-                new Setting<Options>("Options.setDeleteObsoleteFilesPeriodMicros", "rocksdb_options_set_delete_obsolete_files_period_micros", "rocksdb_options_get_delete_obsolete_files_period_micros", null, null,
+                new Setting<Options>("Options.setDeleteObsoleteFilesPeriodMicros", "Options.deleteObsoleteFilesPeriodMicros", "rocksdb_options_set_delete_obsolete_files_period_micros", "rocksdb_options_get_delete_obsolete_files_period_micros", null, null,
                         "delete_obsolete_files_period_micros", "\\Q3600000000\\E",
                         o -> o.setDeleteObsoleteFilesPeriodMicros(3600000000L),
                         o -> assertEquals((long) (3600000000L), o.deleteObsoleteFilesPeriodMicros()),
                         List.of(o -> o.setDeleteObsoleteFilesPeriodMicros((0) - 1))),
-                new Setting<Options>("Options.setDumpMallocStats", "rocksdb_options_set_dump_malloc_stats", "rocksdb_options_get_dump_malloc_stats", null, "11.8",
+                new Setting<Options>("Options.setDumpMallocStats", "Options.dumpMallocStats", "rocksdb_options_set_dump_malloc_stats", "rocksdb_options_get_dump_malloc_stats", null, "11.8",
                         "dump_malloc_stats", "\\Qtrue\\E",
                         o -> o.setDumpMallocStats(true),
                         o -> assertEquals(true, o.dumpMallocStats()),
                         List.of()),
-                new Setting<Options>("Options.setEnableThreadTracking", "rocksdb_options_set_enable_thread_tracking", "rocksdb_options_get_enable_thread_tracking", "11.8", "11.8",
+                new Setting<Options>("Options.setEnableThreadTracking", "Options.enableThreadTracking", "rocksdb_options_set_enable_thread_tracking", "rocksdb_options_get_enable_thread_tracking", "11.8", "11.8",
                         "enable_thread_tracking", "\\Qtrue\\E",
                         o -> o.setEnableThreadTracking(true),
                         o -> assertEquals(true, o.enableThreadTracking()),
                         List.of()),
-                new Setting<Options>("Options.setEnableWriteThreadAdaptiveYield", "rocksdb_options_set_enable_write_thread_adaptive_yield", "rocksdb_options_get_enable_write_thread_adaptive_yield", null, null,
+                new Setting<Options>("Options.setEnableWriteThreadAdaptiveYield", "Options.enableWriteThreadAdaptiveYield", "rocksdb_options_set_enable_write_thread_adaptive_yield", "rocksdb_options_get_enable_write_thread_adaptive_yield", null, null,
                         "enable_write_thread_adaptive_yield", "\\Qfalse\\E",
                         o -> o.setEnableWriteThreadAdaptiveYield(false),
                         o -> assertEquals(false, o.enableWriteThreadAdaptiveYield()),
                         List.of()),
-                new Setting<Options>("Options.setExperimentalMempurgeThreshold", "rocksdb_options_set_experimental_mempurge_threshold", "rocksdb_options_get_experimental_mempurge_threshold", null, null,
+                new Setting<Options>("Options.setExperimentalMempurgeThreshold", "Options.experimentalMempurgeThreshold", "rocksdb_options_set_experimental_mempurge_threshold", "rocksdb_options_get_experimental_mempurge_threshold", null, null,
                         "experimental_mempurge_threshold", "1\\.50*",
                         o -> o.setExperimentalMempurgeThreshold(1.5),
                         o -> assertEquals((double) (1.5), o.experimentalMempurgeThreshold(), 0.0),
                         List.of(o -> o.setExperimentalMempurgeThreshold((0) - 0.5), o -> o.setExperimentalMempurgeThreshold(Double.NaN), o -> o.setExperimentalMempurgeThreshold(Double.POSITIVE_INFINITY))),
-                new Setting<Options>("Options.setForceConsistencyChecks", "rocksdb_options_set_force_consistency_checks", "rocksdb_options_get_force_consistency_checks", "11.8", "11.8",
+                new Setting<Options>("Options.setForceConsistencyChecks", "Options.forceConsistencyChecks", "rocksdb_options_set_force_consistency_checks", "rocksdb_options_get_force_consistency_checks", "11.8", "11.8",
                         "force_consistency_checks", "\\Qfalse\\E",
                         o -> o.setForceConsistencyChecks(false),
                         o -> assertEquals(false, o.forceConsistencyChecks()),
                         List.of()),
-                new Setting<Options>("Options.setInplaceUpdateNumLocks", "rocksdb_options_set_inplace_update_num_locks", "rocksdb_options_get_inplace_update_num_locks", null, null,
+                new Setting<Options>("Options.setInplaceUpdateNumLocks", "Options.inplaceUpdateNumLocks", "rocksdb_options_set_inplace_update_num_locks", "rocksdb_options_get_inplace_update_num_locks", null, null,
                         "inplace_update_num_locks", "\\Q5000\\E",
                         o -> o.setInplaceUpdateNumLocks(5000),
                         o -> assertEquals((long) (5000), o.inplaceUpdateNumLocks()),
                         List.of(o -> o.setInplaceUpdateNumLocks((1) - 1))),
-                new Setting<Options>("Options.setInplaceUpdateSupport", "rocksdb_options_set_inplace_update_support", "rocksdb_options_get_inplace_update_support", null, null,
+                new Setting<Options>("Options.setInplaceUpdateSupport", "Options.inplaceUpdateSupport", "rocksdb_options_set_inplace_update_support", "rocksdb_options_get_inplace_update_support", null, null,
                         null, null,
                         o -> o.setInplaceUpdateSupport(true),
                         o -> assertEquals(true, o.inplaceUpdateSupport()),
                         List.of()),
-                new Setting<Options>("Options.setIsFdCloseOnExec", "rocksdb_options_set_is_fd_close_on_exec", "rocksdb_options_get_is_fd_close_on_exec", null, null,
+                new Setting<Options>("Options.setIsFdCloseOnExec", "Options.isFdCloseOnExec", "rocksdb_options_set_is_fd_close_on_exec", "rocksdb_options_get_is_fd_close_on_exec", null, null,
                         "is_fd_close_on_exec", "\\Qfalse\\E",
                         o -> o.setIsFdCloseOnExec(false),
                         o -> assertEquals(false, o.isFdCloseOnExec()),
                         List.of()),
-                new Setting<Options>("Options.setLogFileTimeToRoll", "rocksdb_options_set_log_file_time_to_roll", "rocksdb_options_get_log_file_time_to_roll", null, null,
+                new Setting<Options>("Options.setLogFileTimeToRoll", "Options.logFileTimeToRoll", "rocksdb_options_set_log_file_time_to_roll", "rocksdb_options_get_log_file_time_to_roll", null, null,
                         "log_file_time_to_roll", "\\Q3600\\E",
                         o -> o.setLogFileTimeToRoll(3600),
                         o -> assertEquals((long) (3600), o.logFileTimeToRoll()),
                         List.of(o -> o.setLogFileTimeToRoll((0) - 1))),
-                new Setting<Options>("Options.setLogReadaheadSize", "rocksdb_options_set_log_readahead_size", "rocksdb_options_get_log_readahead_size", "11.8", "11.8",
+                new Setting<Options>("Options.setLogReadaheadSize", "Options.logReadaheadSize", "rocksdb_options_set_log_readahead_size", "rocksdb_options_get_log_readahead_size", "11.8", "11.8",
                         "log_readahead_size", "\\Q65536\\E",
                         o -> o.setLogReadaheadSize(65536),
                         o -> assertEquals((long) (65536), o.logReadaheadSize()),
                         List.of(o -> o.setLogReadaheadSize((0) - 1))),
-                new Setting<Options>("Options.setManifestPreallocationSize", "rocksdb_options_set_manifest_preallocation_size", "rocksdb_options_get_manifest_preallocation_size", null, null,
+                new Setting<Options>("Options.setManifestPreallocationSize", "Options.manifestPreallocationSize", "rocksdb_options_set_manifest_preallocation_size", "rocksdb_options_get_manifest_preallocation_size", null, null,
                         "manifest_preallocation_size", "\\Q1048576\\E",
                         o -> o.setManifestPreallocationSize(1048576),
                         o -> assertEquals((long) (1048576), o.manifestPreallocationSize()),
                         List.of(o -> o.setManifestPreallocationSize((0) - 1))),
-                new Setting<Options>("Options.setManualWalFlush", "rocksdb_options_set_manual_wal_flush", "rocksdb_options_get_manual_wal_flush", null, null,
+                new Setting<Options>("Options.setManualWalFlush", "Options.manualWalFlush", "rocksdb_options_set_manual_wal_flush", "rocksdb_options_get_manual_wal_flush", null, null,
                         "manual_wal_flush", "\\Qtrue\\E",
                         o -> o.setManualWalFlush(true),
                         o -> assertEquals(true, o.manualWalFlush()),
                         List.of()),
-                new Setting<Options>("Options.setMaxBackgroundCompactions", "rocksdb_options_set_max_background_compactions", "rocksdb_options_get_max_background_compactions", null, null,
+                new Setting<Options>("Options.setMaxBackgroundCompactions", "Options.maxBackgroundCompactions", "rocksdb_options_set_max_background_compactions", "rocksdb_options_get_max_background_compactions", null, null,
                         "max_background_compactions", "\\Q4\\E",
                         o -> o.setMaxBackgroundCompactions(4),
                         o -> assertEquals((int) (4), o.maxBackgroundCompactions()),
                         List.of(o -> o.setMaxBackgroundCompactions((-1) - 1))),
-                new Setting<Options>("Options.setMaxBackgroundFlushes", "rocksdb_options_set_max_background_flushes", "rocksdb_options_get_max_background_flushes", null, null,
+                new Setting<Options>("Options.setMaxBackgroundFlushes", "Options.maxBackgroundFlushes", "rocksdb_options_set_max_background_flushes", "rocksdb_options_get_max_background_flushes", null, null,
                         "max_background_flushes", "\\Q2\\E",
                         o -> o.setMaxBackgroundFlushes(2),
                         o -> assertEquals((int) (2), o.maxBackgroundFlushes()),
                         List.of(o -> o.setMaxBackgroundFlushes((-1) - 1))),
-                new Setting<Options>("Options.setMaxFileOpeningThreads", "rocksdb_options_set_max_file_opening_threads", "rocksdb_options_get_max_file_opening_threads", null, null,
+                new Setting<Options>("Options.setMaxFileOpeningThreads", "Options.maxFileOpeningThreads", "rocksdb_options_set_max_file_opening_threads", "rocksdb_options_get_max_file_opening_threads", null, null,
                         "max_file_opening_threads", "\\Q4\\E",
                         o -> o.setMaxFileOpeningThreads(4),
                         o -> assertEquals((int) (4), o.maxFileOpeningThreads()),
                         List.of(o -> o.setMaxFileOpeningThreads((1) - 1))),
-                new Setting<Options>("Options.setMaxLogFileSize", "rocksdb_options_set_max_log_file_size", "rocksdb_options_get_max_log_file_size", null, null,
+                new Setting<Options>("Options.setMaxLogFileSize", "Options.maxLogFileSize", "rocksdb_options_set_max_log_file_size", "rocksdb_options_get_max_log_file_size", null, null,
                         "max_log_file_size", "\\Q1048576\\E",
                         o -> o.setMaxLogFileSize(1048576),
                         o -> assertEquals((long) (1048576), o.maxLogFileSize()),
                         List.of(o -> o.setMaxLogFileSize((0) - 1))),
-                new Setting<Options>("Options.setMaxManifestFileSize", "rocksdb_options_set_max_manifest_file_size", "rocksdb_options_get_max_manifest_file_size", null, null,
+                new Setting<Options>("Options.setMaxManifestFileSize", "Options.maxManifestFileSize", "rocksdb_options_set_max_manifest_file_size", "rocksdb_options_get_max_manifest_file_size", null, null,
                         "max_manifest_file_size", "\\Q67108864\\E",
                         o -> o.setMaxManifestFileSize(67108864),
                         o -> assertEquals((long) (67108864), o.maxManifestFileSize()),
                         List.of(o -> o.setMaxManifestFileSize((0) - 1))),
-                new Setting<Options>("Options.setMaxSequentialSkipInIterations", "rocksdb_options_set_max_sequential_skip_in_iterations", "rocksdb_options_get_max_sequential_skip_in_iterations", null, null,
+                new Setting<Options>("Options.setMaxSequentialSkipInIterations", "Options.maxSequentialSkipInIterations", "rocksdb_options_set_max_sequential_skip_in_iterations", "rocksdb_options_get_max_sequential_skip_in_iterations", null, null,
                         "max_sequential_skip_in_iterations", "\\Q16\\E",
                         o -> o.setMaxSequentialSkipInIterations(16),
                         o -> assertEquals((long) (16), o.maxSequentialSkipInIterations()),
                         List.of(o -> o.setMaxSequentialSkipInIterations((0) - 1))),
-                new Setting<Options>("Options.setMaxSuccessiveMerges", "rocksdb_options_set_max_successive_merges", "rocksdb_options_get_max_successive_merges", null, null,
+                new Setting<Options>("Options.setMaxSuccessiveMerges", "Options.maxSuccessiveMerges", "rocksdb_options_set_max_successive_merges", "rocksdb_options_get_max_successive_merges", null, null,
                         "max_successive_merges", "\\Q5\\E",
                         o -> o.setMaxSuccessiveMerges(5),
                         o -> assertEquals((long) (5), o.maxSuccessiveMerges()),
                         List.of(o -> o.setMaxSuccessiveMerges((0) - 1))),
-                new Setting<Options>("Options.setMaxWriteBatchGroupSizeBytes", "rocksdb_options_set_max_write_batch_group_size_bytes", "rocksdb_options_get_max_write_batch_group_size_bytes", "11.8", "11.8",
+                new Setting<Options>("Options.setMaxWriteBatchGroupSizeBytes", "Options.maxWriteBatchGroupSizeBytes", "rocksdb_options_set_max_write_batch_group_size_bytes", "rocksdb_options_get_max_write_batch_group_size_bytes", "11.8", "11.8",
                         "max_write_batch_group_size_bytes", "\\Q2097152\\E",
                         o -> o.setMaxWriteBatchGroupSizeBytes(2097152),
                         o -> assertEquals((long) (2097152), o.maxWriteBatchGroupSizeBytes()),
                         List.of(o -> o.setMaxWriteBatchGroupSizeBytes((0) - 1))),
-                new Setting<Options>("Options.setMemtableHugePageSize", "rocksdb_options_set_memtable_huge_page_size", "rocksdb_options_get_memtable_huge_page_size", null, null,
+                new Setting<Options>("Options.setMemtableHugePageSize", "Options.memtableHugePageSize", "rocksdb_options_set_memtable_huge_page_size", "rocksdb_options_get_memtable_huge_page_size", null, null,
                         "memtable_huge_page_size", "\\Q2097152\\E",
                         o -> o.setMemtableHugePageSize(2097152),
                         o -> assertEquals((long) (2097152), o.memtableHugePageSize()),
                         List.of(o -> o.setMemtableHugePageSize((0) - 1))),
-                new Setting<Options>("Options.setMemtableMaxRangeDeletions", "rocksdb_options_set_memtable_max_range_deletions", "rocksdb_options_get_memtable_max_range_deletions", "11.8", "11.8",
+                new Setting<Options>("Options.setMemtableMaxRangeDeletions", "Options.memtableMaxRangeDeletions", "rocksdb_options_set_memtable_max_range_deletions", "rocksdb_options_get_memtable_max_range_deletions", "11.8", "11.8",
                         "memtable_max_range_deletions", "\\Q100\\E",
                         o -> o.setMemtableMaxRangeDeletions(100),
                         o -> assertEquals((int) (100), o.memtableMaxRangeDeletions()),
                         List.of(o -> o.setMemtableMaxRangeDeletions((0) - 1))),
-                new Setting<Options>("Options.setMemtableWholeKeyFiltering", "rocksdb_options_set_memtable_whole_key_filtering", "rocksdb_options_get_memtable_whole_key_filtering", null, "11.8",
+                new Setting<Options>("Options.setMemtableWholeKeyFiltering", "Options.memtableWholeKeyFiltering", "rocksdb_options_set_memtable_whole_key_filtering", "rocksdb_options_get_memtable_whole_key_filtering", null, "11.8",
                         "memtable_whole_key_filtering", "\\Qtrue\\E",
                         o -> o.setMemtableWholeKeyFiltering(true),
                         o -> assertEquals(true, o.memtableWholeKeyFiltering()),
                         List.of()),
-                new Setting<Options>("Options.setParanoidFileChecks", "rocksdb_options_set_paranoid_file_checks", "rocksdb_options_get_paranoid_file_checks", "11.8", "11.8",
+                new Setting<Options>("Options.setParanoidFileChecks", "Options.paranoidFileChecks", "rocksdb_options_set_paranoid_file_checks", "rocksdb_options_get_paranoid_file_checks", "11.8", "11.8",
                         "paranoid_file_checks", "\\Qtrue\\E",
                         o -> o.setParanoidFileChecks(true),
                         o -> assertEquals(true, o.paranoidFileChecks()),
                         List.of()),
-                new Setting<Options>("Options.setPersistStatsToDisk", "rocksdb_options_set_persist_stats_to_disk", "rocksdb_options_get_persist_stats_to_disk", "11.8", "11.8",
+                new Setting<Options>("Options.setPersistStatsToDisk", "Options.persistStatsToDisk", "rocksdb_options_set_persist_stats_to_disk", "rocksdb_options_get_persist_stats_to_disk", "11.8", "11.8",
                         "persist_stats_to_disk", "\\Qtrue\\E",
                         o -> o.setPersistStatsToDisk(true),
                         o -> assertEquals(true, o.persistStatsToDisk()),
                         List.of()),
-                new Setting<Options>("Options.setRecycleLogFileNum", "rocksdb_options_set_recycle_log_file_num", "rocksdb_options_get_recycle_log_file_num", null, null,
+                new Setting<Options>("Options.setRecycleLogFileNum", "Options.recycleLogFileNum", "rocksdb_options_set_recycle_log_file_num", "rocksdb_options_get_recycle_log_file_num", null, null,
                         null, null,
                         o -> o.setRecycleLogFileNum(2),
                         o -> assertEquals((long) (2), o.recycleLogFileNum()),
                         List.of(o -> o.setRecycleLogFileNum((0) - 1))),
-                new Setting<Options>("Options.setSkipStatsUpdateOnDbOpen", "rocksdb_options_set_skip_stats_update_on_db_open", "rocksdb_options_get_skip_stats_update_on_db_open", null, null,
+                new Setting<Options>("Options.setSkipStatsUpdateOnDbOpen", "Options.skipStatsUpdateOnDbOpen", "rocksdb_options_set_skip_stats_update_on_db_open", "rocksdb_options_get_skip_stats_update_on_db_open", null, null,
                         "skip_stats_update_on_db_open", "\\Qtrue\\E",
                         o -> o.setSkipStatsUpdateOnDbOpen(true),
                         o -> assertEquals(true, o.skipStatsUpdateOnDbOpen()),
                         List.of()),
-                new Setting<Options>("Options.setStatsHistoryBufferSize", "rocksdb_options_set_stats_history_buffer_size", "rocksdb_options_get_stats_history_buffer_size", "11.8", "11.8",
+                new Setting<Options>("Options.setStatsHistoryBufferSize", "Options.statsHistoryBufferSize", "rocksdb_options_set_stats_history_buffer_size", "rocksdb_options_get_stats_history_buffer_size", "11.8", "11.8",
                         "stats_history_buffer_size", "\\Q2097152\\E",
                         o -> o.setStatsHistoryBufferSize(2097152),
                         o -> assertEquals((long) (2097152), o.statsHistoryBufferSize()),
                         List.of(o -> o.setStatsHistoryBufferSize((0) - 1))),
-                new Setting<Options>("Options.setStatsPersistPeriodSec", "rocksdb_options_set_stats_persist_period_sec", "rocksdb_options_get_stats_persist_period_sec", null, null,
+                new Setting<Options>("Options.setStatsPersistPeriodSec", "Options.statsPersistPeriodSec", "rocksdb_options_set_stats_persist_period_sec", "rocksdb_options_get_stats_persist_period_sec", null, null,
                         "stats_persist_period_sec", "\\Q300\\E",
                         o -> o.setStatsPersistPeriodSec(300),
                         o -> assertEquals((int) (300), o.statsPersistPeriodSec()),
                         List.of(o -> o.setStatsPersistPeriodSec((0) - 1))),
-                new Setting<Options>("Options.setStrictBytesPerSync", "rocksdb_options_set_strict_bytes_per_sync", "rocksdb_options_get_strict_bytes_per_sync", "11.8", "11.8",
+                new Setting<Options>("Options.setStrictBytesPerSync", "Options.strictBytesPerSync", "rocksdb_options_set_strict_bytes_per_sync", "rocksdb_options_get_strict_bytes_per_sync", "11.8", "11.8",
                         "strict_bytes_per_sync", "\\Qtrue\\E",
                         o -> o.setStrictBytesPerSync(true),
                         o -> assertEquals(true, o.strictBytesPerSync()),
                         List.of()),
-                new Setting<Options>("Options.setTableCacheNumshardbits", "rocksdb_options_set_table_cache_numshardbits", "rocksdb_options_get_table_cache_numshardbits", null, null,
+                new Setting<Options>("Options.setTableCacheNumshardbits", "Options.tableCacheNumshardbits", "rocksdb_options_set_table_cache_numshardbits", "rocksdb_options_get_table_cache_numshardbits", null, null,
                         "table_cache_numshardbits", "\\Q4\\E",
                         o -> o.setTableCacheNumshardbits(4),
                         o -> assertEquals((int) (4), o.tableCacheNumshardbits()),
                         List.of(o -> o.setTableCacheNumshardbits((0) - 1), o -> o.setTableCacheNumshardbits((19) + 1))),
-                new Setting<Options>("Options.setTwoWriteQueues", "rocksdb_options_set_two_write_queues", "rocksdb_options_get_two_write_queues", "11.8", "11.8",
+                new Setting<Options>("Options.setTwoWriteQueues", "Options.twoWriteQueues", "rocksdb_options_set_two_write_queues", "rocksdb_options_get_two_write_queues", "11.8", "11.8",
                         "two_write_queues", "\\Qtrue\\E",
                         o -> o.setTwoWriteQueues(true),
                         o -> assertEquals(true, o.twoWriteQueues()),
                         List.of()),
-                new Setting<Options>("Options.setUseAdaptiveMutex", "rocksdb_options_set_use_adaptive_mutex", "rocksdb_options_get_use_adaptive_mutex", null, null,
+                new Setting<Options>("Options.setUseAdaptiveMutex", "Options.useAdaptiveMutex", "rocksdb_options_set_use_adaptive_mutex", "rocksdb_options_get_use_adaptive_mutex", null, null,
                         "use_adaptive_mutex", "\\Qtrue\\E",
                         o -> o.setUseAdaptiveMutex(true),
                         o -> assertEquals(true, o.useAdaptiveMutex()),
                         List.of()),
-                new Setting<Options>("Options.setUseDirectIoForFlushAndCompaction", "rocksdb_options_set_use_direct_io_for_flush_and_compaction", "rocksdb_options_get_use_direct_io_for_flush_and_compaction", null, null,
+                new Setting<Options>("Options.setUseDirectIoForFlushAndCompaction", "Options.useDirectIoForFlushAndCompaction", "rocksdb_options_set_use_direct_io_for_flush_and_compaction", "rocksdb_options_get_use_direct_io_for_flush_and_compaction", null, null,
                         null, null,
                         o -> o.setUseDirectIoForFlushAndCompaction(true),
                         o -> assertEquals(true, o.useDirectIoForFlushAndCompaction()),
                         List.of()),
-                new Setting<Options>("Options.setUseDirectReads", "rocksdb_options_set_use_direct_reads", "rocksdb_options_get_use_direct_reads", null, null,
+                new Setting<Options>("Options.setUseDirectReads", "Options.useDirectReads", "rocksdb_options_set_use_direct_reads", "rocksdb_options_get_use_direct_reads", null, null,
                         null, null,
                         o -> o.setUseDirectReads(true),
                         o -> assertEquals(true, o.useDirectReads()),
                         List.of()),
-                new Setting<Options>("Options.setWritableFileMaxBufferSize", "rocksdb_options_set_writable_file_max_buffer_size", "rocksdb_options_get_writable_file_max_buffer_size", null, null,
+                new Setting<Options>("Options.setWritableFileMaxBufferSize", "Options.writableFileMaxBufferSize", "rocksdb_options_set_writable_file_max_buffer_size", "rocksdb_options_get_writable_file_max_buffer_size", null, null,
                         "writable_file_max_buffer_size", "\\Q2097152\\E",
                         o -> o.setWritableFileMaxBufferSize(2097152),
                         o -> assertEquals((long) (2097152), o.writableFileMaxBufferSize()),
                         List.of(o -> o.setWritableFileMaxBufferSize((0) - 1))),
-                new Setting<Options>("Options.setWriteDbidToManifest", "rocksdb_options_set_write_dbid_to_manifest", "rocksdb_options_get_write_dbid_to_manifest", "10.1", "10.1",
+                new Setting<Options>("Options.setWriteDbidToManifest", "Options.writeDbidToManifest", "rocksdb_options_set_write_dbid_to_manifest", "rocksdb_options_get_write_dbid_to_manifest", "10.1", "10.1",
                         null, null,
                         o -> o.setWriteDbidToManifest(true),
                         o -> assertEquals(true, o.writeDbidToManifest()),
                         List.of()),
-                new Setting<Options>("Options.setWriteThreadMaxYieldUsec", "rocksdb_options_set_write_thread_max_yield_usec", "rocksdb_options_get_write_thread_max_yield_usec", "11.8", "11.8",
+                new Setting<Options>("Options.setWriteThreadMaxYieldUsec", "Options.writeThreadMaxYieldUsec", "rocksdb_options_set_write_thread_max_yield_usec", "rocksdb_options_get_write_thread_max_yield_usec", "11.8", "11.8",
                         "write_thread_max_yield_usec", "\\Q200\\E",
                         o -> o.setWriteThreadMaxYieldUsec(200),
                         o -> assertEquals((long) (200), o.writeThreadMaxYieldUsec()),
                         List.of(o -> o.setWriteThreadMaxYieldUsec((0) - 1))),
-                new Setting<Options>("Options.setWriteThreadSlowYieldUsec", "rocksdb_options_set_write_thread_slow_yield_usec", "rocksdb_options_get_write_thread_slow_yield_usec", "11.8", "11.8",
+                new Setting<Options>("Options.setWriteThreadSlowYieldUsec", "Options.writeThreadSlowYieldUsec", "rocksdb_options_set_write_thread_slow_yield_usec", "rocksdb_options_get_write_thread_slow_yield_usec", "11.8", "11.8",
                         "write_thread_slow_yield_usec", "\\Q5\\E",
                         o -> o.setWriteThreadSlowYieldUsec(5),
                         o -> assertEquals((long) (5), o.writeThreadSlowYieldUsec()),
                         List.of(o -> o.setWriteThreadSlowYieldUsec((0) - 1))),
-                new Setting<Options>("Options.setOpenFilesAsync", "rocksdb_options_set_open_files_async", "rocksdb_options_get_open_files_async", "11.8", "11.8",
+                new Setting<Options>("Options.setOpenFilesAsync", "Options.openFilesAsync", "rocksdb_options_set_open_files_async", "rocksdb_options_get_open_files_async", "11.8", "11.8",
                         null, null,
                         o -> o.setOpenFilesAsync(true),
                         o -> assertEquals(true, o.openFilesAsync()),
                         List.of()),
-                new Setting<Options>("Options.setMaxCompactionTriggerWakeupSeconds", "rocksdb_options_set_max_compaction_trigger_wakeup_seconds", "rocksdb_options_get_max_compaction_trigger_wakeup_seconds", "11.8", "11.8",
+                new Setting<Options>("Options.setMaxCompactionTriggerWakeupSeconds", "Options.maxCompactionTriggerWakeupSeconds", "rocksdb_options_set_max_compaction_trigger_wakeup_seconds", "rocksdb_options_get_max_compaction_trigger_wakeup_seconds", "11.8", "11.8",
                         "max_compaction_trigger_wakeup_seconds", "\\Q7200\\E",
                         o -> o.setMaxCompactionTriggerWakeupSeconds(7200),
                         o -> assertEquals((long) (7200), o.maxCompactionTriggerWakeupSeconds()),
                         List.of(o -> o.setMaxCompactionTriggerWakeupSeconds((0) - 1))),
-                new Setting<Options>("Options.setMinTombstonesForRangeConversion", "rocksdb_options_set_min_tombstones_for_range_conversion", "rocksdb_options_get_min_tombstones_for_range_conversion", "11.8", "11.8",
+                new Setting<Options>("Options.setMinTombstonesForRangeConversion", "Options.minTombstonesForRangeConversion", "rocksdb_options_set_min_tombstones_for_range_conversion", "rocksdb_options_get_min_tombstones_for_range_conversion", "11.8", "11.8",
                         "min_tombstones_for_range_conversion", "\\Q10\\E",
                         o -> o.setMinTombstonesForRangeConversion(10),
                         o -> assertEquals((int) (10), o.minTombstonesForRangeConversion()),
                         List.of(o -> o.setMinTombstonesForRangeConversion((0) - 1))),
-                new Setting<Options>("Options.setReadTriggeredCompactionThreshold", "rocksdb_options_set_read_triggered_compaction_threshold", "rocksdb_options_get_read_triggered_compaction_threshold", "11.8", "11.8",
+                new Setting<Options>("Options.setReadTriggeredCompactionThreshold", "Options.readTriggeredCompactionThreshold", "rocksdb_options_set_read_triggered_compaction_threshold", "rocksdb_options_get_read_triggered_compaction_threshold", "11.8", "11.8",
                         "read_triggered_compaction_threshold", "0\\.50*",
                         o -> o.setReadTriggeredCompactionThreshold(0.5),
                         o -> assertEquals((double) (0.5), o.readTriggeredCompactionThreshold(), 0.0),
                         List.of(o -> o.setReadTriggeredCompactionThreshold((0) - 0.5), o -> o.setReadTriggeredCompactionThreshold(Double.NaN), o -> o.setReadTriggeredCompactionThreshold(Double.POSITIVE_INFINITY))),
-                new Setting<Options>("Options.setWalRecoveryMode", "rocksdb_options_set_wal_recovery_mode", "rocksdb_options_get_wal_recovery_mode", null, null,
+                new Setting<Options>("Options.setWalRecoveryMode", "Options.walRecoveryMode", "rocksdb_options_set_wal_recovery_mode", "rocksdb_options_get_wal_recovery_mode", null, null,
                         "wal_recovery_mode", "kAbsoluteConsistency",
                         o -> o.setWalRecoveryMode(WalRecoveryMode.ABSOLUTE_CONSISTENCY),
                         o -> assertEquals(WalRecoveryMode.ABSOLUTE_CONSISTENCY, o.walRecoveryMode()),
                         List.of()),
-                new Setting<Options>("Options.setCompactionPriority", "rocksdb_options_set_compaction_pri", "rocksdb_options_get_compaction_pri", "10.1", "10.1",
+                new Setting<Options>("Options.setCompactionPriority", "Options.compactionPriority", "rocksdb_options_set_compaction_pri", "rocksdb_options_get_compaction_pri", "10.1", "10.1",
                         "compaction_pri", "kOldestSmallestSeqFirst",
                         o -> o.setCompactionPriority(CompactionPriority.OLDEST_SMALLEST_SEQ_FIRST),
                         o -> assertEquals(CompactionPriority.OLDEST_SMALLEST_SEQ_FIRST, o.compactionPriority()),
                         List.of()),
-                new Setting<Options>("Options.setAllow2pc", "rocksdb_options_set_allow_2pc", "rocksdb_options_get_allow_2pc", "11.8", "11.8",
+                new Setting<Options>("Options.setAllow2pc", "Options.allow2pc", "rocksdb_options_set_allow_2pc", "rocksdb_options_get_allow_2pc", "11.8", "11.8",
                         "allow_2pc", "\\Qtrue\\E",
                         o -> o.setAllow2pc(true),
                         o -> assertEquals(true, o.allow2pc()),
                         List.of()),
-                new Setting<Options>("Options.setReportBgIoStats", "rocksdb_options_set_report_bg_io_stats", "rocksdb_options_get_report_bg_io_stats", null, null,
+                new Setting<Options>("Options.setReportBgIoStats", "Options.reportBgIoStats", "rocksdb_options_set_report_bg_io_stats", "rocksdb_options_get_report_bg_io_stats", null, null,
                         "report_bg_io_stats", "\\Qtrue\\E",
                         o -> o.setReportBgIoStats(true),
                         o -> assertEquals(true, o.reportBgIoStats()),
                         List.of()),
-                new Setting<Options>("Options.setAllowFAllocate", "rocksdb_options_set_allow_fallocate", "rocksdb_options_get_allow_fallocate", "11.8", "11.8",
+                new Setting<Options>("Options.setAllowFAllocate", "Options.allowFAllocate", "rocksdb_options_set_allow_fallocate", "rocksdb_options_get_allow_fallocate", "11.8", "11.8",
                         "allow_fallocate", "\\Qfalse\\E",
                         o -> o.setAllowFAllocate(false),
                         o -> assertEquals(false, o.allowFAllocate()),
                         List.of()),
-                new Setting<Options>("Options.setMaxBgerrorResumeCount", "rocksdb_options_set_max_bgerror_resume_count", "rocksdb_options_get_max_bgerror_resume_count", "11.8", "11.8",
+                new Setting<Options>("Options.setMaxBgerrorResumeCount", "Options.maxBgerrorResumeCount", "rocksdb_options_set_max_bgerror_resume_count", "rocksdb_options_get_max_bgerror_resume_count", "11.8", "11.8",
                         "max_bgerror_resume_count", "\\Q5\\E",
                         o -> o.setMaxBgerrorResumeCount(5),
                         o -> assertEquals((int) (5), o.maxBgerrorResumeCount()),
-                        List.of(o -> o.setMaxBgerrorResumeCount((0) - 1))));
+                        List.of(o -> o.setMaxBgerrorResumeCount((0) - 1))),
+                new Setting<Options>("Options.setBottommostCompression", "Options.bottommostCompression", "rocksdb_options_set_bottommost_compression", "rocksdb_options_get_bottommost_compression", null, null,
+                        "bottommost_compression", "kZSTD",
+                        o -> o.setBottommostCompression(Compression.ZSTD),
+                        o -> assertEquals(Compression.ZSTD, o.bottommostCompression()),
+                        List.of()));
     }
 
     /** Adds the use-after-close rows of {@link ReadOptions}'s generated settings to its table. */
@@ -1286,32 +1556,147 @@ public final class SettingsTables {
                 .guarded("setMaxSkippableInternalKeys(long)", (o, c) -> o.setMaxSkippableInternalKeys(1000))
                 .guarded("maxSkippableInternalKeys()", (o, c) -> o.maxSkippableInternalKeys())
                 .guarded("setValueSizeSoftLimit(long)", (o, c) -> o.setValueSizeSoftLimit(1048576))
-                .guarded("valueSizeSoftLimit()", (o, c) -> o.valueSizeSoftLimit());
+                .guarded("valueSizeSoftLimit()", (o, c) -> o.valueSizeSoftLimit())
+                .guarded("setVerifyChecksums(boolean)", (o, c) -> o.setVerifyChecksums(false))
+                .guarded("verifyChecksums()", (o, c) -> o.verifyChecksums())
+                .guarded("setFillCache(boolean)", (o, c) -> o.setFillCache(false))
+                .guarded("fillCache()", (o, c) -> o.fillCache())
+                .guarded("setPrefixSameAsStart(boolean)", (o, c) -> o.setPrefixSameAsStart(true))
+                .guarded("prefixSameAsStart()", (o, c) -> o.prefixSameAsStart())
+                .guarded("setTotalOrderSeek(boolean)", (o, c) -> o.setTotalOrderSeek(true))
+                .guarded("totalOrderSeek()", (o, c) -> o.totalOrderSeek())
+                .guarded("setReadaheadSize(long)", (o, c) -> o.setReadaheadSize(4096))
+                .guarded("readaheadSize()", (o, c) -> o.readaheadSize())
+                .guarded("setTailing(boolean)", (o, c) -> o.setTailing(true))
+                .guarded("tailing()", (o, c) -> o.tailing())
+                .guarded("setAutoRefreshIteratorWithSnapshot(boolean)", (o, c) -> o.setAutoRefreshIteratorWithSnapshot(true))
+                .guarded("autoRefreshIteratorWithSnapshot()", (o, c) -> o.autoRefreshIteratorWithSnapshot())
+                .guarded("setOptimizeMultigetForIo(boolean)", (o, c) -> o.setOptimizeMultigetForIo(false))
+                .guarded("optimizeMultigetForIo()", (o, c) -> o.optimizeMultigetForIo())
+                .guarded("setReadTier(ReadTier)", (o, c) -> o.setReadTier(ReadOptions.ReadTier.BLOCK_CACHE))
+                .guarded("readTier()", (o, c) -> o.readTier())
+                .guarded("setIgnoreRangeDeletions(boolean)", (o, c) -> o.setIgnoreRangeDeletions(true))
+                .guarded("ignoreRangeDeletions()", (o, c) -> o.ignoreRangeDeletions())
+                .guarded("setPinData(boolean)", (o, c) -> o.setPinData(true))
+                .guarded("pinData()", (o, c) -> o.pinData())
+                .guarded("setDeadlineMicros(long)", (o, c) -> o.setDeadlineMicros(4102444800000000L))
+                .guarded("deadlineMicros()", (o, c) -> o.deadlineMicros())
+                .guarded("setIoTimeoutMicros(long)", (o, c) -> o.setIoTimeoutMicros(250000))
+                .guarded("ioTimeoutMicros()", (o, c) -> o.ioTimeoutMicros())
+                .guarded("setAsyncIo(boolean)", (o, c) -> o.setAsyncIo(true))
+                .guarded("asyncIo()", (o, c) -> o.asyncIo());
     }
 
     /** The settings of {@link ReadOptions}. */
     public static List<Setting<ReadOptions>> readOptionsSettings() {
         return List.of(
-                new Setting<ReadOptions>("ReadOptions.setAutoPrefixMode", "rocksdb_readoptions_set_auto_prefix_mode", "rocksdb_readoptions_get_auto_prefix_mode", "11.8", "11.8",
+                new Setting<ReadOptions>("ReadOptions.setAutoPrefixMode", "ReadOptions.autoPrefixMode", "rocksdb_readoptions_set_auto_prefix_mode", "rocksdb_readoptions_get_auto_prefix_mode", "11.8", "11.8",
                         null, null,
                         o -> o.setAutoPrefixMode(true),
                         o -> assertEquals(true, o.autoPrefixMode()),
                         List.of()),
-                new Setting<ReadOptions>("ReadOptions.setBackgroundPurgeOnIteratorCleanup", "rocksdb_readoptions_set_background_purge_on_iterator_cleanup", "rocksdb_readoptions_get_background_purge_on_iterator_cleanup", null, null,
+                new Setting<ReadOptions>("ReadOptions.setBackgroundPurgeOnIteratorCleanup", "ReadOptions.backgroundPurgeOnIteratorCleanup", "rocksdb_readoptions_set_background_purge_on_iterator_cleanup", "rocksdb_readoptions_get_background_purge_on_iterator_cleanup", null, null,
                         null, null,
                         o -> o.setBackgroundPurgeOnIteratorCleanup(true),
                         o -> assertEquals(true, o.backgroundPurgeOnIteratorCleanup()),
                         List.of()),
-                new Setting<ReadOptions>("ReadOptions.setMaxSkippableInternalKeys", "rocksdb_readoptions_set_max_skippable_internal_keys", "rocksdb_readoptions_get_max_skippable_internal_keys", null, null,
+                new Setting<ReadOptions>("ReadOptions.setMaxSkippableInternalKeys", "ReadOptions.maxSkippableInternalKeys", "rocksdb_readoptions_set_max_skippable_internal_keys", "rocksdb_readoptions_get_max_skippable_internal_keys", null, null,
                         null, null,
                         o -> o.setMaxSkippableInternalKeys(1000),
                         o -> assertEquals((long) (1000), o.maxSkippableInternalKeys()),
                         List.of(o -> o.setMaxSkippableInternalKeys((0) - 1))),
-                new Setting<ReadOptions>("ReadOptions.setValueSizeSoftLimit", "rocksdb_readoptions_set_value_size_soft_limit", "rocksdb_readoptions_get_value_size_soft_limit", "11.8", "11.8",
+                new Setting<ReadOptions>("ReadOptions.setValueSizeSoftLimit", "ReadOptions.valueSizeSoftLimit", "rocksdb_readoptions_set_value_size_soft_limit", "rocksdb_readoptions_get_value_size_soft_limit", "11.8", "11.8",
                         null, null,
                         o -> o.setValueSizeSoftLimit(1048576),
                         o -> assertEquals((long) (1048576), o.valueSizeSoftLimit()),
-                        List.of(o -> o.setValueSizeSoftLimit((0) - 1))));
+                        List.of(o -> o.setValueSizeSoftLimit((0) - 1))),
+                new Setting<ReadOptions>("ReadOptions.setVerifyChecksums", "ReadOptions.verifyChecksums", "rocksdb_readoptions_set_verify_checksums", "rocksdb_readoptions_get_verify_checksums", null, null,
+                        null, null,
+                        o -> o.setVerifyChecksums(false),
+                        o -> assertEquals(false, o.verifyChecksums()),
+                        List.of()),
+                new Setting<ReadOptions>("ReadOptions.setFillCache", "ReadOptions.fillCache", "rocksdb_readoptions_set_fill_cache", "rocksdb_readoptions_get_fill_cache", null, null,
+                        null, null,
+                        o -> o.setFillCache(false),
+                        o -> assertEquals(false, o.fillCache()),
+                        List.of()),
+                new Setting<ReadOptions>("ReadOptions.setPrefixSameAsStart", "ReadOptions.prefixSameAsStart", "rocksdb_readoptions_set_prefix_same_as_start", "rocksdb_readoptions_get_prefix_same_as_start", null, null,
+                        null, null,
+                        o -> o.setPrefixSameAsStart(true),
+                        o -> assertEquals(true, o.prefixSameAsStart()),
+                        List.of()),
+                new Setting<ReadOptions>("ReadOptions.setTotalOrderSeek", "ReadOptions.totalOrderSeek", "rocksdb_readoptions_set_total_order_seek", "rocksdb_readoptions_get_total_order_seek", null, null,
+                        null, null,
+                        o -> o.setTotalOrderSeek(true),
+                        o -> assertEquals(true, o.totalOrderSeek()),
+                        List.of()),
+                new Setting<ReadOptions>("ReadOptions.setReadaheadSize", "ReadOptions.readaheadSize", "rocksdb_readoptions_set_readahead_size", "rocksdb_readoptions_get_readahead_size", null, null,
+                        null, null,
+                        o -> o.setReadaheadSize(4096),
+                        o -> assertEquals((long) (4096), o.readaheadSize()),
+                        List.of(o -> o.setReadaheadSize((0) - 1))),
+                new Setting<ReadOptions>("ReadOptions.setTailing", "ReadOptions.tailing", "rocksdb_readoptions_set_tailing", "rocksdb_readoptions_get_tailing", null, null,
+                        null, null,
+                        o -> o.setTailing(true),
+                        o -> assertEquals(true, o.tailing()),
+                        List.of()),
+                new Setting<ReadOptions>("ReadOptions.setAutoRefreshIteratorWithSnapshot", "ReadOptions.autoRefreshIteratorWithSnapshot", "rocksdb_readoptions_set_auto_refresh_iterator_with_snapshot", "rocksdb_readoptions_get_auto_refresh_iterator_with_snapshot", "11.8", "11.8",
+                        null, null,
+                        o -> o.setAutoRefreshIteratorWithSnapshot(true),
+                        o -> assertEquals(true, o.autoRefreshIteratorWithSnapshot()),
+                        List.of()),
+                new Setting<ReadOptions>("ReadOptions.setOptimizeMultigetForIo", "ReadOptions.optimizeMultigetForIo", "rocksdb_readoptions_set_optimize_multiget_for_io", "rocksdb_readoptions_get_optimize_multiget_for_io", "11.8", "11.8",
+                        null, null,
+                        o -> o.setOptimizeMultigetForIo(false),
+                        o -> assertEquals(false, o.optimizeMultigetForIo()),
+                        List.of()),
+                new Setting<ReadOptions>("ReadOptions.setReadTier", "ReadOptions.readTier", "rocksdb_readoptions_set_read_tier", "rocksdb_readoptions_get_read_tier", null, null,
+                        null, null,
+                        o -> o.setReadTier(ReadOptions.ReadTier.BLOCK_CACHE),
+                        o -> assertEquals(ReadOptions.ReadTier.BLOCK_CACHE, o.readTier()),
+                        List.of()),
+                new Setting<ReadOptions>("ReadOptions.setIgnoreRangeDeletions", "ReadOptions.ignoreRangeDeletions", "rocksdb_readoptions_set_ignore_range_deletions", "rocksdb_readoptions_get_ignore_range_deletions", null, null,
+                        null, null,
+                        o -> o.setIgnoreRangeDeletions(true),
+                        o -> assertEquals(true, o.ignoreRangeDeletions()),
+                        List.of()),
+                new Setting<ReadOptions>("ReadOptions.setPinData", "ReadOptions.pinData", "rocksdb_readoptions_set_pin_data", "rocksdb_readoptions_get_pin_data", null, null,
+                        null, null,
+                        o -> o.setPinData(true),
+                        o -> assertEquals(true, o.pinData()),
+                        List.of()),
+                new Setting<ReadOptions>("ReadOptions.setDeadlineMicros", "ReadOptions.deadlineMicros", "rocksdb_readoptions_set_deadline", "rocksdb_readoptions_get_deadline", null, null,
+                        null, null,
+                        o -> o.setDeadlineMicros(4102444800000000L),
+                        o -> assertEquals((long) (4102444800000000L), o.deadlineMicros()),
+                        List.of(o -> o.setDeadlineMicros((0) - 1))),
+                new Setting<ReadOptions>("ReadOptions.setIoTimeoutMicros", "ReadOptions.ioTimeoutMicros", "rocksdb_readoptions_set_io_timeout", "rocksdb_readoptions_get_io_timeout", null, null,
+                        null, null,
+                        o -> o.setIoTimeoutMicros(250000),
+                        o -> assertEquals((long) (250000), o.ioTimeoutMicros()),
+                        List.of(o -> o.setIoTimeoutMicros((0) - 1))),
+                new Setting<ReadOptions>("ReadOptions.setAsyncIo", "ReadOptions.asyncIo", "rocksdb_readoptions_set_async_io", "rocksdb_readoptions_get_async_io", "10.1", "10.1",
+                        null, null,
+                        o -> o.setAsyncIo(true),
+                        o -> assertEquals(true, o.asyncIo()),
+                        List.of()));
+    }
+
+    /** Adds the use-after-close rows of {@link RestoreOptions}'s generated settings to its table. */
+    static Table<RestoreOptions> restoreOptions(Table<RestoreOptions> table) {
+        return table
+                .guarded("setKeepLogFiles(boolean)", (o, c) -> o.setKeepLogFiles(true))
+                .guarded("keepLogFiles()", (o, c) -> o.keepLogFiles());
+    }
+
+    /** The settings of {@link RestoreOptions}. */
+    public static List<Setting<RestoreOptions>> restoreOptionsSettings() {
+        return List.of(
+                new Setting<RestoreOptions>("RestoreOptions.setKeepLogFiles", "RestoreOptions.keepLogFiles", "rocksdb_restore_options_set_keep_log_files", null, null, null,
+                        null, null,
+                        o -> o.setKeepLogFiles(true),
+                        o -> assertEquals(true, o.keepLogFiles()),
+                        List.of()));
     }
 
     /** Adds the use-after-close rows of {@link TransactionDBOptions}'s generated settings to its table. */
@@ -1330,22 +1715,22 @@ public final class SettingsTables {
     /** The settings of {@link TransactionDBOptions}. */
     public static List<Setting<TransactionDBOptions>> transactionDBOptionsSettings() {
         return List.of(
-                new Setting<TransactionDBOptions>("TransactionDBOptions.setMaxNumLocks", "rocksdb_transactiondb_options_set_max_num_locks", "rocksdb_transactiondb_options_get_max_num_locks", null, "11.8",
+                new Setting<TransactionDBOptions>("TransactionDBOptions.setMaxNumLocks", "TransactionDBOptions.maxNumLocks", "rocksdb_transactiondb_options_set_max_num_locks", "rocksdb_transactiondb_options_get_max_num_locks", null, "11.8",
                         null, null,
                         o -> o.setMaxNumLocks(1000),
                         o -> assertEquals((long) (1000), o.maxNumLocks()),
                         List.of()),
-                new Setting<TransactionDBOptions>("TransactionDBOptions.setNumStripes", "rocksdb_transactiondb_options_set_num_stripes", "rocksdb_transactiondb_options_get_num_stripes", null, "11.8",
+                new Setting<TransactionDBOptions>("TransactionDBOptions.setNumStripes", "TransactionDBOptions.numStripes", "rocksdb_transactiondb_options_set_num_stripes", "rocksdb_transactiondb_options_get_num_stripes", null, "11.8",
                         null, null,
                         o -> o.setNumStripes(32),
                         o -> assertEquals((long) (32), o.numStripes()),
                         List.of(o -> o.setNumStripes((1) - 1))),
-                new Setting<TransactionDBOptions>("TransactionDBOptions.setTransactionLockTimeout", "rocksdb_transactiondb_options_set_transaction_lock_timeout", "rocksdb_transactiondb_options_get_transaction_lock_timeout", null, "11.8",
+                new Setting<TransactionDBOptions>("TransactionDBOptions.setTransactionLockTimeout", "TransactionDBOptions.transactionLockTimeout", "rocksdb_transactiondb_options_set_transaction_lock_timeout", "rocksdb_transactiondb_options_get_transaction_lock_timeout", null, "11.8",
                         null, null,
                         o -> o.setTransactionLockTimeout(2000),
                         o -> assertEquals((long) (2000), o.transactionLockTimeout()),
                         List.of(o -> o.setTransactionLockTimeout((-1) - 1))),
-                new Setting<TransactionDBOptions>("TransactionDBOptions.setDefaultLockTimeout", "rocksdb_transactiondb_options_set_default_lock_timeout", "rocksdb_transactiondb_options_get_default_lock_timeout", null, "11.8",
+                new Setting<TransactionDBOptions>("TransactionDBOptions.setDefaultLockTimeout", "TransactionDBOptions.defaultLockTimeout", "rocksdb_transactiondb_options_set_default_lock_timeout", "rocksdb_transactiondb_options_get_default_lock_timeout", null, "11.8",
                         null, null,
                         o -> o.setDefaultLockTimeout(3000),
                         o -> assertEquals((long) (3000), o.defaultLockTimeout()),
@@ -1366,58 +1751,190 @@ public final class SettingsTables {
                 .guarded("setMaxWriteBatchSize(long)", (o, c) -> o.setMaxWriteBatchSize(1048576))
                 .guarded("maxWriteBatchSize()", (o, c) -> o.maxWriteBatchSize())
                 .guarded("setSkipPrepare(boolean)", (o, c) -> o.setSkipPrepare(false))
-                .guarded("skipPrepare()", (o, c) -> o.skipPrepare());
+                .guarded("skipPrepare()", (o, c) -> o.skipPrepare())
+                .guarded("setSetSnapshot(boolean)", (o, c) -> o.setSetSnapshot(true))
+                .guarded("isSetSnapshot()", (o, c) -> o.isSetSnapshot());
     }
 
     /** The settings of {@link TransactionOptions}. */
     public static List<Setting<TransactionOptions>> transactionOptionsSettings() {
         return List.of(
-                new Setting<TransactionOptions>("TransactionOptions.setDeadlockDetect", "rocksdb_transaction_options_set_deadlock_detect", "rocksdb_transaction_options_get_deadlock_detect", null, "11.8",
+                new Setting<TransactionOptions>("TransactionOptions.setDeadlockDetect", "TransactionOptions.deadlockDetect", "rocksdb_transaction_options_set_deadlock_detect", "rocksdb_transaction_options_get_deadlock_detect", null, "11.8",
                         null, null,
                         o -> o.setDeadlockDetect(true),
                         o -> assertEquals(true, o.deadlockDetect()),
                         List.of()),
-                new Setting<TransactionOptions>("TransactionOptions.setDeadlockDetectDepth", "rocksdb_transaction_options_set_deadlock_detect_depth", "rocksdb_transaction_options_get_deadlock_detect_depth", null, "11.8",
+                new Setting<TransactionOptions>("TransactionOptions.setDeadlockDetectDepth", "TransactionOptions.deadlockDetectDepth", "rocksdb_transaction_options_set_deadlock_detect_depth", "rocksdb_transaction_options_get_deadlock_detect_depth", null, "11.8",
                         null, null,
                         o -> o.setDeadlockDetectDepth(10),
                         o -> assertEquals((long) (10), o.deadlockDetectDepth()),
                         List.of(o -> o.setDeadlockDetectDepth((1) - 1))),
-                new Setting<TransactionOptions>("TransactionOptions.setLockTimeout", "rocksdb_transaction_options_set_lock_timeout", "rocksdb_transaction_options_get_lock_timeout", null, "11.8",
+                new Setting<TransactionOptions>("TransactionOptions.setLockTimeout", "TransactionOptions.lockTimeout", "rocksdb_transaction_options_set_lock_timeout", "rocksdb_transaction_options_get_lock_timeout", null, "11.8",
                         null, null,
                         o -> o.setLockTimeout(500),
                         o -> assertEquals((long) (500), o.lockTimeout()),
                         List.of(o -> o.setLockTimeout((-1) - 1))),
-                new Setting<TransactionOptions>("TransactionOptions.setExpiration", "rocksdb_transaction_options_set_expiration", "rocksdb_transaction_options_get_expiration", null, "11.8",
+                new Setting<TransactionOptions>("TransactionOptions.setExpiration", "TransactionOptions.expiration", "rocksdb_transaction_options_set_expiration", "rocksdb_transaction_options_get_expiration", null, "11.8",
                         null, null,
                         o -> o.setExpiration(60000),
                         o -> assertEquals((long) (60000), o.expiration()),
                         List.of(o -> o.setExpiration((-1) - 1))),
-                new Setting<TransactionOptions>("TransactionOptions.setMaxWriteBatchSize", "rocksdb_transaction_options_set_max_write_batch_size", "rocksdb_transaction_options_get_max_write_batch_size", null, "11.8",
+                new Setting<TransactionOptions>("TransactionOptions.setMaxWriteBatchSize", "TransactionOptions.maxWriteBatchSize", "rocksdb_transaction_options_set_max_write_batch_size", "rocksdb_transaction_options_get_max_write_batch_size", null, "11.8",
                         null, null,
                         o -> o.setMaxWriteBatchSize(1048576),
                         o -> assertEquals((long) (1048576), o.maxWriteBatchSize()),
                         List.of(o -> o.setMaxWriteBatchSize((0) - 1))),
-                new Setting<TransactionOptions>("TransactionOptions.setSkipPrepare", "rocksdb_transaction_options_set_skip_prepare", "rocksdb_transaction_options_get_skip_prepare", null, "11.8",
+                new Setting<TransactionOptions>("TransactionOptions.setSkipPrepare", "TransactionOptions.skipPrepare", "rocksdb_transaction_options_set_skip_prepare", "rocksdb_transaction_options_get_skip_prepare", null, "11.8",
                         null, null,
                         o -> o.setSkipPrepare(false),
                         o -> assertEquals(false, o.skipPrepare()),
+                        List.of()),
+                new Setting<TransactionOptions>("TransactionOptions.setSetSnapshot", "TransactionOptions.isSetSnapshot", "rocksdb_transaction_options_set_set_snapshot", null, null, null,
+                        null, null,
+                        o -> o.setSetSnapshot(true),
+                        o -> assertEquals(true, o.isSetSnapshot()),
                         List.of()));
+    }
+
+    /** Adds the use-after-close rows of {@link UniversalCompactionOptions}'s generated settings to its table. */
+    static Table<UniversalCompactionOptions> universalCompactionOptions(Table<UniversalCompactionOptions> table) {
+        return table
+                .guarded("setSizeRatio(int)", (o, c) -> o.setSizeRatio(5))
+                .guarded("sizeRatio()", (o, c) -> o.sizeRatio())
+                .guarded("setMinMergeWidth(int)", (o, c) -> o.setMinMergeWidth(3))
+                .guarded("minMergeWidth()", (o, c) -> o.minMergeWidth())
+                .guarded("setMaxMergeWidth(int)", (o, c) -> o.setMaxMergeWidth(9))
+                .guarded("maxMergeWidth()", (o, c) -> o.maxMergeWidth())
+                .guarded("setMaxSizeAmplificationPercent(int)", (o, c) -> o.setMaxSizeAmplificationPercent(150))
+                .guarded("maxSizeAmplificationPercent()", (o, c) -> o.maxSizeAmplificationPercent())
+                .guarded("setCompressionSizePercent(int)", (o, c) -> o.setCompressionSizePercent(80))
+                .guarded("compressionSizePercent()", (o, c) -> o.compressionSizePercent())
+                .guarded("setStopStyleTotalSize(boolean)", (o, c) -> o.setStopStyleTotalSize(false))
+                .guarded("stopStyleTotalSize()", (o, c) -> o.stopStyleTotalSize());
+    }
+
+    /** The settings of {@link UniversalCompactionOptions}. */
+    public static List<Setting<UniversalCompactionOptions>> universalCompactionOptionsSettings() {
+        return List.of(
+                new Setting<UniversalCompactionOptions>("UniversalCompactionOptions.setSizeRatio", "UniversalCompactionOptions.sizeRatio", "rocksdb_universal_compaction_options_set_size_ratio", "rocksdb_universal_compaction_options_get_size_ratio", null, null,
+                        null, null,
+                        o -> o.setSizeRatio(5),
+                        o -> assertEquals((int) (5), o.sizeRatio()),
+                        List.of(o -> o.setSizeRatio((0) - 1))),
+                new Setting<UniversalCompactionOptions>("UniversalCompactionOptions.setMinMergeWidth", "UniversalCompactionOptions.minMergeWidth", "rocksdb_universal_compaction_options_set_min_merge_width", "rocksdb_universal_compaction_options_get_min_merge_width", null, null,
+                        null, null,
+                        o -> o.setMinMergeWidth(3),
+                        o -> assertEquals((int) (3), o.minMergeWidth()),
+                        List.of(o -> o.setMinMergeWidth((2) - 1))),
+                new Setting<UniversalCompactionOptions>("UniversalCompactionOptions.setMaxMergeWidth", "UniversalCompactionOptions.maxMergeWidth", "rocksdb_universal_compaction_options_set_max_merge_width", "rocksdb_universal_compaction_options_get_max_merge_width", null, null,
+                        null, null,
+                        o -> o.setMaxMergeWidth(9),
+                        o -> assertEquals((int) (9), o.maxMergeWidth()),
+                        List.of(o -> o.setMaxMergeWidth((2) - 1))),
+                new Setting<UniversalCompactionOptions>("UniversalCompactionOptions.setMaxSizeAmplificationPercent", "UniversalCompactionOptions.maxSizeAmplificationPercent", "rocksdb_universal_compaction_options_set_max_size_amplification_percent", "rocksdb_universal_compaction_options_get_max_size_amplification_percent", null, null,
+                        null, null,
+                        o -> o.setMaxSizeAmplificationPercent(150),
+                        o -> assertEquals((int) (150), o.maxSizeAmplificationPercent()),
+                        List.of(o -> o.setMaxSizeAmplificationPercent((0) - 1))),
+                new Setting<UniversalCompactionOptions>("UniversalCompactionOptions.setCompressionSizePercent", "UniversalCompactionOptions.compressionSizePercent", "rocksdb_universal_compaction_options_set_compression_size_percent", "rocksdb_universal_compaction_options_get_compression_size_percent", null, null,
+                        null, null,
+                        o -> o.setCompressionSizePercent(80),
+                        o -> assertEquals((int) (80), o.compressionSizePercent()),
+                        List.of(o -> o.setCompressionSizePercent((-1) - 1))),
+                new Setting<UniversalCompactionOptions>("UniversalCompactionOptions.setStopStyleTotalSize", "UniversalCompactionOptions.stopStyleTotalSize", "rocksdb_universal_compaction_options_set_stop_style", "rocksdb_universal_compaction_options_get_stop_style", null, null,
+                        null, null,
+                        o -> o.setStopStyleTotalSize(false),
+                        o -> assertEquals(false, o.stopStyleTotalSize()),
+                        List.of()));
+    }
+
+    /** Adds the use-after-close rows of {@link WaitForCompactOptions}'s generated settings to its table. */
+    static Table<WaitForCompactOptions> waitForCompactOptions(Table<WaitForCompactOptions> table) {
+        return table
+                .guarded("setAbortOnPause(boolean)", (o, c) -> o.setAbortOnPause(true))
+                .guarded("abortOnPause()", (o, c) -> o.abortOnPause())
+                .guarded("setFlush(boolean)", (o, c) -> o.setFlush(true))
+                .guarded("flush()", (o, c) -> o.flush())
+                .guarded("setWaitForPurge(boolean)", (o, c) -> o.setWaitForPurge(true))
+                .guarded("waitForPurge()", (o, c) -> o.waitForPurge())
+                .guarded("setTimeout(Duration)", (o, c) -> o.setTimeout(java.time.Duration.ofMillis(1500)))
+                .guarded("timeout()", (o, c) -> o.timeout());
+    }
+
+    /** The settings of {@link WaitForCompactOptions}. */
+    public static List<Setting<WaitForCompactOptions>> waitForCompactOptionsSettings() {
+        return List.of(
+                new Setting<WaitForCompactOptions>("WaitForCompactOptions.setAbortOnPause", "WaitForCompactOptions.abortOnPause", "rocksdb_wait_for_compact_options_set_abort_on_pause", "rocksdb_wait_for_compact_options_get_abort_on_pause", "10.1", "10.1",
+                        null, null,
+                        o -> o.setAbortOnPause(true),
+                        o -> assertEquals(true, o.abortOnPause()),
+                        List.of()),
+                new Setting<WaitForCompactOptions>("WaitForCompactOptions.setFlush", "WaitForCompactOptions.flush", "rocksdb_wait_for_compact_options_set_flush", "rocksdb_wait_for_compact_options_get_flush", "10.1", "10.1",
+                        null, null,
+                        o -> o.setFlush(true),
+                        o -> assertEquals(true, o.flush()),
+                        List.of()),
+                new Setting<WaitForCompactOptions>("WaitForCompactOptions.setWaitForPurge", "WaitForCompactOptions.waitForPurge", "rocksdb_wait_for_compact_options_set_wait_for_purge", "rocksdb_wait_for_compact_options_get_wait_for_purge", "11.8", "11.8",
+                        null, null,
+                        o -> o.setWaitForPurge(true),
+                        o -> assertEquals(true, o.waitForPurge()),
+                        List.of()),
+                new Setting<WaitForCompactOptions>("WaitForCompactOptions.setTimeout", "WaitForCompactOptions.timeout", "rocksdb_wait_for_compact_options_set_timeout", "rocksdb_wait_for_compact_options_get_timeout", "10.1", "10.1",
+                        null, null,
+                        o -> o.setTimeout(java.time.Duration.ofMillis(1500)),
+                        o -> assertEquals(java.time.Duration.ofMillis(1500), o.timeout()),
+                        List.of(o -> o.setTimeout(java.time.Duration.ofNanos(-1)))));
     }
 
     /** Adds the use-after-close rows of {@link WriteOptions}'s generated settings to its table. */
     static Table<WriteOptions> writeOptions(Table<WriteOptions> table) {
         return table
                 .guarded("setIgnoreMissingColumnFamilies(boolean)", (o, c) -> o.setIgnoreMissingColumnFamilies(true))
-                .guarded("ignoreMissingColumnFamilies()", (o, c) -> o.ignoreMissingColumnFamilies());
+                .guarded("ignoreMissingColumnFamilies()", (o, c) -> o.ignoreMissingColumnFamilies())
+                .guarded("setSync(boolean)", (o, c) -> o.setSync(true))
+                .guarded("sync()", (o, c) -> o.sync())
+                .guarded("setDisableWAL(boolean)", (o, c) -> o.setDisableWAL(true))
+                .guarded("disableWAL()", (o, c) -> o.disableWAL())
+                .guarded("setNoSlowdown(boolean)", (o, c) -> o.setNoSlowdown(true))
+                .guarded("noSlowdown()", (o, c) -> o.noSlowdown())
+                .guarded("setLowPri(boolean)", (o, c) -> o.setLowPri(true))
+                .guarded("lowPri()", (o, c) -> o.lowPri())
+                .guarded("setMemtableInsertHintPerBatch(boolean)", (o, c) -> o.setMemtableInsertHintPerBatch(true))
+                .guarded("memtableInsertHintPerBatch()", (o, c) -> o.memtableInsertHintPerBatch());
     }
 
     /** The settings of {@link WriteOptions}. */
     public static List<Setting<WriteOptions>> writeOptionsSettings() {
         return List.of(
-                new Setting<WriteOptions>("WriteOptions.setIgnoreMissingColumnFamilies", "rocksdb_writeoptions_set_ignore_missing_column_families", "rocksdb_writeoptions_get_ignore_missing_column_families", null, null,
+                new Setting<WriteOptions>("WriteOptions.setIgnoreMissingColumnFamilies", "WriteOptions.ignoreMissingColumnFamilies", "rocksdb_writeoptions_set_ignore_missing_column_families", "rocksdb_writeoptions_get_ignore_missing_column_families", null, null,
                         null, null,
                         o -> o.setIgnoreMissingColumnFamilies(true),
                         o -> assertEquals(true, o.ignoreMissingColumnFamilies()),
+                        List.of()),
+                new Setting<WriteOptions>("WriteOptions.setSync", "WriteOptions.sync", "rocksdb_writeoptions_set_sync", "rocksdb_writeoptions_get_sync", null, null,
+                        null, null,
+                        o -> o.setSync(true),
+                        o -> assertEquals(true, o.sync()),
+                        List.of()),
+                new Setting<WriteOptions>("WriteOptions.setDisableWAL", "WriteOptions.disableWAL", "rocksdb_writeoptions_disable_WAL", "rocksdb_writeoptions_get_disable_WAL", null, null,
+                        null, null,
+                        o -> o.setDisableWAL(true),
+                        o -> assertEquals(true, o.disableWAL()),
+                        List.of()),
+                new Setting<WriteOptions>("WriteOptions.setNoSlowdown", "WriteOptions.noSlowdown", "rocksdb_writeoptions_set_no_slowdown", "rocksdb_writeoptions_get_no_slowdown", null, null,
+                        null, null,
+                        o -> o.setNoSlowdown(true),
+                        o -> assertEquals(true, o.noSlowdown()),
+                        List.of()),
+                new Setting<WriteOptions>("WriteOptions.setLowPri", "WriteOptions.lowPri", "rocksdb_writeoptions_set_low_pri", "rocksdb_writeoptions_get_low_pri", null, null,
+                        null, null,
+                        o -> o.setLowPri(true),
+                        o -> assertEquals(true, o.lowPri()),
+                        List.of()),
+                new Setting<WriteOptions>("WriteOptions.setMemtableInsertHintPerBatch", "WriteOptions.memtableInsertHintPerBatch", "rocksdb_writeoptions_set_memtable_insert_hint_per_batch", "rocksdb_writeoptions_get_memtable_insert_hint_per_batch", null, null,
+                        null, null,
+                        o -> o.setMemtableInsertHintPerBatch(true),
+                        o -> assertEquals(true, o.memtableInsertHintPerBatch()),
                         List.of()));
     }
 }

@@ -95,7 +95,8 @@ public final class Capabilities {
 
     /**
      * Functions that {@code src/main} calls only behind {@link #require} or {@link #callable},
-     * because some supported engine lacks them (or has them with another signature).
+     * because some supported engine lacks them (or has them with another signature); the settings
+     * table's are {@link GatedSettings#FUNCTIONS}.
      */
     public static final Set<String> GATED = Set.of(
             "rocksdb_get_into_buffer_cf",
@@ -111,8 +112,6 @@ public final class Capabilities {
             "rocksdb_checkpoint_export_column_family",
             "rocksdb_import_column_family_options_create",
             "rocksdb_import_column_family_options_destroy",
-            "rocksdb_import_column_family_options_set_move_files",
-            "rocksdb_import_column_family_options_get_move_files",
             "rocksdb_export_import_files_metadata_destroy",
             "rocksdb_export_import_files_metadata_get_db_comparator_name",
             "rocksdb_export_import_files_metadata_get_files",
@@ -120,14 +119,6 @@ public final class Capabilities {
             "rocksdb_wait_for_compact",
             "rocksdb_wait_for_compact_options_create",
             "rocksdb_wait_for_compact_options_destroy",
-            "rocksdb_wait_for_compact_options_set_abort_on_pause",
-            "rocksdb_wait_for_compact_options_get_abort_on_pause",
-            "rocksdb_wait_for_compact_options_set_flush",
-            "rocksdb_wait_for_compact_options_get_flush",
-            "rocksdb_wait_for_compact_options_set_timeout",
-            "rocksdb_wait_for_compact_options_get_timeout",
-            "rocksdb_wait_for_compact_options_set_wait_for_purge",
-            "rocksdb_wait_for_compact_options_get_wait_for_purge",
             // user-defined timestamps: RocksDB 11's; the C comparator with timestamps is in every engine, gated anyway
             "rocksdb_comparator_with_ts_create",
             "rocksdb_get_full_history_ts_low",
@@ -201,8 +192,7 @@ public final class Capabilities {
             "rocksdb_end_trace",
             // the pinned read through an indexed batch: not in 7.8.3 or 10.1.3
             "rocksdb_writebatch_wi_get_pinned_from_batch_and_db_cf",
-            // RocksDB 8.1 (fail_if_not_bottommost_level) and 8.6 (typed statistics) and later: not in 7.8.3
-            "rocksdb_ingestexternalfileoptions_set_fail_if_not_bottommost_level",
+            // RocksDB 8.6 (typed statistics) and later: not in 7.8.3
             "rocksdb_options_set_statistics_level",
             "rocksdb_options_get_statistics_level",
             "rocksdb_options_statistics_get_ticker_count",
@@ -224,14 +214,6 @@ public final class Capabilities {
             // background work, the WAL list, backups with options, read options
             "rocksdb_compaction_options_create",
             "rocksdb_compaction_options_destroy",
-            "rocksdb_compaction_options_set_compression",
-            "rocksdb_compaction_options_get_compression",
-            "rocksdb_compaction_options_set_output_file_size_limit",
-            "rocksdb_compaction_options_get_output_file_size_limit",
-            "rocksdb_compaction_options_set_max_subcompactions",
-            "rocksdb_compaction_options_get_max_subcompactions",
-            "rocksdb_compaction_options_set_allow_trivial_move",
-            "rocksdb_compaction_options_get_allow_trivial_move",
             "rocksdb_compaction_options_canceled_create",
             "rocksdb_compaction_options_canceled_set",
             "rocksdb_compaction_options_canceled_destroy",
@@ -269,21 +251,11 @@ public final class Capabilities {
             "rocksdb_create_backup_options_set_progress_callback",
             "rocksdb_backup_engine_create_new_backup_with_options",
             "rocksdb_backup_engine_stop_backup",
-            "rocksdb_readoptions_set_auto_refresh_iterator_with_snapshot",
-            "rocksdb_readoptions_get_auto_refresh_iterator_with_snapshot",
-            "rocksdb_readoptions_set_optimize_multiget_for_io",
-            "rocksdb_readoptions_get_optimize_multiget_for_io",
             // typed options: absent from 7.8.3, or (the directories' getters) before 11
             "rocksdb_options_get_wal_dir",
             "rocksdb_options_get_db_log_dir",
-            "rocksdb_fifo_compaction_options_set_allow_compaction",
-            "rocksdb_fifo_compaction_options_get_allow_compaction",
             "rocksdb_block_based_options_set_optimize_filters_for_memory",
             "rocksdb_snapshot_get_sequence_number",
-            "rocksdb_readoptions_set_async_io",
-            "rocksdb_readoptions_get_async_io",
-            "rocksdb_compactoptions_set_max_subcompactions",
-            "rocksdb_compactoptions_get_max_subcompactions",
             "rocksdb_cache_create_hyper_clock",
             // observability and environment: absent from 7.8.3
             "rocksdb_logger_create_callback_logger",

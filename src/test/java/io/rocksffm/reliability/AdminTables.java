@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import io.rocksffm.Compression;
 import io.rocksffm.CompactRangeOptions;
 import io.rocksffm.ColumnFamilyHandle;
 import io.rocksffm.WaitForCompactOptions;
@@ -24,7 +23,6 @@ import io.rocksffm.ExportImportFilesMetaData;
 import io.rocksffm.ImportColumnFamilyOptions;
 import io.rocksffm.RocksDB;
 import io.rocksffm.TraceOptions;
-import java.time.Duration;
 
 /**
  * The use-after-close rows and tables of issue 30's RocksDB 11 administration: the
@@ -133,17 +131,9 @@ final class AdminTables {
     }
 
     static Table<WaitForCompactOptions> waitForCompactOptions() {
-        return new Table<>(WaitForCompactOptions.class)
+        return SettingsTables.waitForCompactOptions(new Table<>(WaitForCompactOptions.class))
                 .plain("close()", (o, c) -> o.close())
-                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("setAbortOnPause(boolean)", (o, c) -> o.setAbortOnPause(true))
-                .guarded("abortOnPause()", (o, c) -> o.abortOnPause())
-                .guarded("setFlush(boolean)", (o, c) -> o.setFlush(true))
-                .guarded("flush()", (o, c) -> o.flush())
-                .guarded("setWaitForPurge(boolean)", (o, c) -> o.setWaitForPurge(true))
-                .guarded("waitForPurge()", (o, c) -> o.waitForPurge())
-                .guarded("setTimeout(Duration)", (o, c) -> o.setTimeout(Duration.ofSeconds(1)))
-                .guarded("timeout()", (o, c) -> o.timeout());
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()));
     }
 
     /** New import options, or null on engines without them. */
@@ -162,11 +152,9 @@ final class AdminTables {
     }
 
     static Table<ImportColumnFamilyOptions> importOptions() {
-        return new Table<>(ImportColumnFamilyOptions.class)
+        return SettingsTables.importColumnFamilyOptions(new Table<>(ImportColumnFamilyOptions.class))
                 .plain("close()", (o, c) -> o.close())
-                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("setMoveFiles(boolean)", (o, c) -> o.setMoveFiles(true))
-                .guarded("moveFiles()", (o, c) -> o.moveFiles());
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()));
     }
 
     static Table<ExportImportFilesMetaData> exported() {
@@ -211,17 +199,9 @@ final class AdminTables {
     }
 
     static Table<CompactionOptions> compactionOptions() {
-        return new Table<>(CompactionOptions.class)
+        return SettingsTables.compactionOptions(new Table<>(CompactionOptions.class))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("setCompression(Compression)", (o, c) -> o.setCompression(Compression.NONE))
-                .guarded("compression()", (o, c) -> o.compression())
-                .guarded("setOutputFileSizeLimit(long)", (o, c) -> o.setOutputFileSizeLimit(1 << 20))
-                .guarded("outputFileSizeLimit()", (o, c) -> o.outputFileSizeLimit())
-                .guarded("setMaxSubcompactions(int)", (o, c) -> o.setMaxSubcompactions(1))
-                .guarded("maxSubcompactions()", (o, c) -> o.maxSubcompactions())
-                .guarded("setAllowTrivialMove(boolean)", (o, c) -> o.setAllowTrivialMove(true))
-                .guarded("allowTrivialMove()", (o, c) -> o.allowTrivialMove())
                 .guarded("setCanceled(boolean)", (o, c) -> o.setCanceled(false))
                 .guarded("isCanceled()", (o, c) -> o.isCanceled());
     }

@@ -198,42 +198,21 @@ final class ApiTables {
     }
 
     static Table<ReadOptions> readOptions() {
-        return TimestampTables.readOptions(OptionsTables.readIssue32(SettingsTables.readOptions(new Table<>(ReadOptions.class))))
+        return TimestampTables.readOptions(SettingsTables.readOptions(new Table<>(ReadOptions.class)))
                 .plain("close()", (o, c) -> o.close())
                 .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("setVerifyChecksums(boolean)", (o, c) -> o.setVerifyChecksums(true))
                 .guarded("setPrefetchBytes(long)", (o, c) -> o.setPrefetchBytes(4096))
                 .guarded("prefetchBytes()", (o, c) -> o.prefetchBytes())
-                .guarded("verifyChecksums()", (o, c) -> o.verifyChecksums())
-                .guarded("setFillCache(boolean)", (o, c) -> o.setFillCache(false))
-                .guarded("fillCache()", (o, c) -> o.fillCache())
-                .guarded("setPrefixSameAsStart(boolean)", (o, c) -> o.setPrefixSameAsStart(true))
-                .guarded("prefixSameAsStart()", (o, c) -> o.prefixSameAsStart())
-                .guarded("setTotalOrderSeek(boolean)", (o, c) -> o.setTotalOrderSeek(true))
-                .guarded("totalOrderSeek()", (o, c) -> o.totalOrderSeek())
-                .guarded("setReadaheadSize(long)", (o, c) -> o.setReadaheadSize(4096))
-                .guarded("readaheadSize()", (o, c) -> o.readaheadSize())
-                .guarded("setTailing(boolean)", (o, c) -> o.setTailing(true))
-                .guarded("tailing()", (o, c) -> o.tailing())
                 .guarded("setIterateLowerBound(MemorySegment)", (o, c) -> o.setIterateLowerBound(c.key))
                 .guarded("setIterateUpperBound(MemorySegment)", (o, c) -> o.setIterateUpperBound(c.value))
                 .guarded("setSnapshot(Snapshot)", (o, c) -> o.setSnapshot(c.snapshot))
-                .guarded("snapshot()", (o, c) -> o.snapshot())
-                // issue 30: gated on RocksDB 11, but a closed object refuses first
-                .guarded("setAutoRefreshIteratorWithSnapshot(boolean)", (o, c) -> o.setAutoRefreshIteratorWithSnapshot(true))
-                .guarded("autoRefreshIteratorWithSnapshot()", (o, c) -> o.autoRefreshIteratorWithSnapshot())
-                .guarded("setOptimizeMultigetForIo(boolean)", (o, c) -> o.setOptimizeMultigetForIo(true))
-                .guarded("optimizeMultigetForIo()", (o, c) -> o.optimizeMultigetForIo());
+                .guarded("snapshot()", (o, c) -> o.snapshot());
     }
 
     static Table<WriteOptions> writeOptions() {
-        return OptionsTables.writeIssue32(SettingsTables.writeOptions(new Table<>(WriteOptions.class)))
+        return SettingsTables.writeOptions(new Table<>(WriteOptions.class))
                 .plain("close()", (o, c) -> o.close())
-                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("setSync(boolean)", (o, c) -> o.setSync(true))
-                .guarded("sync()", (o, c) -> o.sync())
-                .guarded("setDisableWAL(boolean)", (o, c) -> o.setDisableWAL(true))
-                .guarded("disableWAL()", (o, c) -> o.disableWAL());
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()));
     }
 
     static Table<WriteBatch> writeBatch() {
@@ -338,9 +317,7 @@ final class ApiTables {
     static Table<FlushOptions> flushOptions() {
         return SettingsTables.flushOptions(new Table<>(FlushOptions.class))
                 .plain("close()", (o, c) -> o.close())
-                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("setWait(boolean)", (o, c) -> o.setWait(false))
-                .guarded("waitForFlush()", (o, c) -> o.waitForFlush());
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()));
     }
 
     static Table<Cache> cache() {
@@ -397,31 +374,13 @@ final class ApiTables {
     static Table<BackupEngineOptions> backupEngineOptions() {
         return SettingsTables.backupEngineOptions(new Table<>(BackupEngineOptions.class))
                 .plain("close()", (o, c) -> o.close())
-                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("setShareTableFiles(boolean)", (o, c) -> o.setShareTableFiles(true))
-                .guarded("shareTableFiles()", (o, c) -> o.shareTableFiles())
-                .guarded("setSync(boolean)", (o, c) -> o.setSync(true))
-                .guarded("sync()", (o, c) -> o.sync())
-                .guarded("setDestroyOldData(boolean)", (o, c) -> o.setDestroyOldData(false))
-                .guarded("destroyOldData()", (o, c) -> o.destroyOldData())
-                .guarded("setBackupLogFiles(boolean)", (o, c) -> o.setBackupLogFiles(true))
-                .guarded("backupLogFiles()", (o, c) -> o.backupLogFiles())
-                .guarded("setBackupRateLimit(long)", (o, c) -> o.setBackupRateLimit(1 << 20))
-                .guarded("backupRateLimit()", (o, c) -> o.backupRateLimit())
-                .guarded("setRestoreRateLimit(long)", (o, c) -> o.setRestoreRateLimit(1 << 20))
-                .guarded("restoreRateLimit()", (o, c) -> o.restoreRateLimit())
-                .guarded("setMaxBackgroundOperations(int)", (o, c) -> o.setMaxBackgroundOperations(2))
-                .guarded("maxBackgroundOperations()", (o, c) -> o.maxBackgroundOperations())
-                .guarded("setCallbackTriggerIntervalSize(long)", (o, c) -> o.setCallbackTriggerIntervalSize(1 << 20))
-                .guarded("callbackTriggerIntervalSize()", (o, c) -> o.callbackTriggerIntervalSize());
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()));
     }
 
     static Table<RestoreOptions> restoreOptions() {
-        return new Table<>(RestoreOptions.class)
+        return SettingsTables.restoreOptions(new Table<>(RestoreOptions.class))
                 .plain("close()", (o, c) -> o.close())
-                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("setKeepLogFiles(boolean)", (o, c) -> o.setKeepLogFiles(true))
-                .guarded("keepLogFiles()", (o, c) -> o.keepLogFiles());
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()));
     }
 
     /** Restores go to fresh directories under {@code c.dir} (a live engine would restore there). */
@@ -477,10 +436,7 @@ final class ApiTables {
     static Table<IngestExternalFileOptions> ingestExternalFileOptions() {
         return SettingsTables.ingestExternalFileOptions(new Table<>(IngestExternalFileOptions.class))
                 .plain("close()", (o, c) -> o.close())
-                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("setAllowBlockingFlush(boolean)", (o, c) -> o.setAllowBlockingFlush(true))
-                .guarded("allowBlockingFlush()", (o, c) -> o.allowBlockingFlush())
-                .guarded("setFailIfNotBottommostLevel(boolean)", (o, c) -> o.setFailIfNotBottommostLevel(false));
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()));
     }
 
     /** LatestOptions holds Options: after close every accessor still answers, and the options it returns are closed. */

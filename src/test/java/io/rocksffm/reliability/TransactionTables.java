@@ -272,17 +272,13 @@ final class TransactionTables {
     static Table<TransactionOptions> transactionOptions() {
         return SettingsTables.transactionOptions(new Table<>(TransactionOptions.class))
                 .plain("close()", (o, c) -> o.close())
-                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("setSetSnapshot(boolean)", (o, c) -> o.setSetSnapshot(true))
-                .guarded("isSetSnapshot()", (o, c) -> o.isSetSnapshot());
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()));
     }
 
     static Table<OptimisticTransactionOptions> optimisticTransactionOptions() {
-        return new Table<>(OptimisticTransactionOptions.class)
+        return SettingsTables.optimisticTransactionOptions(new Table<>(OptimisticTransactionOptions.class))
                 .plain("close()", (o, c) -> o.close())
-                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()))
-                .guarded("setSetSnapshot(boolean)", (o, c) -> o.setSetSnapshot(true))
-                .guarded("isSetSnapshot()", (o, c) -> o.isSetSnapshot());
+                .plain("isClosed()", (o, c) -> assertTrue(o.isClosed()));
     }
 
     static Table<WriteBatchWithIndex> writeBatchWithIndex(RocksDB db) {
