@@ -16,6 +16,7 @@ import org.apache.kafka.streams.processor.internals.RecordBatchingStateRestoreCa
 import org.apache.kafka.streams.processor.internals.metrics.StreamsMetricsImpl;
 import org.apache.kafka.streams.processor.internals.metrics.TaskMetrics;
 import org.apache.kafka.streams.query.Position;
+import org.apache.kafka.streams.state.HeadersBytesStore;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -114,7 +115,8 @@ abstract class DatabaseStore implements StateStore {
             if (context == null) {
                 throw new InvalidStateStoreException("rocksffm store " + name + " has not been initialised");
             }
-            StoreDatabase opened = StoreDatabase.open(name, context.stateDir().toPath(), context.appConfigs(), memtables());
+            StoreDatabase opened = StoreDatabase.open(name, context.stateDir().toPath(), context.appConfigs(), memtables(),
+                    this instanceof HeadersBytesStore);
             try {
                 boolean exactlyOnce = StreamsConfig.EXACTLY_ONCE_V2.equals(
                         String.valueOf(context.appConfigs().get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG)));

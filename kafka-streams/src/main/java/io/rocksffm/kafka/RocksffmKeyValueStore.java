@@ -23,6 +23,7 @@ import org.apache.kafka.streams.query.PositionBound;
 import org.apache.kafka.streams.query.Query;
 import org.apache.kafka.streams.query.QueryConfig;
 import org.apache.kafka.streams.query.QueryResult;
+import org.apache.kafka.streams.state.HeadersBytesStore;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -154,7 +155,7 @@ public class RocksffmKeyValueStore implements KeyValueStore<Bytes, byte[]> {
         this.context = context;
         Map<String, Object> configs = context.appConfigs();
         transactional = flag(configs.get(StreamsConfig.TRANSACTIONAL_STATE_STORES_CONFIG));
-        database = StoreDatabase.open(name, context.stateDir().toPath(), configs, 1);
+        database = StoreDatabase.open(name, context.stateDir().toPath(), configs, 1, this instanceof HeadersBytesStore);
         try {
             checkStatus(StreamsConfig.EXACTLY_ONCE_V2.equals(String.valueOf(configs.get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG))));
             position = database.position;

@@ -11,6 +11,7 @@ public final class RocksffmSessionBytesStoreSupplier implements SessionBytesStor
     private final String name;
     private final long retentionPeriod;
     private final long segmentInterval;
+    private final boolean findsByEndTime;
 
     /**
      * A supplier.
@@ -23,6 +24,12 @@ public final class RocksffmSessionBytesStoreSupplier implements SessionBytesStor
      *                                  not positive
      */
     public RocksffmSessionBytesStoreSupplier(String name, long retentionPeriod, long segmentInterval) {
+        this(name, retentionPeriod, segmentInterval, false);
+    }
+
+    /** A supplier of stores that answer {@code findSessions(long, long)} if {@code findsByEndTime} (emitting on window close). */
+    RocksffmSessionBytesStoreSupplier(String name, long retentionPeriod, long segmentInterval, boolean findsByEndTime) {
+        this.findsByEndTime = findsByEndTime;
         this.name = Objects.requireNonNull(name, "name cannot be null");
         if (retentionPeriod < 0) {
             throw new IllegalArgumentException("retentionPeriod cannot be negative");
@@ -42,7 +49,7 @@ public final class RocksffmSessionBytesStoreSupplier implements SessionBytesStor
     /** {@return a new, unopened store} */
     @Override
     public SessionStore<Bytes, byte[]> get() {
-        return new RocksffmSessionStore(name, retentionPeriod, segmentInterval);
+        return new RocksffmSessionStore(name, retentionPeriod, segmentInterval, findsByEndTime);
     }
 
     @Override

@@ -1,13 +1,16 @@
 package io.rocksffm.kafka;
 
 import org.apache.kafka.common.utils.Bytes;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.kstream.Windowed;
 import org.apache.kafka.streams.kstream.internals.SessionWindow;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.SessionStore;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -23,6 +26,8 @@ public class RocksffmSessionStore extends SegmentedStore implements SessionStore
     static final String METRICS_SCOPE = "rocksffm-session";
     private static final int SUFFIX = 16;
 
+    private final boolean findsByEndTime;
+
     /**
      * A store that opens its database in {@code init}.
      *
@@ -31,7 +36,13 @@ public class RocksffmSessionStore extends SegmentedStore implements SessionStore
      * @param segmentInterval the width of a segment, in milliseconds
      */
     public RocksffmSessionStore(String name, long retentionPeriod, long segmentInterval) {
+        this(name, retentionPeriod, segmentInterval, false);
+    }
+
+    /** A store that answers {@link #findSessions(long, long)} if {@code findsByEndTime} (the DSL's emit-on-window-close store). */
+    RocksffmSessionStore(String name, long retentionPeriod, long segmentInterval, boolean findsByEndTime) {
         super(name, METRICS_SCOPE, retentionPeriod, segmentInterval);
+        this.findsByEndTime = findsByEndTime;
     }
 
     @Override
@@ -110,6 +121,61 @@ public class RocksffmSessionStore extends SegmentedStore implements SessionStore
         return find(keyFrom, keyTo, 0, Long.MAX_VALUE, true, false);
     }
 
+    /**
+     * The sessions that end between the two times (inclusive), ordered as Kafka's time-ordered
+     * session store orders them: by end, then start, then key. Kafka's DSL asks for this when a
+     * session-windowed aggregation emits on window close, for the sessions closed since its last
+     * emission. The sessions are read from the segments of that end-time range and sorted in
+     * memory, so the iterator holds them all. The store that {@link RocksffmDslStoreSuppliers}
+     * gives such an aggregation answers it, and so does the store with headers; like Kafka's
+     * plain session store, a plain one made otherwise refuses it.
+     *
+     * @param earliestSessionEndTime the earliest end, inclusive
+     * @param latestSessionEndTime   the latest end, inclusive
+     * @return the sessions, with their aggregates; close it when done
+     * @throws UnsupportedOperationException if this is a plain store not made for emitting on window close
+     */
+    @Override
+    public KeyValueIterator<Windowed<Bytes>, byte[]> findSessions(long earliestSessionEndTime, long latestSessionEndTime) {
+        if (!findsByEndTime) {
+            return SessionStore.super.findSessions(earliestSessionEndTime, latestSessionEndTime);
+        }
+        // Expired segments only, as Kafka's time-ordered store: the sessions an emission asks for
+        // have just closed, which is when the retention period (gap plus grace) lets them go.
+        long from = earliestSessionEndTime;
+        List<TimeOrdered> sessions = new ArrayList<>();
+        try (KeyValueIterator<Windowed<Bytes>, byte[]> found = iterator(segmentId(from), segmentId(latestSessionEndTime),
+                null, null, false, raw -> {
+                    Windowed<Bytes> session = session(raw);
+                    long end = session.window().end();
+                    return end >= from && end <= latestSessionEndTime ? session : null;
+                })) {
+            found.forEachRemaining(kv -> sessions.add(new TimeOrdered(timeFirstKey(kv.key), kv)));
+        }
+        sessions.sort((a, b) -> Arrays.compareUnsigned(a.order, b.order));
+        return new InMemoryIterator<>(sessions.stream().map(TimeOrdered::session).toList());
+    }
+
+    /** A session found by end time, with the key that orders it. */
+    private record TimeOrdered(byte[] order, KeyValue<Windowed<Bytes>, byte[]> session) {
+    }
+
+    /** Kafka's time-first session key (end, start, key), in whose byte order its time-ordered store iterates. */
+    private static byte[] timeFirstKey(Windowed<Bytes> session) {
+        byte[] key = session.key().get();
+        return ByteBuffer.allocate(SUFFIX + key.length).putLong(session.window().end())
+                .putLong(session.window().start()).put(key).array();
+    }
+
+    /** The session of a database key (the segment, then the store key). */
+    private static Windowed<Bytes> session(byte[] raw) {
+        int keyLength = raw.length - 8 - SUFFIX;
+        ByteBuffer b = ByteBuffer.wrap(raw, 8 + keyLength, SUFFIX);
+        long end = b.getLong();
+        long start = b.getLong();
+        return new Windowed<>(Bytes.wrap(Arrays.copyOfRange(raw, 8, 8 + keyLength)), new SessionWindow(start, end));
+    }
+
     /** Sessions of keys in [keyFrom, keyTo] (null: unbounded) that end at or after {@code earliestEnd} and start at or before {@code latestStart}. */
     private KeyValueIterator<Windowed<Bytes>, byte[]> find(Bytes keyFrom, Bytes keyTo, long earliestEnd, long latestStart,
                                                            boolean reverse, boolean oneKey) {
@@ -136,7 +202,7 @@ public class RocksffmSessionStore extends SegmentedStore implements SessionStore
                     if (keyTo != null && Arrays.compareUnsigned(raw, 8, 8 + keyLength, keyTo.get(), 0, keyTo.get().length) > 0) {
                         return null;
                     }
-                    return new Windowed<>(Bytes.wrap(Arrays.copyOfRange(raw, 8, 8 + keyLength)), new SessionWindow(start, end));
+                    return session(raw);
                 });
     }
 }

@@ -10,8 +10,11 @@ import java.time.Duration;
 /**
  * Store suppliers on rocksffm, the counterparts of Kafka's {@code Stores.persistentKeyValueStore},
  * {@code Stores.persistentTimestampedKeyValueStore}, {@code Stores.persistentWindowStore},
- * {@code Stores.persistentTimestampedWindowStore}, {@code Stores.persistentSessionStore} and
- * {@code Stores.persistentVersionedKeyValueStore}:
+ * {@code Stores.persistentTimestampedWindowStore}, {@code Stores.persistentSessionStore},
+ * {@code Stores.persistentVersionedKeyValueStore} and the headers variants
+ * ({@code Stores.persistentTimestampedKeyValueStoreWithHeaders},
+ * {@code Stores.persistentTimestampedWindowStoreWithHeaders},
+ * {@code Stores.persistentSessionStoreWithHeaders}):
  *
  * <pre>{@code
  * StoreBuilder<KeyValueStore<String, Long>> counts = Stores.keyValueStoreBuilder(
@@ -49,6 +52,19 @@ public final class RocksffmStores {
     }
 
     /**
+     * A persistent timestamped key-value store with headers on rocksffm, the counterpart of Kafka's
+     * {@code Stores.persistentTimestampedKeyValueStoreWithHeaders}: values carry the record's
+     * headers and timestamp in Kafka's headers format, for {@code Stores.timestampedKeyValueStoreWithHeadersBuilder}
+     * or a DSL operator materialized in that format.
+     *
+     * @param name the store's name
+     * @return its supplier (a {@code HeadersBytesStoreSupplier})
+     */
+    public static KeyValueBytesStoreSupplier timestampedKeyValueStoreWithHeaders(String name) {
+        return new HeadersSuppliers.KeyValue(name);
+    }
+
+    /**
      * A persistent window store on rocksffm, segmented as Kafka's {@code Stores.persistentWindowStore}
      * (segments of half the retention period, at least a minute).
      *
@@ -83,7 +99,25 @@ public final class RocksffmStores {
         return window(name, retentionPeriod, windowSize, retainDuplicates, true);
     }
 
-    private static WindowBytesStoreSupplier window(String name, Duration retentionPeriod, Duration windowSize,
+    /**
+     * A persistent timestamped window store with headers on rocksffm, the counterpart of Kafka's
+     * {@code Stores.persistentTimestampedWindowStoreWithHeaders} (values in Kafka's headers
+     * format), segmented as {@link #windowStore}.
+     *
+     * @param name             the store's name
+     * @param retentionPeriod  how long windows are kept (at least the window size)
+     * @param windowSize       the windows' size
+     * @param retainDuplicates whether every put is kept rather than replacing the window's value
+     * @return its supplier (a {@code HeadersBytesStoreSupplier})
+     * @throws IllegalArgumentException if a duration is negative or too large for milliseconds, or the
+     *                                  retention period is smaller than the window size
+     */
+    public static WindowBytesStoreSupplier timestampedWindowStoreWithHeaders(String name, Duration retentionPeriod,
+                                                                             Duration windowSize, boolean retainDuplicates) {
+        return new HeadersSuppliers.Window(window(name, retentionPeriod, windowSize, retainDuplicates, true));
+    }
+
+    private static RocksffmWindowBytesStoreSupplier window(String name, Duration retentionPeriod, Duration windowSize,
                                                    boolean retainDuplicates, boolean timestamped) {
         long retention = millis(retentionPeriod, "retentionPeriod");
         return new RocksffmWindowBytesStoreSupplier(name, retention, segmentInterval(retention),
@@ -100,8 +134,31 @@ public final class RocksffmStores {
      * @throws IllegalArgumentException if the duration is negative or too large for milliseconds
      */
     public static SessionBytesStoreSupplier sessionStore(String name, Duration retentionPeriod) {
+        return session(name, retentionPeriod, false);
+    }
+
+    private static RocksffmSessionBytesStoreSupplier session(String name, Duration retentionPeriod, boolean findsByEndTime) {
         long retention = millis(retentionPeriod, "retentionPeriod");
-        return new RocksffmSessionBytesStoreSupplier(name, retention, segmentInterval(retention));
+        return new RocksffmSessionBytesStoreSupplier(name, retention, segmentInterval(retention), findsByEndTime);
+    }
+
+    /**
+     * A persistent session store with headers on rocksffm, the counterpart of Kafka's
+     * {@code Stores.persistentSessionStoreWithHeaders} (aggregates in Kafka's headers format),
+     * segmented as {@link #sessionStore}.
+     *
+     * @param name            the store's name
+     * @param retentionPeriod how long sessions are kept after they end
+     * @return its supplier (a {@code HeadersBytesStoreSupplier})
+     * @throws IllegalArgumentException if the duration is negative or too large for milliseconds
+     */
+    public static SessionBytesStoreSupplier sessionStoreWithHeaders(String name, Duration retentionPeriod) {
+        return new HeadersSuppliers.Session(session(name, retentionPeriod, false));
+    }
+
+    /** The session store of a session-windowed aggregation that emits on window close, with or without headers. */
+    static SessionBytesStoreSupplier emitOnCloseSessionStore(String name, Duration retentionPeriod, boolean headers) {
+        return headers ? sessionStoreWithHeaders(name, retentionPeriod) : session(name, retentionPeriod, true);
     }
 
     /**

@@ -12,8 +12,12 @@ import io.rocksffm.WriteBatch;
 import io.rocksffm.WriteOptions;
 
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.utils.Utils;
 import org.apache.kafka.streams.errors.ProcessorStateException;
 import org.apache.kafka.streams.query.Position;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -36,6 +40,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * write-ahead log (the changelog is the log), as in Kafka's own stores.
  */
 final class StoreDatabase implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(StoreDatabase.class);
+    /** The file beside the database that names the format of its values. */
+    static final String FORMAT_FILE = "rocksffm-value-format";
+    private static final String HEADERS_FORMAT = "headers";
+    private static final String OLDER_FORMATS = "plain-or-timestamped";
+
     final String name;
     final Path dir;
     final RocksDB db;
@@ -67,16 +77,20 @@ final class StoreDatabase implements AutoCloseable {
      * Opens (creating if needed) the database of store {@code name} under {@code stateDir}, with
      * {@code memtables} times the write buffer of Kafka's store (a segmented store's database holds
      * what Kafka spreads over one database per live segment, each with write buffers of its own).
+     * {@code headers} says whether the store holds values in Kafka's headers format: a database
+     * written in the other formats is discarded (and the other way round), so that the store starts
+     * empty and restores from its changelog rather than misread values.
      *
      * @throws ProcessorStateException if it cannot be opened
      */
-    static StoreDatabase open(String name, Path stateDir, Map<String, Object> configs, int memtables) {
+    static StoreDatabase open(String name, Path stateDir, Map<String, Object> configs, int memtables, boolean headers) {
         Path dir = stateDir.resolve("rocksffm").resolve(name);
         Options options = null;
         RocksffmConfigSetter setter = null;
         RocksDB db = null;
         try {
             Files.createDirectories(dir);
+            matchValueFormat(name, dir, headers);
             try (Options base = new Options()) {
                 // Kafka's own stores' durability design: no write-ahead log (the changelog is the
                 // log), and flushes of all column families together, so that what is on disk
@@ -109,6 +123,28 @@ final class StoreDatabase implements AutoCloseable {
                 e.addSuppressed(suppressed);
             }
             throw new ProcessorStateException("Error opening rocksffm store " + name + " at " + dir, e);
+        }
+    }
+
+    /**
+     * Keeps the value format of the directory's database in a file beside it ({@value #FORMAT_FILE}:
+     * {@value #HEADERS_FORMAT}, or {@value #OLDER_FORMATS} for plain and timestamped values; a
+     * database without the file was written before headers-format stores existed, in the older
+     * formats); deletes a database of the other format.
+     */
+    private static void matchValueFormat(String name, Path dir, boolean headers) throws IOException {
+        String wanted = headers ? HEADERS_FORMAT : OLDER_FORMATS;
+        Path file = dir.resolve(FORMAT_FILE);
+        String found = Files.exists(file) ? Files.readString(file).trim()
+                : Files.exists(dir.resolve("CURRENT")) ? OLDER_FORMATS : wanted;
+        if (!found.equals(wanted)) {
+            LOG.warn("rocksffm store {} at {} holds values in the {} format, not the {} format it is opened for: "
+                    + "its local state is deleted and restored from the changelog", name, dir, found, wanted);
+            Utils.delete(dir.toFile());
+            Files.createDirectories(dir);
+        }
+        if (!found.equals(wanted) || !Files.exists(file)) {
+            Files.writeString(file, wanted);
         }
     }
 

@@ -11,6 +11,7 @@ import org.apache.kafka.streams.state.BuiltInDslStoreSuppliers;
 import org.apache.kafka.streams.state.DslKeyValueParams;
 import org.apache.kafka.streams.state.DslSessionParams;
 import org.apache.kafka.streams.state.DslWindowParams;
+import org.apache.kafka.streams.state.HeadersBytesStoreSupplier;
 import org.apache.kafka.streams.state.KeyValueBytesStoreSupplier;
 import org.apache.kafka.streams.state.SessionBytesStoreSupplier;
 import org.apache.kafka.streams.state.Stores;
@@ -18,13 +19,14 @@ import org.apache.kafka.streams.state.WindowBytesStoreSupplier;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 
-/** Which supplier the DSL gets for each store format: rocksffm's, or Kafka's where rocksffm has none. */
+/** Which supplier the DSL gets for each store format and emit strategy: rocksffm's, each time. */
 class RocksffmDslStoreSuppliersTest {
     private final RocksffmDslStoreSuppliers suppliers = new RocksffmDslStoreSuppliers();
 
     @Test
-    void plainAndTimestampedKeyValueStoresAreRocksffmsHeadersStoresKafkas() {
+    void everyKeyValueStoreFormatIsRocksffms() {
         KeyValueBytesStoreSupplier plain = suppliers.keyValueStore(new DslKeyValueParams("plain", DslStoreFormat.PLAIN));
         KeyValueBytesStoreSupplier timestamped = suppliers.keyValueStore(new DslKeyValueParams("ts", DslStoreFormat.TIMESTAMPED));
         KeyValueBytesStoreSupplier headers = suppliers.keyValueStore(new DslKeyValueParams("h", DslStoreFormat.HEADERS));
@@ -35,15 +37,19 @@ class RocksffmDslStoreSuppliersTest {
         assertEquals(RocksffmKeyValueStore.class, plain.get().getClass());
         assertEquals(RocksffmTimestampedKeyValueStore.class, timestamped.get().getClass());
         assertEquals("rocksffm", timestamped.metricsScope());
-        assertFalse(headers.get() instanceof RocksffmKeyValueStore);
-        assertEquals(kafkaHeaders.get().getClass(), headers.get().getClass());
+        assertEquals(RocksffmTimestampedKeyValueStoreWithHeaders.class, headers.get().getClass());
+        assertEquals("h", headers.name());
+        // Kafka's DSL picks its headers-aware builder by this marker, as it does for its own headers supplier.
+        assertTrue(headers instanceof HeadersBytesStoreSupplier);
+        assertTrue(kafkaHeaders instanceof HeadersBytesStoreSupplier);
+        assertFalse(timestamped instanceof HeadersBytesStoreSupplier);
         assertTrue(new DslKeyValueParams("ts", true).isTimestamped());
         assertEquals(RocksffmTimestampedKeyValueStore.class,
                 suppliers.keyValueStore(new DslKeyValueParams("ts", true)).get().getClass());
     }
 
     @Test
-    void windowStoresAreRocksffmsExceptHeadersAndEmitOnWindowClose() {
+    void everyWindowStoreIsRocksffmsInEveryFormatAndEmitStrategy() {
         Duration retention = Duration.ofMinutes(10);
         Duration size = Duration.ofMinutes(1);
         WindowBytesStoreSupplier plain = suppliers.windowStore(new DslWindowParams("w", retention, size, false,
@@ -66,12 +72,19 @@ class RocksffmDslStoreSuppliersTest {
         assertTrue(timestamped.retainDuplicates());
         // Kafka's own segment interval for these settings
         assertEquals(Stores.persistentWindowStore("k", retention, size, false).segmentIntervalMs(), plain.segmentIntervalMs());
-        assertFalse(headers.get() instanceof RocksffmWindowStore);
-        assertFalse(onClose.get() instanceof RocksffmWindowStore);
+        assertEquals(RocksffmTimestampedWindowStoreWithHeaders.class, headers.get().getClass());
+        assertTrue(headers instanceof HeadersBytesStoreSupplier);
+        assertEquals(List.of("wh", retention.toMillis(), size.toMillis(), false, plain.segmentIntervalMs()),
+                List.of(headers.name(), headers.retentionPeriod(), headers.windowSize(), headers.retainDuplicates(),
+                        headers.segmentIntervalMs()));
+        assertEquals(RocksffmTimestampedWindowStore.class, onClose.get().getClass());
+        WindowBytesStoreSupplier headersOnClose = suppliers.windowStore(new DslWindowParams("whc", retention, size, false,
+                EmitStrategy.onWindowClose(), true, DslStoreFormat.HEADERS));
+        assertEquals(RocksffmTimestampedWindowStoreWithHeaders.class, headersOnClose.get().getClass());
     }
 
     @Test
-    void sessionStoresAreRocksffmsExceptHeadersAndEmitOnWindowClose() {
+    void everySessionStoreIsRocksffmsInEveryFormatAndEmitStrategy() {
         Duration retention = Duration.ofMinutes(10);
         SessionBytesStoreSupplier plain = suppliers.sessionStore(new DslSessionParams("s", retention,
                 EmitStrategy.onWindowUpdate()));
@@ -84,8 +97,14 @@ class RocksffmDslStoreSuppliersTest {
         assertEquals("s", plain.name());
         assertEquals(retention.toMillis(), plain.retentionPeriod());
         assertEquals(Stores.persistentSessionStore("k", retention).segmentIntervalMs(), plain.segmentIntervalMs());
-        assertFalse(headers.get() instanceof RocksffmSessionStore);
-        assertFalse(onClose.get() instanceof RocksffmSessionStore);
+        assertEquals(RocksffmSessionStoreWithHeaders.class, headers.get().getClass());
+        assertTrue(headers instanceof HeadersBytesStoreSupplier);
+        assertEquals(List.of("sh", retention.toMillis(), plain.segmentIntervalMs()),
+                List.of(headers.name(), headers.retentionPeriod(), headers.segmentIntervalMs()));
+        assertEquals(RocksffmSessionStore.class, onClose.get().getClass());
+        SessionBytesStoreSupplier headersOnClose = suppliers.sessionStore(new DslSessionParams("shc", retention,
+                EmitStrategy.onWindowClose(), DslStoreFormat.HEADERS));
+        assertEquals(RocksffmSessionStoreWithHeaders.class, headersOnClose.get().getClass());
     }
 
     @Test

@@ -21,7 +21,8 @@ import java.util.Random;
 
 /**
  * Put only, non-transactional (Kafka's default): rocksffm's key-value store and Kafka's, open side
- * by side, puts interleaved in chunks of 1,000; each round prints both rates and their ratio.
+ * by side, puts interleaved in chunks of 1,000 (which store goes first alternates from chunk to
+ * chunk); each round prints both rates and their ratio.
  * {@code -Dbench.only=ours|kafka} runs one store (for a profile). The stores open as in
  * {@link StoreBench} (non-transactional unless {@code -Dbench.transactional=true}).
  */
@@ -85,7 +86,8 @@ public final class PutBench {
             List<RawPut> dbs = List.of(rawOurs(new File(dir, "ours")), rawJni(new File(dir, "jni")));
             long[] cpu = new long[2];
             for (int from = 0; from < KEYS; from += 1_000) {
-                for (int s = 0; s < 2; s++) {
+                for (int k = 0; k < 2; k++) {
+                    int s = first(from / 1_000, k, 2);
                     RawPut db = dbs.get(s);
                     long startCpu = THREADS.getCurrentThreadCpuTime();
                     for (int i = from; i < from + 1_000; i++) {
@@ -104,6 +106,15 @@ public final class PutBench {
         }
         Arrays.sort(cpuRatios);
         System.out.printf("raw thread cpu: median ratio %.3f (min %.3f max %.3f)%n", cpuRatios[ROUNDS / 2], cpuRatios[0], cpuRatios[ROUNDS - 1]);
+    }
+
+    /**
+     * The {@code k}-th of {@code n} sides to run chunk {@code chunk}: the side that goes first
+     * alternates from chunk to chunk, since the first pays for bringing the chunk's keys into the
+     * CPU caches and the second finds them there.
+     */
+    static int first(int chunk, int k, int n) {
+        return (chunk + k) % n;
     }
 
     public static void main(String[] args) throws Exception {
@@ -132,7 +143,8 @@ public final class PutBench {
             long[] cpu = new long[stores.size()];
             int chunk = 1_000;
             for (int from = 0; from < KEYS; from += chunk) {
-                for (int s = 0; s < stores.size(); s++) {
+                for (int k = 0; k < stores.size(); k++) {
+                    int s = first(from / chunk, k, stores.size());
                     KeyValueStore<Bytes, byte[]> store = stores.get(s);
                     long startCpu = THREADS.getCurrentThreadCpuTime();
                     long start = System.nanoTime();
