@@ -7,6 +7,7 @@ import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import io.rocksffm.internal.CStrings;
 import io.rocksffm.internal.Callbacks;
 import io.rocksffm.internal.Capabilities;
+import io.rocksffm.internal.Claim;
 import io.rocksffm.internal.KeyRanges;
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.MultiGet;
@@ -898,15 +899,11 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
         Callbacks.refuseWaiting("pauseBackgroundWork"); // it waits for the running jobs
         try (Scratch s = guard.begin()) {
             Capabilities.require("rocksdb_pause_background_work");
-            lifecycle.addChild(); // before the pause: a close that has begun refuses it
-            try {
+            Claim.hold(lifecycle, () -> { // before the pause: a close that has begun refuses it
                 rocksdb_pause_background_work(adminDb(), s.errptr);
                 Native.check(s.errptr);
                 backgroundPauses.incrementAndGet();
-            } catch (RuntimeException | Error e) {
-                lifecycle.removeChild();
-                throw e;
-            }
+            });
         }
     }
 
@@ -917,7 +914,7 @@ public abstract sealed class Database extends NativeObject implements KeyValueRe
             rocksdb_continue_background_work(adminDb(), s.errptr);
             Native.check(s.errptr); // not paused: InvalidArgument, and no child to remove
             backgroundPauses.decrementAndGet();
-            lifecycle.removeChild();
+            lifecycle.removeChild(); // the pause's claim
         }
     }
 

@@ -4,6 +4,7 @@ import static io.rocksffm.internal.capi.RocksDBC.*;
 
 import io.rocksffm.internal.CStrings;
 import io.rocksffm.internal.Capabilities;
+import io.rocksffm.internal.Claim;
 import io.rocksffm.internal.Lifecycle;
 import io.rocksffm.internal.Scratch;
 
@@ -814,9 +815,11 @@ public final class Options extends OptionsSettings {
 
     /** Guards env and logger (a private lock: callers may synchronize on their options). */
     private final Object environmentLock = new Object();
-    /** The Java objects these options point at, each holding one child count of theirs (addChild). */
+    /** The Java objects these options point at, each kept open by its claim. */
     private Env env;
     private InfoLogger logger;
+    private final Claim envClaim = new Claim();
+    private final Claim loggerClaim = new Claim();
 
     /**
      * Runs the databases opened with these options on {@code env} (files, threads, clock): e.g.
@@ -832,16 +835,7 @@ public final class Options extends OptionsSettings {
         Objects.requireNonNull(env, "env");
         synchronized (environmentLock) {
             lifecycle.ensureOpen();
-            env.lifecycle.addChild();
-            try {
-                use(p -> env.use(e -> rocksdb_options_set_env(p, e)));
-            } catch (RuntimeException e) {
-                env.lifecycle.removeChild();
-                throw e;
-            }
-            if (this.env != null) {
-                this.env.lifecycle.removeChild();
-            }
+            envClaim.replace(env.lifecycle, () -> use(p -> env.use(e -> rocksdb_options_set_env(p, e))));
             this.env = env;
         }
         return this;
@@ -882,16 +876,7 @@ public final class Options extends OptionsSettings {
         Objects.requireNonNull(logger, "logger");
         synchronized (environmentLock) {
             lifecycle.ensureOpen();
-            logger.lifecycle.addChild();
-            try {
-                use(p -> logger.use(l -> rocksdb_options_set_info_log(p, l)));
-            } catch (RuntimeException e) {
-                logger.lifecycle.removeChild();
-                throw e;
-            }
-            if (this.logger != null) {
-                this.logger.lifecycle.removeChild();
-            }
+            loggerClaim.replace(logger.lifecycle, () -> use(p -> logger.use(l -> rocksdb_options_set_info_log(p, l))));
             this.logger = logger;
         }
         return this;
@@ -931,35 +916,25 @@ public final class Options extends OptionsSettings {
 
     /** Points at what {@code base} points at (these options are RocksDB's copy of it). */
     final void inheritEnvironment(Options base) {
-        Env e;
-        InfoLogger l;
-        synchronized (base.environmentLock) { // base holds them open meanwhile: the counts cannot fail
-            e = base.env;
-            l = base.logger;
-            if (e != null) {
-                e.lifecycle.addChild();
+        // base holds them open meanwhile, so the claims cannot fail; these options are new, so
+        // nothing takes the two locks in the other order
+        synchronized (base.environmentLock) {
+            synchronized (environmentLock) {
+                Env e = base.env;
+                InfoLogger l = base.logger;
+                envClaim.replace(e == null ? null : e.lifecycle, () -> env = e);
+                loggerClaim.replace(l == null ? null : l.lifecycle, () -> logger = l);
             }
-            if (l != null) {
-                l.lifecycle.addChild();
-            }
-        }
-        synchronized (environmentLock) {
-            env = e;
-            logger = l;
         }
     }
 
     /** Releases the environment and logger (these options are destroyed). */
     final void releaseEnvironment() {
         synchronized (environmentLock) {
-            if (env != null) {
-                env.lifecycle.removeChild();
-                env = null;
-            }
-            if (logger != null) {
-                logger.lifecycle.removeChild();
-                logger = null;
-            }
+            envClaim.release();
+            loggerClaim.release();
+            env = null;
+            logger = null;
         }
     }
 }

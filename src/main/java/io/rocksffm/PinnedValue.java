@@ -48,17 +48,13 @@ public final class PinnedValue implements AutoCloseable {
      * scratch {@code size_t}.
      */
     static PinnedValue of(Lifecycle owner, MemorySegment slice, MemorySegment sizeSlot) {
-        Lifecycle lifecycle = null;
         try {
-            lifecycle = Lifecycle.child("PinnedValue", true, owner);
-            PinnedValue value = new PinnedValue(lifecycle, slice, Native.pinnableValue(slice, sizeSlot));
-            VectorState.clear(); // the allocations above leave vector state that slows the engine's next call
-            return value;
+            return Lifecycle.buildChild("PinnedValue", true, lifecycle -> {
+                PinnedValue value = new PinnedValue(lifecycle, slice, Native.pinnableValue(slice, sizeSlot));
+                VectorState.clear(); // the allocations above leave vector state that slows the engine's next call
+                return value;
+            }, owner);
         } catch (RuntimeException | Error e) {
-            if (lifecycle != null) {
-                lifecycle.abandon();
-            }
-            Native.pinnableDestroy(slice);
             throw e;
         }
     }

@@ -152,6 +152,32 @@ class WriteBatchTest {
         }
     }
 
+    /** A log-data record that fills the buffer exactly fits without growing; one byte more grows it. */
+    @Test
+    void logDataFillingTheBufferExactlyDoesNotGrowIt() {
+        // header 12 + tag 1 + length 1 + blob 50 = 64
+        byte[] blob = new byte[50];
+        Arrays.fill(blob, (byte) 7);
+        try (WriteBatch exact = new WriteBatch(64); WriteBatch over = new WriteBatch(64)) {
+            exact.putLogData(blob);
+            assertEquals(64, exact.dataSize());
+            assertEquals(64, exact.capacity(), "grew though the record fitted");
+            List<byte[]> seen = new ArrayList<>();
+            exact.iterate(new WriteBatch.Handler() {
+                @Override
+                public void logData(MemorySegment b) {
+                    seen.add(b.toArray(ValueLayout.JAVA_BYTE));
+                }
+            });
+            assertEquals(1, seen.size());
+            assertArrayEquals(blob, seen.get(0));
+
+            over.putLogData(new byte[51]);
+            assertEquals(65, over.dataSize());
+            assertTrue(over.capacity() >= 65, "capacity " + over.capacity());
+        }
+    }
+
     @Test
     void growsFromTinyToManyMegabytesAndKeepsCapacityAfterClear() {
         byte[] value = new byte[1000];
@@ -291,7 +317,8 @@ class WriteBatchTest {
         // the batch's own refusal, naming it, not the freed memory's
         for (Executable call : List.<Executable>of(() -> batch.put(bytes("k"), bytes("v")),
                 () -> batch.put(bytes("k"), new byte[1 << 16]), batch::count, batch::dataSize, batch::capacity,
-                batch::clear, batch::data, batch::toNative)) {
+                batch::clear, batch::data, batch::toNative, () -> batch.putLogData(bytes("blob")),
+                () -> batch.iterate(new WriteBatch.Handler() {}))) {
             IllegalStateException e = assertThrows(IllegalStateException.class, call);
             assertEquals("WriteBatch is closed", e.getMessage());
         }

@@ -20,20 +20,33 @@ public final class Claim {
      */
     public void replace(Lifecycle next, Runnable change) {
         if (next != null) {
-            next.addChild();
-        }
-        try {
+            hold(next, change);
+        } else {
             change.run();
-        } catch (RuntimeException | Error e) {
-            if (next != null) {
-                next.removeChild();
-            }
-            throw e;
         }
         if (held != null) {
             held.removeChild();
         }
         held = next;
+    }
+
+    /**
+     * Claims {@code referent} and runs {@code change}, which makes something hold the claim beyond
+     * this call (released later with {@link Lifecycle#removeChild()}); if {@code change} throws,
+     * the claim is released before the exception goes on, as a call token exits what it entered.
+     *
+     * @param referent the lifecycle to claim
+     * @param change   the change that takes the claim over
+     * @throws IllegalStateException if {@code referent} is closed (nothing runs then)
+     */
+    public static void hold(Lifecycle referent, Runnable change) {
+        referent.addChild();
+        try {
+            change.run();
+        } catch (RuntimeException | Error e) {
+            referent.removeChild();
+            throw e;
+        }
     }
 
     /** Releases what is held, if anything. Idempotent. */
