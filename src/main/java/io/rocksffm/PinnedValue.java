@@ -55,6 +55,7 @@ public final class PinnedValue implements AutoCloseable {
                 return value;
             }, owner);
         } catch (RuntimeException | Error e) {
+            Native.pinnableDestroy(slice); // the child, if made, was abandoned first
             throw e;
         }
     }
