@@ -17,6 +17,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -378,6 +379,7 @@ class RocksdbjniParityTest {
                 db.put(cf, bytes("counter"), bytes("start"));
             }
             AtomicBoolean stop = new AtomicBoolean();
+            AtomicInteger written = new AtomicInteger();
             Thread writer = new Thread(() -> {
                 try (WriteOptions wo = new WriteOptions()) {
                     for (int i = 0; !stop.get(); i++) {
@@ -387,13 +389,17 @@ class RocksdbjniParityTest {
                             }
                             db.write(wo, batch);
                         }
+                        written.incrementAndGet();
                     }
                 }
             });
             writer.start();
             Set<String> seen = new HashSet<>();
             try {
-                for (int round = 0; round < 300; round++) {
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                // at least 300 rounds, and on until the writer has been seen at work (a quiet machine
+                // may run all 300 before the writer thread is first scheduled)
+                for (int round = 0; round < 300 || (seen.size() < 2 && System.nanoTime() < deadline); round++) {
                     List<RocksIterator> its = db.newIterators(families, ro);
                     try {
                         List<String> values = new ArrayList<>();
@@ -412,7 +418,7 @@ class RocksdbjniParityTest {
                 stop.set(true);
                 writer.join();
             }
-            assertTrue(seen.size() > 1, "the writer ran meanwhile: " + seen.size());
+            assertTrue(seen.size() > 1, "the writer ran meanwhile: " + seen.size() + " values seen, " + written.get() + " batches written");
             assertEquals(List.of(), db.newIterators(List.of(), ro));
             assertThrows(NullPointerException.class, () -> db.newIterators(Arrays.asList(a, null), ro));
             try (RocksDB other = RocksDB.open(dir.resolve("other"), o)) {
