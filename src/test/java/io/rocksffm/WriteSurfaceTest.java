@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The one write surface of issue 31 ({@link Writes}), written the same way to every kind of surface. */
+/** The one write surface ({@link Writes}), written the same way to every kind of surface. */
 class WriteSurfaceTest {
     @TempDir
     Path dir;
@@ -35,14 +35,26 @@ class WriteSurfaceTest {
         assertNull(db.get(bytes("c")), "single-deleted");
     }
 
-    @Test
-    void everyKindOfDatabaseTakesTheSameWrites() {
+    /** What runs against one database of each kind, opened on the same options with a merge operator. */
+    @FunctionalInterface
+    private interface EveryKind {
+        void run(RocksDB rdb, OptimisticTransactionDB odb, TransactionDB tdb, WriteOptions wo);
+    }
+
+    private void withEveryKind(EveryKind body) {
         try (Options options = new Options().setCreateIfMissing(true).setMergeOperator(new StringAppendOperator());
              TransactionDBOptions txOptions = new TransactionDBOptions();
              RocksDB rdb = RocksDB.open(dir.resolve("r"), options);
              OptimisticTransactionDB odb = OptimisticTransactionDB.open(dir.resolve("o"), options);
              TransactionDB tdb = TransactionDB.open(dir.resolve("t"), options, txOptions);
              WriteOptions wo = new WriteOptions()) {
+            body.run(rdb, odb, tdb, wo);
+        }
+    }
+
+    @Test
+    void everyKindOfDatabaseTakesTheSameWrites() {
+        withEveryKind((rdb, odb, tdb, wo) -> {
             for (Database db : List.<Database>of(rdb, odb, tdb)) {
                 writeAll(db, db.defaultColumnFamily());
                 assertWritten(db);
@@ -54,18 +66,13 @@ class WriteSurfaceTest {
             rdb.deleteRange(bytes("a"), bytes("b"));
             assertNull(rdb.get(bytes("a")));
             assertEquals("2,y", string(rdb.get(bytes("b"))));
-        }
+        });
     }
 
     /** Every kind of database writes a batch and an indexed batch, with and without write options, to the same result. */
     @Test
     void everyKindOfDatabaseWritesBothKindsOfBatch() {
-        try (Options options = new Options().setCreateIfMissing(true).setMergeOperator(new StringAppendOperator());
-             TransactionDBOptions txOptions = new TransactionDBOptions();
-             RocksDB rdb = RocksDB.open(dir.resolve("r"), options);
-             OptimisticTransactionDB odb = OptimisticTransactionDB.open(dir.resolve("o"), options);
-             TransactionDB tdb = TransactionDB.open(dir.resolve("t"), options, txOptions);
-             WriteOptions wo = new WriteOptions()) {
+        withEveryKind((rdb, odb, tdb, wo) -> {
             for (Database db : List.<Database>of(rdb, odb, tdb)) {
                 String kind = db.getClass().getSimpleName();
                 try (WriteBatch batch = new WriteBatch()) {
@@ -93,7 +100,7 @@ class WriteSurfaceTest {
                     assertNull(db.get(bytes("f")));
                 }
             }
-        }
+        });
     }
 
     @Test
