@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Ids;
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
@@ -85,12 +86,7 @@ public final class BlockBasedTableConfig extends BlockBasedTableConfigSettings {
         }
 
         static IndexType of(int id) {
-            for (IndexType v : values()) {
-                if (v.id == id) {
-                    return v;
-                }
-            }
-            throw new IllegalArgumentException("unknown IndexType " + id);
+            return Ids.of(values(), v -> v.id, id, "IndexType");
         }
     }
 
@@ -108,12 +104,7 @@ public final class BlockBasedTableConfig extends BlockBasedTableConfigSettings {
         }
 
         static DataBlockIndexType of(int id) {
-            for (DataBlockIndexType v : values()) {
-                if (v.id == id) {
-                    return v;
-                }
-            }
-            throw new IllegalArgumentException("unknown DataBlockIndexType " + id);
+            return Ids.of(values(), v -> v.id, id, "DataBlockIndexType");
         }
     }
 
@@ -137,12 +128,7 @@ public final class BlockBasedTableConfig extends BlockBasedTableConfigSettings {
         }
 
         static IndexShortening of(int id) {
-            for (IndexShortening v : values()) {
-                if (v.id == id) {
-                    return v;
-                }
-            }
-            throw new IllegalArgumentException("unknown IndexShortening " + id);
+            return Ids.of(values(), v -> v.id, id, "IndexShortening");
         }
     }
 
@@ -166,12 +152,7 @@ public final class BlockBasedTableConfig extends BlockBasedTableConfigSettings {
         }
 
         static ChecksumType of(int id) {
-            for (ChecksumType v : values()) {
-                if (v.id == id) {
-                    return v;
-                }
-            }
-            throw new IllegalArgumentException("unknown ChecksumType " + id);
+            return Ids.of(values(), v -> v.id, id, "ChecksumType");
         }
     }
 

@@ -2,6 +2,7 @@ package io.rocksffm;
 
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
+import io.rocksffm.internal.Ids;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -38,12 +39,7 @@ public final class CompactRangeOptions extends CompactRangeOptionsSettings {
         }
 
         static BottommostLevelCompaction of(int id) {
-            for (BottommostLevelCompaction b : values()) {
-                if (b.id == id) {
-                    return b;
-                }
-            }
-            throw new IllegalArgumentException("unknown bottommost level compaction " + id);
+            return Ids.of(values(), v -> v.id, id, "bottommost level compaction");
         }
     }
 

@@ -1,5 +1,7 @@
 package io.rocksffm;
 
+import io.rocksffm.internal.Ids;
+
 /**
  * Which file of a level a leveled compaction picks first ({@link Options#setCompactionPriority});
  * ids follow RocksDB's {@code CompactionPri}.
@@ -23,11 +25,6 @@ public enum CompactionPriority {
     }
 
     static CompactionPriority of(int id) {
-        for (CompactionPriority p : values()) {
-            if (p.id == id) {
-                return p;
-            }
-        }
-        throw new IllegalArgumentException("unknown compaction priority " + id);
+        return Ids.of(values(), v -> v.id, id, "compaction priority");
     }
 }

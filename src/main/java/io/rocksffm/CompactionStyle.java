@@ -1,5 +1,7 @@
 package io.rocksffm;
 
+import io.rocksffm.internal.Ids;
+
 /**
  * How a column family's table files are compacted ({@link Options#setCompactionStyle}); ids follow
  * RocksDB's {@code CompactionStyle}.
@@ -21,11 +23,6 @@ public enum CompactionStyle {
     }
 
     static CompactionStyle of(int id) {
-        for (CompactionStyle s : values()) {
-            if (s.id == id) {
-                return s;
-            }
-        }
-        throw new IllegalArgumentException("unknown compaction style " + id);
+        return Ids.of(values(), v -> v.id, id, "compaction style");
     }
 }

@@ -1,5 +1,7 @@
 package io.rocksffm;
 
+import io.rocksffm.internal.Ids;
+
 /**
  * The least severe messages RocksDB writes to its info log ({@code LOG} in the database
  * directory), set with {@link Options#setInfoLogLevel}. Ids follow RocksDB's
@@ -26,11 +28,6 @@ public enum InfoLogLevel {
     }
 
     static InfoLogLevel of(int id) {
-        for (InfoLogLevel l : values()) {
-            if (l.id == id) {
-                return l;
-            }
-        }
-        throw new IllegalArgumentException("unknown info log level " + id);
+        return Ids.of(values(), v -> v.id, id, "info log level");
     }
 }

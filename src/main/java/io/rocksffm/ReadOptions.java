@@ -3,6 +3,7 @@ package io.rocksffm;
 import static io.rocksffm.internal.capi.RocksDBC.*;
 
 import io.rocksffm.internal.Claim;
+import io.rocksffm.internal.Ids;
 import io.rocksffm.internal.Native;
 
 import java.lang.foreign.MemorySegment;
@@ -294,12 +295,7 @@ public final class ReadOptions extends ReadOptionsSettings {
         }
 
         static ReadTier of(int id) {
-            for (ReadTier t : values()) {
-                if (t.id == id) {
-                    return t;
-                }
-            }
-            throw new IllegalArgumentException("unknown read tier " + id);
+            return Ids.of(values(), v -> v.id, id, "read tier");
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.rocksffm;
 
+import io.rocksffm.internal.Ids;
+
 /**
  * How much RocksDB's statistics measure ({@code StatsLevel}), numbered as the C API numbers them:
  * each level adds costlier measurements to the one before.
@@ -25,11 +27,6 @@ public enum StatisticsLevel {
     }
 
     static StatisticsLevel of(int id) {
-        for (StatisticsLevel l : values()) {
-            if (l.id == id) {
-                return l;
-            }
-        }
-        throw new IllegalArgumentException("unknown statistics level " + id);
+        return Ids.of(values(), v -> v.id, id, "statistics level");
     }
 }

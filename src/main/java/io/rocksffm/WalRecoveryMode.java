@@ -1,5 +1,7 @@
 package io.rocksffm;
 
+import io.rocksffm.internal.Ids;
+
 /**
  * How opening a database treats a damaged write-ahead log ({@link Options#setWalRecoveryMode});
  * ids follow RocksDB's {@code WALRecoveryMode}.
@@ -21,11 +23,6 @@ public enum WalRecoveryMode {
     }
 
     static WalRecoveryMode of(int id) {
-        for (WalRecoveryMode m : values()) {
-            if (m.id == id) {
-                return m;
-            }
-        }
-        throw new IllegalArgumentException("unknown WAL recovery mode " + id);
+        return Ids.of(values(), v -> v.id, id, "WAL recovery mode");
     }
 }
